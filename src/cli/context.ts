@@ -1,0 +1,15 @@
+import type { Output } from './output.js';
+
+/** What every command receives besides its own options: no globals. */
+export interface CliContext {
+  output: Output;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin: NodeJS.ReadableStream;
+}
+
+export async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,211 @@
+/**
+ * The runtime configuration: what the rest of the program reads, after the
+ * config file has been loaded, shape-checked, rule-checked and normalized
+ * (see ./index.ts). camelCase inside; the file format (snake_case) is
+ * described by schemas/config.schema.json and mirrored by ./file-types.ts.
+ */
+
+export type Role = 'user' | 'admin';
+export type SigningAlg = 'RS256' | 'ES256' | 'EdDSA';
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+export type IdentityProviderType = 'github' | 'google' | 'apple' | 'generic_oauth';
+export type EmailConflictStrategy = 'auto_link' | 'require_link';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface ServerConfig {
+  baseUrl: string;
+  host: string;
+  port: number;
+  trustProxy: boolean;
+}
+
+export interface TokensConfig {
+  accessTokenTtlSeconds: number;
+  idTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  authorizationCodeTtlSeconds: number;
+  signingAlg: SigningAlg;
+}
+
+export interface I18nConfig {
+  defaultLocale: string;
+  locales: string[];
+}
+
+export interface BrandingConfig {
+  name: string;
+  logoUrl: string | null;
+  primaryColor: string | null;
+}
+
+export interface RegistrationConfig {
+  enabled: boolean;
+  allowedEmailPatterns: string[];
+  emailVerificationRequired: boolean;
+  signupNotice: Record<string, string>;
+}
+
+export interface AccountDeletionConfig {
+  enabled: boolean;
+  gracePeriodDays: number;
+}
+
+export interface LoggingConfig {
+  level: LogLevel;
+  format: 'json' | 'pretty';
+}
+
+export interface LoginRateLimitConfig {
+  /** Failed attempts allowed per account (and per client address) inside the window. */
+  maxAttempts: number;
+  windowSeconds: number;
+}
+
+export interface SecurityConfig {
+  /** >= 32 characters; null means "generate once and keep in the database". */
+  secret: string | null;
+  sessionTtlSeconds: number;
+  sessionIdleTtlSeconds: number;
+  loginRateLimit: LoginRateLimitConfig;
+}
+
+export interface DatabaseConfig {
+  client: 'sqlite' | 'postgres';
+  filename: string;
+  url: string | null;
+  pool: { min: number; max: number };
+}
+
+export interface AuthConfig {
+  passwordMinLength: number;
+  /** Who must use a second factor. */
+  secondFactor: 'optional' | 'required_for_admins' | 'required';
+  totpIssuer: string | null;
+  passkeysEnabled: boolean;
+}
+
+export interface EmailConfig {
+  enabled: boolean;
+  from: string;
+  smtp: {
+    host: string;
+    port: number;
+    secure: boolean;
+    user: string | null;
+    password: string | null;
+  };
+}
+
+export interface IdentityProviderConfig {
+  id: string;
+  type: IdentityProviderType;
+  enabled: boolean;
+  displayName: string | null;
+  iconUrl: string | null;
+  clientId: string;
+  clientSecret: string;
+  authorizationUrl: string | null;
+  tokenUrl: string | null;
+  userinfoUrl: string | null;
+  emailUrl: string | null;
+  scopes: string[];
+  emailConflictStrategy: EmailConflictStrategy;
+}
+
+export interface ClientConfig {
+  clientId: string;
+  name: string;
+  /** Plaintext secret from the file (usually `${ENV}`); never printed. */
+  clientSecret: string | null;
+  /** Pre-hashed secret (argon2id PHC string) as an alternative to clientSecret. */
+  clientSecretHash: string | null;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: GrantType[];
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+  scopes: string[];
+  requirePkce: boolean;
+  skipConsent: boolean;
+}
+
+export interface UserConfig {
+  sub: string;
+  email: string;
+  role: Role;
+  emailVerified: boolean;
+  /** argon2id PHC string; null means the user cannot sign in with a password. */
+  passwordHash: string | null;
+}
+
+export interface TermContent {
+  title: string;
+  type: 'link' | 'text';
+  content: string;
+}
+
+export interface TermConfig {
+  id: string;
+  required: boolean;
+  consentMode: 'explicit' | 'implicit';
+  version: string;
+  content: Record<string, TermContent>;
+}
+
+export interface SchedulerConfig {
+  enabled: boolean;
+  mode: 'croner' | 'database';
+  cleanupCron: string;
+  pollIntervalMs: number;
+  lockTtlMs: number;
+  backgroundRetryDelayMs: number;
+  backgroundMaxAttempts: number;
+  backgroundRetentionMs: number;
+  /** Empty in the file means "generate a unique per-process id"; normalized to that id. */
+  instanceId: string;
+}
+
+export interface CleanupConfig {
+  enabled: boolean;
+  /** Rows deleted per statement, so that a large cleanup never holds a long lock. */
+  batchSize: number;
+}
+
+export interface OpenApiConfig {
+  enabled: boolean;
+  title: string;
+  description: string;
+  uiTitle: string;
+}
+
+export interface FrontendConfig {
+  enabled: boolean;
+  mode: 'proxy' | 'static';
+  /** static: a directory (default: the built-in UI); proxy: the upstream URL. */
+  path: string;
+  htmlVariables: Record<string, string>;
+}
+
+export interface Config {
+  /** Absolute path of the file the config came from, or null for built-in defaults. */
+  file: string | null;
+  server: ServerConfig;
+  tokens: TokensConfig;
+  i18n: I18nConfig;
+  branding: BrandingConfig;
+  registration: RegistrationConfig;
+  accountDeletion: AccountDeletionConfig;
+  logging: LoggingConfig;
+  security: SecurityConfig;
+  database: DatabaseConfig;
+  auth: AuthConfig;
+  email: EmailConfig;
+  identityProviders: IdentityProviderConfig[];
+  clients: ClientConfig[];
+  users: UserConfig[];
+  terms: TermConfig[];
+  scheduler: SchedulerConfig;
+  cleanup: CleanupConfig;
+  openapi: OpenApiConfig;
+  frontend: FrontendConfig;
+}

@@ -1,0 +1,47 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import type { DatabaseConfig } from '../../config/types.js';
+
+// Timestamps are stored as epoch milliseconds in BIGINT columns; without this
+// the pg driver hands them back as strings.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
+
+export type Database = Knex;
+
+/**
+ * Opens the database described by the config. SQLite runs in WAL mode with a
+ * busy timeout so that a second process (another `idp apply`) waits instead
+ * of failing; foreign keys are on for both engines.
+ */
+export function connectDatabase(config: DatabaseConfig): Database {
+  if (config.client === 'postgres') {
+    if (!config.url) throw new Error('database.url is required when database.client is postgres');
+    return knexFactory({
+      client: 'pg',
+      connection: config.url,
+      pool: { min: config.pool.min, max: config.pool.max },
+    });
+  }
+  return knexFactory({
+    client: 'sqlite3',
+    connection: { filename: config.filename },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: SqliteConnection) => void) {
+        const pragmas = ['PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 10000'];
+        if (config.filename !== ':memory:') pragmas.push('PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL');
+        conn.exec(pragmas.map((p) => `${p};`).join(' '), (err) => done(err, conn));
+      },
+    },
+  });
+}
+
+interface SqliteConnection {
+  exec(sql: string, callback: (err: Error | null) => void): void;
+}
+
+export function isPostgres(db: Knex): boolean {
+  return db.client.config.client === 'pg';
+}
