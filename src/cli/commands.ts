@@ -1,6 +1,15 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import { runMigrate } from './commands/migrate.js';
+import { runAdminLogin } from './commands/admin/login.js';
+import { runAdminLogout } from './commands/admin/logout.js';
+import { runAdminMe } from './commands/admin/me.js';
+import { runUsersList } from './commands/admin/users-list.js';
+import { runUsersGet } from './commands/admin/users-get.js';
+import { runUsersCreate } from './commands/admin/users-create.js';
+import { runUsersUpdate } from './commands/admin/users-update.js';
+import { runUsersDelete } from './commands/admin/users-delete.js';
+import { runAdminCommand } from './admin/run-admin-command.js';
 
 /**
  * Every command of the `idp` binary and its options, in one table. Each
@@ -27,5 +36,101 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .addOption(configOption())
     .action((action: string, opts: { config?: string }) => run(() => runMigrate(ctx, action, opts))());
 
+  addAdminCommands(program, ctx, run);
+
   return program;
+}
+
+/**
+ * `idp admin …` (DESIGN.md 4): a terminal client of the admin API. Every
+ * subcommand maps an API error to one `CODE: message` line and exit code 1.
+ */
+function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Promise<number>) => () => Promise<void>): void {
+  const admin = program.command('admin').description('manage users through the admin API of a running server');
+  const api = (fn: () => Promise<number>) => run(() => runAdminCommand(ctx, fn))();
+  const urlOption = () => new Option('--url <url>', 'server address instead of the one logged in to (default: $IDP_URL)');
+  const jsonOption = () => new Option('--json', "print the API's JSON answer");
+  // Declared only to be refused with a clear message: passwords come from stdin or a prompt.
+  const passwordOption = () => new Option('--password <password>').hideHelp();
+
+  admin
+    .command('login')
+    .description('sign in and keep the session in $XDG_CONFIG_HOME/idp/credentials.json')
+    .addOption(new Option('--url <url>', 'server address, e.g. http://localhost:8080 (default: $IDP_URL, else the last one)'))
+    .requiredOption('--email <email>', "the admin's e-mail")
+    .option('--password-stdin', 'read the password from stdin instead of a hidden prompt')
+    .addOption(passwordOption())
+    .addOption(jsonOption())
+    .action((opts) => api(() => runAdminLogin(ctx, opts)));
+
+  admin
+    .command('logout')
+    .description('end the session on the server and forget it here')
+    .action(() => api(() => runAdminLogout(ctx)));
+
+  admin
+    .command('me')
+    .description('show the signed-in admin')
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((opts) => api(() => runAdminMe(ctx, opts)));
+
+  const users = admin.command('users').description('list, show, create, update and delete users');
+
+  users
+    .command('list')
+    .description('list users, 20 per page by default')
+    .option('--query <text>', 'only users whose e-mail or sub contains the text (case-insensitive)')
+    .option('--page <n>', 'page number, from 1', positiveInteger)
+    .option('--page-size <n>', 'users per page, 1..100 (default 20)', positiveInteger)
+    .option('--include-deleted', 'also list soft-deleted users')
+    .addOption(new Option('--managed-by <source>', 'only users managed by').choices(['database', 'config']))
+    .addOption(new Option('--role <role>', 'only users with the role').choices(['user', 'admin']))
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((opts) => api(() => runUsersList(ctx, opts)));
+
+  users
+    .command('get')
+    .description('show one user')
+    .argument('<sub>', "the user's subject identifier")
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((sub: string, opts) => api(() => runUsersGet(ctx, sub, opts)));
+
+  users
+    .command('create')
+    .description('create a database-managed user (password from a hidden prompt or --password-stdin)')
+    .requiredOption('--email <email>', "the new user's e-mail")
+    .addOption(new Option('--role <role>', 'role (default: user)').choices(['user', 'admin']))
+    .option('--email-verified', 'mark the e-mail as verified')
+    .option('--password-stdin', 'read the password from stdin instead of a hidden prompt')
+    .addOption(passwordOption())
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((opts) => api(() => runUsersCreate(ctx, opts)));
+
+  users
+    .command('update')
+    .description('change the e-mail, role or verification of a database-managed user')
+    .argument('<sub>', "the user's subject identifier")
+    .option('--email <email>', 'new e-mail')
+    .addOption(new Option('--role <role>', 'new role').choices(['user', 'admin']))
+    .addOption(new Option('--email-verified <bool>', 'whether the e-mail is verified').choices(['true', 'false']))
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((sub: string, opts) => api(() => runUsersUpdate(ctx, sub, opts)));
+
+  users
+    .command('delete')
+    .description('soft-delete a database-managed user and end its sessions')
+    .argument('<sub>', "the user's subject identifier")
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((sub: string, opts) => api(() => runUsersDelete(ctx, sub, opts)));
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a whole number >= 1');
+  return Number(value);
 }

@@ -1,0 +1,20 @@
+import type { ApiErrorBody } from './admin-api-types.js';
+
+/**
+ * An error answer of the admin API (SPEC.md 2.4 / 7). Commands let it
+ * propagate; runAdminCommand prints it as one `CODE: message` line.
+ */
+export class AdminApiError extends Error {
+  readonly code: string;
+  readonly details: { path: string; message: string }[];
+
+  constructor(
+    readonly status: number,
+    body: ApiErrorBody,
+  ) {
+    super(body.message);
+    this.name = 'AdminApiError';
+    this.code = body.code;
+    this.details = body.details ?? [];
+  }
+}

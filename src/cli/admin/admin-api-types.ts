@@ -1,0 +1,71 @@
+/**
+ * The wire shapes of the admin API as SPEC.md 2 states them (snake_case, as
+ * the server sends them). The CLI prints them as is under --json.
+ */
+
+export type Role = 'user' | 'admin';
+export type ManagedBy = 'database' | 'config';
+
+/** SPEC.md 2.2: the eleven fields of the session user. */
+export interface SessionUser {
+  managed_by: ManagedBy;
+  sub: string;
+  email: string;
+  role: Role;
+  email_verified: boolean;
+  email_verification_required: boolean;
+  has_password: boolean;
+  totp_registered: boolean;
+  totp_recovery_codes_missing: boolean;
+  second_factor_required: boolean;
+  passkey_count: number;
+}
+
+/** SPEC.md 2.1: the session user plus deleted_at (ISO 8601 UTC or null). */
+export interface AdminUser extends SessionUser {
+  deleted_at: string | null;
+}
+
+/** SPEC.md 2.3. */
+export interface Pagination {
+  page: number;
+  page_size: number;
+  total: number;
+}
+
+export interface UserListResponse {
+  users: AdminUser[];
+  pagination: Pagination;
+}
+
+/** SPEC.md 4.1, every parameter optional. */
+export interface ListUsersParams {
+  query?: string;
+  page?: number;
+  page_size?: number;
+  include_deleted?: boolean;
+  managed_by?: ManagedBy;
+  role?: Role;
+}
+
+/** SPEC.md 4.2. */
+export interface CreateUserBody {
+  email: string;
+  password: string;
+  role?: Role;
+  email_verified?: boolean;
+}
+
+/** SPEC.md 4.3. */
+export interface UpdateUserBody {
+  email?: string;
+  role?: Role;
+  email_verified?: boolean;
+}
+
+/** SPEC.md 2.4, plus the `details` of DESIGN.md 6 on VALIDATION_ERROR. */
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  details?: { path: string; message: string }[];
+}

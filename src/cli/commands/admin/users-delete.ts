@@ -1,0 +1,16 @@
+import type { CliContext } from '../../context.js';
+import { openAdminClient, type ServerOptions } from '../../admin/open-admin-client.js';
+import { printJson } from '../../admin/print-json.js';
+
+/** `idp admin users delete SUB`: DELETE /api/admin/users/{sub}, a soft delete (SPEC.md 3.1). */
+export async function runUsersDelete(ctx: CliContext, sub: string, opts: ServerOptions & { json?: boolean }): Promise<number> {
+  const client = await openAdminClient(ctx, opts);
+  const answer = await client.deleteUser(sub);
+  if (opts.json) {
+    printJson(ctx.output, answer);
+    return 0;
+  }
+  const { user } = answer;
+  ctx.output.out(`deleted user ${user.sub} (${user.email}) at ${user.deleted_at ?? 'an unknown time'}; it no longer appears in \`users list\` without --include-deleted`);
+  return 0;
+}

@@ -1,0 +1,36 @@
+import type { CliContext } from '../../context.js';
+import type { ListUsersParams, ManagedBy, Role } from '../../admin/admin-api-types.js';
+import { openAdminClient, type ServerOptions } from '../../admin/open-admin-client.js';
+import { printJson } from '../../admin/print-json.js';
+import { renderUserList } from '../../admin/render-user-list.js';
+
+export interface UsersListOptions extends ServerOptions {
+  query?: string;
+  page?: number;
+  pageSize?: number;
+  includeDeleted?: boolean;
+  managedBy?: ManagedBy;
+  role?: Role;
+  json?: boolean;
+}
+
+/**
+ * `idp admin users list`: GET /api/admin/users with the filters of SPEC.md
+ * 4.1. Only the flags given are sent, so the server's defaults (page 1,
+ * 20 per page, no deleted users) apply otherwise and its bounds are the judge.
+ */
+export async function runUsersList(ctx: CliContext, opts: UsersListOptions): Promise<number> {
+  const client = await openAdminClient(ctx, opts);
+  const params: ListUsersParams = {
+    query: opts.query,
+    page: opts.page,
+    page_size: opts.pageSize,
+    include_deleted: opts.includeDeleted ? true : undefined,
+    managed_by: opts.managedBy,
+    role: opts.role,
+  };
+  const answer = await client.listUsers(params);
+  if (opts.json) printJson(ctx.output, answer);
+  else for (const line of renderUserList(ctx.output, answer)) ctx.output.out(line);
+  return 0;
+}

@@ -1,0 +1,32 @@
+import type { CliContext } from '../../context.js';
+import { CliError } from '../../output.js';
+import type { Role, UpdateUserBody } from '../../admin/admin-api-types.js';
+import { openAdminClient, type ServerOptions } from '../../admin/open-admin-client.js';
+import { printJson } from '../../admin/print-json.js';
+import { renderUser } from '../../admin/render-user.js';
+
+export interface UsersUpdateOptions extends ServerOptions {
+  email?: string;
+  role?: Role;
+  /** `true` | `false`, as typed (commander restricts the choices). */
+  emailVerified?: 'true' | 'false';
+  json?: boolean;
+}
+
+/** `idp admin users update SUB`: PATCH /api/admin/users/{sub} with only the fields given (SPEC.md 4.3). */
+export async function runUsersUpdate(ctx: CliContext, sub: string, opts: UsersUpdateOptions): Promise<number> {
+  const body: UpdateUserBody = {};
+  if (opts.email !== undefined) body.email = opts.email;
+  if (opts.role !== undefined) body.role = opts.role;
+  if (opts.emailVerified !== undefined) body.email_verified = opts.emailVerified === 'true';
+  if (Object.keys(body).length === 0) throw new CliError('nothing to update: give --email, --role or --email-verified', 2);
+  const client = await openAdminClient(ctx, opts);
+  const answer = await client.updateUser(sub, body);
+  if (opts.json) {
+    printJson(ctx.output, answer);
+    return 0;
+  }
+  ctx.output.out(ctx.output.color.green(`updated user ${answer.user.sub}`));
+  for (const line of renderUser(ctx.output, answer.user)) ctx.output.out(line);
+  return 0;
+}
