@@ -1,0 +1,75 @@
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { didYouMean } from './did-you-mean.js';
+
+/**
+ * One ajv error → a plain-language message, and whether it points at a key
+ * (an unknown key) or at a value. The messages name what was expected in the
+ * words an operator uses ("a list", "true or false"), not JSON Schema terms.
+ */
+export function describeSchemaError(error: ErrorObject): { message: string; extraSegment: string | null; target: 'key' | 'value' } {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const known = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
+      return { message: `unknown key "${key}"${didYouMean(key, known)}`, extraSegment: key, target: 'key' };
+    }
+    case 'required':
+      return { message: `missing required key "${String(params.missingProperty)}"`, extraSegment: null, target: 'value' };
+    case 'type':
+      return { message: `must be ${describeTypes(String(params.type))}, not ${describeValue(error.data)}`, extraSegment: null, target: 'value' };
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).map(String);
+      const written = typeof error.data === 'string' ? JSON.stringify(error.data) : describeValue(error.data);
+      const hint = typeof error.data === 'string' ? didYouMean(error.data, allowed) : '';
+      return { message: `must be one of ${allowed.join(', ')}, not ${written}${hint}`, extraSegment: null, target: 'value' };
+    }
+    case 'format':
+      return { message: params.format === 'uri' ? 'must be an absolute URL (with a scheme, such as https://)' : `must be a valid ${String(params.format)}`, extraSegment: null, target: 'value' };
+    case 'minLength':
+      return { message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters long`, extraSegment: null, target: 'value' };
+    case 'maxLength':
+      return { message: `must be at most ${String(params.limit)} characters long`, extraSegment: null, target: 'value' };
+    case 'minimum':
+      return { message: `must be at least ${String(params.limit)}`, extraSegment: null, target: 'value' };
+    case 'maximum':
+      return { message: `must be at most ${String(params.limit)}`, extraSegment: null, target: 'value' };
+    case 'exclusiveMinimum':
+      return { message: `must be greater than ${String(params.limit)}`, extraSegment: null, target: 'value' };
+    case 'minItems':
+      return { message: `must list at least ${String(params.limit)} item(s)`, extraSegment: null, target: 'value' };
+    case 'minProperties':
+      return { message: `must have at least ${String(params.limit)} entry(ies)`, extraSegment: null, target: 'value' };
+    case 'uniqueItems':
+      return { message: `must not list the same value twice (items ${String(params.j)} and ${String(params.i)} are equal)`, extraSegment: null, target: 'value' };
+    default:
+      return { message: error.message ?? `fails the ${error.keyword} check`, extraSegment: null, target: 'value' };
+  }
+}
+
+const typeNames: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping (key: value)',
+  null: 'null',
+};
+
+function describeTypes(types: string): string {
+  return types
+    .split(',')
+    .map((type) => typeNames[type] ?? type)
+    .join(' or ');
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'empty (null)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  // The text itself is left out: it may be an expanded ${SECRET}.
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return `the number ${value}`;
+  return String(value);
+}

@@ -1,0 +1,16 @@
+/**
+ * The config model. A YAML file (schemas/config.schema.json) flows through
+ * phases with one job each:
+ *
+ *   parse-yaml (positions) → interpolate-env (${NAME}, ${NAME:-default})
+ *   → check-shape (ajv, all errors, schema defaults) → rules/ (cross-field
+ *   checks) → normalize-config (the runtime Config of ./types.ts)
+ *
+ * Every problem is a ConfigProblem with file, line, column and config path;
+ * the load returns a Config or the complete list of problems, never throws
+ * on bad input.
+ */
+export { loadConfig, loadConfigText, type LoadOptions } from './load-config.js';
+export { formatProblem, type ConfigProblem, type LoadResult } from './problem.js';
+export { resolveConfigPath } from './resolve-config-path.js';
+export type { Config } from './types.js';

@@ -1,0 +1,98 @@
+import { isPair, isScalar, isSeq, visit, type Document, type Scalar } from 'yaml';
+import type { ConfigPath } from './config-path.js';
+
+export interface InterpolationProblem {
+  path: ConfigPath;
+  message: string;
+}
+
+/**
+ * Phase 2: replaces `${NAME}` and `${NAME:-default}` in every string value of
+ * the document (keys are never interpolated). `$${` writes a literal `${`.
+ * Like a shell, the default also applies when the variable is set but empty.
+ * An unquoted value that expands to a number or boolean (`port: ${PORT}`) is
+ * read as one, as if it had been written there; quote it to keep a string.
+ * Every unset variable without a default is reported, not only the first.
+ */
+export function interpolateEnv(document: Document, env: Record<string, string | undefined>): InterpolationProblem[] {
+  const problems: InterpolationProblem[] = [];
+  visit(document, {
+    Scalar(key, node, ancestors) {
+      if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('$')) return;
+      const expanded = expandReferences(node.value, env);
+      if (expanded.errors.length > 0) {
+        const path = pathOf(ancestors, node);
+        for (const message of expanded.errors) problems.push({ path, message });
+        return;
+      }
+      node.value = node.type === 'PLAIN' && expanded.hadReference ? retype(expanded.text) : expanded.text;
+    },
+  });
+  return problems;
+}
+
+const referenceBody = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
+
+export function expandReferences(text: string, env: Record<string, string | undefined>): { text: string; hadReference: boolean; errors: string[] } {
+  const errors: string[] = [];
+  let out = '';
+  let hadReference = false;
+  let from = 0;
+  for (let at = text.indexOf('$'); at !== -1; at = text.indexOf('$', from)) {
+    out += text.slice(from, at);
+    if (text.startsWith('$${', at)) {
+      out += '${';
+      from = at + 3;
+      continue;
+    }
+    if (!text.startsWith('${', at)) {
+      out += '$';
+      from = at + 1;
+      continue;
+    }
+    const end = text.indexOf('}', at + 2);
+    if (end === -1) {
+      errors.push('unclosed "${" (write "$${" for a literal "${")');
+      return { text, hadReference, errors };
+    }
+    const body = text.slice(at + 2, end);
+    const match = referenceBody.exec(body);
+    hadReference = true;
+    from = end + 1;
+    if (!match) {
+      errors.push(`"\${${body}}" is not an environment reference: write \${NAME} or \${NAME:-default} (or "$\${" for a literal "\${")`);
+      continue;
+    }
+    const [, name, fallback] = match;
+    const value = env[name];
+    if (value !== undefined && value !== '') out += value;
+    else if (fallback !== undefined) out += fallback;
+    else if (value === undefined) errors.push(`environment variable ${name} is not set (write \${${name}:-default} to give a default)`);
+  }
+  out += text.slice(from);
+  return { text: out, hadReference, errors };
+}
+
+// YAML 1.2 core schema spellings of booleans and numbers.
+const yamlBoolean = /^(?:true|True|TRUE|false|False|FALSE)$/;
+const yamlInteger = /^[-+]?[0-9]+$/;
+const yamlFloat = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+
+function retype(text: string): string | number | boolean {
+  if (yamlBoolean.test(text)) return text.toLowerCase() === 'true';
+  if (yamlInteger.test(text) || yamlFloat.test(text)) return Number(text);
+  return text;
+}
+
+/** The config path of a node, from the ancestors `visit` hands over (only computed for a problem). */
+function pathOf(ancestors: readonly unknown[], node: Scalar): ConfigPath {
+  const path: (string | number)[] = [];
+  const chain = [...ancestors, node];
+  for (let i = 0; i < chain.length - 1; i++) {
+    const parent = chain[i];
+    const child = chain[i + 1];
+    if (isPair(parent) && isScalar(parent.key)) path.push(String(parent.key.value));
+    else if (isSeq(parent)) path.push(parent.items.indexOf(child as never));
+  }
+  return path;
+}

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Document } from 'yaml';
+import { parseYaml } from './parse-yaml.js';
+import { interpolateEnv } from './interpolate-env.js';
+import { checkShape } from './check-shape.js';
+import { checkRules } from './rules/index.js';
+import { normalizeConfig } from './normalize-config.js';
+import { createSourceLocator, type LocateTarget, type SourceLocator } from './source-locator.js';
+import { formatConfigPath, type ConfigPath } from './config-path.js';
+import type { ConfigProblem, LoadResult } from './problem.js';
+
+export interface LoadOptions {
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/**
+ * Reads and loads a config file; `file: null` gives the built-in defaults
+ * (the same pipeline on an empty file). A file that cannot be read is one
+ * problem without a line.
+ */
+export async function loadConfig(options: LoadOptions & { file: string | null }): Promise<LoadResult> {
+  if (options.file === null) return loadConfigText('', { ...options, file: null });
+  let text: string;
+  try {
+    text = await readFile(path.resolve(options.cwd, options.file), 'utf8');
+  } catch (cause) {
+    return { ok: false, problems: [{ severity: 'error', file: options.file, line: null, column: null, path: '', message: `cannot read the config file: ${describeReadError(cause)}` }] };
+  }
+  return loadConfigText(text, options);
+}
+
+interface Located {
+  severity: ConfigProblem['severity'];
+  path: ConfigPath;
+  target: LocateTarget;
+  message: string;
+}
+
+/**
+ * The config pipeline on text: parse YAML → interpolate the environment →
+ * shape (schema, defaults) → rules → normalize. Every problem of every phase
+ * that can run is reported; a YAML syntax error stops it early.
+ */
+export function loadConfigText(text: string, options: LoadOptions & { file: string | null }): LoadResult {
+  const { file } = options;
+  const parsed = parseYaml(text, file);
+  if (!parsed.ok) return { ok: false, problems: parsed.problems };
+  const { document, lineCounter } = parsed.parsed;
+
+  const interpolation = interpolateEnv(document, options.env);
+  const value = toPlainValue(document);
+  const shape = checkShape(value.data);
+  const rules = checkRules(shape.value, shape.problems.length === 0);
+
+  const found: Located[] = [
+    ...value.problems,
+    ...interpolation.map((p) => ({ severity: 'error' as const, path: p.path, target: 'value' as const, message: p.message })),
+    ...withoutPathsUnder(shape.problems.map((p) => ({ severity: 'error' as const, ...p })), interpolation),
+    ...withoutPathsUnder(rules.map((p) => ({ target: 'value' as const, ...p })), [...interpolation, ...shape.problems]),
+  ];
+  const problems = locateAll(found, file, createSourceLocator(document, lineCounter));
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0) return { ok: false, problems };
+  const absoluteFile = file === null ? null : path.resolve(options.cwd, file);
+  const config = normalizeConfig(shape.value, { file: absoluteFile, baseDir: absoluteFile === null ? options.cwd : path.dirname(absoluteFile) });
+  return { ok: true, config, warnings: problems };
+}
+
+/** An empty file is an empty mapping: every default applies. */
+function toPlainValue(document: Document): { data: unknown; problems: Located[] } {
+  try {
+    const data: unknown = document.toJS({ maxAliasCount: 1000 });
+    return { data: data ?? {}, problems: [] };
+  } catch (cause) {
+    // yaml refuses documents whose aliases expand exponentially ("billion laughs").
+    return { data: {}, problems: [{ severity: 'error', path: [], target: 'value', message: `YAML cannot be read: ${(cause as Error).message}` }] };
+  }
+}
+
+/** Drops problems at or under a path that already has a problem of an earlier phase: they would only repeat it. */
+function withoutPathsUnder<T extends { path: ConfigPath }>(problems: T[], earlier: readonly { path: ConfigPath }[]): T[] {
+  if (earlier.length === 0) return problems;
+  const taken = new Set(earlier.map((p) => formatConfigPath(p.path)));
+  return problems.filter((problem) => {
+    for (let depth = 1; depth <= problem.path.length; depth++) {
+      if (taken.has(formatConfigPath(problem.path.slice(0, depth)))) return false;
+    }
+    return true;
+  });
+}
+
+/** Adds file, line and column, then orders the problems as they appear in the file. */
+function locateAll(found: Located[], file: string | null, locate: SourceLocator): ConfigProblem[] {
+  const problems = found.map((p): ConfigProblem => {
+    const position = locate(p.path, p.target);
+    return { severity: p.severity, file, line: position?.line ?? null, column: position?.column ?? null, path: formatConfigPath(p.path), message: p.message };
+  });
+  const order = (n: number | null) => n ?? Number.MAX_SAFE_INTEGER;
+  return problems.sort((a, b) => order(a.line) - order(b.line) || order(a.column) - order(b.column));
+}
+
+function describeReadError(cause: unknown): string {
+  const code = (cause as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a directory, not a file';
+  return (cause as Error).message;
+}

@@ -1,0 +1,140 @@
+import path from 'node:path';
+import type { ConfigFile, ClientFile, IdentityProviderFile, TermFile, UserFile } from './file-types.js';
+import type { ClientConfig, Config, IdentityProviderConfig, TermConfig, UserConfig } from './types.js';
+import { processInstanceId } from './process-instance-id.js';
+
+/** proxy mode's upstream when frontend.path is absent: a Vite dev server on its default port. */
+export const defaultProxyUpstream = 'http://127.0.0.1:5173';
+
+// Requested upstream scopes when identity_providers[].scopes is absent: what each type needs for an e-mail and a name.
+const defaultProviderScopes: Record<IdentityProviderFile['type'], string[]> = {
+  github: ['read:user', 'user:email'],
+  google: ['openid', 'email', 'profile'],
+  apple: ['name', 'email'],
+  generic_oauth: ['openid', 'email', 'profile'],
+};
+
+/**
+ * Phase 5: the shaped, rule-checked file → the runtime Config (camelCase).
+ * Defaults the schema cannot state are decided here: the OpenAPI titles from
+ * branding.name, the scheduler instance id, the frontend path from its mode,
+ * provider scopes from their type. Relative paths are resolved against the
+ * config file's directory (`baseDir`), so that `idp -c deploy/idp.yaml` finds
+ * `./idp.sqlite` next to the file whatever the working directory.
+ */
+export function normalizeConfig(file: ConfigFile, options: { file: string | null; baseDir: string }): Config {
+  const resolve = (p: string) => (p === ':memory:' ? p : path.resolve(options.baseDir, p));
+  const f = file;
+  return {
+    file: options.file,
+    server: { baseUrl: f.server.base_url.replace(/\/+$/, ''), host: f.server.host, port: f.server.port, trustProxy: f.server.trust_proxy },
+    tokens: {
+      accessTokenTtlSeconds: f.tokens.access_token_ttl_seconds,
+      idTokenTtlSeconds: f.tokens.id_token_ttl_seconds,
+      refreshTokenTtlSeconds: f.tokens.refresh_token_ttl_seconds,
+      authorizationCodeTtlSeconds: f.tokens.authorization_code_ttl_seconds,
+      signingAlg: f.tokens.signing_alg,
+    },
+    i18n: { defaultLocale: f.i18n.default_locale, locales: f.i18n.locales },
+    branding: { name: f.branding.name, logoUrl: f.branding.logo_url, primaryColor: f.branding.primary_color },
+    registration: {
+      enabled: f.registration.enabled,
+      allowedEmailPatterns: f.registration.allowed_email_patterns,
+      emailVerificationRequired: f.registration.email_verification_required,
+      signupNotice: f.registration.signup_notice,
+    },
+    accountDeletion: { enabled: f.account_deletion.enabled, gracePeriodDays: f.account_deletion.grace_period_days },
+    logging: { level: f.logging.level, format: f.logging.format },
+    security: {
+      secret: f.security.secret ?? null,
+      sessionTtlSeconds: f.security.session_ttl_seconds,
+      sessionIdleTtlSeconds: f.security.session_idle_ttl_seconds,
+      loginRateLimit: { maxAttempts: f.security.login_rate_limit.max_attempts, windowSeconds: f.security.login_rate_limit.window_seconds },
+    },
+    database: { client: f.database.client, filename: resolve(f.database.filename), url: f.database.url ?? null, pool: { ...f.database.pool } },
+    auth: {
+      passwordMinLength: f.auth.password_min_length,
+      secondFactor: f.auth.second_factor,
+      totpIssuer: f.auth.totp_issuer,
+      passkeysEnabled: f.auth.passkeys_enabled,
+    },
+    email: { enabled: f.email.enabled, from: f.email.from, smtp: { ...f.email.smtp } },
+    identityProviders: f.identity_providers.map(normalizeIdentityProvider),
+    clients: f.clients.map(normalizeClient),
+    users: f.users.map(normalizeUser),
+    terms: f.terms.map(normalizeTerm),
+    scheduler: {
+      enabled: f.scheduler.enabled,
+      mode: f.scheduler.mode,
+      cleanupCron: f.scheduler.cleanup_cron,
+      pollIntervalMs: f.scheduler.poll_interval_ms,
+      lockTtlMs: f.scheduler.lock_ttl_ms,
+      backgroundRetryDelayMs: f.scheduler.background_retry_delay_ms,
+      backgroundMaxAttempts: f.scheduler.background_max_attempts,
+      backgroundRetentionMs: f.scheduler.background_retention_ms,
+      instanceId: f.scheduler.instance_id === '' ? processInstanceId() : f.scheduler.instance_id,
+    },
+    cleanup: { enabled: f.cleanup.enabled, batchSize: f.cleanup.batch_size },
+    // SPEC 2.5: "<service name> API" and "<service name> API Reference".
+    openapi: {
+      enabled: f.openapi.enabled,
+      title: f.openapi.title ?? `${f.branding.name} API`,
+      description: f.openapi.description,
+      uiTitle: f.openapi.ui_title ?? `${f.branding.name} API Reference`,
+    },
+    frontend: {
+      enabled: f.frontend.enabled,
+      mode: f.frontend.mode,
+      path: frontendPath(f.frontend, resolve),
+      htmlVariables: f.frontend.html_variables,
+    },
+  };
+}
+
+/** static: '' means the built-in UI, anything else a directory; proxy: the upstream URL. */
+function frontendPath(frontend: ConfigFile['frontend'], resolve: (p: string) => string): string {
+  if (frontend.mode === 'proxy') return frontend.path ?? defaultProxyUpstream;
+  return frontend.path === undefined || frontend.path === '' ? '' : resolve(frontend.path);
+}
+
+function normalizeIdentityProvider(p: IdentityProviderFile): IdentityProviderConfig {
+  return {
+    id: p.id,
+    type: p.type,
+    enabled: p.enabled,
+    displayName: p.display_name ?? null,
+    iconUrl: p.icon_url ?? null,
+    clientId: p.client_id,
+    clientSecret: p.client_secret,
+    authorizationUrl: p.authorization_url ?? null,
+    tokenUrl: p.token_url ?? null,
+    userinfoUrl: p.userinfo_url ?? null,
+    emailUrl: p.email_url ?? null,
+    scopes: p.scopes ?? defaultProviderScopes[p.type],
+    emailConflictStrategy: p.email_conflict_strategy,
+  };
+}
+
+function normalizeClient(c: ClientFile): ClientConfig {
+  return {
+    clientId: c.client_id,
+    name: c.name ?? c.client_id,
+    clientSecret: c.client_secret ?? null,
+    clientSecretHash: c.client_secret_hash ?? null,
+    redirectUris: c.redirect_uris,
+    postLogoutRedirectUris: c.post_logout_redirect_uris,
+    grantTypes: c.grant_types,
+    tokenEndpointAuthMethod: c.token_endpoint_auth_method,
+    scopes: c.scopes,
+    requirePkce: c.require_pkce,
+    skipConsent: c.skip_consent,
+  };
+}
+
+function normalizeUser(u: UserFile): UserConfig {
+  return { sub: u.sub, email: u.email, role: u.role, emailVerified: u.email_verified, passwordHash: u.password_hash ?? null };
+}
+
+function normalizeTerm(t: TermFile): TermConfig {
+  return { id: t.id, required: t.required, consentMode: t.consent_mode, version: t.version, content: t.content };
+}

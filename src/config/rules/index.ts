@@ -1,0 +1,61 @@
+import type { ConfigFile } from '../file-types.js';
+import type { ConfigRule, RuleProblem } from './config-rule.js';
+import { checkUniqueClientIds, checkUniqueIdentityProviderIds, checkUniqueTermIds, checkUniqueUserEmails, checkUniqueUserSubs } from './unique-id-rules.js';
+import { checkUserEmails } from './check-user-emails.js';
+import { checkPasswordHashes } from './check-password-hashes.js';
+import { checkClientAuthentication } from './check-client-authentication.js';
+import { checkRedirectUris } from './check-redirect-uris.js';
+import { checkAuthorizationCodeRedirects } from './check-authorization-code-redirects.js';
+import { checkGenericOauth } from './check-generic-oauth.js';
+import { checkCleanupCron } from './check-cleanup-cron.js';
+import { checkDatabase } from './check-database.js';
+import { checkLocales } from './check-locales.js';
+import { checkFrontend } from './check-frontend.js';
+import { checkRegistration } from './check-registration.js';
+import { checkSecret } from './check-secret.js';
+
+/**
+ * Phase 4: the cross-field rules the schema cannot express, in the order
+ * their problems are most useful to read. Term content types (link | text)
+ * are an enum of the schema, so they are checked in phase 3.
+ */
+export const configRules: readonly ConfigRule[] = [
+  checkUniqueUserSubs,
+  checkUniqueUserEmails,
+  checkUserEmails,
+  checkPasswordHashes,
+  checkUniqueClientIds,
+  checkClientAuthentication,
+  checkRedirectUris,
+  checkAuthorizationCodeRedirects,
+  checkUniqueTermIds,
+  checkUniqueIdentityProviderIds,
+  checkGenericOauth,
+  checkCleanupCron,
+  checkDatabase,
+  checkLocales,
+  checkFrontend,
+  checkRegistration,
+  checkSecret,
+];
+
+/**
+ * Runs every rule. On a file that failed the shape check a rule may meet
+ * values of the wrong type; such a rule is skipped (the shape problems
+ * already explain it) so that the other rules still report in the same run.
+ */
+export function checkRules(config: ConfigFile, shapeIsValid: boolean): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  for (const rule of configRules) {
+    if (shapeIsValid) {
+      problems.push(...rule(config));
+      continue;
+    }
+    try {
+      problems.push(...rule(config));
+    } catch {
+      // Malformed input this rule cannot read; see above.
+    }
+  }
+  return problems;
+}
