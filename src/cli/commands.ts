@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import { runMigrate } from './commands/migrate.js';
+import { runValidate } from './commands/validate.js';
 import { runAdminLogin } from './commands/admin/login.js';
 import { runAdminLogout } from './commands/admin/logout.js';
 import { runAdminMe } from './commands/admin/me.js';
@@ -28,6 +29,13 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
 
   const run = (fn: () => Promise<number>) => async () => setExitCode(await fn());
   const configOption = () => new Option('-c, --config <file>', 'config file (default: $IDP_CONFIG, else ./idp.yaml)');
+
+  program
+    .command('validate')
+    .description('check the config file: every problem with file:line:column (exit 0 valid, 1 invalid)')
+    .addOption(configOption())
+    .option('--format <format>', 'text | json | github (workflow annotations)', 'text')
+    .action((opts: { config?: string; format?: string }) => run(() => runValidate(ctx, opts))());
 
   program
     .command('migrate')
