@@ -44,11 +44,21 @@ export interface UserRepository {
   /** Live (not soft-deleted) user holding this e-mail, compared case-insensitively. */
   findLiveByEmail(tx: Tx, email: string): Promise<UserRecord | null>;
   listByManager(tx: Tx, managedBy: ManagedBy): Promise<UserRecord[]>;
+  /**
+   * One page of users, ordered by e-mail (case-insensitive) then sub. `query`
+   * is matched literally: LIKE wildcards (`%`, `_`) in it are escaped.
+   */
   list(tx: Tx, query: UserListQuery): Promise<{ users: UserRecord[]; total: number }>;
+  /** Every user holding one of these subs (any manager, deleted or not), in batches. */
+  findBySubs(tx: Tx, subs: string[]): Promise<UserRecord[]>;
+  /** Live users holding one of these e-mails (compared case-insensitively), in batches. */
+  findLiveByEmails(tx: Tx, emails: string[]): Promise<UserRecord[]>;
   insert(tx: Tx, user: UserRecord): Promise<void>;
   /** Inserts many rows in batches (apply of thousands of users). */
   insertMany(tx: Tx, users: UserRecord[]): Promise<void>;
   update(tx: Tx, sub: string, changes: Partial<Omit<UserRecord, 'sub' | 'createdAt'>>): Promise<void>;
+  /** Applies the same changes to many users in batched statements (apply's soft-delete of removed users). */
+  updateMany(tx: Tx, subs: string[], changes: Partial<Omit<UserRecord, 'sub' | 'createdAt'>>): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------
@@ -104,6 +114,142 @@ export interface ConsentRepository {
   grant(tx: Tx, sub: string, clientId: string, scopes: string[], now: number): Promise<ConsentRecord>;
   listBySub(tx: Tx, sub: string): Promise<ConsentRecord[]>;
   revoke(tx: Tx, sub: string, clientId: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------
+// Config-managed objects: clients, terms, identity providers, settings, and
+// the revocation hooks apply calls (issue 2: src/gitops/, src/storage/knex/
+// {users,clients,terms,identity-providers,settings,grant-revokers}.ts)
+// ---------------------------------------------------------------------------
+
+export type ClientGrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+export interface ClientRecord {
+  clientId: string;
+  name: string;
+  /**
+   * `sha256:<base64url of SHA-256>` of a configured `client_secret`, or the
+   * argon2id PHC string of a configured `client_secret_hash`; null for a
+   * public client. See src/clients/ for verification.
+   */
+  secretHash: string | null;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: ClientGrantType[];
+  tokenEndpointAuthMethod: ClientAuthMethod;
+  scopes: string[];
+  requirePkce: boolean;
+  skipConsent: boolean;
+  managedBy: ManagedBy;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ClientRepository {
+  findById(tx: Tx, clientId: string): Promise<ClientRecord | null>;
+  /** Every client, ordered by client_id. */
+  listAll(tx: Tx): Promise<ClientRecord[]>;
+  /** Inserts many rows in batches. */
+  insertMany(tx: Tx, clients: ClientRecord[]): Promise<void>;
+  update(tx: Tx, clientId: string, changes: Partial<Omit<ClientRecord, 'clientId' | 'createdAt'>>): Promise<void>;
+  deleteMany(tx: Tx, clientIds: string[]): Promise<void>;
+}
+
+export interface TermContentRecord {
+  title: string;
+  type: 'link' | 'text';
+  content: string;
+}
+
+export interface TermRecord {
+  id: string;
+  required: boolean;
+  consentMode: 'explicit' | 'implicit';
+  /** Re-consent tracking (SPEC.md 9): acceptances record the version they accepted. */
+  version: string;
+  /** Locale → content. */
+  content: Record<string, TermContentRecord>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TermVersionRecord {
+  termId: string;
+  version: string;
+  content: Record<string, TermContentRecord>;
+  createdAt: number;
+}
+
+export interface TermRepository {
+  findById(tx: Tx, id: string): Promise<TermRecord | null>;
+  /** Every term, ordered by id. */
+  listAll(tx: Tx): Promise<TermRecord[]>;
+  /**
+   * Inserts or replaces the term and records (id, version) in term_versions:
+   * a new version string adds a history row; saving the same version again
+   * refreshes that row's content.
+   */
+  save(tx: Tx, term: TermRecord): Promise<void>;
+  /** Removes the term; its version history stays (acceptances refer to it). */
+  delete(tx: Tx, id: string): Promise<void>;
+  /** History of one term, oldest first. */
+  listVersions(tx: Tx, termId: string): Promise<TermVersionRecord[]>;
+}
+
+export interface IdentityProviderRecord {
+  id: string;
+  type: 'github' | 'google' | 'apple' | 'generic_oauth';
+  enabled: boolean;
+  displayName: string | null;
+  iconUrl: string | null;
+  clientId: string;
+  /**
+   * Keyed digest of the client secret (src/gitops/fingerprint-secret.ts): it
+   * only lets diff notice a changed secret. The secret itself is read from
+   * the config at runtime and never stored.
+   */
+  clientSecretFingerprint: string;
+  authorizationUrl: string | null;
+  tokenUrl: string | null;
+  userinfoUrl: string | null;
+  emailUrl: string | null;
+  scopes: string[];
+  emailConflictStrategy: 'auto_link' | 'require_link';
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface IdentityProviderRepository {
+  findById(tx: Tx, id: string): Promise<IdentityProviderRecord | null>;
+  /** Every provider, ordered by id. */
+  listAll(tx: Tx): Promise<IdentityProviderRecord[]>;
+  /** Inserts or replaces the provider. */
+  save(tx: Tx, provider: IdentityProviderRecord): Promise<void>;
+  delete(tx: Tx, id: string): Promise<void>;
+}
+
+/** Small key/value facts the server keeps about itself (generated keys, last apply). */
+export interface SettingsRepository {
+  get(tx: Tx, key: string): Promise<string | null>;
+  /** Inserts or overwrites. */
+  set(tx: Tx, key: string, value: string, now: number): Promise<void>;
+  /**
+   * Returns the stored value, or stores `create()` and returns it. Atomic:
+   * two callers racing on the same key both get the one value that won.
+   */
+  getOrCreate(tx: Tx, key: string, create: () => string, now: number): Promise<string>;
+  delete(tx: Tx, key: string): Promise<void>;
+}
+
+/**
+ * Revokes what a removed principal holds (sessions, tokens, codes). apply
+ * calls every revoker in src/storage/knex/grant-revokers.ts inside its
+ * transaction, for each user it soft-deletes and each client it deletes.
+ */
+export interface GrantRevoker {
+  revokeUser(tx: Tx, sub: string): Promise<void>;
+  revokeClient(tx: Tx, clientId: string): Promise<void>;
 }
 
 // ─── Scheduler: background jobs, schedule leases, expired rows (issue 5) ───

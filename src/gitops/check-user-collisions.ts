@@ -1,0 +1,30 @@
+import type { UserConfig } from '../config/types.js';
+import type { Tx } from '../storage/repositories.js';
+import type { GitopsStore } from './gitops-store.js';
+
+/**
+ * DESIGN.md 5: a config user whose sub or e-mail is held by a
+ * database-managed user cannot be applied. Returns one line per collision,
+ * naming the config side (`users[3]`) and the database user (sub and
+ * e-mail). Reads in batches: two queries per thousand config users.
+ */
+export async function checkUserCollisions(tx: Tx, users: UserConfig[], store: GitopsStore): Promise<string[]> {
+  const problems: string[] = [];
+  const [bySub, byEmail] = [
+    await store.users.findBySubs(tx, users.map((u) => u.sub)),
+    await store.users.findLiveByEmails(tx, users.map((u) => u.email)),
+  ];
+  const dbSubs = new Map(bySub.filter((u) => u.managedBy === 'database').map((u) => [u.sub, u]));
+  const dbEmails = new Map(byEmail.filter((u) => u.managedBy === 'database').map((u) => [u.email.toLowerCase(), u]));
+  users.forEach((user, index) => {
+    const sameSub = dbSubs.get(user.sub);
+    if (sameSub) {
+      problems.push(`users[${index}]: sub "${user.sub}" is already taken by database-managed user "${sameSub.sub}" <${sameSub.email}>`);
+    }
+    const sameEmail = dbEmails.get(user.email.toLowerCase());
+    if (sameEmail) {
+      problems.push(`users[${index}]: e-mail "${user.email}" is already used by database-managed user "${sameEmail.sub}" <${sameEmail.email}>`);
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,52 @@
+import { SENSITIVE, type FieldChange, type PlanValue } from './plan.js';
+
+/**
+ * How one field of a config-managed object is compared and shown: `field`
+ * is its config-file name, `property` the record's. A sensitive field holds
+ * a hash or fingerprint of a secret: it is compared by that value and
+ * always shown as (sensitive).
+ */
+export interface FieldSpec<T> {
+  field: string;
+  property: keyof T & string;
+  sensitive?: boolean;
+}
+
+export interface FieldDiff<T> {
+  fields: FieldChange[];
+  /** The changed properties with their desired values. */
+  changes: Partial<T>;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function shown<T>(spec: FieldSpec<T>, value: unknown): PlanValue {
+  return spec.sensitive && value !== null ? SENSITIVE : (value as PlanValue);
+}
+
+/** The fields that differ between the stored and the desired record, old → new. */
+export function diffFields<T>(specs: FieldSpec<T>[], stored: T, desired: T): FieldDiff<T> {
+  const fields: FieldChange[] = [];
+  const changes: Partial<T> = {};
+  for (const spec of specs) {
+    const old = stored[spec.property];
+    const next = desired[spec.property];
+    if (same(old, next)) continue;
+    fields.push({ field: spec.field, old: shown(spec, old), new: shown(spec, next) });
+    changes[spec.property] = next;
+  }
+  return { fields, changes };
+}
+
+/** Every field of a record about to be created (old is null). */
+export function listFields<T>(specs: FieldSpec<T>[], desired: T): FieldChange[] {
+  return specs.map((spec) => ({ field: spec.field, old: null, new: shown(spec, desired[spec.property]) }));
+}
+
+export function byKey(a: { key: string }, b: { key: string }): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}

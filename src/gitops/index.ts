@@ -1,0 +1,19 @@
+/**
+ * GitOps: plan (`idp diff`) and apply (`idp apply`) of config-managed
+ * objects: users, clients, terms and upstream identity providers.
+ *
+ * Flow: applyConfig opens one transaction → takes the apply lock →
+ * planChanges reads each table once and compares in memory (collisions with
+ * database-managed objects stop here, before any write) → writePlan writes
+ * the differences in batches and revokes grants of removed principals.
+ * renderPlan / planToJson show a plan; secrets only ever as (sensitive).
+ * docs/gitops.md describes the semantics.
+ */
+export { applyConfig, type ApplyOptions, type ApplyResult } from './apply-config.js';
+export { ApplyConflictError } from './apply-conflict-error.js';
+export { planChanges } from './plan-changes.js';
+export { renderPlan, type PlanOutput } from './render-plan.js';
+export { planToJson } from './plan-to-json.js';
+export { hashClientSecret } from './hash-client-secret.js';
+export type { ApplyProgress } from './write-plan.js';
+export { SENSITIVE, type Change, type ChangeAction, type ChangeKind, type FieldChange, type Plan, type PlanSummary } from './plan.js';

@@ -1,0 +1,69 @@
+import type { UserConfig } from '../config/types.js';
+import type { Tx } from '../storage/repositories.js';
+import { byKey, diffFields, listFields, type FieldSpec } from './field-spec.js';
+import type { GitopsStore } from './gitops-store.js';
+import type { Change, DesiredUser, PlanWrites } from './plan.js';
+
+const userFields: FieldSpec<DesiredUser>[] = [
+  { field: 'email', property: 'email' },
+  { field: 'role', property: 'role' },
+  { field: 'email_verified', property: 'emailVerified' },
+  { field: 'password_hash', property: 'passwordHash', sensitive: true },
+];
+
+function toDesired(user: UserConfig): DesiredUser {
+  return {
+    sub: user.sub,
+    managedBy: 'config',
+    email: user.email,
+    role: user.role,
+    emailVerified: user.emailVerified,
+    emailVerificationRequired: false,
+    passwordHash: user.passwordHash,
+    secondFactorRequired: false,
+  };
+}
+
+/**
+ * Config users against the database's config-managed users (DESIGN.md 5):
+ * new subs are created; changed ones updated; a soft-deleted one that is
+ * back in the file is restored (deleted_at → null); a live one that left
+ * the file is removed (soft-deleted). Database-managed users are never read
+ * here, let alone changed.
+ */
+export async function planUsers(tx: Tx, users: UserConfig[], store: GitopsStore): Promise<{ changes: Change[]; writes: PlanWrites['users'] }> {
+  const stored = new Map((await store.users.listByManager(tx, 'config')).map((u) => [u.sub, u]));
+  const changes: Change[] = [];
+  const writes: PlanWrites['users'] = { create: [], update: [], remove: [] };
+  const wanted = new Set<string>();
+
+  for (const user of users) {
+    wanted.add(user.sub);
+    const desired = toDesired(user);
+    const current = stored.get(user.sub);
+    if (!current) {
+      changes.push({ kind: 'user', action: 'create', key: user.sub, fields: listFields(userFields, desired) });
+      writes.create.push(desired);
+      continue;
+    }
+    const diff = diffFields(userFields, current, desired);
+    const wasDeleted = current.deletedAt !== null;
+    if (wasDeleted) diff.fields.push({ field: 'deleted_at', old: new Date(current.deletedAt as number).toISOString(), new: null });
+    if (diff.fields.length === 0) continue;
+    changes.push({ kind: 'user', action: 'update', key: user.sub, fields: diff.fields });
+    writes.update.push({
+      sub: user.sub,
+      changes: wasDeleted ? { ...diff.changes, deletedAt: null } : diff.changes,
+      currentEmail: current.email,
+      wasDeleted,
+    });
+  }
+
+  for (const current of stored.values()) {
+    if (wanted.has(current.sub) || current.deletedAt !== null) continue;
+    changes.push({ kind: 'user', action: 'remove', key: current.sub, fields: [] });
+    writes.remove.push(current.sub);
+  }
+  changes.sort(byKey);
+  return { changes, writes };
+}

@@ -1,0 +1,62 @@
+import type { ClientRecord, IdentityProviderRecord, TermRecord, UserRecord } from '../storage/repositories.js';
+
+/** The kinds of config-managed objects, in the order a plan lists them (SPEC.md 2.5's order of groups). */
+export const changeKinds = ['identity_provider', 'client', 'user', 'term'] as const;
+export type ChangeKind = (typeof changeKinds)[number];
+export type ChangeAction = 'create' | 'update' | 'remove';
+
+/** What a plan shows in place of a secret or a hash of one. */
+export const SENSITIVE = '(sensitive)';
+
+export type PlanValue = string | number | boolean | null | string[] | Record<string, unknown>;
+
+/** One field of one object, named as in the config file (snake_case). */
+export interface FieldChange {
+  field: string;
+  old: PlanValue;
+  new: PlanValue;
+}
+
+export interface Change {
+  kind: ChangeKind;
+  action: ChangeAction;
+  /** sub, client_id or id. */
+  key: string;
+  /** create: every field (old is null); update: the changed fields; remove: none. */
+  fields: FieldChange[];
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  remove: number;
+}
+
+type Desired<T> = Omit<T, 'createdAt' | 'updatedAt'>;
+export type DesiredUser = Omit<Desired<UserRecord>, 'deletedAt'>;
+
+/** What applyConfig writes. Never rendered: it holds secret hashes. */
+export interface PlanWrites {
+  users: {
+    create: DesiredUser[];
+    update: { sub: string; changes: Partial<DesiredUser> & { deletedAt?: null }; currentEmail: string; wasDeleted: boolean }[];
+    /** Config users that left the file: soft-deleted, grants revoked. */
+    remove: string[];
+  };
+  clients: { create: Desired<ClientRecord>[]; update: { clientId: string; changes: Partial<Desired<ClientRecord>> }[]; remove: string[] };
+  terms: { save: Desired<TermRecord>[]; remove: string[] };
+  identityProviders: { save: Desired<IdentityProviderRecord>[]; remove: string[] };
+}
+
+export interface Plan {
+  /** Ordered by kind (changeKinds), then key. */
+  changes: Change[];
+  summary: PlanSummary;
+  writes: PlanWrites;
+}
+
+export function summarize(changes: Change[]): PlanSummary {
+  const summary: PlanSummary = { create: 0, update: 0, remove: 0 };
+  for (const change of changes) summary[change.action]++;
+  return summary;
+}

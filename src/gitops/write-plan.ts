@@ -1,0 +1,103 @@
+import type { Tx } from '../storage/repositories.js';
+import type { GitopsStore } from './gitops-store.js';
+import type { ChangeKind, PlanWrites } from './plan.js';
+
+export interface ApplyProgress {
+  kind: ChangeKind;
+  done: number;
+  total: number;
+}
+
+/** Rows per insert statement and per progress report. */
+const BATCH_SIZE = 1000;
+
+/**
+ * Writes a plan inside apply's transaction. Removals run first, so that a
+ * removed user's e-mail is free for a new or renamed one; grants of removed
+ * users and clients are revoked by every registered GrantRevoker.
+ */
+export async function writePlan(
+  tx: Tx,
+  writes: PlanWrites,
+  now: number,
+  store: GitopsStore,
+  onProgress: (progress: ApplyProgress) => void,
+): Promise<void> {
+  await writeIdentityProviders(tx, writes.identityProviders, now, store);
+  await writeClients(tx, writes.clients, now, store, onProgress);
+  await writeUsers(tx, writes.users, now, store, onProgress);
+  await writeTerms(tx, writes.terms, now, store);
+}
+
+async function writeIdentityProviders(tx: Tx, writes: PlanWrites['identityProviders'], now: number, store: GitopsStore): Promise<void> {
+  for (const id of writes.remove) await store.identityProviders.delete(tx, id);
+  for (const provider of writes.save) await store.identityProviders.save(tx, { ...provider, createdAt: now, updatedAt: now });
+}
+
+async function writeTerms(tx: Tx, writes: PlanWrites['terms'], now: number, store: GitopsStore): Promise<void> {
+  for (const id of writes.remove) await store.terms.delete(tx, id);
+  for (const term of writes.save) await store.terms.save(tx, { ...term, createdAt: now, updatedAt: now });
+}
+
+async function writeClients(
+  tx: Tx,
+  writes: PlanWrites['clients'],
+  now: number,
+  store: GitopsStore,
+  onProgress: (progress: ApplyProgress) => void,
+): Promise<void> {
+  for (const clientId of writes.remove) {
+    for (const revoker of store.revokers) await revoker.revokeClient(tx, clientId);
+  }
+  await store.clients.deleteMany(tx, writes.remove);
+  for (const { clientId, changes } of writes.update) await store.clients.update(tx, clientId, { ...changes, updatedAt: now });
+  const total = writes.create.length;
+  for (let done = 0; done < total; ) {
+    const batch = writes.create.slice(done, done + BATCH_SIZE);
+    await store.clients.insertMany(tx, batch.map((client) => ({ ...client, createdAt: now, updatedAt: now })));
+    done += batch.length;
+    onProgress({ kind: 'client', done, total });
+  }
+}
+
+async function writeUsers(
+  tx: Tx,
+  writes: PlanWrites['users'],
+  now: number,
+  store: GitopsStore,
+  onProgress: (progress: ApplyProgress) => void,
+): Promise<void> {
+  await store.users.updateMany(tx, writes.remove, { deletedAt: now, updatedAt: now });
+  for (const sub of writes.remove) {
+    for (const revoker of store.revokers) await revoker.revokeUser(tx, sub);
+  }
+  await releaseTakenEmails(tx, writes.update, store);
+  for (const { sub, changes } of writes.update) await store.users.update(tx, sub, { ...changes, updatedAt: now });
+  const total = writes.create.length;
+  for (let done = 0; done < total; ) {
+    const batch = writes.create.slice(done, done + BATCH_SIZE);
+    await store.users.insertMany(tx, batch.map((user) => ({ ...user, deletedAt: null, createdAt: now, updatedAt: now })));
+    done += batch.length;
+    onProgress({ kind: 'user', done, total });
+  }
+}
+
+/**
+ * Live e-mails are unique. When one config user takes an e-mail another one
+ * gives up in the same apply (a swap, or a restored user), the giver first
+ * parks its row on a placeholder that no real address can equal (no `@`,
+ * a space), so that no intermediate state breaks the index.
+ */
+async function releaseTakenEmails(tx: Tx, updates: PlanWrites['users']['update'], store: GitopsStore): Promise<void> {
+  const taken = new Set<string>();
+  for (const update of updates) {
+    if (update.changes.email !== undefined) taken.add(update.changes.email.toLowerCase());
+    else if (update.wasDeleted) taken.add(update.currentEmail.toLowerCase());
+  }
+  for (const update of updates) {
+    const givesUp = update.changes.email !== undefined && !update.wasDeleted;
+    if (givesUp && taken.has(update.currentEmail.toLowerCase())) {
+      await store.users.update(tx, update.sub, { email: `(moving) ${update.sub}` });
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import type { Knex } from 'knex';
+import type { ManagedBy, UserListQuery, UserRecord, UserRepository } from '../repositories.js';
+import { escapeLike } from './escape-like.js';
+import { inBatches } from './in-batches.js';
+
+interface UserRow {
+  sub: string;
+  managed_by: ManagedBy;
+  email: string;
+  email_normalized: string;
+  role: UserRecord['role'];
+  email_verified: boolean | number;
+  email_verification_required: boolean | number;
+  password_hash: string | null;
+  second_factor_required: boolean | number;
+  deleted_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+type UserChanges = Partial<Omit<UserRecord, 'sub' | 'createdAt'>>;
+
+/** 12 columns x 1000 rows stays far below both engines' parameter limits. */
+const BATCH_SIZE = 1000;
+
+export function normalizeEmail(email: string): string {
+  return email.toLowerCase();
+}
+
+function fromRow(row: UserRow): UserRecord {
+  return {
+    sub: row.sub,
+    managedBy: row.managed_by,
+    email: row.email,
+    role: row.role,
+    emailVerified: Boolean(row.email_verified),
+    emailVerificationRequired: Boolean(row.email_verification_required),
+    passwordHash: row.password_hash,
+    secondFactorRequired: Boolean(row.second_factor_required),
+    deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function toRow(user: UserRecord): UserRow {
+  return {
+    sub: user.sub,
+    managed_by: user.managedBy,
+    email: user.email,
+    email_normalized: normalizeEmail(user.email),
+    role: user.role,
+    email_verified: user.emailVerified,
+    email_verification_required: user.emailVerificationRequired,
+    password_hash: user.passwordHash,
+    second_factor_required: user.secondFactorRequired,
+    deleted_at: user.deletedAt,
+    created_at: user.createdAt,
+    updated_at: user.updatedAt,
+  };
+}
+
+function toColumns(changes: UserChanges): Partial<UserRow> {
+  const columns: Partial<UserRow> = {};
+  if (changes.managedBy !== undefined) columns.managed_by = changes.managedBy;
+  if (changes.email !== undefined) {
+    columns.email = changes.email;
+    columns.email_normalized = normalizeEmail(changes.email);
+  }
+  if (changes.role !== undefined) columns.role = changes.role;
+  if (changes.emailVerified !== undefined) columns.email_verified = changes.emailVerified;
+  if (changes.emailVerificationRequired !== undefined) columns.email_verification_required = changes.emailVerificationRequired;
+  if (changes.passwordHash !== undefined) columns.password_hash = changes.passwordHash;
+  if (changes.secondFactorRequired !== undefined) columns.second_factor_required = changes.secondFactorRequired;
+  if (changes.deletedAt !== undefined) columns.deleted_at = changes.deletedAt;
+  if (changes.updatedAt !== undefined) columns.updated_at = changes.updatedAt;
+  return columns;
+}
+
+function applyListFilters(builder: Knex.QueryBuilder, query: UserListQuery): void {
+  if (!query.includeDeleted) builder.whereNull('deleted_at');
+  if (query.managedBy) builder.where('managed_by', query.managedBy);
+  if (query.role) builder.where('role', query.role);
+  if (query.query) {
+    const pattern = `%${escapeLike(query.query.toLowerCase())}%`;
+    builder.where((q) =>
+      q.whereRaw(`email_normalized LIKE ? ESCAPE '\\'`, [pattern]).orWhereRaw(`lower(sub) LIKE ? ESCAPE '\\'`, [pattern]),
+    );
+  }
+}
+
+export const knexUserRepository: UserRepository = {
+  async findBySub(tx, sub) {
+    const row = (await tx<UserRow>('users').where({ sub }).first()) as UserRow | undefined;
+    return row ? fromRow(row) : null;
+  },
+
+  async findLiveByEmail(tx, email) {
+    const row = (await tx<UserRow>('users').where({ email_normalized: normalizeEmail(email) }).whereNull('deleted_at').first()) as
+      | UserRow
+      | undefined;
+    return row ? fromRow(row) : null;
+  },
+
+  async listByManager(tx, managedBy) {
+    const rows = (await tx<UserRow>('users').where({ managed_by: managedBy }).orderBy('sub')) as UserRow[];
+    return rows.map(fromRow);
+  },
+
+  async list(tx, query) {
+    const page = tx<UserRow>('users');
+    applyListFilters(page, query);
+    const count = tx<UserRow>('users');
+    applyListFilters(count, query);
+    const [rows, totals] = await Promise.all([
+      page
+        .orderBy([{ column: 'email_normalized' }, { column: 'sub' }])
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize) as Promise<UserRow[]>,
+      count.count<{ total: number | string }[]>({ total: '*' }),
+    ]);
+    return { users: rows.map(fromRow), total: Number(totals[0].total) };
+  },
+
+  async findBySubs(tx, subs) {
+    const found: UserRecord[] = [];
+    for (const batch of inBatches(subs, BATCH_SIZE)) {
+      const rows = (await tx<UserRow>('users').whereIn('sub', batch)) as UserRow[];
+      found.push(...rows.map(fromRow));
+    }
+    return found;
+  },
+
+  async findLiveByEmails(tx, emails) {
+    const found: UserRecord[] = [];
+    for (const batch of inBatches(emails.map(normalizeEmail), BATCH_SIZE)) {
+      const rows = (await tx<UserRow>('users').whereIn('email_normalized', batch).whereNull('deleted_at')) as UserRow[];
+      found.push(...rows.map(fromRow));
+    }
+    return found;
+  },
+
+  async insert(tx, user) {
+    await tx('users').insert(toRow(user));
+  },
+
+  async insertMany(tx, users) {
+    for (const batch of inBatches(users, BATCH_SIZE)) await tx('users').insert(batch.map(toRow));
+  },
+
+  async update(tx, sub, changes) {
+    const columns = toColumns(changes);
+    if (Object.keys(columns).length > 0) await tx('users').where({ sub }).update(columns);
+  },
+
+  async updateMany(tx, subs, changes) {
+    const columns = toColumns(changes);
+    if (Object.keys(columns).length === 0) return;
+    for (const batch of inBatches(subs, BATCH_SIZE)) await tx('users').whereIn('sub', batch).update(columns);
+  },
+};
