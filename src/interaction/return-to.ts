@@ -1,0 +1,18 @@
+/**
+ * return_to is always a same-origin relative path (DESIGN.md 7): a single
+ * leading `/`, not `//` or `/\` (which browsers read as another host), no
+ * scheme, no control characters. Anything else is refused, never followed:
+ * this is what keeps /login and /consent from being open redirects.
+ */
+export function isSafeReturnTo(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 8192) return false;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return false;
+  // URL parsers drop tabs and newlines, so "/\t/evil.example" would become "//evil.example".
+  if (/[\u0000-\u001f\u007f]/.test(value)) return false;
+  const base = 'http://return-to.invalid';
+  try {
+    return new URL(value, base).origin === base;
+  } catch {
+    return false;
+  }
+}

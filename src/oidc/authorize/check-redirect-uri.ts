@@ -1,0 +1,22 @@
+import { OAuthError } from '../errors.js';
+import type { WithClient } from './load-client.js';
+import type { RedirectTarget } from './types.js';
+
+export interface WithTarget extends WithClient {
+  target: RedirectTarget;
+}
+
+/**
+ * Exact string matching against the registered URIs (RFC 9700 §4.1.3,
+ * OIDC Core §3.1.2.1: redirect_uri is required). From here on errors go to
+ * the client; before, they are shown as a page.
+ */
+export function checkRedirectUri(state: WithClient): WithTarget {
+  const redirectUri = state.params.redirect_uri;
+  if (redirectUri === undefined) throw new OAuthError('invalid_request', 'The redirect_uri parameter is missing.');
+  if (!state.client.redirectUris.includes(redirectUri)) {
+    throw new OAuthError('invalid_request', 'The redirect_uri is not registered for this client.');
+  }
+  const responseMode = state.params.response_mode === 'form_post' ? 'form_post' : 'query';
+  return { ...state, target: { redirectUri, responseMode, state: state.params.state ?? null } };
+}

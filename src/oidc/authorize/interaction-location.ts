@@ -1,0 +1,41 @@
+import type { Prompt } from './types.js';
+
+/**
+ * Parameters this server adds to the authorization request it sends the
+ * browser back to after an interaction (DESIGN.md 7). They only ever make
+ * the request stricter or end it, so a user editing them gains nothing:
+ * - auth_after: the sign-in must be at least this recent (epoch ms); it
+ *   replaces prompt=login, which would otherwise ask for a sign-in forever;
+ * - consent_denied: the user pressed Deny on the consent page.
+ */
+export const interactionParams = { authAfter: 'auth_after', consentDenied: 'consent_denied' } as const;
+
+export const authorizePath = '/oauth2/authorize';
+
+/** The same-origin path back to an authorization request (the return_to of /login and /consent). */
+export function authorizeReturnTo(params: Readonly<Record<string, string>>, changes: ReturnToChanges = {}): string {
+  const next: Record<string, string> = { ...params, ...changes.set };
+  if (changes.dropPrompt !== undefined) {
+    const prompt = (next.prompt ?? '').split(' ').filter((p) => p !== '' && p !== changes.dropPrompt);
+    if (prompt.length > 0) next.prompt = prompt.join(' ');
+    else delete next.prompt;
+  }
+  return `${authorizePath}?${new URLSearchParams(next).toString()}`;
+}
+
+export interface ReturnToChanges {
+  dropPrompt?: Prompt;
+  set?: Record<string, string>;
+}
+
+/** `/login?return_to=…` (with the login_hint and account choice the page may use). */
+export function loginLocation(returnTo: string, options: { loginHint?: string; selectAccount?: boolean } = {}): string {
+  const query = new URLSearchParams({ return_to: returnTo });
+  if (options.loginHint !== undefined) query.set('login_hint', options.loginHint);
+  if (options.selectAccount) query.set('select_account', 'true');
+  return `/login?${query.toString()}`;
+}
+
+export function consentLocation(returnTo: string): string {
+  return `/consent?${new URLSearchParams({ return_to: returnTo }).toString()}`;
+}

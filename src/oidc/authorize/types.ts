@@ -1,0 +1,58 @@
+import type { Clock } from '../../clock.js';
+import type { OAuthError } from '../errors.js';
+import type { AuthorizationCodeRecord } from '../../storage/repositories.js';
+
+/** The wire parameters as they arrived (query or form body); a repeated one is an array. */
+export type RawAuthorizationParams = Record<string, string | string[] | undefined>;
+
+/** What the authorization endpoint needs to know about a client (a view of ClientRecord). */
+export interface AuthorizeClient {
+  clientId: string;
+  name: string;
+  redirectUris: string[];
+  grantTypes: string[];
+  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'none';
+  scopes: string[];
+  requirePkce: boolean;
+  skipConsent: boolean;
+}
+
+/** The browser's signed-in session, when there is one. */
+export interface AuthorizeSession {
+  sub: string;
+  /** OIDC Core §2 auth_time, epoch ms. */
+  authTime: number;
+  /** SessionRecord.idHash. */
+  sessionId: string;
+}
+
+export type ResponseMode = 'query' | 'form_post';
+export type Prompt = 'none' | 'login' | 'consent' | 'select_account';
+
+/** Where errors and the code go once the redirect URI is trusted. */
+export interface RedirectTarget {
+  redirectUri: string;
+  responseMode: ResponseMode;
+  state: string | null;
+}
+
+/**
+ * The three ways an authorization request ends. The HTTP layer renders them:
+ * an HTML error page, a 302 (query) or an auto-submitted form (form_post) to
+ * the client, or a 302 to a same-origin interaction page.
+ */
+export type AuthorizeOutcome =
+  | { kind: 'error_page'; error: OAuthError }
+  | { kind: 'client_response'; target: RedirectTarget; params: Record<string, string> }
+  | { kind: 'interaction'; location: string };
+
+export interface AuthorizeDeps {
+  /** server.base_url: the `iss` of RFC 9207 and of ID tokens. */
+  issuer: string;
+  clock: Clock;
+  codeTtlSeconds: number;
+  findClient(clientId: string): Promise<AuthorizeClient | null>;
+  /** Scopes the user already granted to the client (empty when none). */
+  grantedScopes(sub: string, clientId: string): Promise<string[]>;
+  saveCode(record: AuthorizationCodeRecord): Promise<void>;
+}
