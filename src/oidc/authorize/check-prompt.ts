@@ -15,6 +15,7 @@ export interface WithPrompt extends WithPkce {
 
 const prompts: readonly Prompt[] = ['none', 'login', 'consent', 'select_account'];
 const nonNegativeInteger = /^\d{1,10}$/;
+const epochMs = /^\d{1,15}$/;
 
 /** OIDC Core §3.1.2.1: prompt values, max_age and nonce. */
 export function checkPrompt(state: WithPkce): WithPrompt {
@@ -35,7 +36,7 @@ export function checkPrompt(state: WithPkce): WithPrompt {
     prompt,
     maxAge: params.max_age === undefined ? null : Number(params.max_age),
     nonce: params.nonce ?? null,
-    authAfter: authAfter !== undefined && nonNegativeInteger.test(authAfter) ? Number(authAfter) : null,
+    authAfter: authAfter !== undefined && epochMs.test(authAfter) ? Number(authAfter) : null,
     consentDenied: params[interactionParams.consentDenied] === 'true',
   };
 }

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../../support/databases.js';
+import { testClient, testConfig, testUser } from '../../support/config-fixture.js';
+import { applyConfig } from '../../../src/gitops/index.js';
+import { authorize, hashAuthorizationCode, type AuthorizeDeps, type AuthorizeOutcome, type AuthorizeSession } from '../../../src/oidc/authorize/index.js';
+import { createAuthorizeDeps } from '../../../src/oidc/authorize/create-authorize-deps.js';
+import { createConsentService } from '../../../src/interaction/consent-service.js';
+import { knexClientRepository } from '../../../src/storage/knex/clients.js';
+import { knexConsentRepository } from '../../../src/storage/knex/consents.js';
+import { knexAuthorizationCodeRepository } from '../../../src/storage/knex/authorization-codes.js';
+import type { Clock } from '../../../src/clock.js';
+
+const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+const issuer = 'http://localhost:8080';
+
+const request: Record<string, string> = {
+  client_id: 'web',
+  redirect_uri: 'https://web.example.com/callback',
+  response_type: 'code',
+  scope: 'openid email',
+  code_challenge: challenge,
+  code_challenge_method: 'S256',
+  state: 'st',
+  nonce: 'nn',
+};
+
+function location(outcome: AuthorizeOutcome): string {
+  if (outcome.kind !== 'interaction') throw new Error(`expected an interaction, got ${JSON.stringify(outcome)}`);
+  return outcome.location;
+}
+
+function returnToOf(outcome: AuthorizeOutcome): string {
+  return new URL(location(outcome), issuer).searchParams.get('return_to') ?? '';
+}
+
+/** The authorization request a return_to points back at. */
+function paramsOf(returnTo: string): Record<string, string> {
+  return Object.fromEntries(new URL(returnTo, issuer).searchParams);
+}
+
+describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
+  let t: TestDatabase;
+  let deps: AuthorizeDeps;
+  const clock: Clock & { time: number } = { time: 1_000_000_000_000, now() { return this.time; } };
+  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, sessionId: 'sid-hash' };
+
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+    const config = testConfig({
+      users: [testUser({ sub: 'alice' })],
+      clients: [
+        testClient({ clientId: 'web' }),
+        testClient({ clientId: 'first-party', skipConsent: true }),
+        testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none', requirePkce: false }),
+      ],
+    });
+    await applyConfig(t.db, config);
+    deps = createAuthorizeDeps({
+      db: t.db,
+      clients: knexClientRepository,
+      consents: knexConsentRepository,
+      codes: knexAuthorizationCodeRepository,
+      config,
+      clock,
+    });
+  });
+  afterAll(() => t.destroy());
+
+  it('shows an unknown client or an unregistered redirect URI as an error page, never a redirect', async () => {
+    const unknown = await authorize({ params: { ...request, client_id: 'nobody' }, session: alice }, deps);
+    expect(unknown).toMatchObject({ kind: 'error_page', error: { error: 'invalid_client' } });
+    const mismatch = await authorize({ params: { ...request, redirect_uri: 'https://evil.example/cb' }, session: alice }, deps);
+    expect(mismatch).toMatchObject({ kind: 'error_page', error: { error: 'invalid_request' } });
+  });
+
+  it('sends other errors to the client with state and iss', async () => {
+    const outcome = await authorize({ params: { ...request, client_id: 'spa', redirect_uri: 'https://spa.example.com/callback', code_challenge: undefined, code_challenge_method: undefined }, session: alice }, deps);
+    expect(outcome).toEqual({
+      kind: 'client_response',
+      target: { redirectUri: 'https://spa.example.com/callback', responseMode: 'query', state: 'st' },
+      params: { error: 'invalid_request', error_description: 'PKCE is required: send a code_challenge with code_challenge_method S256.', state: 'st', iss: issuer },
+    });
+  });
+
+  it('sends a browser without a session to /login with a return_to back to the same request', async () => {
+    const outcome = await authorize({ params: { ...request, login_hint: 'alice@example.com' }, session: null }, deps);
+    const url = new URL(location(outcome), issuer);
+    expect(url.pathname).toBe('/login');
+    expect(url.searchParams.get('login_hint')).toBe('alice@example.com');
+    expect(paramsOf(returnToOf(outcome))).toEqual({ ...request, login_hint: 'alice@example.com' });
+  });
+
+  it('answers prompt=none without a session or consent with login_required and consent_required', async () => {
+    const noSession = await authorize({ params: { ...request, prompt: 'none' }, session: null }, deps);
+    expect(noSession).toMatchObject({ kind: 'client_response', params: { error: 'login_required', state: 'st', iss: issuer } });
+    const noConsent = await authorize({ params: { ...request, prompt: 'none' }, session: alice }, deps);
+    expect(noConsent).toMatchObject({ kind: 'client_response', params: { error: 'consent_required' } });
+  });
+
+  it('asks for consent, records it, then issues a code bound to the request', async () => {
+    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, authorize: deps, clock });
+    const first = await authorize({ params: request, session: alice }, deps);
+    expect(new URL(location(first), issuer).pathname).toBe('/consent');
+    const returnTo = returnToOf(first);
+    expect(await consent.describe(returnTo, alice)).toEqual({
+      clientId: 'web',
+      clientName: 'Client web',
+      scopes: [
+        { scope: 'openid', description: 'Sign you in with your account' },
+        { scope: 'email', description: 'See your e-mail address' },
+      ],
+    });
+    const { redirectTo } = await consent.decide(returnTo, 'allow', alice);
+    const done = await authorize({ params: paramsOf(redirectTo), session: alice }, deps);
+    if (done.kind !== 'client_response') throw new Error(JSON.stringify(done));
+    expect(Object.keys(done.params)).toEqual(['code', 'state', 'iss']);
+    expect(done.params).toMatchObject({ state: 'st', iss: issuer });
+    const stored = await knexAuthorizationCodeRepository.consume(t.db, hashAuthorizationCode(done.params.code), clock.now());
+    expect(stored?.record).toMatchObject({
+      clientId: 'web', sub: 'alice', redirectUri: request.redirect_uri, scopes: ['openid', 'email'], nonce: 'nn',
+      codeChallenge: challenge, codeChallengeMethod: 'S256', authTime: alice.authTime, sessionId: 'sid-hash',
+      expiresAt: clock.now() + 60_000,
+    });
+    // Granted scopes need no second consent; a new scope does.
+    expect((await authorize({ params: request, session: alice }, deps)).kind).toBe('client_response');
+    expect((await authorize({ params: { ...request, scope: 'openid email profile' }, session: alice }, deps)).kind).toBe('interaction');
+  });
+
+  it('answers access_denied after Deny', async () => {
+    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, authorize: deps, clock });
+    const params = { ...request, scope: 'openid profile' };
+    const returnTo = returnToOf(await authorize({ params, session: alice }, deps));
+    const { redirectTo } = await consent.decide(returnTo, 'deny', alice);
+    const denied = await authorize({ params: paramsOf(redirectTo), session: alice }, deps);
+    expect(denied).toMatchObject({ kind: 'client_response', params: { error: 'access_denied', state: 'st' } });
+  });
+
+  it('refuses a consent return_to that is not an authorization request of this server', async () => {
+    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, authorize: deps, clock });
+    for (const returnTo of ['//evil.example/oauth2/authorize', 'https://evil.example/', '/login', `/oauth2/authorize?client_id=web`]) {
+      await expect(consent.decide(returnTo, 'allow', alice)).rejects.toMatchObject({ status: 400, code: 'INVALID_RETURN_TO' });
+    }
+  });
+
+  it('skips consent for skip_consent clients but not when prompt=consent asks', async () => {
+    const params = { ...request, client_id: 'first-party', redirect_uri: 'https://first-party.example.com/callback' };
+    expect((await authorize({ params, session: alice }, deps)).kind).toBe('client_response');
+    const forced = await authorize({ params: { ...params, prompt: 'consent' }, session: alice }, deps);
+    expect(paramsOf(returnToOf(forced)).prompt).toBeUndefined();
+  });
+
+  it('forces a new sign-in for prompt=login and a too old one for max_age', async () => {
+    const params = { ...request, client_id: 'first-party', redirect_uri: 'https://first-party.example.com/callback' };
+    const login = await authorize({ params: { ...params, prompt: 'login' }, session: alice }, deps);
+    const back = paramsOf(returnToOf(login));
+    expect(back).toEqual({ ...params, auth_after: String(clock.now()) });
+    // Coming back with the old sign-in asks again; with a newer one, a code.
+    expect((await authorize({ params: back, session: alice }, deps)).kind).toBe('interaction');
+    const fresh = { ...alice, authTime: clock.now() + 1 };
+    expect((await authorize({ params: back, session: fresh }, deps)).kind).toBe('client_response');
+
+    expect((await authorize({ params: { ...params, max_age: '30' }, session: alice }, deps)).kind).toBe('interaction');
+    expect((await authorize({ params: { ...params, max_age: '120' }, session: alice }, deps)).kind).toBe('client_response');
+    const none = await authorize({ params: { ...params, max_age: '30', prompt: 'none' }, session: alice }, deps);
+    expect(none).toMatchObject({ kind: 'client_response', params: { error: 'login_required' } });
+  });
+
+  it('sends prompt=select_account to the sign-in page with the account choice', async () => {
+    const params = { ...request, client_id: 'first-party', redirect_uri: 'https://first-party.example.com/callback' };
+    const outcome = await authorize({ params: { ...params, prompt: 'select_account' }, session: alice }, deps);
+    const url = new URL(location(outcome), issuer);
+    expect(url.searchParams.get('select_account')).toBe('true');
+    expect(paramsOf(returnToOf(outcome))).toEqual(params);
+  });
+});
