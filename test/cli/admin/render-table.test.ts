@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { Chalk } from 'chalk';
+import { createCapturedOutput } from '../../../src/cli/output.js';
+import { renderTable, type TableColumn } from '../../../src/cli/admin/render-table.js';
+import { renderUserList } from '../../../src/cli/admin/render-user-list.js';
+import type { AdminUser } from '../../../src/cli/admin/admin-api-types.js';
+
+interface Row {
+  id: string;
+  name: string;
+  count: number;
+}
+
+const columns: TableColumn<Row>[] = [
+  { header: 'ID', cell: (row) => row.id, shrinkTo: 6 },
+  { header: 'NAME', cell: (row) => row.name, shrinkTo: 6 },
+  { header: 'COUNT', cell: (row) => String(row.count), align: 'right', dropOrder: 1 },
+];
+const rows: Row[] = [
+  { id: 'short', name: 'a fairly long name here', count: 7 },
+  { id: 'a-much-longer-identifier', name: 'b', count: 12345 },
+];
+
+const outputOf = (columns: number) => ({ ...createCapturedOutput(), columns });
+const widest = (lines: string[]) => Math.max(...lines.map((line) => [...line].length));
+
+describe('renderTable', () => {
+  it('prints a header and aligned rows at natural width when the terminal is wide', () => {
+    expect(renderTable(outputOf(100), columns, rows)).toEqual([
+      'ID                        NAME                     COUNT',
+      'short                     a fairly long name here      7',
+      'a-much-longer-identifier  b                        12345',
+    ]);
+  });
+
+  it.each([56, 50, 40, 30, 24])('fits %i columns: drops optional columns first, then cuts the widest with …', (width) => {
+    const lines = renderTable(outputOf(width), columns, rows);
+    expect(widest(lines)).toBeLessThanOrEqual(width);
+    expect(lines[0].startsWith('ID')).toBe(true);
+    if (width < 56) expect(lines[0]).not.toContain('COUNT');
+    if (width < 49) expect(lines.join('\n')).toContain('…');
+  });
+
+  it('cuts a cell to the column width with a trailing ellipsis', () => {
+    const lines = renderTable(outputOf(30), columns, rows);
+    // 49 wide without COUNT: 19 too many, taken one by one from the wider column → 14 + 2 + 14.
+    expect(lines[1]).toBe('short           a fairly long…');
+    expect(lines[2]).toBe('a-much-longer…  b');
+  });
+
+  it('never goes below the shrink limit: a too narrow terminal gets an overflowing table, not an unreadable one', () => {
+    const lines = renderTable(outputOf(5), columns, rows);
+    expect(lines[2]).toBe('a-muc…  b');
+  });
+
+  it('colours only when the output has colours, after measuring', () => {
+    const output = { ...outputOf(100), color: new Chalk({ level: 1 }) };
+    const lines = renderTable(output, columns, rows, { rowStyle: (row) => (row.count > 100 ? output.color.dim : undefined) });
+    expect(lines[0]).toBe(`\u001b[1m${renderTable(outputOf(100), columns, rows)[0]}\u001b[22m`);
+    expect(lines[2].startsWith('\u001b[2m')).toBe(true);
+    expect(lines[1]).not.toContain('\u001b');
+  });
+});
+
+const user = (overrides: Partial<AdminUser>): AdminUser => ({
+  managed_by: 'database',
+  sub: 'sub-1',
+  email: 'one@example.com',
+  role: 'user',
+  email_verified: true,
+  email_verification_required: false,
+  has_password: true,
+  totp_registered: false,
+  totp_recovery_codes_missing: false,
+  second_factor_required: false,
+  passkey_count: 0,
+  deleted_at: null,
+  ...overrides,
+});
+
+describe('renderUserList', () => {
+  it('ends with a page footer and marks deleted users in a DELETED column', () => {
+    const lines = renderUserList(outputOf(120), {
+      users: [user({}), user({ sub: 'sub-2', email: 'two@example.com', deleted_at: '2026-11-22T10:15:42.000Z' })],
+      pagination: { page: 2, page_size: 2, total: 87 },
+    });
+    expect(lines[0]).toMatch(/^SUB\s+EMAIL\s+ROLE\s+MANAGED BY\s+VERIFIED\s+TOTP\s+PASSKEYS\s+DELETED \(UTC\)$/);
+    expect(lines[1]).not.toContain('2026');
+    expect(lines[2]).toMatch(/^sub-2\s+two@example.com .*2026-11-22 10:15$/);
+    expect(lines.at(-1)).toBe('page 2 of 44 · 87 users');
+  });
+
+  it('has no DELETED column when nobody listed is deleted, and says when nothing matches', () => {
+    expect(renderUserList(outputOf(120), { users: [user({})], pagination: { page: 1, page_size: 20, total: 1 } })).toEqual([
+      expect.not.stringContaining('DELETED'),
+      expect.any(String),
+      '',
+      'page 1 of 1 · 1 user',
+    ]);
+    expect(renderUserList(outputOf(120), { users: [], pagination: { page: 1, page_size: 20, total: 0 } })).toEqual(['no users match', '', 'page 1 of 1 · 0 users']);
+  });
+});
