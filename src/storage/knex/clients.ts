@@ -19,8 +19,12 @@ interface ClientRow {
 
 type ClientChanges = Partial<Omit<ClientRecord, 'clientId' | 'createdAt'>>;
 
-/** 13 columns x 500 rows stays far below both engines' parameter limits. */
-const BATCH_SIZE = 500;
+/**
+ * Rows per statement: knex writes a multi-row insert on SQLite as a
+ * compound SELECT, capped at 500 terms; 400 rows also keep the bound
+ * parameters far below both engines' limits.
+ */
+const BATCH_SIZE = 400;
 
 function fromRow(row: ClientRow): ClientRecord {
   return {

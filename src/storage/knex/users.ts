@@ -20,8 +20,12 @@ interface UserRow {
 
 type UserChanges = Partial<Omit<UserRecord, 'sub' | 'createdAt'>>;
 
-/** 12 columns x 1000 rows stays far below both engines' parameter limits. */
-const BATCH_SIZE = 1000;
+/**
+ * Rows per statement: knex writes a multi-row insert on SQLite as a
+ * compound SELECT, capped at 500 terms; 400 rows also keep the bound
+ * parameters far below both engines' limits.
+ */
+const BATCH_SIZE = 400;
 
 export function normalizeEmail(email: string): string {
   return email.toLowerCase();
