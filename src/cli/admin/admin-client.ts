@@ -48,10 +48,13 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
     baseUrl,
     async login(email, password) {
       const answer = await sendRequest(baseUrl, { method: 'POST', path: '/api/auth/login', body: { email, password }, cookie: null });
-      const body = answer.body as { user?: SessionUser };
-      if (!answer.sessionCookie || !body.user) {
-        throw new CliError(`the server at ${baseUrl} accepted the login but issued no session (a second factor may be required; sign in once in the browser to finish setting it up)`);
+      const body = answer.body as { user?: SessionUser; status?: string; factors?: string[] };
+      if (body.status === 'second_factor_required') {
+        // The pending session the server set is useless to us: it is not stored.
+        const factors = body.factors?.length ? body.factors.join(', ') : 'none registered yet';
+        throw new CliError(`${email} must confirm the sign-in with a second factor (${factors}), which idp admin cannot do yet: use an admin account without a required second factor`);
       }
+      if (!answer.sessionCookie || !body.user) throw new CliError(`the server at ${baseUrl} accepted the login but issued no session cookie`);
       cookie = answer.sessionCookie;
       return { user: body.user, cookie };
     },
