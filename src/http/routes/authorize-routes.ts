@@ -1,0 +1,118 @@
+import Joi from 'joi';
+import type { Request, ResponseToolkit } from '@hapi/hapi';
+import type { RouteDefinition } from '../route-definition.js';
+import type { HttpDeps } from '../http-deps.js';
+import { sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { authorize, type AuthorizeOutcome, type AuthorizeSession, type RawAuthorizationParams } from '../../oidc/authorize/index.js';
+import { renderErrorPage, renderFormPostPage } from '../../web/index.js';
+
+/**
+ * GET and POST /oauth2/authorize (RFC 6749 §3.1, OIDC Core §3.1.2.1). The
+ * engine in src/oidc/authorize decides; this adapter reads the optional
+ * session and renders the outcome: an HTML error page, a 302 or a
+ * self-posting form to the client, or a 302 to /login or /consent.
+ * Every parameter is accepted as a string or a repeated list here, so that
+ * even malformed requests reach the engine, which knows where their error
+ * may be sent (never to an unverified redirect URI).
+ */
+const value = Joi.alternatives(Joi.string().allow(''), Joi.array().items(Joi.string().allow('')));
+const describe = (text: string) => value.description(text);
+
+const authorizationParams = Joi.object({
+  response_type: describe('Must be `code`'),
+  client_id: describe('The registered client'),
+  redirect_uri: describe('Exactly one of the client\'s registered redirect URIs'),
+  scope: describe('Space-separated; must include `openid`; scopes the client may not have are dropped'),
+  state: describe('Returned unchanged to the client'),
+  nonce: describe('Copied into the ID token'),
+  code_challenge: describe('RFC 7636 S256 challenge; required for public clients and clients with require_pkce'),
+  code_challenge_method: describe('Must be `S256`'),
+  response_mode: describe('`query` (default) or `form_post`'),
+  prompt: describe('Space-separated: none, login, consent, select_account'),
+  max_age: describe('Maximum age of the sign-in, in seconds'),
+  login_hint: describe('E-mail to prefill on the sign-in page'),
+})
+  .unknown(true)
+  .label('AuthorizationRequest');
+
+const responses = {
+  200: { description: 'response_mode=form_post: an HTML form that posts the response to the client', contentType: 'text/html' },
+  302: { description: 'To the client with `code`, `state`, `iss` (or `error`, `error_description`, `state`, `iss`), or to /login or /consent' },
+  400: { description: 'Unknown client or unregistered redirect URI: an HTML error page, never a redirect', contentType: 'text/html' },
+};
+
+const description =
+  'Authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636, OIDC Core §3.1.2). See docs/oidc.md for scope filtering and prompt handling.';
+
+export const authorizeGetRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/oauth2/authorize',
+  auth: 'none',
+  protocol: true,
+  tags: ['OpenID'],
+  summary: 'Authorization endpoint',
+  description,
+  validate: { query: authorizationParams },
+  responses,
+  handler: (deps) => async (request, h) => handleAuthorize(deps, request, h, request.query as RawAuthorizationParams),
+};
+
+export const authorizePostRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/oauth2/authorize',
+  auth: 'none',
+  protocol: true,
+  tags: ['OpenID'],
+  summary: 'Authorization endpoint (form post)',
+  description: `${description} The parameters come as an application/x-www-form-urlencoded body (OIDC Core §3.1.2.1).`,
+  validate: { payload: authorizationParams },
+  responses,
+  hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
+  handler: (deps) => async (request, h) => handleAuthorize(deps, request, h, (request.payload ?? {}) as RawAuthorizationParams),
+};
+
+async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseToolkit, params: RawAuthorizationParams) {
+  const outcome = await authorize({ params, session: await optionalSession(request) }, deps.authorize);
+  return render(outcome, deps, h);
+}
+
+/**
+ * The session when the cookie holds one. Resolved here rather than by the
+ * route's auth mode: a top-level authorization request is not a CSRF target
+ * (it ends at the registered client or at an interaction page), so the
+ * Origin rule for cookie-authenticated POSTs does not apply to it.
+ */
+async function optionalSession(request: Request): Promise<AuthorizeSession | null> {
+  try {
+    const { credentials } = await request.server.auth.test(sessionStrategy, request);
+    const session = credentials as unknown as SessionCredentials;
+    return { sub: session.user.sub, authTime: session.authTime, sessionId: session.session.idHash };
+  } catch {
+    return null;
+  }
+}
+
+function render(outcome: AuthorizeOutcome, deps: HttpDeps, h: ResponseToolkit) {
+  switch (outcome.kind) {
+    case 'error_page': {
+      const page = renderErrorPage({
+        brandingName: deps.config.branding.name,
+        title: 'Sign-in request rejected',
+        message: 'The application sent a sign-in request this server cannot accept. Go back to the application and try again.',
+        detail: `${outcome.error.error}: ${outcome.error.description}`,
+      });
+      return h.response(page).code(outcome.error.status).type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    }
+    case 'client_response': {
+      const { target, params } = outcome;
+      if (target.responseMode === 'form_post') {
+        return h.response(renderFormPostPage(target.redirectUri, params)).type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      }
+      const location = new URL(target.redirectUri);
+      for (const [name, v] of Object.entries(params)) location.searchParams.append(name, v);
+      return h.redirect(location.href).code(302).header('cache-control', 'no-store');
+    }
+    case 'interaction':
+      return h.redirect(outcome.location).code(302).header('cache-control', 'no-store');
+  }
+}

@@ -1,0 +1,83 @@
+import Joi from 'joi';
+import type { RouteDefinition } from '../route-definition.js';
+import { readSession } from '../auth/cookie-session-auth.js';
+import { commonErrors, errorResponse } from '../schemas/error-schema.js';
+import type { AuthorizeSession } from '../../oidc/authorize/index.js';
+import type { Request } from '@hapi/hapi';
+
+/**
+ * The consent step (DESIGN.md 7) as JSON, so that the built-in page and an
+ * operator's own front end do the same: read what the application asks for,
+ * then post Allow or Deny and follow `redirect_to`.
+ */
+const returnTo = Joi.string()
+  .max(8192)
+  .description('The same-origin path back to the authorization request (the return_to of /consent)');
+
+const consentErrors = {
+  ...commonErrors,
+  400: errorResponse('VALIDATION_ERROR, or INVALID_RETURN_TO: return_to is not a valid authorization request of this server'),
+  401: errorResponse('UNAUTHORIZED: Authentication is required to access this resource.'),
+};
+
+function authorizeSession(request: Request): AuthorizeSession {
+  const current = readSession(request);
+  if (!current) throw new Error('the session auth mode guarantees a session');
+  return { sub: current.user.sub, authTime: current.authTime, sessionId: current.session.idHash };
+}
+
+export const consentGetRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/api/consent',
+  auth: 'session',
+  tags: ['Consent'],
+  summary: 'What an authorization request asks the signed-in user to consent to',
+  validate: { query: Joi.object({ return_to: returnTo.required() }) },
+  responses: {
+    200: {
+      description: 'The application and the scopes it requests, with human descriptions',
+      schema: Joi.object({
+        client: Joi.object({ client_id: Joi.string().required(), name: Joi.string().required() }).required(),
+        scopes: Joi.array()
+          .items(Joi.object({ scope: Joi.string().required(), description: Joi.string().required() }))
+          .required(),
+      }).label('ConsentPrompt'),
+    },
+    ...consentErrors,
+  },
+  handler: (deps) => async (request, h) => {
+    const prompt = await deps.consent.describe(request.query.return_to, authorizeSession(request));
+    return h
+      .response({ client: { client_id: prompt.clientId, name: prompt.clientName }, scopes: prompt.scopes })
+      .header('cache-control', 'no-store');
+  },
+};
+
+export const consentPostRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/api/consent',
+  auth: 'session',
+  tags: ['Consent'],
+  summary: 'Allow or deny an authorization request',
+  description:
+    'allow records the grant (scopes already granted are kept); deny makes the authorization endpoint answer the client with access_denied. Either way the browser follows `redirect_to`.',
+  validate: {
+    payload: Joi.object({
+      return_to: returnTo.required(),
+      decision: Joi.string().valid('allow', 'deny').required(),
+    }).label('ConsentDecision'),
+  },
+  responses: {
+    200: {
+      description: 'Where the browser goes next: back to the authorization endpoint',
+      schema: Joi.object({ redirect_to: Joi.string().required() }).label('ConsentResult'),
+    },
+    ...consentErrors,
+    403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
+  },
+  handler: (deps) => async (request) => {
+    const { return_to, decision } = request.payload as { return_to: string; decision: 'allow' | 'deny' };
+    const { redirectTo } = await deps.consent.decide(return_to, decision, authorizeSession(request));
+    return { redirect_to: redirectTo };
+  },
+};

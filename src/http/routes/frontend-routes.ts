@@ -1,0 +1,84 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { Request, ResponseToolkit } from '@hapi/hapi';
+import type { RouteDefinition } from '../route-definition.js';
+import type { HttpDeps } from '../http-deps.js';
+import { ApiError } from '../../api-error.js';
+import { isSafeReturnTo } from '../../interaction/index.js';
+import { isApiPath, renderErrorPage } from '../../web/index.js';
+import { clientAddress } from '../client-address.js';
+
+/**
+ * Every path no other route owns (SPEC.md 2.5 frontend): files of the
+ * static directory (the built-in UI by default), or the developer's front
+ * end in proxy mode. API paths (/api, /oauth2, /.well-known, /openapi.json)
+ * are never served from here: an unknown one is the JSON API's 404.
+ */
+const notFound = () => new ApiError(404, 'NOT_FOUND', 'The requested resource was not found.');
+
+/** The interaction pages take a return_to; an unsafe one is refused before any page can follow it. */
+const interactionPages = new Set(['/login', '/consent']);
+
+async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolkit) {
+  const { frontend, config } = deps;
+  if (isApiPath(request.path) || frontend.mode === 'disabled') throw notFound();
+  const reads = request.method === 'get' || request.method === 'head';
+  if (!reads && frontend.mode !== 'proxy') throw notFound();
+  const returnTo = request.query.return_to as unknown;
+  if (interactionPages.has(request.path) && returnTo !== undefined && !isSafeReturnTo(returnTo)) {
+    const page = renderErrorPage({
+      brandingName: config.branding.name,
+      title: 'Invalid link',
+      message: 'This link points to another site, so it was not followed. Go back to the application and try again.',
+    });
+    return h.response(page).code(400).type('text/html; charset=utf-8');
+  }
+  if (frontend.mode === 'proxy') {
+    const answer = await frontend.proxy
+      .forward({
+        method: request.method.toUpperCase(),
+        url: request.url.pathname + request.url.search,
+        headers: request.headers as IncomingHttpHeaders,
+        body: reads ? null : (request.payload as Readable),
+        clientAddress: clientAddress(request, config.server.trustProxy),
+        protocol: new URL(config.server.baseUrl).protocol === 'https:' ? 'https' : 'http',
+      })
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, upstream: frontend.proxy.upstream }, 'frontend proxy: the upstream does not answer');
+        return null;
+      });
+    if (!answer) {
+      const page = renderErrorPage({ brandingName: config.branding.name, title: 'Front end unavailable', message: 'The front end is not answering. Try again in a moment.' });
+      return h.response(page).code(502).type('text/html; charset=utf-8');
+    }
+    const response = h.response(answer.body).code(answer.status);
+    for (const [name, value] of Object.entries(answer.headers)) response.header(name, Array.isArray(value) ? value.join(', ') : value);
+    return response;
+  }
+  const file = await frontend.static.load(request.path);
+  if (!file) {
+    const page = renderErrorPage({ brandingName: config.branding.name, title: 'Page not found', message: 'There is no page at this address.' });
+    return h.response(page).code(404).type('text/html; charset=utf-8');
+  }
+  const cache = file.contentType.startsWith('text/html') ? 'no-cache' : 'public, max-age=300';
+  return h.response(file.body).type(file.contentType).header('cache-control', cache);
+}
+
+const shared = {
+  path: '/{path*}',
+  auth: 'none' as const,
+  tags: [],
+  summary: 'Web UI (built-in pages, static files or the proxied front end)',
+  hidden: true,
+  responses: { 200: { description: 'A page or file', contentType: 'text/html' } },
+  handler: (deps: HttpDeps) => (request: Request, h: ResponseToolkit) => serveFrontend(deps, request, h),
+};
+
+/** GET serves pages in every mode; the other methods only reach a proxied front end. */
+export const frontendGetRoute: RouteDefinition = { ...shared, method: 'GET' };
+
+export const frontendProxyRoutes: RouteDefinition[] = (['POST', 'PUT', 'PATCH', 'DELETE'] as const).map((method) => ({
+  ...shared,
+  method,
+  hapiOptions: { payload: { parse: false, output: 'stream' } },
+}));

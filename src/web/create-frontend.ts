@@ -1,0 +1,26 @@
+import type { BrandingConfig, FrontendConfig } from '../config/types.js';
+import { builtinUiDirectory } from './builtin-ui-directory.js';
+import { escapeHtml } from './html-variables.js';
+import { createProxyFrontend } from './proxy-frontend.js';
+import { createStaticFrontend } from './static-frontend.js';
+
+export type Frontend =
+  | { mode: 'disabled' }
+  | { mode: 'static'; static: ReturnType<typeof createStaticFrontend> }
+  | { mode: 'proxy'; proxy: ReturnType<typeof createProxyFrontend> };
+
+/**
+ * The `frontend` group (SPEC.md 2.5): `enabled: false` serves no pages
+ * (API-only); `static` serves `path`, by default the built-in UI; `proxy`
+ * forwards to the URL in `path`. html_variables fill `{{KEY}}` in HTML;
+ * BRANDING_NAME (branding.name, escaped) is always there unless overridden.
+ */
+export function createFrontend(frontend: FrontendConfig, branding: BrandingConfig): Frontend {
+  if (!frontend.enabled) return { mode: 'disabled' };
+  const variables = { BRANDING_NAME: escapeHtml(branding.name), ...frontend.htmlVariables };
+  if (frontend.mode === 'proxy') {
+    if (!frontend.path) throw new Error('frontend.path must be the upstream URL when frontend.mode is proxy');
+    return { mode: 'proxy', proxy: createProxyFrontend({ upstream: frontend.path, variables }) };
+  }
+  return { mode: 'static', static: createStaticFrontend({ directory: frontend.path || builtinUiDirectory, variables }) };
+}

@@ -1,0 +1,79 @@
+// @ts-check
+/**
+ * The built-in pages talk only to the JSON API (DESIGN.md 8): these helpers
+ * send JSON with the session cookie and turn `{ code, message }` errors into
+ * something a page can show.
+ */
+
+/**
+ * @typedef {{ ok: true, status: number, body: any } | { ok: false, status: number, code: string, message: string, retryAfter: string | null }} ApiResult
+ */
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<ApiResult>}
+ */
+export async function callApi(method, path, body) {
+  /** @type {RequestInit} */
+  const init = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers = { accept: 'application/json', 'content-type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    return { ok: false, status: 0, code: 'NETWORK_ERROR', message: 'The server could not be reached. Check your connection and try again.', retryAfter: null };
+  }
+  const text = await response.text();
+  /** @type {any} */
+  let parsed = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (response.ok) return { ok: true, status: response.status, body: parsed };
+  return {
+    ok: false,
+    status: response.status,
+    code: typeof parsed?.code === 'string' ? parsed.code : 'HTTP_' + response.status,
+    message: typeof parsed?.message === 'string' ? parsed.message : 'Something went wrong. Please try again.',
+    retryAfter: response.headers.get('retry-after'),
+  };
+}
+
+/**
+ * The server's rule (src/interaction/return-to.ts), repeated here because the
+ * page follows return_to itself: a same-origin path, never another site.
+ * @param {string | null} value
+ * @returns {string | null}
+ */
+export function safeReturnTo(value) {
+  if (!value || value.length > 8192) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
+  try {
+    return new URL(value, location.origin).origin === location.origin ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {string} name */
+export function queryParam(name) {
+  return new URLSearchParams(location.search).get(name);
+}
+
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function byId(id) {
+  const element = document.getElementById(id);
+  if (!element) throw new Error('missing element #' + id);
+  return element;
+}
