@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/types.js';
+import type { Tx } from '../storage/repositories.js';
+import type { SchedulerRepositories } from './scheduler-repositories.js';
+
+/** What a scheduled job may use: passed in, never imported (STYLE.md habit 11). */
+export interface ScheduledJobDeps {
+  db: Tx;
+  clock: Clock;
+  logger: Logger;
+  config: Config;
+  repositories: SchedulerRepositories;
+}
+
+/**
+ * A job run on a schedule (STYLE.md habit 13: jobs are data). The scheduler
+ * runs it on `schedule`; `idp jobs run <name>` runs it once from the CLI.
+ * `run` returns a summary of counts (for the log line and the CLI).
+ */
+export interface ScheduledJob {
+  name: string;
+  /** A cron expression (5 fields, or 6 with seconds first), evaluated in UTC. */
+  schedule: string;
+  run(deps: ScheduledJobDeps): Promise<Record<string, number>>;
+}

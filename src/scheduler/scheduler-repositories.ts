@@ -1,0 +1,14 @@
+import type {
+  AuthorizationCodeRepository,
+  BackgroundJobRepository,
+  ExpiredRowsRepository,
+  SchedulerLeaseRepository,
+} from '../storage/repositories.js';
+
+/** The storage the scheduler and its cleanup job use; src/storage/knex/scheduler-repositories.ts builds it. */
+export interface SchedulerRepositories {
+  backgroundJobs: BackgroundJobRepository;
+  schedulerLeases: SchedulerLeaseRepository;
+  expiredRows: ExpiredRowsRepository;
+  authorizationCodes: AuthorizationCodeRepository;
+}
