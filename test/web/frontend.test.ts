@@ -1,0 +1,137 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFrontend, fillHtmlVariables, isApiPath } from '../../src/web/index.js';
+import { testConfig } from '../support/config-fixture.js';
+
+const branding = testConfig().branding;
+
+describe('fillHtmlVariables', () => {
+  it.each([
+    ['<title>{{NAME}}</title>', { NAME: 'Acme' }, '<title>Acme</title>'],
+    ['{{ NAME }} and {{NAME}}', { NAME: 'x' }, 'x and x'],
+    ['{{MISSING}}', {}, '{{MISSING}}'],
+    ['{{constructor}}', {}, '{{constructor}}'],
+    ['<script>{{ANALYTICS}}</script>', { ANALYTICS: 'track()' }, '<script>track()</script>'],
+  ])('fills %j', (html, variables, expected) => {
+    expect(fillHtmlVariables(html, variables)).toBe(expected);
+  });
+});
+
+describe('isApiPath', () => {
+  it.each([
+    ['/api/health', true], ['/api', true], ['/oauth2/authorize', true], ['/.well-known/openid-configuration', true],
+    ['/openapi.json', true], ['/login', false], ['/', false], ['/apiary', false], ['/ui/app.css', false],
+  ])('%s → %s', (pathname, expected) => {
+    expect(isApiPath(pathname)).toBe(expected);
+  });
+});
+
+describe('static mode', () => {
+  it('serves the built-in UI by default with the branding name in titles', async () => {
+    const frontend = createFrontend({ ...testConfig().frontend, path: '' }, { ...branding, name: 'Acme <ID>' });
+    if (frontend.mode !== 'static') throw new Error('expected static');
+    const login = await frontend.static.load('/login');
+    expect(login?.contentType).toBe('text/html; charset=utf-8');
+    expect(String(login?.body)).toContain('<title>Sign in · Acme &#60;ID&#62;</title>');
+    expect(String((await frontend.static.load('/consent'))?.body)).toContain('<title>Consent · Acme &#60;ID&#62;</title>');
+    expect((await frontend.static.load('/ui/login.js'))?.contentType).toBe('text/javascript; charset=utf-8');
+    expect(await frontend.static.load('/nothing-here')).toBeNull();
+  });
+
+  describe('with an operator directory', () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'idp-web-'));
+      await mkdir(path.join(dir, 'assets'));
+      await writeFile(path.join(dir, 'index.html'), '<h1>{{BRANDING_NAME}} {{GREETING}}</h1>');
+      await writeFile(path.join(dir, 'assets', 'app.js'), 'console.log("{{GREETING}}")');
+      await writeFile(path.join(dir, '..', `${path.basename(dir)}-secret.txt`), 'secret');
+    });
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+      await rm(`${dir}-secret.txt`, { force: true });
+    });
+
+    it('fills html_variables in HTML only and falls back to index.html for app routes', async () => {
+      const frontend = createFrontend({ enabled: true, mode: 'static', path: dir, htmlVariables: { GREETING: 'hello' } }, branding);
+      if (frontend.mode !== 'static') throw new Error('expected static');
+      expect(String((await frontend.static.load('/'))?.body)).toBe('<h1>idp hello</h1>');
+      expect(String((await frontend.static.load('/settings/profile'))?.body)).toBe('<h1>idp hello</h1>');
+      expect(String((await frontend.static.load('/assets/app.js'))?.body)).toBe('console.log("{{GREETING}}")');
+      expect(await frontend.static.load('/assets/missing.js')).toBeNull();
+    });
+
+    it('never reads outside the directory', async () => {
+      const frontend = createFrontend({ enabled: true, mode: 'static', path: dir, htmlVariables: {} }, branding);
+      if (frontend.mode !== 'static') throw new Error('expected static');
+      for (const attempt of [`/../${path.basename(dir)}-secret.txt`, `/%2e%2e/${path.basename(dir)}-secret.txt`, '/..%2f..%2fetc%2fpasswd', '/%00']) {
+        const found = await frontend.static.load(attempt);
+        expect(found === null || !String(found.body).includes('secret')).toBe(true);
+      }
+    });
+  });
+});
+
+describe('proxy mode', () => {
+  let upstream: http.Server;
+  let url: string;
+  const seen: { method?: string; url?: string; host?: string; forwardedHost?: string; body: string }[] = [];
+
+  beforeAll(async () => {
+    upstream = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, host: req.headers.host, forwardedHost: req.headers['x-forwarded-host'] as string, body });
+        if (req.url?.startsWith('/base/page')) {
+          const html = '<p>{{GREETING}} from upstream</p>';
+          res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(html)), 'x-upstream': 'yes' });
+          res.end(html);
+        } else {
+          res.writeHead(201, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ echoed: body }));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base/`;
+  });
+  afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+
+  it('forwards under the upstream base path and fills html_variables in HTML answers', async () => {
+    const frontend = createFrontend({ enabled: true, mode: 'proxy', path: url, htmlVariables: { GREETING: 'hi' } }, branding);
+    if (frontend.mode !== 'proxy') throw new Error('expected proxy');
+    const answer = await frontend.proxy.forward({
+      method: 'GET', url: '/page?x=1', headers: { host: 'idp.example', connection: 'keep-alive' }, body: null, clientAddress: '127.0.0.9', protocol: 'http',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe('<p>hi from upstream</p>');
+    expect(answer.headers['content-length']).toBeUndefined();
+    expect(answer.headers['x-upstream']).toBe('yes');
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/base/page?x=1', forwardedHost: 'idp.example' });
+    expect(seen.at(-1)?.host).toBe(new URL(url).host);
+  });
+
+  it('streams other methods and bodies both ways', async () => {
+    const frontend = createFrontend({ enabled: true, mode: 'proxy', path: url, htmlVariables: {} }, branding);
+    if (frontend.mode !== 'proxy') throw new Error('expected proxy');
+    const answer = await frontend.proxy.forward({
+      method: 'POST', url: '/form', headers: { 'content-type': 'text/plain' }, body: Readable.from(['a=1']), clientAddress: '127.0.0.1', protocol: 'http',
+    });
+    expect(answer.status).toBe(201);
+    const chunks: Buffer[] = [];
+    for await (const chunk of answer.body as Readable) chunks.push(chunk as Buffer);
+    expect(JSON.parse(Buffer.concat(chunks).toString())).toEqual({ echoed: 'a=1' });
+  });
+});
+
+describe('disabled', () => {
+  it('serves nothing (API-only)', () => {
+    expect(createFrontend({ enabled: false, mode: 'static', path: '', htmlVariables: {} }, branding)).toEqual({ mode: 'disabled' });
+  });
+});
