@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { knexAuthorizationCodeRepository as codes } from '../../src/storage/knex/authorization-codes.js';
+import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/background-jobs.js';
+import type { BackgroundJobRecord, BackgroundJobState } from '../../src/storage/repositories.js';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
+import { manualClock, schedulerConfig, testScheduler, type ManualClock } from './scheduler-fixture.js';
+
+const day = 86_400_000;
+
+describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
+  let t: TestDatabase;
+  let clock: ManualClock;
+  beforeEach(async () => {
+    t = await createTestDatabase(kind);
+    clock = manualClock(Date.UTC(2026, 5, 1));
+  });
+  afterEach(async () => {
+    await t.destroy();
+  });
+
+  async function insertJob(id: string, state: BackgroundJobState, ageMs: number): Promise<void> {
+    const at = clock.now() - ageMs;
+    const terminal = state === 'succeeded' || state === 'failed';
+    const job: BackgroundJobRecord = {
+      id,
+      kind: 'noop',
+      payload: {},
+      state,
+      attempts: state === 'pending' ? 0 : 1,
+      maxAttempts: 3,
+      runAt: at,
+      leaseOwner: state === 'running' ? 'someone' : null,
+      leaseExpiresAt: state === 'running' ? clock.now() + 60_000 : null,
+      lastError: state === 'failed' ? 'gave up' : null,
+      createdAt: at,
+      updatedAt: at,
+      finishedAt: terminal ? at : null,
+    };
+    await jobs.insert(t.db, job);
+  }
+
+  it('deletes terminal jobs older than background_retention_ms and never pending or running ones', async () => {
+    await insertJob('old-succeeded', 'succeeded', 8 * day);
+    await insertJob('old-failed', 'failed', 8 * day);
+    await insertJob('old-pending', 'pending', 30 * day);
+    await insertJob('old-running', 'running', 30 * day);
+    await insertJob('recent-succeeded', 'succeeded', 6 * day);
+    await insertJob('recent-failed', 'failed', 7 * day - 1);
+    const scheduler = testScheduler(t.db, { clock });
+    const deleted = await scheduler.runNow('cleanup');
+    expect(deleted.background_jobs).toBe(2);
+    const left = (await jobs.list(t.db, { limit: 100 })).map((j) => j.id).sort();
+    expect(left).toEqual(['old-pending', 'old-running', 'recent-failed', 'recent-succeeded']);
+  });
+
+  it('deletes in batches of cleanup.batch_size until none is left', async () => {
+    for (let i = 0; i < 7; i += 1) await insertJob(`done-${i}`, 'succeeded', 10 * day);
+    await insertJob('waiting', 'pending', 10 * day);
+    const config = { ...schedulerConfig({ backgroundRetentionMs: day }), cleanup: { enabled: true, batchSize: 2 } };
+    const deleted = await testScheduler(t.db, { clock, config }).runNow('cleanup');
+    expect(deleted.background_jobs).toBe(7);
+    expect((await jobs.list(t.db, { limit: 100 })).map((j) => j.id)).toEqual(['waiting']);
+  });
+
+  it('deletes expired authorization codes and keeps live ones, consumed or not', async () => {
+    const now = clock.now();
+    await t.db('users').insert({ sub: 'u1', managed_by: 'database', email: 'u1@example.test', email_normalized: 'u1@example.test', role: 'user', created_at: now, updated_at: now });
+    await t.db('clients').insert({
+      client_id: 'c1',
+      name: 'C1',
+      redirect_uris: '[]',
+      post_logout_redirect_uris: '[]',
+      grant_types: '[]',
+      token_endpoint_auth_method: 'none',
+      scopes: '[]',
+      require_pkce: true,
+      skip_consent: false,
+      created_at: now,
+      updated_at: now,
+    });
+    const code = (codeHash: string, expiresAt: number, consumedAt: number | null) =>
+      codes.insert(t.db, {
+        codeHash,
+        grantId: `g-${codeHash}`,
+        clientId: 'c1',
+        sub: 'u1',
+        redirectUri: 'http://127.0.0.1/cb',
+        scopes: ['openid'],
+        nonce: null,
+        codeChallenge: null,
+        codeChallengeMethod: null,
+        authTime: now,
+        sessionId: null,
+        expiresAt,
+        consumedAt,
+        createdAt: now - 120_000,
+      });
+    await code('expired', now - 1, null);
+    await code('expired-consumed', now - 60_000, now - 100_000);
+    await code('live', now + 30_000, null);
+    await code('live-consumed', now + 30_000, now - 1000);
+    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    expect(deleted.authorization_codes).toBe(2);
+    const left = (await t.db('authorization_codes').select('code_hash').orderBy('code_hash')).map((r: { code_hash: string }) => r.code_hash);
+    expect(left).toEqual(['live', 'live-consumed']);
+  });
+
+  it('an unknown scheduled job name is refused', async () => {
+    await expect(testScheduler(t.db, { clock }).runNow('nope')).rejects.toThrow('unknown scheduled job "nope"');
+  });
+});
