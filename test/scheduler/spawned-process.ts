@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A child process whose stdout JSON lines (pino logs) the test reads. */
+export interface SpawnedProcess {
+  child: ChildProcess;
+  lines: Record<string, unknown>[];
+  stderr: string[];
+  waitForLine(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** SIGTERM, then wait for exit. */
+  stop(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+export function requireBuild(): void {
+  if (!existsSync(new URL('../../dist/scheduler/index.js', import.meta.url))) {
+    throw new Error('dist/ is missing: run `npm run build` (npm test does) before the process tests');
+  }
+}
+
+export function spawnProcess(command: string, args: string[], env: NodeJS.ProcessEnv): SpawnedProcess {
+  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: Record<string, unknown>[] = [];
+  const stderr: string[] = [];
+  let buffered = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    const parts = buffered.split('\n');
+    buffered = parts.pop()!;
+    for (const part of parts) {
+      if (!part.trim()) continue;
+      try {
+        lines.push(JSON.parse(part) as Record<string, unknown>);
+      } catch {
+        stderr.push(`stdout: ${part}`);
+      }
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    stderr,
+    exited,
+    async waitForLine(match, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = lines.find(match);
+        if (found) return found;
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`process exited (${child.exitCode ?? child.signalCode}): ${stderr.join('')}`);
+        if (Date.now() > deadline) throw new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr.join('').slice(0, 2000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
