@@ -1,4 +1,3 @@
-import { isPair, isScalar, isSeq, visit, type Document, type Scalar } from 'yaml';
 import type { ConfigPath } from './config-path.js';
 
 export interface InterpolationProblem {
@@ -7,28 +6,51 @@ export interface InterpolationProblem {
 }
 
 /**
- * Phase 2: replaces `${NAME}` and `${NAME:-default}` in every string value of
- * the document (keys are never interpolated). `$${` writes a literal `${`.
- * Like a shell, the default also applies when the variable is set but empty.
- * An unquoted value that expands to a number or boolean (`port: ${PORT}`) is
- * read as one, as if it had been written there; quote it to keep a string.
- * Every unset variable without a default is reported, not only the first.
+ * Phase 2: replaces `${NAME}` and `${NAME:-default}` in every string value
+ * (keys are never interpolated). `$${` writes a literal `${`. Like a shell,
+ * the default also applies when the variable is set but empty. An unquoted
+ * value that expands to a number or boolean (`port: ${PORT}`) is read as one,
+ * as if it had been written there; quote it to keep a string. Every unset
+ * variable without a default is reported, not only the first.
+ *
+ * It walks the plain value (fast) and asks the document only about the few
+ * strings that hold a reference (was it written quoted?).
  */
-export function interpolateEnv(document: Document, env: Record<string, string | undefined>): InterpolationProblem[] {
+export function interpolateEnv(value: unknown, env: Record<string, string | undefined>, isPlainScalar: (path: ConfigPath) => boolean): { value: unknown; problems: InterpolationProblem[] } {
   const problems: InterpolationProblem[] = [];
-  visit(document, {
-    Scalar(key, node, ancestors) {
-      if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('$')) return;
-      const expanded = expandReferences(node.value, env);
+  const path: (string | number)[] = [];
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') {
+      if (!node.includes('$')) return node;
+      const expanded = expandReferences(node, env);
       if (expanded.errors.length > 0) {
-        const path = pathOf(ancestors, node);
-        for (const message of expanded.errors) problems.push({ path, message });
-        return;
+        for (const message of expanded.errors) problems.push({ path: [...path], message });
+        return node;
       }
-      node.value = node.type === 'PLAIN' && expanded.hadReference ? retype(expanded.text) : expanded.text;
-    },
-  });
-  return problems;
+      return expanded.hadReference && isPlainScalar(path) ? retype(expanded.text) : expanded.text;
+    }
+    // New containers, never edits in place: an alias shares one object between two paths.
+    if (Array.isArray(node)) {
+      return node.map((item, index) => {
+        path.push(index);
+        const result = walk(item);
+        path.pop();
+        return result;
+      });
+    }
+    if (node !== null && typeof node === 'object') {
+      const copy: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(node)) {
+        path.push(key);
+        // defineProperty: a key "__proto__" stays a plain key.
+        Object.defineProperty(copy, key, { value: walk(item), enumerable: true, writable: true, configurable: true });
+        path.pop();
+      }
+      return copy;
+    }
+    return node;
+  };
+  return { value: walk(value), problems };
 }
 
 const referenceBody = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
@@ -82,17 +104,4 @@ function retype(text: string): string | number | boolean {
   if (yamlBoolean.test(text)) return text.toLowerCase() === 'true';
   if (yamlInteger.test(text) || yamlFloat.test(text)) return Number(text);
   return text;
-}
-
-/** The config path of a node, from the ancestors `visit` hands over (only computed for a problem). */
-function pathOf(ancestors: readonly unknown[], node: Scalar): ConfigPath {
-  const path: (string | number)[] = [];
-  const chain = [...ancestors, node];
-  for (let i = 0; i < chain.length - 1; i++) {
-    const parent = chain[i];
-    const child = chain[i + 1];
-    if (isPair(parent) && isScalar(parent.key)) path.push(String(parent.key.value));
-    else if (isSeq(parent)) path.push(parent.items.indexOf(child as never));
-  }
-  return path;
 }

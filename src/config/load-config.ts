@@ -6,7 +6,7 @@ import { interpolateEnv } from './interpolate-env.js';
 import { checkShape } from './check-shape.js';
 import { checkRules } from './rules/index.js';
 import { normalizeConfig } from './normalize-config.js';
-import { createSourceLocator, type LocateTarget, type SourceLocator } from './source-locator.js';
+import { createSourceLocator, isPlainScalarAt, type LocateTarget, type SourceLocator } from './source-locator.js';
 import { formatConfigPath, type ConfigPath } from './config-path.js';
 import type { ConfigProblem, LoadResult } from './problem.js';
 
@@ -49,9 +49,10 @@ export function loadConfigText(text: string, options: LoadOptions & { file: stri
   if (!parsed.ok) return { ok: false, problems: parsed.problems };
   const { document, lineCounter } = parsed.parsed;
 
-  const interpolation = interpolateEnv(document, options.env);
   const value = toPlainValue(document);
-  const shape = checkShape(value.data);
+  const interpolated = interpolateEnv(value.data, options.env, (at) => isPlainScalarAt(document, at));
+  const interpolation = interpolated.problems;
+  const shape = checkShape(interpolated.value);
   const rules = checkRules(shape.value, shape.problems.length === 0);
 
   const found: Located[] = [
@@ -94,7 +95,8 @@ function withoutPathsUnder<T extends { path: ConfigPath }>(problems: T[], earlie
 /** Adds file, line and column, then orders the problems as they appear in the file. */
 function locateAll(found: Located[], file: string | null, locate: SourceLocator): ConfigProblem[] {
   const problems = found.map((p): ConfigProblem => {
-    const position = locate(p.path, p.target);
+    // An error always points somewhere: at worst at the document it is in.
+    const position = locate(p.path, p.target) ?? (p.severity === 'error' ? locate([]) : null);
     return { severity: p.severity, file, line: position?.line ?? null, column: position?.column ?? null, path: formatConfigPath(p.path), message: p.message };
   });
   const order = (n: number | null) => n ?? Number.MAX_SAFE_INTEGER;

@@ -11,6 +11,24 @@ export type LocateTarget = 'key' | 'value';
 
 export type SourceLocator = (path: ConfigPath, target?: LocateTarget) => SourcePosition | null;
 
+/** The node written at a path, or null when the path leaves the file. */
+export function findNode(document: Document, path: ConfigPath): unknown {
+  let node: unknown = document.contents;
+  for (const segment of path) {
+    node = resolveAlias(node, document);
+    if (isMap(node)) node = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment))?.value ?? null;
+    else if (isSeq(node) && typeof segment === 'number') node = node.items[segment] ?? null;
+    else return null;
+  }
+  return resolveAlias(node, document);
+}
+
+/** Whether the string at a path was written as an unquoted (plain) scalar. */
+export function isPlainScalarAt(document: Document, path: ConfigPath): boolean {
+  const node = findNode(document, path);
+  return isScalar(node) && node.type === 'PLAIN';
+}
+
 /**
  * Finds the line and column of a config path in the parsed document. It
  * walks down the path only when asked, so a valid file of 10,000 users costs
@@ -34,7 +52,7 @@ export function createSourceLocator(document: Document, lineCounter: LineCounter
       node = resolveAlias(node, document);
       const segment = path[i];
       if (isMap(node)) {
-        const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+        const pair = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment));
         if (!pair) return best;
         const isLast = i === path.length - 1;
         const keyPosition = position(pair.key as Node);
@@ -56,4 +74,11 @@ export function createSourceLocator(document: Document, lineCounter: LineCounter
 
 function resolveAlias(node: unknown, document: Document): unknown {
   return isAlias(node) ? node.resolve(document) : node;
+}
+
+/** A key as the plain value has it: yaml turns an empty key (`? `) into ''. */
+function keyText(key: unknown): string | null {
+  if (key === null || key === undefined) return '';
+  if (isScalar(key)) return key.value === null || key.value === undefined ? '' : String(key.value);
+  return null;
 }

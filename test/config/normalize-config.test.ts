@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig, loadConfigText, resolveConfigPath } from '../../src/config/index.js';
+import { load, secretLine, yaml } from './load-text.js';
+
+describe('built-in defaults (no config file)', () => {
+  it('are the schema defaults of DESIGN 4/5 and SPEC 2.5', async () => {
+    const result = await loadConfig({ file: null, env: {}, cwd: '/srv/idp' });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const { config } = result;
+    expect(config.file).toBeNull();
+    expect(config.server).toEqual({ baseUrl: 'http://localhost:8080', host: '0.0.0.0', port: 8080, trustProxy: false });
+    expect(config.database).toEqual({ client: 'sqlite', filename: '/srv/idp/idp.sqlite', url: null, pool: { min: 0, max: 10 } });
+    expect(config.registration).toEqual({ enabled: false, allowedEmailPatterns: [], emailVerificationRequired: true, signupNotice: {} });
+    expect(config.openapi).toEqual({ enabled: true, title: 'idp API', description: 'OpenID Connect Provider API', uiTitle: 'idp API Reference' });
+    expect(config.frontend).toEqual({ enabled: true, mode: 'static', path: '', htmlVariables: {} });
+    expect(config.scheduler).toMatchObject({
+      enabled: true,
+      mode: 'croner',
+      cleanupCron: '0 2 * * *',
+      pollIntervalMs: 5000,
+      lockTtlMs: 60000,
+      backgroundRetryDelayMs: 1000,
+      backgroundMaxAttempts: 3,
+      backgroundRetentionMs: 604800000,
+    });
+    expect(config.security.secret).toBeNull();
+    expect(config.tokens.signingAlg).toBe('RS256');
+    expect(config).toMatchObject({ users: [], clients: [], terms: [], identityProviders: [] });
+    expect(result.warnings.map((w) => w.path)).toEqual(['security']);
+  });
+});
+
+describe('normalize', () => {
+  it('derives the OpenAPI titles from branding.name unless given', () => {
+    const derived = load(yaml(secretLine, 'branding: { name: Acme }'));
+    expect(derived.ok && derived.config.openapi).toMatchObject({ title: 'Acme API', uiTitle: 'Acme API Reference' });
+    const given = load(yaml(secretLine, 'branding: { name: Acme }', 'openapi: { title: Custom, ui_title: Docs }'));
+    expect(given.ok && given.config.openapi).toMatchObject({ title: 'Custom', uiTitle: 'Docs' });
+  });
+
+  it('generates one instance id per process when scheduler.instance_id is empty', () => {
+    const a = load(yaml(secretLine));
+    const b = load(yaml(secretLine, 'scheduler: { instance_id: "" }'));
+    const named = load(yaml(secretLine, 'scheduler: { instance_id: node-1 }'));
+    expect(a.ok && a.config.scheduler.instanceId).toMatch(/^.+-\d+-[0-9a-f]{8}$/);
+    expect(a.ok && b.ok && a.config.scheduler.instanceId === b.config.scheduler.instanceId).toBe(true);
+    expect(named.ok && named.config.scheduler.instanceId).toBe('node-1');
+  });
+
+  it('resolves relative paths against the config file directory', () => {
+    const result = loadConfigText(yaml(secretLine, 'database: { filename: data/idp.sqlite }', 'frontend: { path: ./public }'), { file: 'deploy/idp.yaml', env: {}, cwd: '/srv' });
+    expect(result.ok && result.config.database.filename).toBe('/srv/deploy/data/idp.sqlite');
+    expect(result.ok && result.config.frontend.path).toBe('/srv/deploy/public');
+    expect(result.ok && result.config.file).toBe('/srv/deploy/idp.yaml');
+    const memory = load(yaml(secretLine, 'database: { filename: ":memory:" }'));
+    expect(memory.ok && memory.config.database.filename).toBe(':memory:');
+  });
+
+  it('chooses frontend.path from the mode', () => {
+    const proxy = load(yaml(secretLine, 'frontend: { mode: proxy }'));
+    expect(proxy.ok && proxy.config.frontend.path).toBe('http://127.0.0.1:5173');
+    const staticMode = load(yaml(secretLine, 'frontend: { mode: static }'));
+    expect(staticMode.ok && staticMode.config.frontend.path).toBe('');
+  });
+
+  it('maps clients, users, providers and terms to camelCase with their defaults', () => {
+    const result = load(
+      yaml(
+        secretLine,
+        'clients: [{ client_id: spa, token_endpoint_auth_method: none, redirect_uris: ["http://localhost/cb"] }]',
+        'users: [{ sub: a, email: a@example.com }]',
+        'identity_providers: [{ id: gh, type: github, client_id: x, client_secret: y }]',
+        'terms: [{ id: tos, version: "1", content: { en: { title: T, type: text, content: c } } }]',
+        'server: { base_url: "https://id.example.com/" }',
+      ),
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.server.baseUrl).toBe('https://id.example.com');
+    expect(result.config.clients[0]).toEqual({
+      clientId: 'spa',
+      name: 'spa',
+      clientSecret: null,
+      clientSecretHash: null,
+      redirectUris: ['http://localhost/cb'],
+      postLogoutRedirectUris: [],
+      grantTypes: ['authorization_code', 'refresh_token'],
+      tokenEndpointAuthMethod: 'none',
+      scopes: ['openid', 'profile', 'email', 'offline_access'],
+      requirePkce: true,
+      skipConsent: false,
+    });
+    expect(result.config.users[0]).toEqual({ sub: 'a', email: 'a@example.com', role: 'user', emailVerified: true, passwordHash: null });
+    expect(result.config.identityProviders[0]).toMatchObject({ id: 'gh', enabled: true, displayName: null, scopes: ['read:user', 'user:email'], emailConflictStrategy: 'require_link', userinfoUrl: null });
+    expect(result.config.terms[0]).toEqual({ id: 'tos', required: false, consentMode: 'explicit', version: '1', content: { en: { title: 'T', type: 'text', content: 'c' } } });
+  });
+
+  it('reads an empty file as all defaults', () => {
+    expect(load('').ok).toBe(true);
+    expect(load('# only a comment\n').ok).toBe(true);
+  });
+});
+
+describe('resolveConfigPath (DESIGN 4)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'idp-resolve-'));
+  const empty = mkdtempSync(path.join(os.tmpdir(), 'idp-resolve-empty-'));
+  writeFileSync(path.join(dir, 'idp.yaml'), '');
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(empty, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['the flag first', 'a.yaml', { IDP_CONFIG: 'b.yaml' }, dir, 'a.yaml'],
+    ['then $IDP_CONFIG', undefined, { IDP_CONFIG: 'b.yaml' }, dir, 'b.yaml'],
+    ['then ./idp.yaml when it exists', undefined, {}, dir, 'idp.yaml'],
+    ['else null (built-in defaults)', undefined, {}, empty, null],
+    ['an empty $IDP_CONFIG counts as unset', undefined, { IDP_CONFIG: '' }, empty, null],
+  ])('%s', (_name, flag, env, cwd, expected) => {
+    expect(resolveConfigPath(flag, env, cwd)).toBe(expected);
+  });
+});
