@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import { runMigrate } from './commands/migrate.js';
+import { runJobsList, runJobsRun, type JobsListOptions } from './commands/jobs.js';
 import { runValidate } from './commands/validate.js';
 import { runAdminLogin } from './commands/admin/login.js';
 import { runAdminLogout } from './commands/admin/logout.js';
@@ -43,6 +44,23 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .argument('[action]', 'up | status', 'up')
     .addOption(configOption())
     .action((action: string, opts: { config?: string }) => run(() => runMigrate(ctx, action, opts))());
+
+  const jobs = program.command('jobs').description('background jobs and scheduled jobs (scheduler)');
+  jobs
+    .command('list')
+    .description('list the newest background jobs and the count per state')
+    .addOption(configOption())
+    .option('--state <state>', 'pending | running | succeeded | failed')
+    .option('--limit <n>', 'how many jobs (1..10000)', '50')
+    .option('--json', 'machine-readable output')
+    .action((opts: JobsListOptions) => run(() => runJobsList(ctx, opts))());
+  jobs
+    .command('run')
+    .description('run a scheduled job once, now, in this process (e.g. cleanup)')
+    .argument('<name>', 'the scheduled job: cleanup')
+    .addOption(configOption())
+    .option('--json', 'machine-readable output')
+    .action((name: string, opts: { config?: string; json?: boolean }) => run(() => runJobsRun(ctx, name, opts))());
 
   addAdminCommands(program, ctx, run);
 
