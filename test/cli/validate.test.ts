@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { createCapturedOutput } from '../../src/cli/output.js';
+
+const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'idp-validate-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const secret = 'security: { secret: "0123456789abcdef0123456789abcdef" }';
+const files = {
+  'valid.yaml': `${secret}\nusers:\n  - sub: a\n    email: a@example.com\n`,
+  'warning.yaml': 'server: { port: 8080 }\n',
+  'invalid.yaml': `${secret}\nserver:\n  port: eighty\nclients:\n  - client_id: web\n    redirect_uri: [https://app.example.com/cb]\n`,
+  'comma, colon: name.yaml': `${secret}\nserver: { port: 0 }\n`,
+};
+for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const output = createCapturedOutput();
+  const code = await main(args, { output, env, cwd: dir });
+  return { code, stdout: output.stdout, stderr: output.stderr };
+}
+
+describe('idp validate (in process)', () => {
+  it('exits 0 for a valid file and says so', async () => {
+    expect(await run(['validate', '-c', 'valid.yaml'])).toEqual({ code: 0, stdout: ['valid.yaml: valid'], stderr: [] });
+  });
+
+  it('prints warnings but still exits 0', async () => {
+    const result = await run(['validate', '--config', 'warning.yaml']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toEqual([expect.stringMatching(/^warning\.yaml: warning: security: no security\.secret/)]);
+    expect(result.stdout).toEqual(['warning.yaml: valid (1 warning)']);
+  });
+
+  it('prints every problem as one line and a summary, exit 1', async () => {
+    const result = await run(['validate', '-c', 'invalid.yaml']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toEqual([
+      'invalid.yaml:3:9: server.port: must be a whole number, not a string',
+      'invalid.yaml:5:5: clients[0]: needs client_secret or client_secret_hash (token_endpoint_auth_method client_secret_basic); use token_endpoint_auth_method none for a public client',
+      'invalid.yaml:5:5: clients[0]: needs at least one redirect_uris entry to use the authorization_code grant',
+      'invalid.yaml:6:5: clients[0].redirect_uri: unknown key "redirect_uri" (did you mean "redirect_uris"?)',
+      'invalid.yaml: invalid: 4 errors',
+    ]);
+    expect(result.stdout).toEqual([]);
+  });
+
+  it('finds the file through $IDP_CONFIG', async () => {
+    expect((await run(['validate'], { IDP_CONFIG: 'invalid.yaml' })).code).toBe(1);
+  });
+
+  it('reports an unreadable file as one line, exit 1', async () => {
+    const result = await run(['validate', '-c', 'nope.yaml']);
+    expect(result).toEqual({ code: 1, stdout: [], stderr: ['nope.yaml: cannot read the config file: no such file', 'nope.yaml: invalid: 1 error'] });
+  });
+
+  it('prints stable JSON with --format json', async () => {
+    const result = await run(['validate', '-c', 'invalid.yaml', '--format', 'json']);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout.join('\n'));
+    expect(Object.keys(report)).toEqual(['valid', 'file', 'errors', 'warnings']);
+    expect(report.valid).toBe(false);
+    expect(report.errors[0]).toEqual({ file: 'invalid.yaml', line: 3, column: 9, path: 'server.port', message: 'must be a whole number, not a string' });
+    expect(report.errors).toHaveLength(4);
+    expect(report.warnings).toEqual([]);
+    const valid = await run(['validate', '-c', 'warning.yaml', '--format', 'json']);
+    expect(valid.code).toBe(0);
+    expect(JSON.parse(valid.stdout.join('\n'))).toMatchObject({ valid: true, errors: [], warnings: [{ path: 'security', line: null }] });
+  });
+
+  it('prints GitHub workflow annotations with --format github, escaping properties', async () => {
+    const result = await run(['validate', '-c', 'invalid.yaml', '--format', 'github']);
+    expect(result.code).toBe(1);
+    expect(result.stdout[0]).toBe('::error file=invalid.yaml,line=3,col=9,title=server.port::must be a whole number, not a string');
+    expect(result.stdout).toHaveLength(5);
+    const odd = await run(['validate', '-c', 'comma, colon: name.yaml', '--format', 'github']);
+    expect(odd.stdout[0]).toBe('::error file=comma%2C colon%3A name.yaml,line=2,col=17,title=server.port::must be at least 1');
+    const warning = await run(['validate', '-c', 'warning.yaml', '--format', 'github']);
+    expect(warning.stdout[0]).toMatch(/^::warning file=warning\.yaml,title=security::no security\.secret/);
+  });
+
+  it('refuses an unknown --format as a usage error (exit 2)', async () => {
+    const result = await run(['validate', '-c', 'valid.yaml', '--format', 'xml']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toEqual(['error: unknown --format "xml" (expected text, json, github)']);
+  });
+});
+
+describe('bin/idp validate (a real process)', () => {
+  const execFileAsync = promisify(execFile);
+  beforeAll(async () => {
+    // Build like `npm test` does; errors in files still being written elsewhere do not stop tsc from emitting.
+    await execFileAsync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root }).catch(() => undefined);
+    expect(existsSync(path.join(root, 'dist/cli/commands/validate.js'))).toBe(true);
+  }, 240_000);
+
+  async function spawnIdp(args: string[]) {
+    try {
+      const { stdout, stderr } = await execFileAsync(process.execPath, [path.join(root, 'bin/idp'), ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '' } });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  }
+
+  it.each([
+    [['validate', '-c', 'valid.yaml'], 0],
+    [['validate', '-c', 'invalid.yaml'], 1],
+    [['validate', '-c', 'nope.yaml'], 1],
+    [['validate', '-c', 'valid.yaml', '--format', 'xml'], 2],
+  ])('idp %j exits %i', async (args, code) => {
+    const result = await spawnIdp(args);
+    expect(result.code, result.stderr).toBe(code);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+  });
+
+  it('prints the located problems on stderr, uncoloured when not a TTY', async () => {
+    const result = await spawnIdp(['validate', '-c', 'invalid.yaml']);
+    expect(result.stderr.split('\n')[0]).toBe('invalid.yaml:3:9: server.port: must be a whole number, not a string');
+  });
+});
