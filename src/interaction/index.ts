@@ -9,3 +9,9 @@
 export { isSafeReturnTo } from './return-to.js';
 export { createConsentService, type ConsentService, type ConsentPrompt, type ConsentDecision } from './consent-service.js';
 export { describeScope } from './scope-descriptions.js';
+export {
+  createRememberedAccounts,
+  rememberedAccountsCookie,
+  type RememberedAccounts,
+  type RememberedAccount,
+} from './remembered-accounts.js';

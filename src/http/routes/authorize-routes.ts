@@ -2,7 +2,9 @@ import Joi from 'joi';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteDefinition } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { readSessionCookieId, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { rememberedAccountsCookie } from '../../interaction/index.js';
+import { setRememberedAccountsCookie } from './account-routes.js';
 import { authorize, type AuthorizeOutcome, type AuthorizeSession, type RawAuthorizationParams } from '../../oidc/authorize/index.js';
 import { renderErrorPage, renderFormPostPage } from '../../web/index.js';
 
@@ -72,7 +74,14 @@ export const authorizePostRoute: RouteDefinition = {
 };
 
 async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseToolkit, params: RawAuthorizationParams) {
-  const outcome = await authorize({ params, session: await optionalSession(request) }, deps.authorize);
+  const session = await optionalSession(request);
+  const outcome = await authorize({ params, session }, deps.authorize);
+  const sessionId = readSessionCookieId(request);
+  // The account chooser of prompt=select_account offers the sessions seen here.
+  if (session && sessionId) {
+    const cookie = (request.state as Record<string, unknown>)[rememberedAccountsCookie];
+    setRememberedAccountsCookie(h, deps, deps.accounts.remember(typeof cookie === 'string' ? cookie : undefined, sessionId));
+  }
   return render(outcome, deps, h);
 }
 

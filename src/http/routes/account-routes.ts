@@ -1,0 +1,81 @@
+import Joi from 'joi';
+import type { Request, ResponseToolkit } from '@hapi/hapi';
+import type { RouteDefinition } from '../route-definition.js';
+import type { HttpDeps } from '../http-deps.js';
+import { readSessionCookieId, setSessionCookie } from '../auth/cookie-session-auth.js';
+import { commonErrors, errorResponse } from '../schemas/error-schema.js';
+import { sessionUserSchema, subSchema, toSessionUserBody } from '../schemas/user-schemas.js';
+import { rememberedAccountsCookie } from '../../interaction/index.js';
+
+/**
+ * SPEC.md 4: the accounts remembered in this browser session, and switching
+ * to one of them (prompt=select_account). The list lives in a sealed cookie
+ * of session ids (src/interaction/remembered-accounts.ts).
+ */
+export function setRememberedAccountsCookie(h: ResponseToolkit, deps: HttpDeps, value: string | null): void {
+  if (value === null) {
+    h.unstate(rememberedAccountsCookie, { path: '/' });
+    return;
+  }
+  h.state(rememberedAccountsCookie, value, {
+    encoding: 'none',
+    isHttpOnly: true,
+    isSameSite: 'Lax',
+    isSecure: new URL(deps.config.server.baseUrl).protocol === 'https:',
+    path: '/',
+    ttl: deps.config.security.sessionTtlSeconds * 1000,
+  });
+}
+
+function readCookie(request: Request): string | undefined {
+  const value = (request.state as Record<string, unknown>)[rememberedAccountsCookie];
+  return typeof value === 'string' ? value : undefined;
+}
+
+const accountSchema = Joi.object({
+  sub: Joi.string().required(),
+  email: Joi.string().required(),
+  current: Joi.boolean().required().description('The account the session cookie points at now'),
+}).label('RememberedAccount');
+
+export const accountsListRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/api/auth/accounts',
+  auth: 'none',
+  tags: ['Auth'],
+  summary: 'Accounts remembered in this browser session',
+  description:
+    'Lists the accounts this browser signed in with whose sessions are still valid, most recent first. `client_id` is accepted for the account chooser of an authorization request and does not filter.',
+  validate: { query: Joi.object({ client_id: Joi.string().max(255) }) },
+  responses: {
+    200: { description: 'The remembered accounts', schema: Joi.object({ accounts: Joi.array().items(accountSchema).required() }).label('RememberedAccounts') },
+    ...commonErrors,
+  },
+  handler: (deps) => async (request, h) => {
+    const { accounts, cookie } = await deps.accounts.list(readCookie(request), readSessionCookieId(request));
+    setRememberedAccountsCookie(h, deps, cookie);
+    return h.response({ accounts }).header('cache-control', 'no-store');
+  },
+};
+
+export const accountsSelectRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/api/auth/accounts/select',
+  auth: 'none',
+  checkOrigin: true,
+  tags: ['Auth'],
+  summary: 'Make a remembered account the signed-in one',
+  validate: { payload: Joi.object({ sub: subSchema.required() }).label('SelectAccountRequest') },
+  responses: {
+    200: { description: 'The session cookie now points at this account', schema: Joi.object({ user: sessionUserSchema.required() }).label('SelectAccountResponse') },
+    ...commonErrors,
+    400: errorResponse('VALIDATION_ERROR, or ACCOUNT_NOT_REMEMBERED: The account is not remembered in this browser session.'),
+    403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
+  },
+  handler: (deps) => async (request, h) => {
+    const { sub } = request.payload as { sub: string };
+    const selected = await deps.accounts.select(readCookie(request), readSessionCookieId(request), sub);
+    setSessionCookie(h, selected.sessionId);
+    return { user: toSessionUserBody(await deps.userViews.sessionUser(selected.session.user)) };
+  },
+};

@@ -1,0 +1,76 @@
+import { ApiError } from '../api-error.js';
+import type { ActiveSession, SessionService } from '../accounts/sessions.js';
+import { sealValue, unsealValue } from './sealed-value.js';
+
+/**
+ * Accounts remembered in this browser (SPEC.md 4: GET /api/auth/accounts and
+ * POST /api/auth/accounts/select), for prompt=select_account. The browser
+ * keeps a sealed cookie listing the raw ids of the sessions it signed in
+ * with; a session that ended (logout, expiry, revocation, deleted user)
+ * silently drops out, so selecting can only bring back a sign-in that is
+ * still valid on the server. No password is skipped.
+ */
+export const rememberedAccountsCookie = 'accounts';
+const purpose = 'remembered-accounts';
+/** A browser remembers at most this many accounts; the oldest goes first. */
+const maxAccounts = 5;
+
+export const accountNotRemembered = () =>
+  new ApiError(400, 'ACCOUNT_NOT_REMEMBERED', 'The account is not remembered in this browser session.');
+
+export interface RememberedAccount {
+  sub: string;
+  email: string;
+  /** The account the session cookie points at now. */
+  current: boolean;
+}
+
+export interface RememberedAccounts {
+  /** The live accounts, and the cookie value to store back (null: clear it). */
+  list(cookie: string | undefined, currentSid: string | null): Promise<{ accounts: RememberedAccount[]; cookie: string | null }>;
+  /** The raw session id to make current, or 400 ACCOUNT_NOT_REMEMBERED. */
+  select(cookie: string | undefined, currentSid: string | null, sub: string): Promise<{ sessionId: string; session: ActiveSession }>;
+  /** The cookie value after signing in with `sessionId` (the authorization endpoint calls this). */
+  remember(cookie: string | undefined, sessionId: string): string;
+}
+
+export function createRememberedAccounts(deps: { sessions: SessionService; cookiePassword: string }): RememberedAccounts {
+  const read = (cookie: string | undefined): string[] => {
+    const value = cookie ? unsealValue(cookie, deps.cookiePassword, purpose) : null;
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  };
+  const write = (sids: string[]) => sealValue(sids.slice(-maxAccounts), deps.cookiePassword, purpose);
+  const withCurrent = (sids: string[], currentSid: string | null) =>
+    currentSid === null ? sids : [...sids.filter((s) => s !== currentSid), currentSid];
+
+  async function live(cookie: string | undefined, currentSid: string | null) {
+    const found: { sessionId: string; active: ActiveSession }[] = [];
+    for (const sessionId of withCurrent(read(cookie), currentSid)) {
+      const active = await deps.sessions.resolve(sessionId);
+      // One entry per account: the most recent sign-in wins.
+      if (active) found.push({ sessionId, active });
+    }
+    const bySub = new Map(found.map((entry) => [entry.active.user.sub, entry]));
+    return [...bySub.values()];
+  }
+
+  return {
+    async list(cookie, currentSid) {
+      const entries = await live(cookie, currentSid);
+      const accounts = entries
+        .map(({ sessionId, active }) => ({ sub: active.user.sub, email: active.user.email, current: sessionId === currentSid }))
+        .reverse();
+      return { accounts, cookie: entries.length > 0 ? write(entries.map((e) => e.sessionId)) : null };
+    },
+
+    async select(cookie, currentSid, sub) {
+      const entry = (await live(cookie, currentSid)).find((e) => e.active.user.sub === sub);
+      if (!entry) throw accountNotRemembered();
+      return { sessionId: entry.sessionId, session: entry.active };
+    },
+
+    remember(cookie, sessionId) {
+      return write(withCurrent(read(cookie), sessionId));
+    },
+  };
+}
