@@ -62,6 +62,54 @@ export interface UserRepository {
 }
 
 // ---------------------------------------------------------------------------
+// Sessions and login rate limits (issue 3: src/accounts/sessions.ts, login-rate-limit.ts)
+// ---------------------------------------------------------------------------
+
+export interface SessionRecord {
+  /** SHA-256 (base64url) of the random id in the cookie; the raw id is never stored. */
+  idHash: string;
+  sub: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  /** OIDC Core §2 auth_time, epoch ms. */
+  authTime: number;
+  /** RFC 8176 authentication method references. */
+  amr: string[];
+  /** The password was right but a required second factor is still missing. */
+  secondFactorPending: boolean;
+}
+
+export interface SessionRepository {
+  insert(tx: Tx, session: SessionRecord): Promise<void>;
+  findByIdHash(tx: Tx, idHash: string): Promise<SessionRecord | null>;
+  update(tx: Tx, idHash: string, changes: Partial<Omit<SessionRecord, 'idHash' | 'sub'>>): Promise<void>;
+  delete(tx: Tx, idHash: string): Promise<void>;
+  /** Revokes every session of a user at once (deletion, removal by apply). */
+  deleteBySub(tx: Tx, sub: string): Promise<number>;
+  /** Cleanup: removes up to `limit` sessions that expired before `now`. */
+  deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
+}
+
+export interface LoginRateLimitCounter {
+  key: string;
+  failures: number;
+  windowStartedAt: number;
+}
+
+export interface LoginRateLimitRepository {
+  find(tx: Tx, keys: string[]): Promise<LoginRateLimitCounter[]>;
+  /**
+   * Counts one failure for each key in one atomic upsert per key: a window
+   * that started before `windowStartsAfter` restarts at `now` with 1.
+   */
+  recordFailure(tx: Tx, keys: string[], now: number, windowStartsAfter: number): Promise<void>;
+  clear(tx: Tx, key: string): Promise<void>;
+  /** Cleanup: removes counters whose window started before `before`. */
+  deleteStale(tx: Tx, before: number): Promise<number>;
+}
+
+// ---------------------------------------------------------------------------
 // Authorization codes and consents (issue 4: src/oidc/authorize, src/interaction)
 // ---------------------------------------------------------------------------
 

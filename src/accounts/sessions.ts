@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { SecurityConfig } from '../config/types.js';
+import type { SessionRecord, SessionRepository, Tx, UserRecord, UserRepository } from '../storage/repositories.js';
+
+/**
+ * Server-side browser sessions (DESIGN.md 6). The `session` cookie carries a
+ * random id; the row it points at decides, so logout, user deletion and
+ * revocation take effect on the next request. Lifetime: an absolute
+ * `security.session_ttl_seconds` from sign-in and an idle limit
+ * `security.session_idle_ttl_seconds` since the last request.
+ */
+export interface ActiveSession {
+  session: SessionRecord;
+  user: UserRecord;
+}
+
+export interface CreateSessionInput {
+  sub: string;
+  /** RFC 8176 values, e.g. ['pwd']. */
+  amr: string[];
+  /** Defaults to now. */
+  authTime?: number;
+  secondFactorPending?: boolean;
+}
+
+export interface SessionService {
+  /** Returns the raw id for the cookie; only its hash is stored. */
+  create(input: CreateSessionInput): Promise<{ id: string; session: SessionRecord }>;
+  /**
+   * The live session and its live user for a raw cookie id, or null when
+   * unknown, expired, idle too long, or the user is gone or soft-deleted.
+   * Sessions still waiting for a second factor resolve only with `allowPending`.
+   */
+  resolve(id: string, options?: { allowPending?: boolean }): Promise<ActiveSession | null>;
+  /** Completes a pending sign-in (the second factor was verified). */
+  completeSecondFactor(idHash: string, amr: string[]): Promise<void>;
+  revoke(idHash: string): Promise<void>;
+  /** Revokes every session of a user, inside the caller's transaction. */
+  revokeUser(tx: Tx, sub: string): Promise<number>;
+}
+
+/** Writes last_seen_at at most once a minute per session: reads stay reads. */
+const touchIntervalMs = 60_000;
+
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('base64url');
+}
+
+export function createSessionService(deps: {
+  db: Tx;
+  sessions: SessionRepository;
+  users: UserRepository;
+  security: SecurityConfig;
+  clock: Clock;
+}): SessionService {
+  const { db, sessions, users, security, clock } = deps;
+  return {
+    async create(input) {
+      const now = clock.now();
+      const id = randomBytes(32).toString('base64url');
+      const session: SessionRecord = {
+        idHash: hashSessionId(id),
+        sub: input.sub,
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt: now + security.sessionTtlSeconds * 1000,
+        authTime: input.authTime ?? now,
+        amr: input.amr,
+        secondFactorPending: input.secondFactorPending ?? false,
+      };
+      await sessions.insert(db, session);
+      return { id, session };
+    },
+
+    async resolve(id, options = {}) {
+      const now = clock.now();
+      const session = await sessions.findByIdHash(db, hashSessionId(id));
+      if (!session) return null;
+      const idleSince = now - security.sessionIdleTtlSeconds * 1000;
+      if (session.expiresAt <= now || session.lastSeenAt <= idleSince) {
+        await sessions.delete(db, session.idHash);
+        return null;
+      }
+      if (session.secondFactorPending && !options.allowPending) return null;
+      const user = await users.findBySub(db, session.sub);
+      if (!user || user.deletedAt !== null) return null;
+      if (now - session.lastSeenAt >= touchIntervalMs) {
+        session.lastSeenAt = now;
+        await sessions.update(db, session.idHash, { lastSeenAt: now });
+      }
+      return { session, user };
+    },
+
+    async completeSecondFactor(idHash, amr) {
+      await sessions.update(db, idHash, { secondFactorPending: false, amr, authTime: clock.now(), lastSeenAt: clock.now() });
+    },
+
+    async revoke(idHash) {
+      await sessions.delete(db, idHash);
+    },
+
+    revokeUser(tx, sub) {
+      return sessions.deleteBySub(tx, sub);
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { emailAlreadyExists, forbidden, userNotEditable, userNotFound } from '../api-error.js';
+import type { Clock } from '../clock.js';
+import type { Tx, UserRecord, UserRepository, UserRole, ManagedBy } from '../storage/repositories.js';
+import type { AdminUserView, UserViewService } from './user-view-service.js';
+
+/**
+ * The rules of the admin API (SPEC.md 3.1, 4, 5, 7, 8). Every operation takes
+ * the calling user and checks, in order: the caller is an admin (403
+ * FORBIDDEN) → the target exists (404 USER_NOT_FOUND) → the target may be
+ * changed (403 USER_NOT_EDITABLE: config-managed, soft-deleted, or the
+ * caller demoting or deleting themself) → the e-mail is free (409
+ * EMAIL_ALREADY_EXISTS). Decisions are written down in docs/http-api.md.
+ */
+export interface ListUsersInput {
+  query?: string;
+  page: number;
+  pageSize: number;
+  includeDeleted: boolean;
+  managedBy?: ManagedBy;
+  role?: UserRole;
+}
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  role: UserRole;
+  emailVerified: boolean;
+}
+
+export interface UpdateUserInput {
+  email?: string;
+  role?: UserRole;
+  emailVerified?: boolean;
+}
+
+export interface AdminUsersService {
+  list(caller: UserRecord, input: ListUsersInput): Promise<{ users: AdminUserView[]; total: number }>;
+  get(caller: UserRecord, sub: string): Promise<AdminUserView>;
+  create(caller: UserRecord, input: CreateUserInput): Promise<AdminUserView>;
+  update(caller: UserRecord, sub: string, input: UpdateUserInput): Promise<AdminUserView>;
+  /** Soft delete; revokes the user's sessions in the same transaction. */
+  delete(caller: UserRecord, sub: string): Promise<AdminUserView>;
+}
+
+export function createAdminUsersService(deps: {
+  db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  users: UserRepository;
+  views: UserViewService;
+  /** Revokes every grant of a user (sessions now; tokens when they exist). */
+  revokeUser(tx: Tx, sub: string): Promise<void>;
+  hashPassword(plain: string): Promise<string>;
+  clock: Clock;
+}): AdminUsersService {
+  const { users, views, clock } = deps;
+
+  const requireAdmin = (caller: UserRecord) => {
+    if (caller.role !== 'admin' || caller.deletedAt !== null) throw forbidden();
+  };
+  const requireUser = async (tx: Tx, sub: string) => {
+    const user = await users.findBySub(tx, sub);
+    if (!user) throw userNotFound();
+    return user;
+  };
+  const requireEditable = (user: UserRecord) => {
+    if (user.managedBy !== 'database' || user.deletedAt !== null) throw userNotEditable();
+  };
+  const requireFreeEmail = async (tx: Tx, email: string, ownSub?: string) => {
+    const holder = await users.findLiveByEmail(tx, email);
+    if (holder && holder.sub !== ownSub) throw emailAlreadyExists();
+  };
+
+  return {
+    async list(caller, input) {
+      requireAdmin(caller);
+      const page = await users.list(deps.db, input);
+      return { users: await views.adminUsers(page.users), total: page.total };
+    },
+
+    async get(caller, sub) {
+      requireAdmin(caller);
+      return views.adminUser(await requireUser(deps.db, sub));
+    },
+
+    async create(caller, input) {
+      requireAdmin(caller);
+      // Hash outside the transaction: argon2 takes tens of milliseconds.
+      const passwordHash = await deps.hashPassword(input.password);
+      const user = await deps.transaction(async (tx) => {
+        await requireFreeEmail(tx, input.email);
+        const now = clock.now();
+        const created: UserRecord = {
+          sub: randomUUID(),
+          managedBy: 'database',
+          email: input.email,
+          role: input.role,
+          emailVerified: input.emailVerified,
+          // An admin vouches for the address they typed (docs/http-api.md).
+          emailVerificationRequired: false,
+          passwordHash,
+          secondFactorRequired: false,
+          deletedAt: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await insertOrConflict(tx, created);
+        return created;
+      });
+      return views.adminUser(user);
+    },
+
+    async update(caller, sub, input) {
+      requireAdmin(caller);
+      const user = await deps.transaction(async (tx) => {
+        const target = await requireUser(tx, sub);
+        requireEditable(target);
+        if (target.sub === caller.sub && input.role !== undefined && input.role !== target.role) throw userNotEditable();
+        if (input.email !== undefined) await requireFreeEmail(tx, input.email, target.sub);
+        const changes: Partial<UserRecord> = {};
+        if (input.email !== undefined) changes.email = input.email;
+        if (input.role !== undefined) changes.role = input.role;
+        if (input.emailVerified !== undefined) changes.emailVerified = input.emailVerified;
+        if (Object.keys(changes).length === 0) return target;
+        changes.updatedAt = clock.now();
+        await users.update(tx, sub, changes);
+        return { ...target, ...changes };
+      });
+      return views.adminUser(user);
+    },
+
+    async delete(caller, sub) {
+      requireAdmin(caller);
+      const user = await deps.transaction(async (tx) => {
+        const target = await requireUser(tx, sub);
+        if (target.managedBy !== 'database') throw userNotEditable();
+        // Deleting twice is harmless: the first deletion time stands.
+        if (target.deletedAt !== null) return target;
+        if (target.sub === caller.sub) throw userNotEditable();
+        const now = clock.now();
+        await users.update(tx, sub, { deletedAt: now, updatedAt: now });
+        await deps.revokeUser(tx, sub);
+        return { ...target, deletedAt: now, updatedAt: now };
+      });
+      return views.adminUser(user);
+    },
+  };
+
+  /** Two concurrent creates with one e-mail: the unique index decides, and the loser gets 409. */
+  async function insertOrConflict(tx: Tx, user: UserRecord): Promise<void> {
+    try {
+      await users.insert(tx, user);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw emailAlreadyExists();
+      throw error;
+    }
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; errno?: number; message?: string };
+  return e.code === '23505' || (e.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? ''));
+}

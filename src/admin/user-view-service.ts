@@ -1,0 +1,65 @@
+import type { AuthConfig } from '../config/types.js';
+import type { UserRecord } from '../storage/repositories.js';
+import { isSecondFactorRequired, noFactors, type UserFactorReader, type UserFactorSummary } from '../accounts/login-second-factors.js';
+
+/** SPEC.md 2.2: the session user, eleven fields. */
+export interface SessionUserView {
+  managedBy: UserRecord['managedBy'];
+  sub: string;
+  email: string;
+  role: UserRecord['role'];
+  emailVerified: boolean;
+  emailVerificationRequired: boolean;
+  hasPassword: boolean;
+  totpRegistered: boolean;
+  totpRecoveryCodesMissing: boolean;
+  secondFactorRequired: boolean;
+  passkeyCount: number;
+}
+
+/** SPEC.md 2.1: the admin user, the session user plus deleted_at (ISO 8601 UTC, Z) or null. */
+export interface AdminUserView extends SessionUserView {
+  deletedAt: string | null;
+}
+
+export interface UserViewService {
+  sessionUser(user: UserRecord): Promise<SessionUserView>;
+  adminUser(user: UserRecord): Promise<AdminUserView>;
+  /** One factor lookup for a whole page of users. */
+  adminUsers(users: UserRecord[]): Promise<AdminUserView[]>;
+}
+
+export function createUserViewService(deps: { factors: UserFactorReader; auth: AuthConfig }): UserViewService {
+  const sessionView = (user: UserRecord, factors: UserFactorSummary): SessionUserView => ({
+    managedBy: user.managedBy,
+    sub: user.sub,
+    email: user.email,
+    role: user.role,
+    emailVerified: user.emailVerified,
+    emailVerificationRequired: user.emailVerificationRequired,
+    hasPassword: user.passwordHash !== null,
+    totpRegistered: factors.totpRegistered,
+    // Only a registered TOTP can run out of recovery codes (docs/http-api.md).
+    totpRecoveryCodesMissing: factors.totpRegistered && factors.unusedRecoveryCodes === 0,
+    secondFactorRequired: isSecondFactorRequired(user, deps.auth.secondFactor),
+    passkeyCount: factors.passkeyCount,
+  });
+  const adminView = (user: UserRecord, factors: UserFactorSummary): AdminUserView => ({
+    ...sessionView(user, factors),
+    deletedAt: user.deletedAt === null ? null : new Date(user.deletedAt).toISOString(),
+  });
+  const adminUsers = async (users: UserRecord[]) => {
+    const summaries = await deps.factors.summarize(users.map((u) => u.sub));
+    return users.map((user) => adminView(user, summaries.get(user.sub) ?? noFactors));
+  };
+  return {
+    async sessionUser(user) {
+      const summaries = await deps.factors.summarize([user.sub]);
+      return sessionView(user, summaries.get(user.sub) ?? noFactors);
+    },
+    async adminUser(user) {
+      return (await adminUsers([user]))[0];
+    },
+    adminUsers,
+  };
+}

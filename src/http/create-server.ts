@@ -1,0 +1,89 @@
+import Hapi, { type RouteOptions, type ServerRoute } from '@hapi/hapi';
+import type { HttpDeps } from './http-deps.js';
+import type { RouteAuth, RouteDefinition } from './route-definition.js';
+import { registerCookieSessionAuth, sessionStrategy } from './auth/cookie-session-auth.js';
+import { bearerStrategy, registerBearerAuth } from './auth/bearer-auth.js';
+import { createOriginCheck } from './check-origin.js';
+import { createErrorRenderer } from './render-error.js';
+import { validationFailure } from './validation-failure.js';
+
+/** Bodies above this answer 413: the JSON API never needs more. */
+export const maxPayloadBytes = 64 * 1024;
+
+/**
+ * Builds the hapi server from the route table: server options, the session
+ * cookie and auth strategies, the Origin rule, the error renderer, then the
+ * routes. Not started: the caller (src/app.ts) starts and stops it.
+ */
+export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): Promise<Hapi.Server> {
+  const { config } = deps;
+  const https = new URL(config.server.baseUrl).protocol === 'https:';
+  const server = Hapi.server({
+    host: config.server.host,
+    port: config.server.port,
+    debug: false,
+    routes: {
+      validate: { failAction: validationFailure, options: { abortEarly: false } },
+      payload: { maxBytes: maxPayloadBytes },
+      security: { hsts: https, xframe: 'deny', noSniff: true, referrer: 'no-referrer', xss: 'disabled' },
+    },
+    state: { strictHeader: false, ignoreErrors: true },
+  });
+
+  registerCookieSessionAuth(server, {
+    sessions: deps.sessions,
+    cookiePassword: deps.cookiePassword,
+    secure: https,
+    ttlSeconds: config.security.sessionTtlSeconds,
+  });
+  if (deps.verifyAccessToken) registerBearerAuth(server, deps.verifyAccessToken);
+
+  server.ext('onPostAuth', createOriginCheck(config.server.baseUrl));
+  server.ext('onPreResponse', createErrorRenderer(deps.logger));
+  server.events.on('response', (request) => {
+    const status = 'statusCode' in request.response ? request.response.statusCode : undefined;
+    deps.logger.debug({ method: request.method, path: request.path, status, ms: Date.now() - request.info.received }, 'request');
+  });
+
+  server.route(routes.map((route) => toHapiRoute(route, deps)));
+  return server;
+}
+
+function toHapiRoute(route: RouteDefinition, deps: HttpDeps): ServerRoute {
+  if (route.auth === 'bearer' && !deps.verifyAccessToken) {
+    throw new Error(`${route.method} ${route.path} needs bearerAuth but no verifyAccessToken was supplied`);
+  }
+  const status: Record<number, import('joi').Schema> = {};
+  for (const [code, response] of Object.entries(route.responses)) {
+    if (Number(code) < 400 && response.schema) status[Number(code)] = response.schema;
+  }
+  const options: RouteOptions = {
+    auth: toHapiAuth(route.auth),
+    tags: ['api', ...route.tags],
+    description: route.summary,
+    notes: route.description,
+    app: { protocol: route.protocol ?? false, checkOrigin: route.checkOrigin ?? false },
+    validate: { ...route.validate },
+    ...(Object.keys(status).length > 0 ? { response: { status, failAction: 'error' as const } } : {}),
+    // The JSON API takes JSON only: anything else is 415 before validation.
+    ...(route.validate?.payload && !route.protocol ? { payload: { allow: 'application/json' } } : {}),
+    ...route.hapiOptions,
+  };
+  return { method: route.method, path: route.path, options: { ...options, handler: route.handler(deps) } };
+}
+
+function toHapiAuth(auth: RouteAuth): RouteOptions['auth'] {
+  switch (auth) {
+    case 'none':
+      return false;
+    case 'session':
+      return { strategy: sessionStrategy };
+    case 'optional-session':
+      return { strategy: sessionStrategy, mode: 'try' };
+    case 'admin':
+      // 401 without a session; hapi's scope check answers 403 for non-admins.
+      return { strategy: sessionStrategy, access: { scope: ['admin'] } };
+    case 'bearer':
+      return { strategy: bearerStrategy };
+  }
+}

@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/types.js';
+import type { SessionService } from '../accounts/sessions.js';
+import type { LoginService } from '../accounts/login.js';
+import type { AdminUsersService } from '../admin/admin-users-service.js';
+import type { UserViewService } from '../admin/user-view-service.js';
+import type { BearerCredentials } from './auth/bearer-auth.js';
+import type { AuthorizeDeps } from '../oidc/authorize/index.js';
+import type { ConsentService, RememberedAccounts } from '../interaction/index.js';
+import type { Frontend } from '../web/index.js';
+
+/**
+ * What route handlers may use: services, never knex. Built once by
+ * src/app.ts (the composition root). Engineers adding routes add their
+ * service here and in app.ts.
+ */
+export interface HttpDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  /** Resolves when the database answers; rejects otherwise (GET /api/health). */
+  pingDatabase(): Promise<void>;
+  /** The iron password of the session cookie (derived from security.secret). */
+  cookiePassword: string;
+  sessions: SessionService;
+  login: LoginService;
+  admin: AdminUsersService;
+  userViews: UserViewService;
+  /**
+   * Verifies a bearerAuth access token (RFC 9068 JWT); supplied by the OIDC
+   * token engine. Without it, routes with auth 'bearer' cannot be registered.
+   */
+  verifyAccessToken?: (token: string) => Promise<BearerCredentials>;
+  /** /oauth2/authorize (src/oidc/authorize, createAuthorizeDeps). */
+  authorize: AuthorizeDeps;
+  /** GET and POST /api/consent (src/interaction, createConsentService). */
+  consent: ConsentService;
+  /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */
+  accounts: RememberedAccounts;
+  /** Pages on every other path (src/web, createFrontend(config.frontend, config.branding)). */
+  frontend: Frontend;
+}

@@ -1,0 +1,176 @@
+import Joi from 'joi';
+import type { Request } from '@hapi/hapi';
+import type { RouteDefinition } from '../route-definition.js';
+import type { SessionCredentials } from '../auth/cookie-session-auth.js';
+import { adminErrors, errorResponse } from '../schemas/error-schema.js';
+import {
+  adminUserSchema,
+  emailSchema,
+  paginationSchema,
+  sessionUserSchema,
+  subSchema,
+  toAdminUserBody,
+  toSessionUserBody,
+} from '../schemas/user-schemas.js';
+
+/** The admin API, SPEC.md 4 (shapes 2.1–2.3, errors 7, limits 8). Rules live in src/admin. */
+const caller = (request: Request) => (request.auth.credentials as unknown as SessionCredentials).user;
+
+const userResponse = (description: string) => ({
+  description,
+  schema: Joi.object({ user: adminUserSchema.required() }).label('AdminUserResponse'),
+});
+const subParams = Joi.object({ sub: subSchema.required().description('Subject identifier') });
+const notFound = { 404: errorResponse('USER_NOT_FOUND: User not found.') };
+const notEditable = errorResponse(
+  'FORBIDDEN: You do not have permission to access this resource. / USER_NOT_EDITABLE: This user account cannot be modified.',
+);
+const emailTaken = { 409: errorResponse('EMAIL_ALREADY_EXISTS: The provided email is already registered.') };
+
+export const adminMeRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/api/admin/me',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: 'The current admin session identity',
+  responses: {
+    200: { description: 'The session user', schema: Joi.object({ user: sessionUserSchema.required() }).label('AdminMeResponse') },
+    ...adminErrors,
+  },
+  handler: (deps) => async (request) => ({ user: toSessionUserBody(await deps.userViews.sessionUser(caller(request))) }),
+};
+
+export const adminListUsersRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/api/admin/users',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: 'List users',
+  description:
+    '`query` matches a case-insensitive substring of the e-mail or the sub. Soft-deleted users are left out unless `include_deleted` is true. Ordered by e-mail, then sub.',
+  validate: {
+    query: Joi.object({
+      query: Joi.string().allow('').max(320).description('Search text: case-insensitive substring of e-mail or sub'),
+      page: Joi.number().integer().min(1).default(1),
+      page_size: Joi.number().integer().min(1).max(100).default(20),
+      include_deleted: Joi.boolean().default(false).description('Include soft-deleted users'),
+      managed_by: Joi.string().valid('database', 'config'),
+      role: Joi.string().valid('user', 'admin'),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'One page of users',
+      schema: Joi.object({ users: Joi.array().items(adminUserSchema).required(), pagination: paginationSchema.required() }).label(
+        'AdminUserList',
+      ),
+    },
+    ...adminErrors,
+  },
+  handler: (deps) => async (request) => {
+    const q = request.query as {
+      query?: string;
+      page: number;
+      page_size: number;
+      include_deleted: boolean;
+      managed_by?: 'database' | 'config';
+      role?: 'user' | 'admin';
+    };
+    const result = await deps.admin.list(caller(request), {
+      query: q.query || undefined,
+      page: q.page,
+      pageSize: q.page_size,
+      includeDeleted: q.include_deleted,
+      managedBy: q.managed_by,
+      role: q.role,
+    });
+    return { users: result.users.map(toAdminUserBody), pagination: { page: q.page, page_size: q.page_size, total: result.total } };
+  },
+};
+
+export const adminCreateUserRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/api/admin/users',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: 'Create a database-managed user',
+  description: 'The sub is a random UUID; the password is stored as an argon2id hash.',
+  validate: {
+    payload: Joi.object({
+      email: emailSchema.required(),
+      password: Joi.string().min(1).max(256).required(),
+      role: Joi.string().valid('user', 'admin').default('user'),
+      email_verified: Joi.boolean().default(false),
+    }).label('CreateUserRequest'),
+  },
+  responses: {
+    201: userResponse('Created'),
+    200: userResponse('The user'),
+    ...adminErrors,
+    403: notEditable,
+    ...emailTaken,
+  },
+  handler: (deps) => async (request, h) => {
+    const body = request.payload as { email: string; password: string; role: 'user' | 'admin'; email_verified: boolean };
+    const user = await deps.admin.create(caller(request), {
+      email: body.email,
+      password: body.password,
+      role: body.role,
+      emailVerified: body.email_verified,
+    });
+    return h.response({ user: toAdminUserBody(user) }).code(201);
+  },
+};
+
+export const adminGetUserRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/api/admin/users/{sub}',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: 'Get a user',
+  description: 'Soft-deleted users are returned too, with deleted_at set.',
+  validate: { params: subParams },
+  responses: { 200: userResponse('The user'), ...adminErrors, 403: notEditable, ...notFound },
+  handler: (deps) => async (request) => ({ user: toAdminUserBody(await deps.admin.get(caller(request), (request.params as { sub: string }).sub)) }),
+};
+
+export const adminUpdateUserRoute: RouteDefinition = {
+  method: 'PATCH',
+  path: '/api/admin/users/{sub}',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: 'Update a database-managed user',
+  description:
+    'Config-managed and soft-deleted users, and an admin changing their own role, answer 403 USER_NOT_EDITABLE. An empty body changes nothing.',
+  validate: {
+    params: subParams,
+    payload: Joi.object({
+      email: emailSchema,
+      role: Joi.string().valid('user', 'admin'),
+      email_verified: Joi.boolean(),
+    }).label('UpdateUserRequest'),
+  },
+  responses: { 200: userResponse('The updated user'), ...adminErrors, 403: notEditable, ...notFound, ...emailTaken },
+  handler: (deps) => async (request) => {
+    const body = request.payload as { email?: string; role?: 'user' | 'admin'; email_verified?: boolean };
+    const user = await deps.admin.update(caller(request), (request.params as { sub: string }).sub, {
+      email: body.email,
+      role: body.role,
+      emailVerified: body.email_verified,
+    });
+    return { user: toAdminUserBody(user) };
+  },
+};
+
+export const adminDeleteUserRoute: RouteDefinition = {
+  method: 'DELETE',
+  path: '/api/admin/users/{sub}',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: 'Soft-delete a database-managed user',
+  description:
+    "Sets deleted_at and revokes the user's sessions at once. Deleting an already deleted user returns it unchanged; deleting yourself answers 403 USER_NOT_EDITABLE.",
+  validate: { params: subParams },
+  responses: { 200: userResponse('The soft-deleted user'), ...adminErrors, 403: notEditable, ...notFound },
+  handler: (deps) => async (request) => ({ user: toAdminUserBody(await deps.admin.delete(caller(request), (request.params as { sub: string }).sub)) }),
+};

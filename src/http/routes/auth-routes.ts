@@ -1,0 +1,107 @@
+import Joi from 'joi';
+import type { RouteDefinition } from '../route-definition.js';
+import { clearSessionCookie, readSession, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { clientAddress } from '../client-address.js';
+import { commonErrors, errorResponse } from '../schemas/error-schema.js';
+import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
+
+/**
+ * Browser sign-in (DESIGN.md 6). The login answers either the signed-in
+ * session user, or, when a second factor is required, which factors may
+ * complete the sign-in (the cookie then holds a pending session that no
+ * other route accepts). See docs/http-api.md.
+ */
+const secondFactorSchema = Joi.object({
+  status: Joi.string().valid('second_factor_required').required(),
+  factors: Joi.array()
+    .items(Joi.string().valid('totp', 'recovery_code', 'passkey'))
+    .required()
+    .description('Factors that can complete the sign-in; empty means the user must first register one'),
+}).label('SecondFactorRequired');
+
+export const loginRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/api/auth/login',
+  auth: 'none',
+  checkOrigin: true,
+  tags: ['Auth'],
+  summary: 'Sign in with e-mail and password',
+  description:
+    'Sets the `session` cookie. Wrong credentials answer 401 INVALID_CREDENTIALS; too many failures per account or client address answer 429 with Retry-After.',
+  validate: {
+    payload: Joi.object({
+      email: Joi.string().trim().min(1).max(320).required(),
+      password: Joi.string().min(1).max(1024).required(),
+    }).label('LoginRequest'),
+  },
+  responses: {
+    200: {
+      description: 'Signed in (`user`), or a second factor is required (`status`, `factors`)',
+      schema: Joi.alternatives()
+        .try(Joi.object({ user: sessionUserSchema.required() }).label('LoginSucceeded'), secondFactorSchema)
+        .label('LoginResponse'),
+    },
+    ...commonErrors,
+    401: errorResponse('INVALID_CREDENTIALS: The email or password is incorrect.'),
+    403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
+    429: errorResponse('TOO_MANY_REQUESTS: too many failed attempts; see Retry-After'),
+  },
+  handler: (deps) => async (request, h) => {
+    const { email, password } = request.payload as { email: string; password: string };
+    const outcome = await deps.login.login({ email, password, clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    setSessionCookie(h, outcome.sessionId);
+    if (outcome.status === 'second_factor_required') return { status: outcome.status, factors: outcome.factors };
+    return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
+  },
+};
+
+export const logoutRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/api/auth/logout',
+  auth: 'optional-session',
+  tags: ['Auth'],
+  summary: 'Sign out',
+  description: 'Deletes the server-side session and clears the cookie. Succeeds without a session too.',
+  responses: { 204: { description: 'Signed out' }, 403: errorResponse('ORIGIN_NOT_ALLOWED') },
+  handler: (deps) => async (request, h) => {
+    const current = readSession(request);
+    if (current) await deps.sessions.revoke(current.session.idHash);
+    clearSessionCookie(h);
+    return h.response().code(204);
+  },
+};
+
+export const sessionRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/api/auth/session',
+  auth: 'session',
+  tags: ['Auth'],
+  summary: 'The current browser session',
+  responses: {
+    200: {
+      description: 'The signed-in user and the session',
+      schema: Joi.object({
+        user: sessionUserSchema.required(),
+        session: Joi.object({
+          auth_time: Joi.string().isoDate().required().description('When the user signed in (ISO 8601 UTC)'),
+          expires_at: Joi.string().isoDate().required(),
+          amr: Joi.array().items(Joi.string()).required().description('RFC 8176 authentication methods'),
+        })
+          .required()
+          .label('SessionInfo'),
+      }).label('SessionResponse'),
+    },
+    401: errorResponse('UNAUTHORIZED: Authentication is required to access this resource.'),
+  },
+  handler: (deps) => async (request) => {
+    const { session, user } = request.auth.credentials as unknown as SessionCredentials;
+    return {
+      user: toSessionUserBody(await deps.userViews.sessionUser(user)),
+      session: {
+        auth_time: new Date(session.authTime).toISOString(),
+        expires_at: new Date(session.expiresAt).toISOString(),
+        amr: session.amr,
+      },
+    };
+  },
+};

@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Joi from 'joi';
+import { ApiError } from '../../api-error.js';
+import type { RouteDefinition } from '../route-definition.js';
+import type { OpenApiDocument } from '../openapi/build-openapi-document.js';
+
+/**
+ * The API reference (DESIGN.md 6): the live document, a self-hosted Swagger
+ * UI (files from swagger-ui-dist, never a CDN) titled openapi.ui_title, and
+ * the document generated at build time. Left out of the document itself.
+ */
+const swaggerUiDirectory = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+const assets: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+/** dist/openapi.json, written by `npm run build` (the same path from src/ and dist/). */
+export const staticOpenApiFile = fileURLToPath(new URL('../../../dist/openapi.json', import.meta.url));
+
+// Relative URLs: the page also works when a proxy mounts the service under a prefix.
+const initScript = `window.ui = SwaggerUIBundle({
+  url: 'json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  withCredentials: true
+});
+`;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function referencePage(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="docs/assets/swagger-ui.css">
+<link rel="icon" type="image/png" href="docs/assets/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="docs/assets/swagger-ui-bundle.js"></script>
+<script src="docs/init.js"></script>
+</body>
+</html>
+`;
+}
+
+const hiddenRoute: Pick<RouteDefinition, 'auth' | 'tags' | 'hidden'> = { auth: 'none', tags: [], hidden: true };
+const page = (description: string) => ({ 200: { description } });
+
+/** The live routes, present only when openapi.enabled is true. */
+export function docsRoutes(document: () => OpenApiDocument): RouteDefinition[] {
+  return [
+    {
+      ...hiddenRoute,
+      method: 'GET',
+      path: '/api/docs/json',
+      summary: 'The live OpenAPI 3.1 document',
+      responses: page('OpenAPI 3.1.0 document'),
+      handler: () => () => document(),
+    },
+    {
+      ...hiddenRoute,
+      method: 'GET',
+      path: '/api/docs',
+      summary: 'The interactive API reference',
+      responses: page('HTML page'),
+      handler: (deps) => (_request, h) => h.response(referencePage(deps.config.openapi.uiTitle)).type('text/html; charset=utf-8'),
+    },
+    {
+      ...hiddenRoute,
+      method: 'GET',
+      path: '/api/docs/init.js',
+      summary: 'Starts the reference UI',
+      responses: page('JavaScript'),
+      handler: () => (_request, h) => h.response(initScript).type('application/javascript; charset=utf-8'),
+    },
+    {
+      ...hiddenRoute,
+      method: 'GET',
+      path: '/api/docs/assets/{file}',
+      summary: 'Files of the reference UI',
+      validate: { params: Joi.object({ file: Joi.string().valid(...Object.keys(assets)).required() }) },
+      responses: page('Static file'),
+      handler: () => async (request, h) => {
+        const file = request.params.file as string;
+        const body = await readFile(path.join(swaggerUiDirectory, file));
+        return h.response(body).type(assets[file]).header('cache-control', 'public, max-age=86400');
+      },
+    },
+  ];
+}
+
+export const staticOpenApiRoute: RouteDefinition = {
+  ...hiddenRoute,
+  method: 'GET',
+  path: '/openapi.json',
+  summary: 'The OpenAPI 3.1 document generated at build time',
+  responses: page('OpenAPI 3.1.0 document'),
+  handler: () => async (_request, h) => {
+    try {
+      return h.response(await readFile(staticOpenApiFile)).type('application/json; charset=utf-8');
+    } catch {
+      throw new ApiError(404, 'NOT_FOUND', 'The static OpenAPI document was not built; run npm run build.');
+    }
+  },
+};

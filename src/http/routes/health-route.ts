@@ -1,0 +1,29 @@
+import Joi from 'joi';
+import type { RouteDefinition } from '../route-definition.js';
+import { errorSchema } from '../schemas/error-schema.js';
+
+/** DESIGN.md 6: 200 { status: 'ok' } when the database answers, 503 otherwise. */
+export const healthRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/api/health',
+  auth: 'none',
+  tags: ['Health'],
+  summary: 'Server health check',
+  description: 'Answers 200 when the server and its database answer, 503 otherwise.',
+  responses: {
+    200: { description: 'Healthy', schema: Joi.object({ status: Joi.string().valid('ok').required() }).label('Health') },
+    503: { description: 'SERVICE_UNAVAILABLE: the database does not answer', schema: errorSchema },
+  },
+  handler: (deps) => async (_request, h) => {
+    try {
+      await deps.pingDatabase();
+      return h.response({ status: 'ok' }).header('cache-control', 'no-store');
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'health check: the database does not answer');
+      return h
+        .response({ code: 'SERVICE_UNAVAILABLE', message: 'The database is not answering.' })
+        .code(503)
+        .header('cache-control', 'no-store');
+    }
+  },
+};

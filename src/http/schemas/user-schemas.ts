@@ -1,0 +1,63 @@
+import Joi from 'joi';
+import type { AdminUserView, SessionUserView } from '../../admin/user-view-service.js';
+
+/**
+ * The wire shapes of users (SPEC.md 2.1, 2.2, 2.3): snake_case at the edge,
+ * camelCase inside.
+ */
+const sessionUserKeys = {
+  managed_by: Joi.string().valid('database', 'config').required(),
+  sub: Joi.string().min(1).max(255).required().description('Subject identifier'),
+  email: Joi.string().required().description('E-mail address'),
+  role: Joi.string().valid('user', 'admin').required(),
+  email_verified: Joi.boolean().required(),
+  email_verification_required: Joi.boolean().required(),
+  has_password: Joi.boolean().required(),
+  totp_registered: Joi.boolean().required(),
+  totp_recovery_codes_missing: Joi.boolean().required().description('True when TOTP is registered and no unused recovery codes are left'),
+  second_factor_required: Joi.boolean().required(),
+  passkey_count: Joi.number().integer().min(0).required(),
+};
+
+export const sessionUserSchema = Joi.object(sessionUserKeys).label('SessionUser');
+
+export const adminUserSchema = Joi.object({
+  ...sessionUserKeys,
+  deleted_at: Joi.string()
+    .pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
+    .allow(null)
+    .required()
+    .description('ISO 8601 UTC date-time ending in Z when soft-deleted, otherwise null'),
+}).label('AdminUser');
+
+export const paginationSchema = Joi.object({
+  page: Joi.number().integer().min(1).required(),
+  page_size: Joi.number().integer().min(1).required(),
+  total: Joi.number().integer().min(0).required(),
+}).label('Pagination');
+
+/** SPEC.md 2.1: e-mail format, no leading dot, no consecutive dots (joi's address rules reject both). */
+export const emailSchema = Joi.string().trim().max(320).email({ tlds: { allow: false } });
+
+/** SPEC.md 8: sub length 1..255. */
+export const subSchema = Joi.string().min(1).max(255);
+
+export function toSessionUserBody(user: SessionUserView) {
+  return {
+    managed_by: user.managedBy,
+    sub: user.sub,
+    email: user.email,
+    role: user.role,
+    email_verified: user.emailVerified,
+    email_verification_required: user.emailVerificationRequired,
+    has_password: user.hasPassword,
+    totp_registered: user.totpRegistered,
+    totp_recovery_codes_missing: user.totpRecoveryCodesMissing,
+    second_factor_required: user.secondFactorRequired,
+    passkey_count: user.passkeyCount,
+  };
+}
+
+export function toAdminUserBody(user: AdminUserView) {
+  return { ...toSessionUserBody(user), deleted_at: user.deletedAt };
+}

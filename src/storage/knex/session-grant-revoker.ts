@@ -1,0 +1,10 @@
+import type { GrantRevoker } from '../repositories.js';
+import { knexSessionRepository } from './sessions.js';
+
+/** A user removed by apply loses its browser sessions in apply's transaction; clients hold no sessions. */
+export const sessionGrantRevoker: GrantRevoker = {
+  async revokeUser(tx, sub) {
+    await knexSessionRepository.deleteBySub(tx, sub);
+  },
+  async revokeClient() {},
+};
