@@ -1,4 +1,5 @@
 import type { GrantRevoker } from '../repositories.js';
+import { sessionGrantRevoker } from './session-grant-revoker.js';
 
 /**
  * What apply revokes when a user leaves the config (soft-delete) or a client
@@ -8,4 +9,4 @@ import type { GrantRevoker } from '../repositories.js';
  * revokers here (e.g. sessions: revokeUser deletes the user's sessions;
  * tokens: revokeUser/revokeClient revoke refresh tokens and codes).
  */
-export const grantRevokers: GrantRevoker[] = [];
+export const grantRevokers: GrantRevoker[] = [sessionGrantRevoker];
