@@ -73,3 +73,22 @@ describe('the comparison fails when they disagree', () => {
     expect(mismatches.join('\n')).toContain(expected);
   });
 });
+
+describe('docs/configuration.md', () => {
+  it('lists every key of the schema', () => {
+    const doc = readFileSync(path.join(root, 'docs/configuration.md'), 'utf8');
+    const missing: string[] = [];
+    const walk = (node: JsonSchema, at: string) => {
+      for (const [name, child] of Object.entries(node.properties ?? {})) {
+        const key = at === '' ? name : `${at}.${name}`;
+        if (child.properties) walk(child, key);
+        else if (child.items?.properties) {
+          if (!doc.includes(`\`${key}[]`)) missing.push(key);
+          walk(child.items, `${key}[]`);
+        } else if (!doc.includes(`\`${key}\``)) missing.push(key);
+      }
+    };
+    walk(schema, '');
+    expect(missing).toEqual([]);
+  });
+});
