@@ -7,6 +7,7 @@ export function checkExactlyOnce(
   logs: Record<string, unknown>[][],
   jobIds: string[],
   killedInstance: string,
+  lockTtlMs: number,
 ): { problems: string[]; interruptedByKill: number; ticks: number } {
   const problems: string[] = [];
   const all = logs.flat();
@@ -21,6 +22,11 @@ export function checkExactlyOnce(
     const killedClaims = claims.filter((l) => l.instanceId === killedInstance && !mine.some((m) => m.instanceId === killedInstance && m.from === 'running' && m.attempt === l.attempt));
     if (claims.length !== 1 + killedClaims.length) problems.push(`job ${id} was claimed ${claims.length} times (${killedClaims.length} by the killed instance)`);
     interruptedByKill += killedClaims.length;
+    // The re-claim may only come once the killed instance's lease (at least lock_ttl_ms from its claim) ran out.
+    for (const dead of killedClaims) {
+      const next = claims.find((l) => (l.attempt as number) === (dead.attempt as number) + 1);
+      if (next && (next.time as number) < (dead.time as number) + lockTtlMs) problems.push(`job ${id} was re-claimed ${(next.time as number) - (dead.time as number)} ms after the killed instance claimed it`);
+    }
   }
   const tickRuns = new Map<number, string[]>();
   for (const line of all.filter((l) => l.event === 'schedule.run' && l.phase === 'started' && l.schedule === 'cleanup')) {
