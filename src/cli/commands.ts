@@ -1,6 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import { runMigrate } from './commands/migrate.js';
+import { runServe, type ServeOptions } from './commands/serve.js';
+import { runOpenApi, type OpenApiOptions } from './commands/openapi.js';
 import { runJobsList, runJobsRun, type JobsListOptions } from './commands/jobs.js';
 import { runValidate } from './commands/validate.js';
 import { runAdminLogin } from './commands/admin/login.js';
@@ -37,6 +39,23 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .addOption(configOption())
     .option('--format <format>', 'text | json | github (workflow annotations)', 'text')
     .action((opts: { config?: string; format?: string }) => run(() => runValidate(ctx, opts))());
+
+  program
+    .command('serve')
+    .description('migrate, apply the config and run the HTTP server')
+    .addOption(configOption())
+    .option('--host <host>', 'listen address (default: server.host)')
+    .option('--port <port>', 'listen port; 0 picks a free one (default: server.port)')
+    .option('--no-apply', 'do not apply the config on start')
+    .action((opts: ServeOptions) => run(() => runServe(ctx, opts))());
+
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document')
+    .addOption(configOption())
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('--defaults', 'use the built-in default config (what npm run build ships)')
+    .action((opts: OpenApiOptions) => run(() => runOpenApi(ctx, opts))());
 
   program
     .command('migrate')

@@ -1,0 +1,78 @@
+import { pino } from 'pino';
+import { createApp, type App } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
+import type { Config } from '../../src/config/types.js';
+import { knexUserRepository } from '../../src/storage/knex/users.js';
+import type { UserRecord } from '../../src/storage/repositories.js';
+import { testConfig, testPasswordHash } from './config-fixture.js';
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
+
+/** The password behind testPasswordHash. */
+export const testPassword = 'correct horse battery staple';
+
+export interface TestApp {
+  app: App;
+  config: Config;
+  database: TestDatabase;
+  destroy(): Promise<void>;
+}
+
+/**
+ * A fresh app on a fresh private database of the given kind, built by the
+ * real composition root (not started: use app.server.inject, or app.start()
+ * for a real port). The scheduler is off unless the overrides turn it on.
+ */
+export async function createTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
+  const database = await createTestDatabase(kind);
+  const base = testConfig();
+  const config = testConfig({
+    database: database.config,
+    server: { ...base.server, host: '127.0.0.1', port: 0 },
+    scheduler: { ...base.scheduler, enabled: false },
+    ...overrides,
+  });
+  const app = await createApp(config, { db: database.db, clock: options.clock, logger: pino({ level: 'silent' }) });
+  return {
+    app,
+    config,
+    database,
+    async destroy() {
+      await app.stop({ timeoutMs: 1000 });
+      await database.destroy();
+    },
+  };
+}
+
+/** Inserts a user straight into storage (password: testPassword unless passwordHash says otherwise). */
+export async function seedUser(testApp: TestApp, overrides: Partial<UserRecord> & { sub: string }): Promise<UserRecord> {
+  const now = Date.now();
+  const user: UserRecord = {
+    managedBy: 'database',
+    email: `${overrides.sub}@example.com`,
+    role: 'user',
+    emailVerified: true,
+    emailVerificationRequired: false,
+    passwordHash: testPasswordHash,
+    secondFactorRequired: false,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
+  await knexUserRepository.insert(testApp.database.db, user);
+  return user;
+}
+
+/** Signs in through POST /api/auth/login and returns the Cookie header value for later requests. */
+export async function signIn(testApp: TestApp, email: string, password = testPassword): Promise<string> {
+  const response = await testApp.app.server.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`sign-in of ${email} failed: ${response.statusCode} ${response.payload}`);
+  return sessionCookieOf(response.headers['set-cookie']);
+}
+
+export function sessionCookieOf(setCookie: string | string[] | undefined): string {
+  const cookies = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  const session = cookies.find((c) => c.startsWith('session='));
+  if (!session) throw new Error('no session cookie was set');
+  return session.split(';')[0];
+}
