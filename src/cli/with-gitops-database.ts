@@ -1,0 +1,33 @@
+import type { Config } from '../config/types.js';
+import { ApplyConflictError } from '../gitops/index.js';
+import type { Database } from '../storage/knex/connect.js';
+import type { CliContext } from './context.js';
+import { loadCommandConfig } from './load-command-config.js';
+import { openCommandDatabase } from './open-command-database.js';
+import { CliError } from './output.js';
+
+/**
+ * The common frame of `idp diff` and `idp apply`: load the config, open and
+ * migrate its database, run the command, close. Collisions with
+ * database-managed objects become one stderr line each (config path and
+ * the database side) and exit code 1.
+ */
+export async function withGitopsDatabase(
+  ctx: CliContext,
+  configFlag: string | undefined,
+  run: (db: Database, config: Config) => Promise<number>,
+): Promise<number> {
+  const config = await loadCommandConfig(ctx, configFlag);
+  const db = await openCommandDatabase(config.database, ctx.cwd);
+  try {
+    return await run(db, config);
+  } catch (error) {
+    if (!(error instanceof ApplyConflictError)) throw error;
+    const where = config.file ?? 'built-in defaults';
+    for (const problem of error.problems) ctx.output.err(ctx.output.color.red(`${where}: ${problem}`));
+    const count = error.problems.length;
+    throw new CliError(`the config collides with database-managed objects (${count} ${count === 1 ? 'problem' : 'problems'}); nothing was applied`);
+  } finally {
+    await db.destroy();
+  }
+}

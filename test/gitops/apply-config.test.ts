@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
+import { testClient, testConfig, testIdentityProvider, testTerm, testUser } from '../support/config-fixture.js';
+import { ApplyConflictError, applyConfig, hashClientSecret, SENSITIVE, type Change } from '../../src/gitops/index.js';
+import { knexGitopsStore, type GitopsStore } from '../../src/gitops/gitops-store.js';
+import { connectDatabase } from '../../src/storage/knex/connect.js';
+import { knexUserRepository } from '../../src/storage/knex/users.js';
+import { knexClientRepository } from '../../src/storage/knex/clients.js';
+import { knexTermRepository } from '../../src/storage/knex/terms.js';
+import { knexIdentityProviderRepository } from '../../src/storage/knex/identity-providers.js';
+import type { Clock } from '../../src/clock.js';
+import type { GrantRevoker, Tx, UserRecord } from '../../src/storage/repositories.js';
+
+/** A revoker that writes what it revoked into settings, inside apply's transaction. */
+const settingsRevoker: GrantRevoker = {
+  async revokeUser(tx: Tx, sub: string) {
+    await tx('settings').insert({ key: `revoked:user:${sub}`, value: 'yes', updated_at: 1 });
+  },
+  async revokeClient(tx: Tx, clientId: string) {
+    await tx('settings').insert({ key: `revoked:client:${clientId}`, value: 'yes', updated_at: 1 });
+  },
+};
+const store: GitopsStore = { ...knexGitopsStore, revokers: [settingsRevoker] };
+
+function fixedClock(start: number): Clock & { set(ms: number): void } {
+  let now = start;
+  return { now: () => now, set: (ms) => (now = ms) };
+}
+
+function summaryOf(changes: Change[]): string[] {
+  return changes.map((c) => `${c.action} ${c.kind} ${c.key}`);
+}
+
+function databaseUser(sub: string, email: string): UserRecord {
+  return {
+    sub,
+    managedBy: 'database',
+    email,
+    role: 'user',
+    emailVerified: true,
+    emailVerificationRequired: false,
+    passwordHash: null,
+    secondFactorRequired: false,
+    deletedAt: null,
+    createdAt: 1,
+    updatedAt: 1,
+  };
+}
+
+async function counts(t: TestDatabase): Promise<Record<string, number>> {
+  const result: Record<string, number> = {};
+  for (const table of ['users', 'clients', 'terms', 'term_versions', 'identity_providers', 'settings']) {
+    const [row] = await t.db(table).count({ n: '*' });
+    result[table] = Number(row.n);
+  }
+  return result;
+}
+
+describe.each(databaseKinds)('applyConfig on %s', (kind) => {
+  let t: TestDatabase;
+  const clock = fixedClock(1_700_000_000_000);
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await t.destroy();
+  });
+  beforeEach(async () => {
+    for (const table of ['users', 'clients', 'terms', 'term_versions', 'identity_providers', 'settings']) await t.db(table).delete();
+  });
+
+  const full = testConfig({
+    users: [testUser({ sub: 'alice', role: 'admin' }), testUser({ sub: 'bob', passwordHash: null })],
+    clients: [testClient({ clientId: 'web' }), testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none' })],
+    terms: [testTerm()],
+    identityProviders: [testIdentityProvider()],
+  });
+
+  it('creates everything, then a second apply changes nothing', async () => {
+    const first = await applyConfig(t.db, full, { clock, store });
+    expect(first.applied).toBe(true);
+    expect(summaryOf(first.plan.changes)).toEqual([
+      'create identity_provider github',
+      'create client spa',
+      'create client web',
+      'create user alice',
+      'create user bob',
+      'create term tos',
+    ]);
+    expect(first.plan.summary).toEqual({ create: 6, update: 0, remove: 0 });
+
+    const alice = await knexUserRepository.findBySub(t.db, 'alice');
+    expect(alice).toMatchObject({ managedBy: 'config', role: 'admin', email: 'alice@example.com', deletedAt: null, createdAt: clock.now() });
+    const web = await knexClientRepository.findById(t.db, 'web');
+    expect(web?.secretHash).toBe(hashClientSecret('secret-of-web-0123456789abcdef'));
+    expect((await knexClientRepository.findById(t.db, 'spa'))?.secretHash).toBeNull();
+    const github = await knexIdentityProviderRepository.findById(t.db, 'github');
+    expect(github?.clientSecretFingerprint).toMatch(/^hmac-sha256:/);
+    expect(JSON.stringify(await t.db('identity_providers'))).not.toContain('gh-secret-0123456789');
+    expect((await knexTermRepository.listVersions(t.db, 'tos')).map((v) => v.version)).toEqual(['1']);
+
+    const second = await applyConfig(t.db, full, { clock, store });
+    expect(second.applied).toBe(false);
+    expect(second.plan.changes).toEqual([]);
+  });
+
+  it('shows secrets only as (sensitive) and compares them by hash', async () => {
+    const first = await applyConfig(t.db, full, { clock, store });
+    const created = JSON.stringify(first.plan.changes);
+    expect(created).not.toContain('secret-of-web');
+    expect(created).not.toContain('gh-secret');
+    expect(created).not.toContain('$argon2id');
+    const rotated = testConfig({
+      ...full,
+      clients: [testClient({ clientId: 'web', clientSecret: 'a-brand-new-secret-value-123456' }), full.clients[1]],
+      identityProviders: [testIdentityProvider({ clientSecret: 'a-new-upstream-secret' })],
+    });
+    const plan = (await applyConfig(t.db, rotated, { clock, store, dryRun: true })).plan;
+    expect(plan.changes).toEqual([
+      { kind: 'identity_provider', action: 'update', key: 'github', fields: [{ field: 'client_secret', old: SENSITIVE, new: SENSITIVE }] },
+      { kind: 'client', action: 'update', key: 'web', fields: [{ field: 'client_secret', old: SENSITIVE, new: SENSITIVE }] },
+    ]);
+    expect(JSON.stringify(plan.changes)).not.toContain('a-brand-new-secret');
+  });
+
+  it('updates changed fields only, old → new, and adds a term version on a new version string', async () => {
+    await applyConfig(t.db, full, { clock, store });
+    clock.set(1_700_000_100_000);
+    const changed = testConfig({
+      ...full,
+      users: [testUser({ sub: 'alice', role: 'user', email: 'Alice@New.example' }), full.users[1]],
+      clients: [testClient({ clientId: 'web', redirectUris: ['https://web.example.com/callback', 'https://web.example.com/cb2'] }), full.clients[1]],
+      terms: [testTerm({ version: '2' })],
+    });
+    const result = await applyConfig(t.db, changed, { clock, store });
+    expect(result.plan.changes).toEqual([
+      {
+        kind: 'client',
+        action: 'update',
+        key: 'web',
+        fields: [{ field: 'redirect_uris', old: ['https://web.example.com/callback'], new: ['https://web.example.com/callback', 'https://web.example.com/cb2'] }],
+      },
+      {
+        kind: 'user',
+        action: 'update',
+        key: 'alice',
+        fields: [
+          { field: 'email', old: 'alice@example.com', new: 'Alice@New.example' },
+          { field: 'role', old: 'admin', new: 'user' },
+        ],
+      },
+      { kind: 'term', action: 'update', key: 'tos', fields: [{ field: 'version', old: '1', new: '2' }] },
+    ]);
+    const alice = await knexUserRepository.findBySub(t.db, 'alice');
+    expect(alice).toMatchObject({ email: 'Alice@New.example', role: 'user', updatedAt: 1_700_000_100_000 });
+    expect((await knexUserRepository.findBySub(t.db, 'bob'))?.updatedAt).toBe(1_700_000_000_000);
+    expect((await knexTermRepository.listVersions(t.db, 'tos')).map((v) => v.version)).toEqual(['1', '2']);
+    clock.set(1_700_000_000_000);
+  });
+
+  it('prunes: soft-deletes a removed user and revokes its grants, deletes a removed client, restores a returning user', async () => {
+    await applyConfig(t.db, full, { clock, store });
+    const pruned = testConfig({ users: [full.users[0]], clients: [full.clients[0]], terms: [], identityProviders: [] });
+    const result = await applyConfig(t.db, pruned, { clock, store });
+    expect(summaryOf(result.plan.changes)).toEqual(['remove identity_provider github', 'remove client spa', 'remove user bob', 'remove term tos']);
+    expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBe(clock.now());
+    expect(await knexClientRepository.findById(t.db, 'spa')).toBeNull();
+    expect(await t.db('settings').where('key', 'like', 'revoked:%').orderBy('key').pluck('key')).toEqual(['revoked:client:spa', 'revoked:user:bob']);
+    expect(await knexTermRepository.findById(t.db, 'tos')).toBeNull();
+    expect((await applyConfig(t.db, pruned, { clock, store })).plan.changes).toEqual([]);
+
+    const back = await applyConfig(t.db, testConfig({ users: full.users }), { clock, store });
+    const restore = back.plan.changes.find((c) => c.key === 'bob');
+    expect(restore).toEqual({
+      kind: 'user',
+      action: 'update',
+      key: 'bob',
+      fields: [{ field: 'deleted_at', old: new Date(clock.now()).toISOString(), new: null }],
+    });
+    expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBeNull();
+  });
+
+  it('never touches database-managed users', async () => {
+    await knexUserRepository.insert(t.db, databaseUser('db-1', 'carol@example.com'));
+    await applyConfig(t.db, full, { clock, store });
+    const result = await applyConfig(t.db, testConfig(), { clock, store });
+    expect(summaryOf(result.plan.changes)).not.toContain('remove user db-1');
+    expect(await knexUserRepository.findBySub(t.db, 'db-1')).toEqual(databaseUser('db-1', 'carol@example.com'));
+  });
+
+  it('refuses a collision with a database-managed user, naming both sides, and writes nothing', async () => {
+    await knexUserRepository.insert(t.db, databaseUser('db-1', 'Carol@Example.com'));
+    await knexUserRepository.insert(t.db, databaseUser('dave', 'dave@example.com'));
+    const before = await counts(t);
+    const colliding = testConfig({
+      ...full,
+      users: [testUser({ sub: 'alice' }), testUser({ sub: 'carol', email: 'carol@example.com' }), testUser({ sub: 'dave', email: 'd@example.com' })],
+    });
+    const error = await applyConfig(t.db, colliding, { clock, store }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApplyConflictError);
+    expect((error as ApplyConflictError).problems).toEqual([
+      'users[1]: e-mail "carol@example.com" is already used by database-managed user "db-1" <Carol@Example.com>',
+      'users[2]: sub "dave" is already taken by database-managed user "dave" <dave@example.com>',
+    ]);
+    expect(await counts(t)).toEqual(before);
+    await expect(applyConfig(t.db, colliding, { clock, store, dryRun: true })).rejects.toBeInstanceOf(ApplyConflictError);
+  });
+
+  it('lets config users swap e-mails in one apply', async () => {
+    const two = testConfig({ users: [testUser({ sub: 'a', email: 'one@example.com' }), testUser({ sub: 'b', email: 'two@example.com' })] });
+    await applyConfig(t.db, two, { clock, store });
+    const swapped = testConfig({ users: [testUser({ sub: 'a', email: 'two@example.com' }), testUser({ sub: 'b', email: 'one@example.com' })] });
+    await applyConfig(t.db, swapped, { clock, store });
+    expect((await knexUserRepository.findBySub(t.db, 'a'))?.email).toBe('two@example.com');
+    expect((await knexUserRepository.findBySub(t.db, 'b'))?.email).toBe('one@example.com');
+    expect((await applyConfig(t.db, swapped, { clock, store })).plan.changes).toEqual([]);
+  });
+
+  it('rolls everything back when a write fails half-way', async () => {
+    await applyConfig(t.db, full, { clock, store });
+    const before = await counts(t);
+    const failing: GitopsStore = {
+      ...store,
+      revokers: [
+        settingsRevoker,
+        {
+          revokeUser: async () => {
+            throw new Error('revocation failed');
+          },
+          revokeClient: async () => {},
+        },
+      ],
+    };
+    await expect(applyConfig(t.db, testConfig({ users: [full.users[0]] }), { clock, store: failing })).rejects.toThrow('revocation failed');
+    expect(await counts(t)).toEqual(before);
+    expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBeNull();
+    expect(await knexClientRepository.findById(t.db, 'spa')).not.toBeNull();
+  });
+
+  it('serialises concurrent applies: both succeed, the second sees the first and has nothing to do', async () => {
+    const big = testConfig({
+      users: Array.from({ length: 1500 }, (_, i) => testUser({ sub: `user-${i}` })),
+      clients: Array.from({ length: 50 }, (_, i) => testClient({ clientId: `client-${i}` })),
+    });
+    const other = connectDatabase(t.config);
+    try {
+      const results = await Promise.all([applyConfig(t.db, big, { clock, store }), applyConfig(other, big, { clock, store })]);
+      const applied = results.filter((r) => r.applied);
+      expect(applied.length).toBe(1);
+      expect(applied[0].plan.summary).toEqual({ create: 1550, update: 0, remove: 0 });
+      expect(results.find((r) => !r.applied)?.plan.changes).toEqual([]);
+      expect((await counts(t)).users).toBe(1500);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('reports progress while creating many rows', async () => {
+    const progress: string[] = [];
+    const many = testConfig({ users: Array.from({ length: 900 }, (_, i) => testUser({ sub: `p-${i}` })) });
+    await applyConfig(t.db, many, { clock, store, onProgress: (p) => progress.push(`${p.kind} ${p.done}/${p.total}`) });
+    expect(progress.at(-1)).toBe('user 900/900');
+  });
+});
