@@ -5,6 +5,9 @@ import { runServe, type ServeOptions } from './commands/serve.js';
 import { runOpenApi, type OpenApiOptions } from './commands/openapi.js';
 import { runJobsList, runJobsRun, type JobsListOptions } from './commands/jobs.js';
 import { runValidate } from './commands/validate.js';
+import { runDiff } from './commands/diff.js';
+import { runApply } from './commands/apply.js';
+import { runHashPassword } from './commands/hash-password.js';
 import { runAdminLogin } from './commands/admin/login.js';
 import { runAdminLogout } from './commands/admin/logout.js';
 import { runAdminMe } from './commands/admin/me.js';
@@ -39,6 +42,26 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .addOption(configOption())
     .option('--format <format>', 'text | json | github (workflow annotations)', 'text')
     .action((opts: { config?: string; format?: string }) => run(() => runValidate(ctx, opts))());
+
+  program
+    .command('diff')
+    .description('show what apply would change (exit 2 with --exit-code when changes are pending)')
+    .addOption(configOption())
+    .option('--format <format>', 'text | json', 'text')
+    .option('--exit-code', 'exit 2 when changes are pending, 0 when none')
+    .action((opts: { config?: string; format?: string; exitCode?: boolean }) => run(() => runDiff(ctx, opts))());
+
+  program
+    .command('apply')
+    .description('reconcile the database with the config in one transaction')
+    .addOption(configOption())
+    .option('--dry-run', 'print the plan, change nothing')
+    .action((opts: { config?: string; dryRun?: boolean }) => run(() => runApply(ctx, opts))());
+
+  program
+    .command('hash-password')
+    .description('read a password on stdin (or a hidden prompt) and print its argon2id hash for password_hash')
+    .action(() => run(() => runHashPassword(ctx))());
 
   program
     .command('serve')
