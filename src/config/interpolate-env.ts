@@ -42,8 +42,10 @@ export function interpolateEnv(value: unknown, env: Record<string, string | unde
       const copy: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(node)) {
         path.push(key);
-        // defineProperty: a key "__proto__" stays a plain key.
-        Object.defineProperty(copy, key, { value: walk(item), enumerable: true, writable: true, configurable: true });
+        const result = walk(item);
+        // A key "__proto__" must stay a plain key, not set the prototype.
+        if (key === '__proto__') Object.defineProperty(copy, key, { value: result, enumerable: true, writable: true, configurable: true });
+        else copy[key] = result;
         path.pop();
       }
       return copy;
