@@ -1,0 +1,37 @@
+// A benchmark worker process: the real scheduler (dist/) in database mode,
+// running `noop` jobs until SIGTERM. Environment: BENCH_DATABASE_URL, BENCH_INSTANCE.
+import { pino } from 'pino';
+import { connectDatabase } from '../../../dist/storage/knex/connect.js';
+import { createScheduler } from '../../../dist/scheduler/index.js';
+import { knexSchedulerRepositories } from '../../../dist/storage/knex/scheduler-repositories.js';
+import { systemClock } from '../../../dist/clock.js';
+
+const db = connectDatabase({ client: 'postgres', filename: '', url: process.env.BENCH_DATABASE_URL, pool: { min: 1, max: 10 } });
+const scheduler = createScheduler({
+  db,
+  clock: systemClock,
+  logger: pino({ level: 'silent' }),
+  repositories: knexSchedulerRepositories,
+  config: {
+    scheduler: {
+      enabled: true,
+      mode: 'database',
+      cleanupCron: '0 2 * * *',
+      pollIntervalMs: 50,
+      lockTtlMs: 60_000,
+      backgroundRetryDelayMs: 1000,
+      backgroundMaxAttempts: 3,
+      backgroundRetentionMs: 604_800_000,
+      instanceId: process.env.BENCH_INSTANCE,
+    },
+    cleanup: { enabled: false, batchSize: 1000 },
+  },
+});
+await db.raw('SELECT 1');
+scheduler.start();
+process.stdout.write('ready\n');
+process.on('SIGTERM', async () => {
+  await scheduler.stop({ graceMs: 5000 });
+  await db.destroy();
+  process.exit(0);
+});
