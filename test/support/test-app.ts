@@ -76,3 +76,14 @@ export function sessionCookieOf(setCookie: string | string[] | undefined): strin
   if (!session) throw new Error('no session cookie was set');
   return session.split(';')[0];
 }
+
+/** server.inject with an optional Cookie header and a parsed JSON body (`json()`). */
+export async function inject(testApp: TestApp, method: string, url: string, cookie?: string, payload?: unknown, headers: Record<string, string> = {}) {
+  const response = await testApp.app.server.inject({
+    method,
+    url,
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+    payload: payload as object | string | undefined,
+  });
+  return Object.assign(response, { json: () => JSON.parse(response.payload) as Record<string, any> });
+}
