@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { main } from '../../../src/cli/main.js';
+import { createCapturedOutput } from '../../../src/cli/output.js';
+import { credentialsPath } from '../../../src/cli/admin/credential-store.js';
+import { databaseKinds, type DatabaseKind } from '../../support/databases.js';
+import { testUser } from '../../support/config-fixture.js';
+import { createTestApp, testPassword } from '../../support/test-app.js';
+import { applyConfig } from '../../../src/gitops/index.js';
+
+const adminSub = 'root-admin';
+const adminEmail = 'root@example.com';
+const adminPassword = testPassword;
+
+interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The real app on a random port, with one config-managed admin applied from the config. */
+async function startAdminServer(kind: DatabaseKind): Promise<RunningServer> {
+  const testApp = await createTestApp(kind, { users: [testUser({ sub: adminSub, email: adminEmail, role: 'admin' })] });
+  await applyConfig(testApp.database.db, testApp.config);
+  const url = await testApp.app.start();
+  return { url, stop: () => testApp.destroy() };
+}
+
+/**
+ * `idp admin` against the real server (createApp on a random port) on both
+ * engines, run in-process through main() with a private XDG_CONFIG_HOME per
+ * person at the terminal.
+ */
+describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => {
+  let server: RunningServer;
+  const homes: string[] = [];
+
+  beforeAll(async () => {
+    server = await startAdminServer(kind);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    for (const home of homes) await rm(home, { recursive: true, force: true });
+  });
+
+  /** One person's terminal: its own config directory. */
+  async function terminal() {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'idp-admin-cli-'));
+    homes.push(home);
+    const env = { XDG_CONFIG_HOME: home, HOME: home };
+    const run = async (argv: string[], stdin?: string) => {
+      const output = createCapturedOutput();
+      const code = await main(['admin', ...argv], { output, env, stdin: Readable.from(stdin === undefined ? [] : [stdin]) });
+      return { code, stdout: output.stdout, stderr: output.stderr };
+    };
+    const json = async (argv: string[], stdin?: string) => {
+      const result = await run([...argv, '--json'], stdin);
+      expect(result.stderr).toEqual([]);
+      expect(result.code).toBe(0);
+      return JSON.parse(result.stdout.join('\n'));
+    };
+    const login = (email: string, password: string) => run(['login', '--url', server.url, '--email', email, '--password-stdin'], `${password}\n`);
+    return { home, env, run, json, login, credentials: credentialsPath(env) };
+  }
+
+  it('login → me → list → create → get → update → delete → list --include-deleted', async () => {
+    const admin = await terminal();
+
+    const login = await admin.login(adminEmail, adminPassword);
+    expect(login.stderr).toEqual([]);
+    expect(login.code).toBe(0);
+    expect(login.stdout[0]).toBe(`logged in to ${server.url} as ${adminEmail} (admin)`);
+    expect((await stat(admin.credentials)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(admin.credentials))).mode & 0o777).toBe(0o700);
+    const stored = JSON.parse(await readFile(admin.credentials, 'utf8'));
+    expect(stored).toEqual({ url: server.url, cookie: expect.stringMatching(/^session=.+/) });
+    expect(await readFile(admin.credentials, 'utf8')).not.toContain(adminPassword);
+
+    const me = await admin.run(['me']);
+    expect(me.code).toBe(0);
+    expect(me.stdout).toContainEqual(expect.stringMatching(new RegExp(`^sub\\s+${adminSub}$`)));
+    expect(me.stdout).toContainEqual(expect.stringMatching(new RegExp(`^email\\s+${adminEmail}$`)));
+    const meJson = await admin.json(['me']);
+    expect(Object.keys(meJson.user).sort()).toEqual(
+      [
+        'managed_by', 'sub', 'email', 'role', 'email_verified', 'email_verification_required', 'has_password',
+        'totp_registered', 'totp_recovery_codes_missing', 'second_factor_required', 'passkey_count',
+      ].sort(),
+    );
+    expect(meJson.user).toMatchObject({ sub: adminSub, email: adminEmail, role: 'admin', managed_by: 'config' });
+
+    const list = await admin.run(['users', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout[0]).toMatch(/^SUB\s+EMAIL\s+ROLE\s+MANAGED BY\s+VERIFIED\s+TOTP\s+PASSKEYS$/);
+    expect(list.stdout[1]).toMatch(new RegExp(`^${adminSub}\\s+${adminEmail}\\s+admin\\s+config\\s+yes\\s+no\\s+0$`));
+    expect(list.stdout.slice(2)).toEqual(['', 'page 1 of 1 · 1 user']);
+    expect(await admin.json(['users', 'list'])).toEqual({ users: [{ ...meJson.user, deleted_at: null }], pagination: { page: 1, page_size: 20, total: 1 } });
+
+    const created = await admin.json(['users', 'create', '--email', 'Grace@Example.com', '--password-stdin'], 'a password with spaces \n');
+    expect(created.user).toMatchObject({ managed_by: 'database', role: 'user', email_verified: false, has_password: true, deleted_at: null });
+    const sub: string = created.user.sub;
+
+    // The password kept its inner and trailing spaces: only the final newline was dropped.
+    const grace = await terminal();
+    expect((await grace.login(created.user.email, 'a password with spaces ')).code).toBe(0);
+
+    const shown = await admin.run(['users', 'get', sub]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContainEqual(expect.stringMatching(/^managed by\s+database$/));
+    expect(shown.stdout).toContainEqual(expect.stringMatching(/^deleted\s+no$/));
+    expect(await admin.json(['users', 'get', sub])).toEqual(created);
+
+    const updated = await admin.json(['users', 'update', sub, '--role', 'admin', '--email-verified', 'true']);
+    expect(updated.user).toEqual({ ...created.user, role: 'admin', email_verified: true });
+    const renamed = await admin.run(['users', 'update', sub, '--email', 'grace.hopper@example.com']);
+    expect(renamed.code).toBe(0);
+    expect(renamed.stdout[0]).toBe(`updated user ${sub}`);
+    expect(renamed.stdout).toContainEqual(expect.stringMatching(/^email\s+grace.hopper@example.com$/));
+
+    const byQuery = await admin.json(['users', 'list', '--query', 'HOPPER', '--role', 'admin', '--managed-by', 'database']);
+    expect(byQuery.users.map((user: { sub: string }) => user.sub)).toEqual([sub]);
+
+    const deleted = await admin.run(['users', 'delete', sub]);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout[0]).toMatch(new RegExp(`^deleted user ${sub} \\(grace.hopper@example.com\\) at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z;`));
+
+    // Deleting a user ends its sessions at once (DESIGN.md 6).
+    expect((await grace.run(['me'])).stderr[0]).toMatch(/^UNAUTHORIZED: Authentication is required to access this resource\./);
+
+    expect((await admin.json(['users', 'list'])).pagination.total).toBe(1);
+    const withDeleted = await admin.run(['users', 'list', '--include-deleted']);
+    expect(withDeleted.stdout[0]).toMatch(/DELETED \(UTC\)$/);
+    expect(withDeleted.stdout.find((line) => line.startsWith(sub))).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    expect(withDeleted.stdout.at(-1)).toBe('page 1 of 1 · 2 users');
+    const withDeletedJson = await admin.json(['users', 'list', '--include-deleted']);
+    expect(withDeletedJson.users.find((user: { sub: string }) => user.sub === sub).deleted_at).toMatch(/Z$/);
+  });
+
+  it('pages through users with --page and --page-size', async () => {
+    const admin = await terminal();
+    await admin.login(adminEmail, adminPassword);
+    for (const name of ['page-a', 'page-b', 'page-c']) {
+      await admin.json(['users', 'create', '--email', `${name}@paging.example.com`, '--password-stdin'], 'pw');
+    }
+    const second = await admin.run(['users', 'list', '--query', 'paging.example', '--page', '2', '--page-size', '2']);
+    expect(second.stdout.at(-1)).toBe('page 2 of 2 · 3 users');
+    expect(second.stdout.filter((line) => line.includes('@paging.example.com'))).toHaveLength(1);
+    const beyond = await admin.run(['users', 'list', '--query', 'paging.example', '--page', '9', '--page-size', '2']);
+    expect(beyond.stdout).toEqual(['no users on this page', '', 'page 9 of 2 · 3 users']);
+  });
+
+  it('maps API errors to one `CODE: message` line and exit code 1', async () => {
+    const admin = await terminal();
+    await admin.login(adminEmail, adminPassword);
+    const expectError = async (argv: string[], line: string | RegExp, stdin?: string) => {
+      const result = await admin.run(argv, stdin);
+      expect(result.stdout).toEqual([]);
+      expect(result.stderr).toHaveLength(1);
+      if (typeof line === 'string') expect(result.stderr[0]).toBe(line);
+      else expect(result.stderr[0]).toMatch(line);
+      expect(result.code).toBe(1);
+    };
+
+    await expectError(['users', 'get', 'nobody-has-this-sub'], 'USER_NOT_FOUND: User not found.');
+    await expectError(['users', 'get', 'nobody', '--json'], 'USER_NOT_FOUND: User not found.');
+    await expectError(['users', 'delete', 'nobody-has-this-sub'], 'USER_NOT_FOUND: User not found.');
+    await expectError(['users', 'update', adminSub, '--role', 'user'], 'USER_NOT_EDITABLE: This user account cannot be modified.');
+    await expectError(['users', 'delete', adminSub], 'USER_NOT_EDITABLE: This user account cannot be modified.');
+    await expectError(['users', 'create', '--email', adminEmail.toUpperCase(), '--password-stdin'], 'EMAIL_ALREADY_EXISTS: The provided email is already registered.', 'pw');
+    await expectError(['users', 'list', '--page-size', '101'], /^VALIDATION_ERROR: The request is invalid\. \(query\.page_size: .*must be less than or equal to 100\)$/);
+    await expectError(['users', 'create', '--email', 'two..dots@example.com', '--password-stdin'], /^VALIDATION_ERROR: The request is invalid\. \((payload\.)?email: [^;]+\)$/, 'pw');
+    await expectError(['users', 'create', '--email', 'long@example.com', '--password-stdin'], /^VALIDATION_ERROR: The request is invalid\. \((payload\.)?password: [^;]+\)$/, 'x'.repeat(257));
+    // A sub of odd characters travels URL-encoded and comes back as a plain 404.
+    await expectError(['users', 'get', '../admin/me?x=1#y'], 'USER_NOT_FOUND: User not found.');
+  });
+
+  it('a non-admin gets FORBIDDEN; a wrong password INVALID_CREDENTIALS and no credentials', async () => {
+    const admin = await terminal();
+    await admin.login(adminEmail, adminPassword);
+    await admin.json(['users', 'create', '--email', 'plain@example.com', '--password-stdin'], 'plain-password');
+
+    const plain = await terminal();
+    const login = await plain.login('plain@example.com', 'plain-password');
+    expect(login.code).toBe(0);
+    expect(login.stderr).toEqual(['warning: plain@example.com is not an admin; admin commands will answer FORBIDDEN']);
+    expect(await plain.run(['users', 'list'])).toEqual({ code: 1, stdout: [], stderr: ['FORBIDDEN: You do not have permission to access this resource.'] });
+
+    const stranger = await terminal();
+    expect(await stranger.login(adminEmail, 'not the password')).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['INVALID_CREDENTIALS: The email or password is incorrect.'],
+    });
+    await expect(stat(stranger.credentials)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('logout ends the session on the server: a kept copy of the cookie answers 401', async () => {
+    const admin = await terminal();
+    await admin.login(adminEmail, adminPassword);
+    const kept = await readFile(admin.credentials, 'utf8');
+
+    expect(await admin.run(['logout'])).toEqual({ code: 0, stdout: [`logged out of ${server.url}`], stderr: [] });
+    await expect(stat(admin.credentials)).rejects.toThrow(/ENOENT/);
+    expect(await admin.run(['users', 'list'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['error: not logged in: run `idp admin login --url URL --email EMAIL` first'],
+    });
+
+    await writeFile(admin.credentials, kept, { mode: 0o600 });
+    expect(await admin.run(['me'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['UNAUTHORIZED: Authentication is required to access this resource. (the session has ended: run `idp admin login` again)'],
+    });
+  });
+
+  it('sizes the table to the terminal width', async () => {
+    const admin = await terminal();
+    await admin.login(adminEmail, adminPassword);
+    await admin.json(['users', 'create', '--email', 'a-rather-long-address-for-the-table@width.example.com', '--password-stdin'], 'pw');
+    for (const columns of [60, 80, 120]) {
+      const output = { ...createCapturedOutput(), columns };
+      const code = await main(['admin', 'users', 'list', '--query', 'width.example'], { output, env: admin.env, stdin: Readable.from([]) });
+      expect(code).toBe(0);
+      for (const line of output.stdout) expect([...line].length).toBeLessThanOrEqual(columns);
+      if (columns === 60) expect(output.stdout[1]).toContain('…');
+    }
+  });
+});
