@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createCapturedOutput } from '../../src/cli/output.js';
+import { Chalk } from 'chalk';
+import { CliError, createCapturedOutput } from '../../src/cli/output.js';
+import { loadCommandConfig } from '../../src/cli/load-command-config.js';
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idp-validate-'));
@@ -90,6 +92,55 @@ describe('idp validate (in process)', () => {
     const result = await run(['validate', '-c', 'valid.yaml', '--format', 'xml']);
     expect(result.code).toBe(2);
     expect(result.stderr).toEqual(['error: unknown --format "xml" (expected text, json, github)']);
+  });
+});
+
+describe('idp validate on a TTY', () => {
+  it('colours errors red, warnings yellow and the verdict', async () => {
+    const output = { ...createCapturedOutput(), color: new Chalk({ level: 1 }), isTTY: true };
+    const invalid = await main(['validate', '-c', 'invalid.yaml'], { output, env: {}, cwd: dir });
+    expect(invalid).toBe(1);
+    expect(output.stderr[0]).toBe('\u001b[31minvalid.yaml:3:9: server.port: must be a whole number, not a string\u001b[39m');
+    expect(output.stderr.at(-1)).toBe('invalid.yaml: \u001b[31minvalid\u001b[39m: 4 errors');
+    await main(['validate', '-c', 'warning.yaml'], { output, env: {}, cwd: dir });
+    expect(output.stderr.at(-1)).toMatch(/^\u001b\[33mwarning\.yaml: warning: security:/);
+    expect(output.stdout.at(-1)).toBe('warning.yaml: \u001b[32mvalid\u001b[39m (1 warning)');
+  });
+});
+
+describe('loadCommandConfig (the config of migrate, diff, apply, serve)', () => {
+  const ctx = (env: Record<string, string> = {}) => ({ output: createCapturedOutput(), env, cwd: dir, stdin: process.stdin });
+
+  it('returns the runtime config and prints warnings on stderr', async () => {
+    const context = ctx();
+    const config = await loadCommandConfig(context, 'warning.yaml');
+    expect(config.file).toBe(path.join(dir, 'warning.yaml'));
+    expect(context.output.stderr).toEqual([expect.stringMatching(/^warning\.yaml: warning: security: no security\.secret/)]);
+  });
+
+  it('prints every problem and fails with one line naming the file and the count', async () => {
+    const context = ctx();
+    const failure = await loadCommandConfig(context, 'invalid.yaml').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CliError);
+    expect(failure).toMatchObject({ message: 'invalid.yaml: configuration is invalid (4 problems)', exitCode: 1 });
+    expect(context.output.stderr).toHaveLength(4);
+  });
+
+  it('fails with one line for an unreadable file', async () => {
+    const context = ctx({ IDP_CONFIG: 'nope.yaml' });
+    await expect(loadCommandConfig(context, undefined)).rejects.toThrow('nope.yaml: configuration is invalid (1 problem)');
+    expect(context.output.stderr).toEqual(['nope.yaml: cannot read the config file: no such file']);
+  });
+
+  it('uses the built-in defaults when there is no file', async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'idp-noconfig-'));
+    try {
+      const config = await loadCommandConfig({ ...ctx(), cwd: empty }, undefined);
+      expect(config.database.filename).toBe(path.join(empty, 'idp.sqlite'));
+      expect(config.server.baseUrl).toBe('http://localhost:8080');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 
