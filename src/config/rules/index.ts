@@ -48,11 +48,11 @@ export function checkRules(config: ConfigFile, shapeIsValid: boolean): RuleProbl
   const problems: RuleProblem[] = [];
   for (const rule of configRules) {
     if (shapeIsValid) {
-      problems.push(...rule(config));
+      for (const problem of rule(config)) problems.push(problem);
       continue;
     }
     try {
-      problems.push(...rule(config));
+      for (const problem of rule(config)) problems.push(problem);
     } catch {
       // Malformed input this rule cannot read; see above.
     }
