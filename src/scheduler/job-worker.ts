@@ -65,11 +65,16 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
   const inFlight = new Map<string, InFlight>();
   const loops: Promise<void>[] = [];
   let stopping = false;
+  let lastSweep = -Infinity;
 
   async function runNext(): Promise<JobRunResult | null> {
     const now = clock.now();
-    for (const job of await jobs.failExpiredExhausted(db, now)) {
-      logJobTransition(logger, job, { from: 'running', to: 'failed', instanceId: owner, error: job.lastError });
+    // Once per poll interval, not per claim: it is a table scan, and dead workers are rare.
+    if (now - lastSweep >= config.pollIntervalMs) {
+      lastSweep = now;
+      for (const job of await jobs.failExpiredExhausted(db, now)) {
+        logJobTransition(logger, job, { from: 'running', to: 'failed', instanceId: owner, error: job.lastError });
+      }
     }
     const job = await jobs.claim(db, { owner, now, leaseExpiresAt: now + config.lockTtlMs, kinds: deps.handlers.kinds() });
     if (!job) return null;
