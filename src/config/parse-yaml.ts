@@ -33,6 +33,7 @@ export function parseYaml(text: string, file: string | null): { ok: true; parsed
 function describeYamlError(code: string, message: string): string {
   const sentence = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   if (code === 'DUPLICATE_KEY') return 'duplicate key: a key may appear only once in a mapping';
+  if (code === 'MULTIPLE_DOCS') return 'YAML syntax error: the file must hold one document, but a second one starts here (after ---)';
   return `YAML syntax error: ${sentence}`;
 }
 

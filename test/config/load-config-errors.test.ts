@@ -13,6 +13,8 @@ describe('each class of error is located by file:line:column and config path', (
       yaml('server:', '  port: [8080', 'clients: []'),
       ['idp.yaml:3:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]'],
     ],
+    ['a second YAML document', yaml('server: {}', '---', 'users: []'), ['idp.yaml:2:1: YAML syntax error: the file must hold one document, but a second one starts here (after ---)']],
+    ['tab indentation', yaml('server:', '\tport: 1'), ['idp.yaml:2:1: YAML syntax error: Tabs are not allowed as indentation']],
     ['duplicate YAML key', yaml('server:', '  port: 1', '  port: 2'), ['idp.yaml:3:3: duplicate key: a key may appear only once in a mapping']],
     ['wrong type', yaml('server:', '  port: eighty'), ['idp.yaml:2:9: server.port: must be a whole number, not a string']],
     ['wrong type (list for mapping)', yaml('server: [1, 2]'), ['idp.yaml:1:9: server: must be a mapping (key: value), not a list']],
