@@ -22,5 +22,7 @@ export function createFrontend(frontend: FrontendConfig, branding: BrandingConfi
     if (!frontend.path) throw new Error('frontend.path must be the upstream URL when frontend.mode is proxy');
     return { mode: 'proxy', proxy: createProxyFrontend({ upstream: frontend.path, variables }) };
   }
-  return { mode: 'static', static: createStaticFrontend({ directory: frontend.path || builtinUiDirectory, variables }) };
+  const directory = frontend.path || builtinUiDirectory;
+  const spaFallback = directory !== builtinUiDirectory;
+  return { mode: 'static', static: createStaticFrontend({ directory, variables, spaFallback }) };
 }

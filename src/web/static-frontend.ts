@@ -25,11 +25,16 @@ const contentTypes: Record<string, string> = {
 
 /**
  * `static` mode: files from a directory. `/login` is login.html (or
- * login/index.html); a path without an extension that matches nothing falls
- * back to index.html when the directory has one, as single-page apps expect.
+ * login/index.html); with spaFallback, a path without an extension that
+ * matches nothing gets index.html, as single-page apps expect.
  * Nothing outside the directory is ever read.
  */
-export function createStaticFrontend(options: { directory: string; variables: Readonly<Record<string, string>> }) {
+export function createStaticFrontend(options: {
+  directory: string;
+  variables: Readonly<Record<string, string>>;
+  /** Serve index.html for unknown app routes (an operator's single-page app; not the built-in UI). */
+  spaFallback: boolean;
+}) {
   const root = path.resolve(options.directory);
 
   async function readInside(relative: string): Promise<FrontendFile | null> {
@@ -58,7 +63,7 @@ export function createStaticFrontend(options: { directory: string; variables: Re
         const found = await readInside(candidate);
         if (found) return found;
       }
-      return path.extname(decoded) === '' ? readInside('index.html') : null;
+      return options.spaFallback && path.extname(decoded) === '' ? readInside('index.html') : null;
     },
   };
 }

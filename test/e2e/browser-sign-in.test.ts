@@ -58,6 +58,7 @@ describe('signing in through the built-in pages in Chromium', () => {
       'See your basic profile',
     ]);
 
+    await expect.poll(() => page.locator('#account').textContent()).toBe('Signed in as alice@example.com');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((url) => url.origin === rp.url && url.pathname === '/callback');
     expect(await page.locator('#who').textContent()).toBe('Signed in as alice (alice@example.com)');

@@ -40,6 +40,8 @@ describe('static mode', () => {
     expect(String(login?.body)).toContain('<title>Sign in · Acme &#60;ID&#62;</title>');
     expect(String((await frontend.static.load('/consent'))?.body)).toContain('<title>Consent · Acme &#60;ID&#62;</title>');
     expect((await frontend.static.load('/ui/login.js'))?.contentType).toBe('text/javascript; charset=utf-8');
+    expect(String((await frontend.static.load('/'))?.body)).toContain('<title>Acme &#60;ID&#62;</title>');
+    // No single-page fallback for the built-in UI: an unknown page is a 404.
     expect(await frontend.static.load('/nothing-here')).toBeNull();
   });
 

@@ -39,6 +39,8 @@ async function load() {
     item.textContent = scope.description;
     list.append(item);
   }
+  const session = await callApi('GET', '/api/auth/session');
+  if (session.ok) byId('account').textContent = `Signed in as ${session.body.user.email}`;
   allow.disabled = false;
   deny.disabled = false;
   allow.addEventListener('click', () => decide('allow'));

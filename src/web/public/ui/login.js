@@ -18,9 +18,18 @@ if (hint) email.value = hint;
 (hint ? password : email).focus();
 if (queryParam('select_account') === 'true') void showAccounts();
 
+/** @param {boolean} invalid */
+function markInvalid(invalid) {
+  for (const input of [email, password]) {
+    if (invalid) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
+}
+
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   error.textContent = '';
+  markInvalid(false);
   if (!email.value.trim() || !password.value) {
     error.textContent = 'Enter your email and password.';
     (email.value.trim() ? password : email).focus();
@@ -40,6 +49,7 @@ form.addEventListener('submit', async (event) => {
   error.textContent = result.status === 429 && result.retryAfter
     ? `${result.message} (try again in ${result.retryAfter} seconds)`
     : result.message;
+  markInvalid(result.status === 401);
   password.value = '';
   password.focus();
 });
