@@ -88,6 +88,17 @@ describe('idp validate (in process)', () => {
     expect(warning.stdout[0]).toMatch(/^::warning file=warning\.yaml,title=security::no security\.secret/);
   });
 
+  it('checks the built-in defaults when there is no config file, and says so', async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'idp-validate-none-'));
+    try {
+      const output = createCapturedOutput();
+      expect(await main(['validate'], { output, env: {}, cwd: empty })).toBe(0);
+      expect(output.stdout).toEqual(['no config file (-c, $IDP_CONFIG, ./idp.yaml); the built-in defaults: valid (1 warning)']);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('refuses an unknown --format as a usage error (exit 2)', async () => {
     const result = await run(['validate', '-c', 'valid.yaml', '--format', 'xml']);
     expect(result.code).toBe(2);
