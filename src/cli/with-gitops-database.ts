@@ -5,12 +5,13 @@ import type { CliContext } from './context.js';
 import { loadCommandConfig } from './load-command-config.js';
 import { openCommandDatabase } from './open-command-database.js';
 import { CliError } from './output.js';
+import { locateConflicts } from './locate-conflicts.js';
 
 /**
  * The common frame of `idp diff` and `idp apply`: load the config, open and
  * migrate its database, run the command, close. Collisions with
- * database-managed objects become one stderr line each (config path and
- * the database side) and exit code 1.
+ * database-managed objects become one stderr line each (file:line:column,
+ * config path and the database side) and exit code 1.
  */
 export async function withGitopsDatabase(
   ctx: CliContext,
@@ -23,9 +24,8 @@ export async function withGitopsDatabase(
     return await run(db, config);
   } catch (error) {
     if (!(error instanceof ApplyConflictError)) throw error;
-    const where = config.file ?? 'built-in defaults';
-    for (const problem of error.problems) ctx.output.err(ctx.output.color.red(`${where}: ${problem}`));
-    const count = error.problems.length;
+    for (const line of await locateConflicts(config.file, ctx.cwd, error.conflicts)) ctx.output.err(ctx.output.color.red(line));
+    const count = error.conflicts.length;
     throw new CliError(`the config collides with database-managed objects (${count} ${count === 1 ? 'problem' : 'problems'}); nothing was applied`);
   } finally {
     await db.destroy();

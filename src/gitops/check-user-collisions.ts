@@ -1,5 +1,6 @@
 import type { UserConfig } from '../config/types.js';
 import type { Tx } from '../storage/repositories.js';
+import type { ApplyConflict } from './apply-conflict-error.js';
 import type { GitopsStore } from './gitops-store.js';
 
 /**
@@ -8,8 +9,8 @@ import type { GitopsStore } from './gitops-store.js';
  * naming the config side (`users[3]`) and the database user (sub and
  * e-mail). Reads in batches: two queries per thousand config users.
  */
-export async function checkUserCollisions(tx: Tx, users: UserConfig[], store: GitopsStore): Promise<string[]> {
-  const problems: string[] = [];
+export async function checkUserCollisions(tx: Tx, users: UserConfig[], store: GitopsStore): Promise<ApplyConflict[]> {
+  const problems: ApplyConflict[] = [];
   const [bySub, byEmail] = [
     await store.users.findBySubs(tx, users.map((u) => u.sub)),
     await store.users.findLiveByEmails(tx, users.map((u) => u.email)),
@@ -19,11 +20,14 @@ export async function checkUserCollisions(tx: Tx, users: UserConfig[], store: Gi
   users.forEach((user, index) => {
     const sameSub = dbSubs.get(user.sub);
     if (sameSub) {
-      problems.push(`users[${index}]: sub "${user.sub}" is already taken by database-managed user "${sameSub.sub}" <${sameSub.email}>`);
+      problems.push({ path: ['users', index], message: `sub "${user.sub}" is already taken by database-managed user "${sameSub.sub}" <${sameSub.email}>` });
     }
     const sameEmail = dbEmails.get(user.email.toLowerCase());
     if (sameEmail) {
-      problems.push(`users[${index}]: e-mail "${user.email}" is already used by database-managed user "${sameEmail.sub}" <${sameEmail.email}>`);
+      problems.push({
+        path: ['users', index],
+        message: `e-mail "${user.email}" is already used by database-managed user "${sameEmail.sub}" <${sameEmail.email}>`,
+      });
     }
   });
   return problems;

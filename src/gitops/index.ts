@@ -10,7 +10,7 @@
  * docs/gitops.md describes the semantics.
  */
 export { applyConfig, type ApplyOptions, type ApplyResult } from './apply-config.js';
-export { ApplyConflictError } from './apply-conflict-error.js';
+export { ApplyConflictError, type ApplyConflict } from './apply-conflict-error.js';
 export { planChanges } from './plan-changes.js';
 export { renderPlan, type PlanOutput } from './render-plan.js';
 export { planToJson } from './plan-to-json.js';

@@ -1,6 +1,7 @@
 import type { ClientConfig } from '../config/types.js';
 import type { ClientRecord, Tx } from '../storage/repositories.js';
 import { byKey, diffFields, listFields, type FieldSpec } from './field-spec.js';
+import type { ApplyConflict } from './apply-conflict-error.js';
 import type { GitopsStore } from './gitops-store.js';
 import { hashClientSecret } from './hash-client-secret.js';
 import type { Change, PlanWrites } from './plan.js';
@@ -51,10 +52,10 @@ export async function planClients(
   tx: Tx,
   clients: ClientConfig[],
   store: GitopsStore,
-): Promise<{ changes: Change[]; writes: PlanWrites['clients']; problems: string[] }> {
+): Promise<{ changes: Change[]; writes: PlanWrites['clients']; problems: ApplyConflict[] }> {
   const stored = new Map((await store.clients.listAll(tx)).map((c) => [c.clientId, c]));
   const changes: Change[] = [];
-  const problems: string[] = [];
+  const problems: ApplyConflict[] = [];
   const writes: PlanWrites['clients'] = { create: [], update: [], remove: [] };
   const wanted = new Set<string>();
 
@@ -66,7 +67,7 @@ export async function planClients(
       changes.push({ kind: 'client', action: 'create', key: client.clientId, fields: listFields(clientFields, desired) });
       writes.create.push(desired);
     } else if (current.managedBy !== 'config') {
-      problems.push(`clients[${index}]: client_id "${client.clientId}" is already taken by a database-managed client ("${current.name}")`);
+      problems.push({ path: ['clients', index], message: `client_id "${client.clientId}" is already taken by a database-managed client ("${current.name}")` });
     } else {
       const diff = diffFields(clientFields, current, desired);
       if (diff.fields.length === 0) return;

@@ -20,12 +20,14 @@ export function connectDatabase(config: DatabaseConfig): Database {
       client: 'pg',
       connection: config.url,
       pool: { min: config.pool.min, max: config.pool.max },
+      log: quietLog,
     });
   }
   return knexFactory({
     client: 'sqlite3',
     connection: { filename: config.filename },
     useNullAsDefault: true,
+    log: quietLog,
     pool: {
       min: 1,
       max: 1,
@@ -41,6 +43,19 @@ export function connectDatabase(config: DatabaseConfig): Database {
 interface SqliteConnection {
   exec(sql: string, callback: (err: Error | null) => void): void;
 }
+
+/**
+ * knex prints "Acquire connection error" with a stack trace to stdout before
+ * it rejects the query with the same error. The caller reports that error in
+ * one line (a CLI must not print stack traces, and `--format json` output
+ * must stay parseable); other warnings go to stderr.
+ */
+const quietLog = {
+  warn(message: unknown) {
+    if (typeof message === 'string' && message.startsWith('Acquire connection error')) return;
+    process.stderr.write(`knex: ${String(message)}\n`);
+  },
+};
 
 export function isPostgres(db: Knex): boolean {
   return db.client.config.client === 'pg';

@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
+import { clientSecret, gitopsYaml, makeWorkdir, runIdp } from './gitops-cli-fixture.js';
+import { knexUserRepository } from '../../src/storage/knex/users.js';
+
+const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
+
+async function tableCounts(t: TestDatabase): Promise<number[]> {
+  const counts: number[] = [];
+  for (const table of ['users', 'clients', 'settings']) counts.push(Number((await t.db(table).count({ n: '*' }))[0].n));
+  return counts;
+}
+
+describe.each(databaseKinds)('idp apply on %s', (kind) => {
+  let t: TestDatabase;
+  const work = makeWorkdir();
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await t.destroy();
+    work.cleanup();
+  });
+
+  it('applies, then a second apply changes nothing; removing a user soft-deletes it', async () => {
+    work.write('idp.yaml', gitopsYaml(t.config, [{ sub: 'alice' }, { sub: 'bob' }]));
+    const dry = await runIdp(['apply', '-c', 'idp.yaml', '--dry-run'], work.dir);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout.at(-1)).toBe('Dry run: nothing was applied.');
+    expect(await knexUserRepository.findBySub(t.db, 'alice')).toBeNull();
+
+    const first = await runIdp(['apply', '-c', 'idp.yaml'], work.dir);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('+ user bob');
+    expect(first.stdout.at(-1)).toBe('Applied: 3 created, 0 updated, 0 removed.');
+    expect(first.all).not.toContain(clientSecret);
+
+    const second = await runIdp(['apply', '-c', 'idp.yaml'], work.dir);
+    expect(second).toMatchObject({ code: 0, stdout: ['No changes.'] });
+
+    work.write('idp.yaml', gitopsYaml(t.config, [{ sub: 'alice' }]));
+    const removal = await runIdp(['apply', '-c', 'idp.yaml'], work.dir);
+    expect(removal.code).toBe(0);
+    expect(removal.stdout).toContain('- user bob');
+    expect(removal.stdout.at(-1)).toBe('Applied: 0 created, 0 updated, 1 removed.');
+    const bob = await knexUserRepository.findBySub(t.db, 'bob');
+    expect(bob?.deletedAt).toEqual(expect.any(Number));
+  });
+
+  it('aborts a collision with a database-managed user with exit 1, naming both sides, and writes nothing', async () => {
+    await knexUserRepository.insert(t.db, {
+      sub: 'db-user-7',
+      managedBy: 'database',
+      email: 'Zoe@Example.com',
+      role: 'user',
+      emailVerified: true,
+      emailVerificationRequired: false,
+      passwordHash: null,
+      secondFactorRequired: false,
+      deletedAt: null,
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    work.write('clash.yaml', gitopsYaml(t.config, [{ sub: 'alice' }, { sub: 'newcomer' }, { sub: 'zoe', email: 'zoe@example.com' }]));
+    const before = await tableCounts(t);
+    const result = await runIdp(['apply', '-c', 'clash.yaml'], work.dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toEqual([
+      'clash.yaml:15:5: users[2]: e-mail "zoe@example.com" is already used by database-managed user "db-user-7" <Zoe@Example.com>',
+      'error: the config collides with database-managed objects (1 problem); nothing was applied',
+    ]);
+    expect(await tableCounts(t)).toEqual(before);
+    expect(await knexUserRepository.findBySub(t.db, 'newcomer')).toBeNull();
+    expect((await runIdp(['diff', '-c', 'clash.yaml'], work.dir)).code).toBe(1);
+  });
+
+  it('says it cannot connect when the database is down: one line, exit 1', async () => {
+    const down =
+      kind === 'postgres'
+        ? { ...t.config, url: 'postgres://root:hunter2@127.0.0.1:1/nowhere' }
+        : { ...t.config, filename: path.join(work.dir, 'no-such-dir', 'idp.sqlite') };
+    work.write('down.yaml', gitopsYaml(down, [{ sub: 'alice' }]));
+    const result = await runIdp(['apply', '-c', 'down.yaml'], work.dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toEqual([]);
+    expect(result.stderr).toHaveLength(1);
+    expect(result.stderr[0]).toMatch(/^error: cannot connect to the database /);
+    expect(result.stderr[0]).not.toContain('hunter2');
+  });
+});
+
+describe('bin/idp apply (spawned)', () => {
+  let t: TestDatabase;
+  const work = makeWorkdir();
+  beforeAll(async () => {
+    // `npm test` builds first; a standalone vitest run may not have.
+    if (!existsSync(path.join(root, 'dist/cli/commands/apply.js'))) {
+      await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root }).catch(() => {});
+    }
+    t = await createTestDatabase('sqlite');
+  });
+  afterAll(async () => {
+    await t.destroy();
+    work.cleanup();
+  });
+
+  it('applies through the real binary, and diff --exit-code then exits 0', async () => {
+    work.write('idp.yaml', gitopsYaml(t.config, [{ sub: 'alice' }]));
+    const run = (args: string[]) =>
+      promisify(execFile)(path.join(root, 'bin/idp'), args, { cwd: work.dir, env: { ...process.env, WEB_SECRET: clientSecret, NO_COLOR: '1' } }).then(
+        (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+      );
+    const pending = await run(['diff', '--exit-code', '-c', 'idp.yaml']);
+    expect(pending.code).toBe(2);
+    const applied = await run(['apply', '-c', 'idp.yaml']);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Applied: 2 created, 0 updated, 0 removed.');
+    expect(`${applied.stdout}${applied.stderr}`).not.toContain(clientSecret);
+    expect((await run(['diff', '--exit-code', '-c', 'idp.yaml'])).code).toBe(0);
+  });
+});

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { DatabaseConfig } from '../../src/config/types.js';
+import { main } from '../../src/cli/main.js';
+import { createCapturedOutput } from '../../src/cli/output.js';
+import { testPasswordHash } from '../support/config-fixture.js';
+
+/** The client secret the generated configs use; no output may ever contain it. */
+export const clientSecret = 'cli-test-client-secret-0123456789';
+
+export interface CliUser {
+  sub: string;
+  email?: string;
+  role?: 'user' | 'admin';
+}
+
+/** A config file (YAML, the real loader reads it) for the given database and users. */
+export function gitopsYaml(database: DatabaseConfig, users: CliUser[]): string {
+  const db =
+    database.client === 'sqlite' ? `database:\n  client: sqlite\n  filename: ${JSON.stringify(database.filename)}\n` : `database:\n  client: postgres\n  url: ${JSON.stringify(database.url)}\n`;
+  const userLines = users
+    .map((u) => `  - sub: ${u.sub}\n    email: ${u.email ?? `${u.sub}@example.com`}\n    role: ${u.role ?? 'user'}\n    password_hash: "${testPasswordHash}"\n`)
+    .join('');
+  return [
+    'security:\n  secret: "0123456789abcdef0123456789abcdef"\n',
+    db,
+    users.length > 0 ? `users:\n${userLines}` : 'users: []\n',
+    'clients:\n  - client_id: web\n    name: Web app\n    client_secret: ${WEB_SECRET}\n    redirect_uris: [https://web.example.com/callback]\n',
+  ].join('');
+}
+
+export function makeWorkdir(): { dir: string; write(name: string, text: string): string; cleanup(): void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'idp-gitops-cli-'));
+  return {
+    dir,
+    write(name, text) {
+      writeFileSync(path.join(dir, name), text);
+      return name;
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Runs `idp …` in process, stdin from `input` (not a TTY). */
+export async function runIdp(args: string[], cwd: string, input = '') {
+  const output = createCapturedOutput();
+  const code = await main(args, { output, env: { WEB_SECRET: clientSecret }, cwd, stdin: Readable.from([input]) });
+  return { code, stdout: output.stdout, stderr: output.stderr, all: [...output.stdout, ...output.stderr].join('\n') };
+}
