@@ -3,6 +3,7 @@ import type {
   BackgroundJobRepository,
   ExpiredRowsRepository,
   SchedulerLeaseRepository,
+  SessionRepository,
 } from '../storage/repositories.js';
 
 /** The storage the scheduler and its cleanup job use; src/storage/knex/scheduler-repositories.ts builds it. */
@@ -11,4 +12,5 @@ export interface SchedulerRepositories {
   schedulerLeases: SchedulerLeaseRepository;
   expiredRows: ExpiredRowsRepository;
   authorizationCodes: AuthorizationCodeRepository;
+  sessions: SessionRepository;
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { knexAuthorizationCodeRepository as codes } from '../../src/storage/knex/authorization-codes.js';
 import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/background-jobs.js';
+import { knexSessionRepository as sessions } from '../../src/storage/knex/sessions.js';
 import type { BackgroundJobRecord, BackgroundJobState } from '../../src/storage/repositories.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { manualClock, schedulerConfig, testScheduler, type ManualClock } from './scheduler-fixture.js';
@@ -103,6 +104,31 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     expect(deleted.authorization_codes).toBe(2);
     const left = (await t.db('authorization_codes').select('code_hash').orderBy('code_hash')).map((r: { code_hash: string }) => r.code_hash);
     expect(left).toEqual(['live', 'live-consumed']);
+  });
+
+  it('deletes expired and idle sessions and keeps live ones', async () => {
+    const now = clock.now();
+    const session = (idHash: string, lastSeenAt: number, expiresAt: number) =>
+      sessions.insert(t.db, { idHash, sub: 'u1', createdAt: now - 7_200_000, lastSeenAt, expiresAt, authTime: now - 7_200_000, amr: ['pwd'], secondFactorPending: false });
+    await session('expired', now - 60_000, now - 1);
+    await session('idle', now - 3_600_001, now + 80_000_000); // idle limit 3600 s in the test config
+    await session('live', now - 60_000, now + 80_000_000);
+    await session('live-at-idle-edge', now - 3_599_000, now + 80_000_000);
+    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    expect(deleted).toMatchObject({ sessions: 1, sessions_idle: 1 });
+    const left = (await t.db('sessions').select('id_hash').orderBy('id_hash')).map((r: { id_hash: string }) => r.id_hash);
+    expect(left).toEqual(['live', 'live-at-idle-edge']);
+  });
+
+  it('deletes login rate-limit counters whose window has ended', async () => {
+    const now = clock.now();
+    await t.db('login_rate_limits').insert([
+      { key: 'account:old@example.test', failures: 5, window_started_at: now - 900_001 },
+      { key: 'address:10.0.0.1', failures: 2, window_started_at: now - 899_000 },
+    ]);
+    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    expect(deleted.login_rate_limits).toBe(1);
+    expect((await t.db('login_rate_limits').select('key')).map((r: { key: string }) => r.key)).toEqual(['address:10.0.0.1']);
   });
 
   it('an unknown scheduled job name is refused', async () => {

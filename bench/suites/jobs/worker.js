@@ -24,6 +24,7 @@ const scheduler = createScheduler({
       backgroundRetentionMs: 604_800_000,
       instanceId: process.env.BENCH_INSTANCE,
     },
+    security: { sessionIdleTtlSeconds: 3600, loginRateLimit: { maxAttempts: 5, windowSeconds: 900 } },
     cleanup: { enabled: false, batchSize: 1000 },
   },
 });

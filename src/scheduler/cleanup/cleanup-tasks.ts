@@ -9,7 +9,18 @@ import type { CleanupTask } from './cleanup-task.js';
  */
 export function cleanupTasks(config: Config, repositories: SchedulerRepositories): CleanupTask[] {
   const retentionMs = config.scheduler.backgroundRetentionMs;
+  const sessionIdleMs = config.security.sessionIdleTtlSeconds * 1000;
+  const rateLimitWindowMs = config.security.loginRateLimit.windowSeconds * 1000;
   return [
+    batchedTask('sessions', (tx, now, limit) => repositories.sessions.deleteExpired(tx, now, limit)),
+    // A session unused for longer than the idle limit is refused (src/accounts/sessions.ts) even before it expires.
+    batchedTask('sessions_idle', (tx, now, limit) =>
+      repositories.expiredRows.deleteBatch(tx, { table: 'sessions', column: 'last_seen_at', before: now - sessionIdleMs, limit }),
+    ),
+    // A counter whose window ended no longer limits anyone: the next failure starts a new window.
+    batchedTask('login_rate_limits', (tx, now, limit) =>
+      repositories.expiredRows.deleteBatch(tx, { table: 'login_rate_limits', column: 'window_started_at', before: now - rateLimitWindowMs, limit }),
+    ),
     // Codes are kept until they expire even when consumed: a replay inside the lifetime must still be recognised.
     batchedTask('authorization_codes', (tx, now, limit) => repositories.authorizationCodes.deleteExpired(tx, now, limit)),
     // SPEC 2.5 background_retention_ms: only succeeded and failed jobs; pending and running are never deleted.
