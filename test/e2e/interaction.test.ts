@@ -108,6 +108,20 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
     }
   });
 
+  it('shows malformed requests as an error page too: no parameters, an empty form, a repeated client_id', async () => {
+    const attempts: [string, RequestInit][] = [
+      [`${idp.url}/oauth2/authorize`, {}],
+      [`${idp.url}/oauth2/authorize`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }],
+      [`${request()}&client_id=spa`, {}],
+    ];
+    for (const [url, init] of attempts) {
+      const response = await fetch(url, { ...init, redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(response.headers.get('content-type')).toContain('text/html');
+    }
+  });
+
   it('refuses a public client without PKCE, in a redirect to the client', async () => {
     const response = await fetch(request({ client_id: 'spa', redirect_uri: 'https://spa.example.com/callback', code_challenge: undefined, code_challenge_method: undefined }), { redirect: 'manual' });
     const location = locationOf(response, idp.url);

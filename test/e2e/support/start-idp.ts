@@ -34,6 +34,7 @@ export async function startIdp(kind: DatabaseKind, overrides: Partial<Config> = 
   const config = testConfig({
     server: { baseUrl: url, host: '127.0.0.1', port, trustProxy: false },
     database: database.config,
+    logging: { level: (process.env.IDP_TEST_LOG_LEVEL ?? 'silent') as Config['logging']['level'], format: 'json' },
     ...overrides,
   });
   await applyConfig(database.db, config);
