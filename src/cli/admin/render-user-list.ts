@@ -4,10 +4,10 @@ import { renderTable, type TableColumn } from './render-table.js';
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
-// On a narrow terminal PASSKEYS, TOTP and VERIFIED go first, then SUB and EMAIL are cut.
+// On a narrow terminal PASSKEYS, TOTP and VERIFIED go first, then EMAIL and SUB are cut.
 const columns: TableColumn<AdminUser>[] = [
-  { header: 'SUB', cell: (user) => user.sub, shrinkTo: 12 },
   { header: 'EMAIL', cell: (user) => user.email, shrinkTo: 16 },
+  { header: 'SUB', cell: (user) => user.sub, shrinkTo: 12 },
   { header: 'ROLE', cell: (user) => user.role },
   { header: 'MANAGED BY', cell: (user) => user.managed_by },
   { header: 'VERIFIED', cell: (user) => yesNo(user.email_verified), dropOrder: 3 },

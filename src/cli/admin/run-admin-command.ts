@@ -20,13 +20,20 @@ function formatApiError(ctx: CliContext, error: AdminApiError): string {
   const line = `${ctx.output.color.red(error.code)}: ${error.message}`;
   if (error.details.length > 0) {
     // Validation details stay on the same line: `path: message; path: message`.
-    const details = error.details.map((detail) => `${formatPath(detail.path)}: ${detail.message}`).join('; ');
+    const details = error.details.map(formatDetail).join('; ');
     return `${line} (${details})`;
   }
   if (error.code === 'UNAUTHORIZED') return `${line} (the session has ended: run \`idp admin login\` again)`;
   return line;
 }
 
-function formatPath(path: unknown): string {
-  return Array.isArray(path) ? path.join('.') : String(path);
+/**
+ * `"page_size" must be less than or equal to 100` already names the field:
+ * the wire location (`query.page_size`) is left out then, as a flag user
+ * never typed it. Otherwise `path: message`.
+ */
+function formatDetail(detail: { path: unknown; message: string }): string {
+  const path = Array.isArray(detail.path) ? detail.path.join('.') : String(detail.path);
+  const field = path.split('.').at(-1) ?? path;
+  return detail.message.includes(`"${field}"`) ? detail.message : `${path}: ${detail.message}`;
 }

@@ -93,8 +93,8 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
 
     const list = await admin.run(['users', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout[0]).toMatch(/^SUB\s+EMAIL\s+ROLE\s+MANAGED BY\s+VERIFIED\s+TOTP\s+PASSKEYS$/);
-    expect(list.stdout[1]).toMatch(new RegExp(`^${adminSub}\\s+${adminEmail}\\s+admin\\s+config\\s+yes\\s+no\\s+0$`));
+    expect(list.stdout[0]).toMatch(/^EMAIL\s+SUB\s+ROLE\s+MANAGED BY\s+VERIFIED\s+TOTP\s+PASSKEYS$/);
+    expect(list.stdout[1]).toMatch(new RegExp(`^${adminEmail}\\s+${adminSub}\\s+admin\\s+config\\s+yes\\s+no\\s+0$`));
     expect(list.stdout.slice(2)).toEqual(['', 'page 1 of 1 · 1 user']);
     expect(await admin.json(['users', 'list'])).toEqual({ users: [{ ...meJson.user, deleted_at: null }], pagination: { page: 1, page_size: 20, total: 1 } });
 
@@ -132,7 +132,7 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     expect((await admin.json(['users', 'list'])).pagination.total).toBe(1);
     const withDeleted = await admin.run(['users', 'list', '--include-deleted']);
     expect(withDeleted.stdout[0]).toMatch(/DELETED \(UTC\)$/);
-    expect(withDeleted.stdout.find((line) => line.startsWith(sub))).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    expect(withDeleted.stdout.find((line) => line.includes(sub))).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d$/);
     expect(withDeleted.stdout.at(-1)).toBe('page 1 of 1 · 2 users');
     const withDeletedJson = await admin.json(['users', 'list', '--include-deleted']);
     expect(withDeletedJson.users.find((user: { sub: string }) => user.sub === sub).deleted_at).toMatch(/Z$/);
@@ -169,9 +169,9 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     await expectError(['users', 'update', adminSub, '--role', 'user'], 'USER_NOT_EDITABLE: This user account cannot be modified.');
     await expectError(['users', 'delete', adminSub], 'USER_NOT_EDITABLE: This user account cannot be modified.');
     await expectError(['users', 'create', '--email', adminEmail.toUpperCase(), '--password-stdin'], 'EMAIL_ALREADY_EXISTS: The provided email is already registered.', 'pw');
-    await expectError(['users', 'list', '--page-size', '101'], /^VALIDATION_ERROR: The request is invalid\. \(query\.page_size: .*must be less than or equal to 100\)$/);
-    await expectError(['users', 'create', '--email', 'two..dots@example.com', '--password-stdin'], /^VALIDATION_ERROR: The request is invalid\. \((payload\.)?email: [^;]+\)$/, 'pw');
-    await expectError(['users', 'create', '--email', 'long@example.com', '--password-stdin'], /^VALIDATION_ERROR: The request is invalid\. \((payload\.)?password: [^;]+\)$/, 'x'.repeat(257));
+    await expectError(['users', 'list', '--page-size', '101'], 'VALIDATION_ERROR: The request is invalid. ("page_size" must be less than or equal to 100)');
+    await expectError(['users', 'create', '--email', 'two..dots@example.com', '--password-stdin'], /^VALIDATION_ERROR: The request is invalid\. \("email" [^;]+\)$/, 'pw');
+    await expectError(['users', 'create', '--email', 'long@example.com', '--password-stdin'], /^VALIDATION_ERROR: The request is invalid\. \("password" [^;]+\)$/, 'x'.repeat(257));
     // A sub of odd characters travels URL-encoded and comes back as a plain 404.
     await expectError(['users', 'get', '../admin/me?x=1#y'], 'USER_NOT_FOUND: User not found.');
   });

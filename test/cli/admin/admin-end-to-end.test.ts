@@ -136,8 +136,8 @@ describe('bin/idp admin against bin/idp serve', () => {
     expect(table).toMatchObject({ code: 0, stderr: '' });
     expect(table.stdout).not.toMatch(ansi);
     const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^SUB\s+EMAIL\s+ROLE\s+MANAGED BY/);
-    expect(lines[1]).toMatch(/^e2e-admin\s+e2e-admin@example.com\s+admin\s+config\b/);
+    expect(lines[0]).toMatch(/^EMAIL\s+SUB\s+ROLE\s+MANAGED BY/);
+    expect(lines[1]).toMatch(/^e2e-admin@example.com\s+e2e-admin\s+admin\s+config\b/);
     expect(lines.at(-1)).toBe('page 1 of 1 · 1 user');
 
     const json = await idp(['admin', 'users', 'list', '--json']);
