@@ -26,8 +26,10 @@ const gap = '  ';
 export function renderTable<Row>(output: Output, columns: TableColumn<Row>[], rows: Row[], options: TableOptions<Row> = {}): string[] {
   const cells = rows.map((row) => columns.map((column) => column.cell(row)));
   const natural = columns.map((column, index) => Math.max(width(column.header), ...cells.map((line) => width(line[index]))));
-  const visible = chooseColumns(columns, natural, output.columns);
-  const widths = shrinkColumns(columns, natural, visible, output.columns);
+  // A pseudo-terminal without a size reports 0 columns: treat it as unknown, like a pipe.
+  const available = output.columns > 0 ? output.columns : Infinity;
+  const visible = chooseColumns(columns, natural, available);
+  const widths = shrinkColumns(columns, natural, visible, available);
 
   const line = (values: string[]) =>
     visible

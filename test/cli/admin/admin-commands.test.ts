@@ -7,7 +7,8 @@ import { main } from '../../../src/cli/main.js';
 import { createCapturedOutput } from '../../../src/cli/output.js';
 import { credentialsPath } from '../../../src/cli/admin/credential-store.js';
 import { databaseKinds, type DatabaseKind } from '../../support/databases.js';
-import { testUser } from '../../support/config-fixture.js';
+import { testConfig, testUser } from '../../support/config-fixture.js';
+import type { Config } from '../../../src/config/types.js';
 import { createTestApp, testPassword } from '../../support/test-app.js';
 import { applyConfig } from '../../../src/gitops/index.js';
 
@@ -21,8 +22,8 @@ interface RunningServer {
 }
 
 /** The real app on a random port, with one config-managed admin applied from the config. */
-async function startAdminServer(kind: DatabaseKind): Promise<RunningServer> {
-  const testApp = await createTestApp(kind, { users: [testUser({ sub: adminSub, email: adminEmail, role: 'admin' })] });
+async function startAdminServer(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<RunningServer> {
+  const testApp = await createTestApp(kind, { users: [testUser({ sub: adminSub, email: adminEmail, role: 'admin' })], ...overrides });
   await applyConfig(testApp.database.db, testApp.config);
   const url = await testApp.app.start();
   return { url, stop: () => testApp.destroy() };
@@ -228,5 +229,33 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
       for (const line of output.stdout) expect([...line].length).toBeLessThanOrEqual(columns);
       if (columns === 60) expect(output.stdout[1]).toContain('…');
     }
+  });
+});
+
+describe.each(databaseKinds)('idp admin login when a second factor is required, on %s', (kind) => {
+  let server: RunningServer;
+  let home: string;
+  beforeAll(async () => {
+    server = await startAdminServer(kind, { auth: { ...testConfig().auth, secondFactor: 'required' } });
+    home = await mkdtemp(path.join(os.tmpdir(), 'idp-admin-2fa-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('says so in one line and keeps no pending session', async () => {
+    const output = createCapturedOutput();
+    const env = { XDG_CONFIG_HOME: home, HOME: home };
+    const code = await main(['admin', 'login', '--url', server.url, '--email', adminEmail, '--password-stdin'], {
+      output,
+      env,
+      stdin: Readable.from([adminPassword]),
+    });
+    expect(code).toBe(1);
+    expect(output.stderr).toEqual([
+      `error: ${adminEmail} must confirm the sign-in with a second factor (none registered yet), which idp admin cannot do yet: use an admin account without a required second factor`,
+    ]);
+    await expect(stat(credentialsPath(env))).rejects.toThrow(/ENOENT/);
   });
 });

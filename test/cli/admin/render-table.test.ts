@@ -41,6 +41,10 @@ describe('renderTable', () => {
     if (width < 49) expect(lines.join('\n')).toContain('…');
   });
 
+  it('keeps natural widths when the width is unknown (a pseudo-terminal without a size says 0)', () => {
+    expect(renderTable(outputOf(0), columns, rows)).toEqual(renderTable(outputOf(100), columns, rows));
+  });
+
   it('cuts a cell to the column width with a trailing ellipsis', () => {
     const lines = renderTable(outputOf(30), columns, rows);
     // 49 wide without COUNT: 19 too many, taken one by one from the wider column → 14 + 2 + 14.
