@@ -14,6 +14,6 @@ export { ApplyConflictError, type ApplyConflict } from './apply-conflict-error.j
 export { planChanges } from './plan-changes.js';
 export { renderPlan, type PlanOutput } from './render-plan.js';
 export { planToJson } from './plan-to-json.js';
-export { hashClientSecret } from './hash-client-secret.js';
+export { hashClientSecret } from '../clients/hash-client-secret.js';
 export type { ApplyProgress } from './write-plan.js';
 export { SENSITIVE, type Change, type ChangeAction, type ChangeKind, type FieldChange, type Plan, type PlanSummary } from './plan.js';

@@ -3,7 +3,7 @@ import type { ClientRecord, Tx } from '../storage/repositories.js';
 import { byKey, diffFields, listFields, type FieldSpec } from './field-spec.js';
 import type { ApplyConflict } from './apply-conflict-error.js';
 import type { GitopsStore } from './gitops-store.js';
-import { hashClientSecret } from './hash-client-secret.js';
+import { hashClientSecret } from '../clients/hash-client-secret.js';
 import type { Change, PlanWrites } from './plan.js';
 
 type DesiredClient = Omit<ClientRecord, 'createdAt' | 'updatedAt'>;
