@@ -11,6 +11,8 @@ export class AdminApiError extends Error {
   constructor(
     readonly status: number,
     body: ApiErrorBody,
+    /** From Retry-After on a 429 (the login rate limit), when the server sent it in seconds. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(body.message);
     this.name = 'AdminApiError';

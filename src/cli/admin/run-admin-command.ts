@@ -23,6 +23,7 @@ function formatApiError(ctx: CliContext, error: AdminApiError): string {
     const details = error.details.map(formatDetail).join('; ');
     return `${line} (${details})`;
   }
+  if (error.retryAfterSeconds !== null) return `${line} (retry in ${error.retryAfterSeconds} s)`;
   if (error.code === 'UNAUTHORIZED') return `${line} (the session has ended: run \`idp admin login\` again)`;
   return line;
 }

@@ -30,7 +30,7 @@ export async function sendRequest(baseUrl: string, request: ApiRequest): Promise
   const response = await fetchOrExplain(baseUrl, url, request);
   const body = await readJson(response, url);
   if (!response.ok) {
-    if (isErrorBody(body)) throw new AdminApiError(response.status, body);
+    if (isErrorBody(body)) throw new AdminApiError(response.status, body, readRetryAfter(response));
     throw new CliError(`unexpected answer from ${url.origin}: HTTP ${response.status} without an error code (is ${baseUrl} an idp server?)`);
   }
   return { status: response.status, body, sessionCookie: readSessionCookie(response) };
@@ -106,4 +106,10 @@ function readSessionCookie(response: Response): string | null {
     if (pair.startsWith('session=') && pair.length > 'session='.length) return pair;
   }
   return null;
+}
+
+/** Retry-After in delta-seconds (RFC 9110 §10.2.3); an HTTP-date form is left out. */
+function readRetryAfter(response: Response): number | null {
+  const value = response.headers.get('retry-after');
+  return value !== null && /^[0-9]+$/.test(value.trim()) ? Number(value) : null;
 }

@@ -197,6 +197,12 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     await expect(stat(stranger.credentials)).rejects.toThrow(/ENOENT/);
   });
 
+  it('--url may name the logged-in server again (same origin), and then the session is used', async () => {
+    const admin = await terminal();
+    await admin.login(adminEmail, adminPassword);
+    expect((await admin.json(['me', '--url', `${server.url}/`])).user.sub).toBe(adminSub);
+  });
+
   it('logout ends the session on the server: a kept copy of the cookie answers 401', async () => {
     const admin = await terminal();
     await admin.login(adminEmail, adminPassword);
@@ -257,5 +263,36 @@ describe.each(databaseKinds)('idp admin login when a second factor is required, 
       `error: ${adminEmail} must confirm the sign-in with a second factor (none registered yet), which idp admin cannot do yet: use an admin account without a required second factor`,
     ]);
     await expect(stat(credentialsPath(env))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe.each(databaseKinds)('idp admin login against the login rate limit, on %s', (kind) => {
+  // A server of its own: the failures count per account and per client address (127.0.0.1).
+  let server: RunningServer;
+  let home: string;
+  beforeAll(async () => {
+    server = await startAdminServer(kind);
+    home = await mkdtemp(path.join(os.tmpdir(), 'idp-admin-limit-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('answers TOO_MANY_REQUESTS with the wait from Retry-After, even for the right password', async () => {
+    const login = async (password: string) => {
+      const output = createCapturedOutput();
+      const argv = ['admin', 'login', '--url', server.url, '--email', adminEmail, '--password-stdin'];
+      const code = await main(argv, { output, env: { XDG_CONFIG_HOME: home, HOME: home }, stdin: Readable.from([password]) });
+      return { code, stderr: output.stderr };
+    };
+    const { maxAttempts } = testConfig().security.loginRateLimit;
+    for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+      expect(await login('wrong-password')).toEqual({ code: 1, stderr: ['INVALID_CREDENTIALS: The email or password is incorrect.'] });
+    }
+    const limited = await login(adminPassword);
+    expect(limited.code).toBe(1);
+    expect(limited.stderr).toHaveLength(1);
+    expect(limited.stderr[0]).toMatch(/^TOO_MANY_REQUESTS: Too many failed login attempts\. Try again later\. \(retry in \d+ s\)$/);
   });
 });
