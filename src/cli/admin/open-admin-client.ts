@@ -2,11 +2,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { createAdminClient, type AdminClient } from './admin-client.js';
 import { loadCredentials, saveCredentials } from './credential-store.js';
-import { parseServerUrl } from './server-url.js';
-
-export interface ServerOptions {
-  url?: string;
-}
+import { chosenServerUrl, type ServerOptions } from './server-url.js';
 
 /**
  * The admin client of the logged-in session. `--url` or `$IDP_URL` may
@@ -16,7 +12,7 @@ export interface ServerOptions {
 export async function openAdminClient(ctx: CliContext, opts: ServerOptions): Promise<AdminClient> {
   const credentials = await loadCredentials(ctx.env);
   if (!credentials) throw new CliError('not logged in: run `idp admin login --url URL --email EMAIL` first');
-  const url = overrideUrl(ctx, opts) ?? credentials.url;
+  const url = chosenServerUrl(ctx, opts) ?? credentials.url;
   if (new URL(url).origin !== new URL(credentials.url).origin) {
     throw new CliError(`not logged in to ${url} (the stored session is for ${credentials.url}): run \`idp admin login --url ${url} --email EMAIL\``);
   }
@@ -26,11 +22,4 @@ export async function openAdminClient(ctx: CliContext, opts: ServerOptions): Pro
       await saveCredentials(ctx.env, { url: credentials.url, cookie });
     },
   });
-}
-
-/** --url wins over $IDP_URL; undefined when neither is given. */
-export function overrideUrl(ctx: CliContext, opts: ServerOptions): string | undefined {
-  if (opts.url !== undefined) return parseServerUrl(opts.url, '--url');
-  if (ctx.env.IDP_URL) return parseServerUrl(ctx.env.IDP_URL, '$IDP_URL');
-  return undefined;
 }

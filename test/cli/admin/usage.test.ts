@@ -115,6 +115,19 @@ describe('idp admin without a server', () => {
     expect(list.stderr).toEqual([`error: cannot reach the idp server at http://127.0.0.1:${port}: connection refused (is \`idp serve\` running?)`]);
   });
 
+  it('logout with the server unreachable removes the local session and says the server still holds it, exit 1', async () => {
+    const port = await closedPort();
+    await saveCredentials({ XDG_CONFIG_HOME: configHome }, { url: `http://127.0.0.1:${port}`, cookie: 'session=x' });
+    expect(await run(['admin', 'logout'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        `the local session is removed, but http://127.0.0.1:${port} could not end it: cannot reach the idp server at http://127.0.0.1:${port}: connection refused (is \`idp serve\` running?)`,
+      ],
+    });
+    expect(await run(['admin', 'logout'])).toEqual({ code: 0, stdout: ['not logged in'], stderr: [] });
+  });
+
   it('never sends the stored cookie to another origin given by --url or $IDP_URL', async () => {
     await saveCredentials({ XDG_CONFIG_HOME: configHome }, { url: 'http://127.0.0.1:1', cookie: 'session=x' });
     const expected = 'error: not logged in to http://127.0.0.1:2 (the stored session is for http://127.0.0.1:1): run `idp admin login --url http://127.0.0.1:2 --email EMAIL`';

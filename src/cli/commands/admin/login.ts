@@ -2,7 +2,7 @@ import type { CliContext } from '../../context.js';
 import { CliError } from '../../output.js';
 import { createAdminClient } from '../../admin/admin-client.js';
 import { loadCredentials, saveCredentials } from '../../admin/credential-store.js';
-import { overrideUrl } from '../../admin/open-admin-client.js';
+import { chosenServerUrl } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
 import { readPassword, refusePasswordArgument } from '../../admin/read-password.js';
 
@@ -22,7 +22,7 @@ export interface AdminLoginOptions {
  */
 export async function runAdminLogin(ctx: CliContext, opts: AdminLoginOptions): Promise<number> {
   refusePasswordArgument(opts.password);
-  const url = overrideUrl(ctx, opts) ?? (await loadCredentials(ctx.env))?.url;
+  const url = chosenServerUrl(ctx, opts) ?? (await loadCredentials(ctx.env))?.url;
   if (!url) throw new CliError('--url is required (or set $IDP_URL), e.g. idp admin login --url http://localhost:8080 --email admin@example.com', 2);
   const password = await readPassword(ctx, {
     fromStdin: Boolean(opts.passwordStdin),

@@ -1,5 +1,6 @@
 import type { CliContext } from '../../context.js';
-import { openAdminClient, type ServerOptions } from '../../admin/open-admin-client.js';
+import { openAdminClient } from '../../admin/open-admin-client.js';
+import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
 import { renderUser } from '../../admin/render-user.js';
 

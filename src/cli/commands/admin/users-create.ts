@@ -1,6 +1,7 @@
 import type { CliContext } from '../../context.js';
 import type { CreateUserBody, Role } from '../../admin/admin-api-types.js';
-import { openAdminClient, type ServerOptions } from '../../admin/open-admin-client.js';
+import { openAdminClient } from '../../admin/open-admin-client.js';
+import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
 import { readPassword, refusePasswordArgument } from '../../admin/read-password.js';
 import { renderUser } from '../../admin/render-user.js';

@@ -1,5 +1,6 @@
 import type { CliContext } from '../../context.js';
-import { openAdminClient, type ServerOptions } from '../../admin/open-admin-client.js';
+import { openAdminClient } from '../../admin/open-admin-client.js';
+import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
 
 /** `idp admin users delete SUB`: DELETE /api/admin/users/{sub}, a soft delete (SPEC.md 3.1). */

@@ -1,6 +1,7 @@
 import type { CliContext } from '../../context.js';
 import type { ListUsersParams, ManagedBy, Role } from '../../admin/admin-api-types.js';
-import { openAdminClient, type ServerOptions } from '../../admin/open-admin-client.js';
+import { openAdminClient } from '../../admin/open-admin-client.js';
+import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
 import { renderUserList } from '../../admin/render-user-list.js';
 

@@ -1,7 +1,8 @@
 import type { CliContext } from '../../context.js';
 import { CliError } from '../../output.js';
 import type { Role, UpdateUserBody } from '../../admin/admin-api-types.js';
-import { openAdminClient, type ServerOptions } from '../../admin/open-admin-client.js';
+import { openAdminClient } from '../../admin/open-admin-client.js';
+import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
 import { renderUser } from '../../admin/render-user.js';
 
