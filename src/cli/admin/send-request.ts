@@ -28,6 +28,9 @@ const timeoutMs = 30_000;
 export async function sendRequest(baseUrl: string, request: ApiRequest): Promise<ApiAnswer> {
   const url = buildUrl(baseUrl, request);
   const response = await fetchOrExplain(baseUrl, url, request);
+  // Redirects are not followed: a cookie and a password go only where they were told to.
+  const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+  if (location) throw new CliError(`${url.origin}${url.pathname} redirects to ${location}: give the server's own address with --url`);
   const body = await readJson(response, url);
   if (!response.ok) {
     if (isErrorBody(body)) throw new AdminApiError(response.status, body, readRetryAfter(response));
