@@ -205,7 +205,8 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
 
   it('logout ends the session on the server: a kept copy of the cookie answers 401', async () => {
     const admin = await terminal();
-    await admin.login(adminEmail, adminPassword);
+    const login = await admin.json(['login', '--url', server.url, '--email', adminEmail, '--password-stdin'], adminPassword);
+    expect(login).toEqual({ user: expect.objectContaining({ sub: adminSub, role: 'admin' }) });
     const kept = await readFile(admin.credentials, 'utf8');
 
     expect(await admin.run(['logout'])).toEqual({ code: 0, stdout: [`logged out of ${server.url}`], stderr: [] });
