@@ -94,7 +94,7 @@ describe.each(databaseKinds)('idp apply on %s', (kind) => {
   });
 });
 
-describe('bin/idp apply (spawned)', () => {
+describe.each(databaseKinds)('bin/idp apply (spawned) on %s', (kind) => {
   let t: TestDatabase;
   const work = makeWorkdir();
   beforeAll(async () => {
@@ -102,25 +102,41 @@ describe('bin/idp apply (spawned)', () => {
     if (!existsSync(path.join(root, 'dist/cli/commands/apply.js'))) {
       await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root }).catch(() => {});
     }
-    t = await createTestDatabase('sqlite');
+    t = await createTestDatabase(kind, { migrate: false });
   });
   afterAll(async () => {
     await t.destroy();
     work.cleanup();
   });
 
+  const run = (args: string[]) =>
+    promisify(execFile)(path.join(root, 'bin/idp'), args, { cwd: work.dir, env: { ...process.env, WEB_SECRET: clientSecret, NO_COLOR: '1' } }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  it('two processes applying at once both succeed: one applies, the other finds nothing to do', async () => {
+    const many = Array.from({ length: 1500 }, (_, i) => ({ sub: `user-${i}` }));
+    work.write('many.yaml', gitopsYaml(t.config, many));
+    // Migrate first: concurrent first-time migrations are knex's business, not apply's.
+    expect((await run(['migrate', '-c', 'many.yaml'])).code).toBe(0);
+    const results = await Promise.all([run(['apply', '-c', 'many.yaml']), run(['apply', '-c', 'many.yaml'])]);
+    expect(results.map((r) => [r.code, r.stderr])).toEqual([
+      [0, ''],
+      [0, ''],
+    ]);
+    const lastLines = results.map((r) => r.stdout.trimEnd().split('\n').at(-1)).sort();
+    expect(lastLines).toEqual(['Applied: 1501 created, 0 updated, 0 removed.', 'No changes.']);
+    expect(Number((await t.db('users').count({ n: '*' }))[0].n)).toBe(1500);
+  });
+
   it('applies through the real binary, and diff --exit-code then exits 0', async () => {
     work.write('idp.yaml', gitopsYaml(t.config, [{ sub: 'alice' }]));
-    const run = (args: string[]) =>
-      promisify(execFile)(path.join(root, 'bin/idp'), args, { cwd: work.dir, env: { ...process.env, WEB_SECRET: clientSecret, NO_COLOR: '1' } }).then(
-        (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-      );
     const pending = await run(['diff', '--exit-code', '-c', 'idp.yaml']);
     expect(pending.code).toBe(2);
     const applied = await run(['apply', '-c', 'idp.yaml']);
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toContain('Applied: 2 created, 0 updated, 0 removed.');
+    expect(applied.stdout).toContain('Applied: 1 created, 0 updated, 1500 removed.');
     expect(`${applied.stdout}${applied.stderr}`).not.toContain(clientSecret);
     expect((await run(['diff', '--exit-code', '-c', 'idp.yaml'])).code).toBe(0);
   });
