@@ -21,7 +21,8 @@ export function createProcessOutput(env: NodeJS.ProcessEnv = process.env): Outpu
     err: (line) => process.stderr.write(`${line}\n`),
     color: new Chalk({ level: colorful ? 1 : 0 }),
     isTTY,
-    columns: process.stdout.columns ?? 100,
+    // A pseudo-terminal without a size reports 0 columns.
+    columns: process.stdout.columns || 100,
   };
 }
 
