@@ -72,7 +72,10 @@ async function writeUsers(
     for (const revoker of store.revokers) await revoker.revokeUser(tx, sub);
   }
   await releaseTakenEmails(tx, writes.update, store);
-  for (const { sub, changes } of writes.update) await store.users.update(tx, sub, { ...changes, updatedAt: now });
+  for (const { subs, changes } of groupByChanges(writes.update)) {
+    if (subs.length === 1) await store.users.update(tx, subs[0], { ...changes, updatedAt: now });
+    else await store.users.updateMany(tx, subs, { ...changes, updatedAt: now });
+  }
   const total = writes.create.length;
   for (let done = 0; done < total; ) {
     const batch = writes.create.slice(done, done + BATCH_SIZE);
@@ -100,4 +103,19 @@ async function releaseTakenEmails(tx: Tx, updates: PlanWrites['users']['update']
       await store.users.update(tx, update.sub, { email: `(moving) ${update.sub}` });
     }
   }
+}
+
+/**
+ * Users whose changes are identical (a restore, a role flip for many) are
+ * updated by one batched statement instead of one statement each.
+ */
+function groupByChanges(updates: PlanWrites['users']['update']): { subs: string[]; changes: PlanWrites['users']['update'][number]['changes'] }[] {
+  const groups = new Map<string, { subs: string[]; changes: PlanWrites['users']['update'][number]['changes'] }>();
+  for (const { sub, changes } of updates) {
+    const key = JSON.stringify(changes);
+    const group = groups.get(key);
+    if (group) group.subs.push(sub);
+    else groups.set(key, { subs: [sub], changes });
+  }
+  return [...groups.values()];
 }
