@@ -404,3 +404,92 @@ export interface ExpiredRowsRepository {
   /** Whether the table exists (cleanup of a table that a migration has not created yet is skipped). */
   hasTable(tx: Tx, table: string): Promise<boolean>;
 }
+
+// ─── Keys and tokens (issue 4: src/keys, src/oidc/{token,grants,tokens,…}) ───
+
+export type SigningAlgorithm = 'RS256' | 'ES256' | 'EdDSA';
+
+export interface SigningKeyRecord {
+  /** RFC 7638 thumbprint of the public key. */
+  kid: string;
+  /** 1, 2, 3…: the highest generation signs. */
+  generation: number;
+  alg: SigningAlgorithm;
+  /** The public JWK (with kid, alg, use). */
+  publicJwk: Record<string, unknown>;
+  /** The encrypted PKCS#8 private key (src/keys/seal-private-key.ts). */
+  privateKey: string;
+  createdAt: number;
+  /** When set, the key leaves the JWKS at this time (a newer key signs). */
+  retireAt: number | null;
+}
+
+export interface SigningKeyRepository {
+  /** Keys still published (retire_at null or in the future), newest generation first. */
+  listLive(tx: Tx, now: number): Promise<SigningKeyRecord[]>;
+  /** Every key, newest generation first (`idp keys list`). */
+  listAll(tx: Tx): Promise<SigningKeyRecord[]>;
+  /**
+   * Inserts the key unless its generation is taken (another instance won the
+   * race to create or rotate): one `INSERT … ON CONFLICT (generation) DO
+   * NOTHING`. True when this key was inserted.
+   */
+  insertIfGenerationFree(tx: Tx, key: SigningKeyRecord): Promise<boolean>;
+  /** Schedules every key below `generation` that has no retire time yet to retire at `retireAt`. */
+  retireOlderThan(tx: Tx, generation: number, retireAt: number): Promise<void>;
+}
+
+export interface GrantRecord {
+  /** The authorization code's grantId. */
+  grantId: string;
+  clientId: string;
+  sub: string;
+  scopes: string[];
+  authTime: number;
+  sessionId: string | null;
+  revokedAt: number | null;
+  expiresAt: number;
+  createdAt: number;
+}
+
+export interface RefreshTokenRecord {
+  /** base64url SHA-256 of the token. */
+  tokenHash: string;
+  grantId: string;
+  clientId: string;
+  sub: string;
+  scopes: string[];
+  expiresAt: number;
+  rotatedAt: number | null;
+  revokedAt: number | null;
+  createdAt: number;
+}
+
+export interface TokenRepository {
+  insertGrant(tx: Tx, grant: GrantRecord): Promise<void>;
+  findGrant(tx: Tx, grantId: string): Promise<GrantRecord | null>;
+  /** Moves the grant's expiry forward (never back) when a later token outlives it. */
+  extendGrant(tx: Tx, grantId: string, expiresAt: number): Promise<void>;
+  /** Revokes the grant and every refresh token under it (replay, reuse, RFC 7009). */
+  revokeGrant(tx: Tx, grantId: string, now: number): Promise<void>;
+  revokeGrantsOfUser(tx: Tx, sub: string, now: number): Promise<void>;
+  revokeGrantsOfClient(tx: Tx, clientId: string, now: number): Promise<void>;
+  insertRefreshToken(tx: Tx, token: RefreshTokenRecord): Promise<void>;
+  findRefreshToken(tx: Tx, tokenHash: string): Promise<RefreshTokenRecord | null>;
+  /**
+   * Rotates a refresh token once (STYLE habit 9): ONE conditional
+   * `UPDATE … SET rotated_at = now WHERE token_hash = ? AND rotated_at IS NULL
+   * AND revoked_at IS NULL`. True for exactly one of concurrent callers;
+   * false means the token was already rotated or revoked (a reuse).
+   */
+  rotateRefreshToken(tx: Tx, tokenHash: string, now: number): Promise<boolean>;
+  /** RFC 7009 revocation of one JWT access token by its jti until its exp. */
+  revokeAccessToken(tx: Tx, jti: string, expiresAt: number): Promise<void>;
+  isAccessTokenRevoked(tx: Tx, jti: string): Promise<boolean>;
+}
+
+/** A cheap probe of the clients table, so that a cache knows when to reload. */
+export interface ClientChangeProbe {
+  /** Changes whenever a client is inserted, updated or deleted (count and latest updated_at). */
+  fingerprint(tx: Tx): Promise<string>;
+}

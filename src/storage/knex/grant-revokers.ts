@@ -1,5 +1,6 @@
 import type { GrantRevoker } from '../repositories.js';
 import { sessionGrantRevoker } from './session-grant-revoker.js';
+import { tokenGrantRevoker } from './token-grant-revoker.js';
 
 /**
  * What apply revokes when a user leaves the config (soft-delete) or a client
@@ -9,4 +10,4 @@ import { sessionGrantRevoker } from './session-grant-revoker.js';
  * revokers here (e.g. sessions: revokeUser deletes the user's sessions;
  * tokens: revokeUser/revokeClient revoke refresh tokens and codes).
  */
-export const grantRevokers: GrantRevoker[] = [sessionGrantRevoker];
+export const grantRevokers: GrantRevoker[] = [sessionGrantRevoker, tokenGrantRevoker];

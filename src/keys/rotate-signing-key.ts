@@ -1,0 +1,32 @@
+import type { Clock } from '../clock.js';
+import type { SigningAlgorithm, SigningKeyRecord, SigningKeyRepository, Tx } from '../storage/repositories.js';
+import { generateSigningKey } from './generate-signing-key.js';
+
+export interface RotationDeps {
+  db: Tx;
+  keys: SigningKeyRepository;
+  kek: Buffer;
+  clock: Clock;
+  /**
+   * How long a replaced key stays published: the longest token lifetime
+   * (access or ID token) plus the time other instances take to notice the
+   * new key (KeyStore refresh interval), since they keep signing until then.
+   */
+  retireAfterMs: number;
+}
+
+/**
+ * Adds a key of the next generation and schedules the older ones to leave
+ * the JWKS once every token they signed has expired. Race-safe across
+ * instances: generations are unique, so of two concurrent rotations one
+ * inserts and the other finds its generation taken and returns null (the
+ * rotation it wanted has happened).
+ */
+export async function rotateSigningKey(deps: RotationDeps, alg: SigningAlgorithm): Promise<SigningKeyRecord | null> {
+  const now = deps.clock.now();
+  const [newest] = await deps.keys.listAll(deps.db);
+  const record = generateSigningKey(alg, (newest?.generation ?? 0) + 1, deps.kek, now);
+  if (!(await deps.keys.insertIfGenerationFree(deps.db, record))) return null;
+  await deps.keys.retireOlderThan(deps.db, record.generation, now + deps.retireAfterMs);
+  return record;
+}

@@ -1,0 +1,127 @@
+import type { GrantRecord, RefreshTokenRecord, TokenRepository } from '../repositories.js';
+
+interface GrantRow {
+  grant_id: string;
+  client_id: string;
+  sub: string;
+  scopes: string;
+  auth_time: number;
+  session_id: string | null;
+  revoked_at: number | null;
+  expires_at: number;
+  created_at: number;
+}
+
+interface RefreshTokenRow {
+  token_hash: string;
+  grant_id: string;
+  client_id: string;
+  sub: string;
+  scopes: string;
+  expires_at: number;
+  rotated_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+
+const splitScopes = (scopes: string) => (scopes === '' ? [] : scopes.split(' '));
+const optionalNumber = (value: number | null) => (value === null ? null : Number(value));
+
+function grantFromRow(row: GrantRow): GrantRecord {
+  return {
+    grantId: row.grant_id,
+    clientId: row.client_id,
+    sub: row.sub,
+    scopes: splitScopes(row.scopes),
+    authTime: Number(row.auth_time),
+    sessionId: row.session_id,
+    revokedAt: optionalNumber(row.revoked_at),
+    expiresAt: Number(row.expires_at),
+    createdAt: Number(row.created_at),
+  };
+}
+
+function refreshFromRow(row: RefreshTokenRow): RefreshTokenRecord {
+  return {
+    tokenHash: row.token_hash,
+    grantId: row.grant_id,
+    clientId: row.client_id,
+    sub: row.sub,
+    scopes: splitScopes(row.scopes),
+    expiresAt: Number(row.expires_at),
+    rotatedAt: optionalNumber(row.rotated_at),
+    revokedAt: optionalNumber(row.revoked_at),
+    createdAt: Number(row.created_at),
+  };
+}
+
+async function revokeGrantsWhere(tx: Parameters<TokenRepository['revokeGrant']>[0], where: Partial<GrantRow>, now: number) {
+  const ids = tx('grants').select('grant_id').where(where);
+  await tx('refresh_tokens').whereIn('grant_id', ids).whereNull('revoked_at').update({ revoked_at: now });
+  await tx('grants').where(where).whereNull('revoked_at').update({ revoked_at: now });
+}
+
+export const knexTokenRepository: TokenRepository = {
+  async insertGrant(tx, grant) {
+    await tx('grants').insert({
+      grant_id: grant.grantId,
+      client_id: grant.clientId,
+      sub: grant.sub,
+      scopes: grant.scopes.join(' '),
+      auth_time: grant.authTime,
+      session_id: grant.sessionId,
+      revoked_at: grant.revokedAt,
+      expires_at: grant.expiresAt,
+      created_at: grant.createdAt,
+    });
+  },
+
+  async findGrant(tx, grantId) {
+    const row = (await tx<GrantRow>('grants').where({ grant_id: grantId }).first()) as GrantRow | undefined;
+    return row ? grantFromRow(row) : null;
+  },
+
+  async extendGrant(tx, grantId, expiresAt) {
+    await tx('grants').where({ grant_id: grantId }).where('expires_at', '<', expiresAt).update({ expires_at: expiresAt });
+  },
+
+  revokeGrant: (tx, grantId, now) => revokeGrantsWhere(tx, { grant_id: grantId }, now),
+  revokeGrantsOfUser: (tx, sub, now) => revokeGrantsWhere(tx, { sub }, now),
+  revokeGrantsOfClient: (tx, clientId, now) => revokeGrantsWhere(tx, { client_id: clientId }, now),
+
+  async insertRefreshToken(tx, token) {
+    await tx('refresh_tokens').insert({
+      token_hash: token.tokenHash,
+      grant_id: token.grantId,
+      client_id: token.clientId,
+      sub: token.sub,
+      scopes: token.scopes.join(' '),
+      expires_at: token.expiresAt,
+      rotated_at: token.rotatedAt,
+      revoked_at: token.revokedAt,
+      created_at: token.createdAt,
+    });
+  },
+
+  async findRefreshToken(tx, tokenHash) {
+    const row = (await tx<RefreshTokenRow>('refresh_tokens').where({ token_hash: tokenHash }).first()) as RefreshTokenRow | undefined;
+    return row ? refreshFromRow(row) : null;
+  },
+
+  async rotateRefreshToken(tx, tokenHash, now) {
+    const changed = await tx('refresh_tokens')
+      .where({ token_hash: tokenHash })
+      .whereNull('rotated_at')
+      .whereNull('revoked_at')
+      .update({ rotated_at: now });
+    return changed === 1;
+  },
+
+  async revokeAccessToken(tx, jti, expiresAt) {
+    await tx('revoked_access_tokens').insert({ jti, expires_at: expiresAt }).onConflict('jti').ignore();
+  },
+
+  async isAccessTokenRevoked(tx, jti) {
+    return (await tx('revoked_access_tokens').where({ jti }).first('jti')) !== undefined;
+  },
+};
