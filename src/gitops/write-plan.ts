@@ -1,4 +1,4 @@
-import type { Tx } from '../storage/repositories.js';
+import type { GrantRevoker, Tx } from '../storage/repositories.js';
 import type { GitopsStore } from './gitops-store.js';
 import type { ChangeKind, PlanWrites } from './plan.js';
 
@@ -10,6 +10,8 @@ export interface ApplyProgress {
 
 /** Rows per insert statement and per progress report. */
 const BATCH_SIZE = 1000;
+/** Ids per batched revocation (GrantRevoker.revokeUsers / revokeClients). */
+const REVOKE_BATCH_SIZE = 400;
 
 /**
  * Writes a plan inside apply's transaction. Removals run first, so that a
@@ -46,9 +48,7 @@ async function writeClients(
   store: GitopsStore,
   onProgress: (progress: ApplyProgress) => void,
 ): Promise<void> {
-  for (const clientId of writes.remove) {
-    for (const revoker of store.revokers) await revoker.revokeClient(tx, clientId);
-  }
+  await revokeAll(tx, store.revokers, writes.remove, 'client');
   await store.clients.deleteMany(tx, writes.remove);
   for (const { clientId, changes } of writes.update) await store.clients.update(tx, clientId, { ...changes, updatedAt: now });
   const total = writes.create.length;
@@ -68,9 +68,7 @@ async function writeUsers(
   onProgress: (progress: ApplyProgress) => void,
 ): Promise<void> {
   await store.users.updateMany(tx, writes.remove, { deletedAt: now, updatedAt: now });
-  for (const sub of writes.remove) {
-    for (const revoker of store.revokers) await revoker.revokeUser(tx, sub);
-  }
+  await revokeAll(tx, store.revokers, writes.remove, 'user');
   await releaseTakenEmails(tx, writes.update, store);
   for (const { subs, changes } of groupByChanges(writes.update)) {
     if (subs.length === 1) await store.users.update(tx, subs[0], { ...changes, updatedAt: now });
@@ -118,4 +116,16 @@ function groupByChanges(updates: PlanWrites['users']['update']): { subs: string[
     else groups.set(key, { subs: [sub], changes });
   }
   return [...groups.values()];
+}
+
+/** Every revoker, for every removed id: in batches when the revoker can, else one by one. */
+async function revokeAll(tx: Tx, revokers: GrantRevoker[], ids: string[], kind: 'user' | 'client'): Promise<void> {
+  for (const revoker of revokers) {
+    const batch = kind === 'user' ? revoker.revokeUsers : revoker.revokeClients;
+    if (batch) {
+      for (let i = 0; i < ids.length; i += REVOKE_BATCH_SIZE) await batch.call(revoker, tx, ids.slice(i, i + REVOKE_BATCH_SIZE));
+      continue;
+    }
+    for (const id of ids) await (kind === 'user' ? revoker.revokeUser(tx, id) : revoker.revokeClient(tx, id));
+  }
 }

@@ -255,6 +255,31 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     }
   });
 
+  it("uses a revoker's batch form when it has one, 400 ids at a time", async () => {
+    const batches: number[] = [];
+    const batching: GrantRevoker = {
+      revokeUser: async () => {
+        throw new Error('the single form must not be used');
+      },
+      revokeClient: async () => {
+        throw new Error('the single form must not be used');
+      },
+      async revokeUsers(tx, subs) {
+        batches.push(subs.length);
+        await tx('settings').insert(subs.map((sub) => ({ key: `revoked:user:${sub}`, value: 'yes', updated_at: 1 })));
+      },
+      async revokeClients(_tx, clientIds) {
+        batches.push(clientIds.length);
+      },
+    };
+    const batchStore: GitopsStore = { ...knexGitopsStore, revokers: [batching] };
+    const many = testConfig({ users: Array.from({ length: 900 }, (_, i) => testUser({ sub: `r-${i}` })), clients: [testClient()] });
+    await applyConfig(t.db, many, { clock, store: batchStore });
+    await applyConfig(t.db, testConfig(), { clock, store: batchStore });
+    expect(batches).toEqual([1, 400, 400, 100]);
+    expect(Number((await t.db('settings').where('key', 'like', 'revoked:user:%').count({ n: '*' }))[0].n)).toBe(900);
+  });
+
   it('reports progress while creating many rows', async () => {
     const progress: string[] = [];
     const many = testConfig({ users: Array.from({ length: 900 }, (_, i) => testUser({ sub: `p-${i}` })) });
