@@ -26,6 +26,11 @@ import { knexConsentRepository } from './storage/knex/consents.js';
 import { knexAuthorizationCodeRepository } from './storage/knex/authorization-codes.js';
 import { knexSchedulerRepositories } from './storage/knex/scheduler-repositories.js';
 import { createAuthorizeDeps } from './oidc/authorize/create-authorize-deps.js';
+import { createProviderDeps } from './oidc/create-provider-deps.js';
+import { verifyAccessToken } from './oidc/tokens/index.js';
+import { knexSigningKeyRepository } from './storage/knex/signing-keys.js';
+import { knexTokenRepository } from './storage/knex/tokens.js';
+import { knexClientChangeProbe } from './storage/knex/client-change-probe.js';
 import { createConsentService, createRememberedAccounts } from './interaction/index.js';
 import { createFrontend } from './web/index.js';
 import { createScheduler, type Scheduler } from './scheduler/index.js';
@@ -95,6 +100,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     config,
     clock,
   });
+  const provider = await createProviderDeps({
+    config,
+    secret,
+    clock,
+    db,
+    transaction: (work) => db.transaction(work),
+    repositories: {
+      signingKeys: knexSigningKeyRepository,
+      clients: knexClientRepository,
+      clientProbe: knexClientChangeProbe,
+      tokens: knexTokenRepository,
+      codes: knexAuthorizationCodeRepository,
+      users,
+    },
+    verifyArgon2: verifyPassword,
+  });
   const consent = createConsentService({ db, consents: knexConsentRepository, authorize, clock });
   const accounts = createRememberedAccounts({ sessions, cookiePassword });
   const frontend = createFrontend(config.frontend, config.branding);
@@ -113,6 +134,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     admin,
     userViews,
     authorize,
+    provider,
+    verifyAccessToken: async (token) => {
+      const claims = await verifyAccessToken(token, provider);
+      return { sub: claims.sub, clientId: claims.clientId, scope: claims.scopes, claims: claims.claims };
+    },
     consent,
     accounts,
     frontend,

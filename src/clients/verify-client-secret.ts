@@ -1,19 +1,40 @@
-import { timingSafeEqual } from 'node:crypto';
-import { verifyPassword } from '../accounts/passwords.js';
-import { hashClientSecret } from './hash-client-secret.js';
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+export type VerifyArgon2 = (hash: string, presented: string) => Promise<boolean>;
+
+export interface ClientSecretVerifier {
+  verify(secretHash: string, presented: string): Promise<boolean>;
+}
+
+/** Entries kept before the cache starts over: it only ever holds secrets that verified. */
+const maxCachedSecrets = 10_000;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
 /**
- * Checks a presented client secret (RFC 6749 §2.3.1) against the stored
- * form: `sha256:…` (a configured `client_secret`, compared in constant
- * time) or an argon2id PHC string (a configured `client_secret_hash`).
- * A public client (null) has no secret to match.
+ * Client secrets are stored hashed (DESIGN.md 10): `sha256:<base64url>` for
+ * high-entropy configured secrets, compared in constant time, or an argon2id
+ * PHC string from `client_secret_hash`. argon2 costs tens of milliseconds on
+ * purpose, so it must not sit on every token request: a secret that verified
+ * once is remembered in memory under a SHA-256 of (stored hash, presented
+ * secret), never in clear. A changed hash in the config changes the key, so
+ * the old secret stops matching.
  */
-export async function verifyClientSecret(stored: string | null, presented: string): Promise<boolean> {
-  if (stored === null) return false;
-  if (stored.startsWith('sha256:')) {
-    const expected = Buffer.from(stored, 'utf8');
-    const actual = Buffer.from(hashClientSecret(presented), 'utf8');
-    return expected.length === actual.length && timingSafeEqual(expected, actual);
-  }
-  return verifyPassword(stored, presented);
+export function createClientSecretVerifier(verifyArgon2: VerifyArgon2): ClientSecretVerifier {
+  const verified = new Set<string>();
+  return {
+    async verify(secretHash, presented) {
+      if (secretHash.startsWith('sha256:')) {
+        const expected = Buffer.from(secretHash.slice('sha256:'.length), 'base64url');
+        const actual = createHash('sha256').update(presented).digest();
+        return expected.length === actual.length && timingSafeEqual(expected, actual);
+      }
+      const cacheKey = sha256(`${secretHash}\u0000${presented}`).toString('base64url');
+      if (verified.has(cacheKey)) return true;
+      if (!(await verifyArgon2(secretHash, presented))) return false;
+      if (verified.size >= maxCachedSecrets) verified.clear();
+      verified.add(cacheKey);
+      return true;
+    },
+  };
 }

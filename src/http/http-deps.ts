@@ -7,6 +7,7 @@ import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { BearerCredentials } from './auth/bearer-auth.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
+import type { ProviderDeps } from '../oidc/provider-deps.js';
 import type { ConsentService, RememberedAccounts } from '../interaction/index.js';
 import type { Frontend } from '../web/index.js';
 
@@ -34,6 +35,8 @@ export interface HttpDeps {
   verifyAccessToken?: (token: string) => Promise<BearerCredentials>;
   /** /oauth2/authorize (src/oidc/authorize, createAuthorizeDeps). */
   authorize: AuthorizeDeps;
+  /** Token, userinfo, revocation, introspection, logout, discovery, JWKS (src/oidc/create-provider-deps.ts). */
+  provider: ProviderDeps;
   /** GET and POST /api/consent (src/interaction, createConsentService). */
   consent: ConsentService;
   /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */

@@ -70,7 +70,7 @@ function toKnownApiError(error: Boom): ApiError {
 function toOAuthBody(error: Boom): Rendered {
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   for (const [name, value] of Object.entries(error.output.headers)) headers[name.toLowerCase()] = String(value);
-  if (error instanceof OAuthError) return { status: error.status, body: error.toJSON(), headers };
+  if (error instanceof OAuthError) return { status: error.status, body: error.toJSON(), headers: { ...headers, ...error.headers } };
   const status = error.output.statusCode;
   if (status >= 500) return { status: 500, body: new OAuthError('server_error', 'An unexpected error occurred.').toJSON(), headers };
   if (status === 401) return { status, body: new OAuthError('invalid_token', 'The access token is missing, invalid or expired.').toJSON(), headers };

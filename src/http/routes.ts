@@ -13,6 +13,10 @@ import {
 } from './routes/admin-routes.js';
 import { docsRoutes, staticOpenApiRoute } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
+import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
+import { discoveryRoute, jwksRoute } from './routes/discovery-routes.js';
+import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js';
+import { endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
 import { frontendGetRoute, frontendProxyRoutes } from './routes/frontend-routes.js';
@@ -36,7 +40,19 @@ const publicRoutes: RouteDefinition[] = [
 ];
 
 /** OpenID Connect protocol endpoints (DESIGN.md 7): the OIDC engineers add theirs here. */
-const protocolRoutes: RouteDefinition[] = [authorizeGetRoute, authorizePostRoute];
+const protocolRoutes: RouteDefinition[] = [
+  discoveryRoute,
+  jwksRoute,
+  authorizeGetRoute,
+  authorizePostRoute,
+  tokenRoute,
+  userinfoGetRoute,
+  userinfoPostRoute,
+  revokeRoute,
+  introspectRoute,
+  endSessionGetRoute,
+  endSessionPostRoute,
+];
 
 /** SPEC.md 4: every operation requires an admin session (cookieSessionAuth). */
 const adminRoutes: RouteDefinition[] = [

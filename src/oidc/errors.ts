@@ -37,6 +37,8 @@ const defaultStatus: Partial<Record<OAuthErrorCode, number>> = {
 
 export class OAuthError extends Error {
   readonly status: number;
+  /** Response headers the error needs (WWW-Authenticate of RFC 6749 §5.2 and RFC 6750 §3). */
+  readonly headers: Record<string, string> = {};
 
   constructor(
     readonly error: OAuthErrorCode,

@@ -1,0 +1,6 @@
+import type { ClientRecord } from '../storage/repositories.js';
+
+/** OIDC RP-Initiated Logout 1.0 §3: exact match against the client's registered post-logout URIs. */
+export function isRegisteredPostLogoutRedirectUri(client: Pick<ClientRecord, 'postLogoutRedirectUris'>, uri: string): boolean {
+  return client.postLogoutRedirectUris.includes(uri);
+}

@@ -1,0 +1,46 @@
+import type { Clock } from '../clock.js';
+import type { ClientChangeProbe, ClientRecord, ClientRepository, Tx } from '../storage/repositories.js';
+
+export interface ClientDirectory {
+  /** The client as stored, at most `maxStalenessMs` old. */
+  find(clientId: string): Promise<ClientRecord | null>;
+}
+
+/**
+ * Clients held in memory so that a token request costs no database round
+ * trip (issue 4's throughput target). Staleness bound: at most once per
+ * `maxStalenessMs` (1 s by default) one caller probes the table's
+ * fingerprint (row count and latest updated_at: one aggregate query) and
+ * reloads every client when it changed. So a client removed or changed by
+ * `idp apply` on any instance stops or changes within about a second here.
+ */
+export function createClientDirectory(deps: {
+  db: Tx;
+  clients: ClientRepository;
+  probe: ClientChangeProbe;
+  clock: Clock;
+  maxStalenessMs?: number;
+}): ClientDirectory {
+  const maxStalenessMs = deps.maxStalenessMs ?? 1000;
+  let byId = new Map<string, ClientRecord>();
+  let fingerprint: string | null = null;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  let checking: Promise<void> | null = null;
+
+  async function check(): Promise<void> {
+    const current = await deps.probe.fingerprint(deps.db);
+    if (current !== fingerprint) {
+      const all = await deps.clients.listAll(deps.db);
+      byId = new Map(all.map((c) => [c.clientId, c]));
+      fingerprint = current;
+    }
+    checkedAt = deps.clock.now();
+  }
+
+  return {
+    async find(clientId) {
+      if (deps.clock.now() - checkedAt >= maxStalenessMs) await (checking ??= check().finally(() => (checking = null)));
+      return byId.get(clientId) ?? null;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import Joi from 'joi';
+import type { RouteDefinition } from '../route-definition.js';
+import { providerMetadata } from '../../oidc/discovery/index.js';
+
+/** OIDC Discovery 1.0 §4 and the JWK Set (RFC 7517 §5), both public and cacheable for a short while. */
+export const discoveryRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/.well-known/openid-configuration',
+  auth: 'none',
+  protocol: true,
+  tags: ['OpenID'],
+  summary: 'OpenID Provider metadata',
+  responses: {
+    200: { description: 'OpenID Connect Discovery 1.0 §3 metadata', schema: Joi.object({ issuer: Joi.string().required() }).unknown(true).label('ProviderMetadata') },
+  },
+  handler: (deps) => {
+    const metadata = providerMetadata(deps.provider.issuer, deps.config.tokens.signingAlg);
+    return (_request, h) => h.response(metadata).header('cache-control', 'public, max-age=300');
+  },
+};
+
+export const jwksRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/oauth2/jwks',
+  auth: 'none',
+  protocol: true,
+  tags: ['OpenID'],
+  summary: 'Signing keys (JWK Set)',
+  description: 'The public keys of every key that signed a token still valid; a rotated key stays listed until its tokens have expired.',
+  responses: {
+    200: { description: 'RFC 7517 §5 JWK Set', schema: Joi.object({ keys: Joi.array().items(Joi.object().unknown(true)).required() }).label('JwkSet') },
+  },
+  // Short: relying parties must see a new key soon after a rotation.
+  handler: (deps) => (_request, h) => h.response(deps.provider.keys.jwks()).header('cache-control', 'public, max-age=60'),
+};

@@ -1,0 +1,117 @@
+import Joi from 'joi';
+import type { Request } from '@hapi/hapi';
+import type { RouteDefinition } from '../route-definition.js';
+import { handleTokenRequest } from '../../oidc/token/index.js';
+import { revokeToken } from '../../oidc/revocation/index.js';
+import { introspectToken } from '../../oidc/introspection/index.js';
+import { clientAuthParams, formParam, noStoreHeaders, oauthErrorResponse } from '../schemas/oauth-schemas.js';
+
+/**
+ * The client-authenticated protocol endpoints: POST /oauth2/token
+ * (RFC 6749 §3.2), /oauth2/revoke (RFC 7009), /oauth2/introspect
+ * (RFC 7662). Bodies are application/x-www-form-urlencoded; errors are
+ * OAuthError JSON (src/http/render-error.ts), invalid_client with 401 and
+ * the Basic challenge.
+ */
+const form = { payload: { allow: 'application/x-www-form-urlencoded' } } as const;
+const authorizationOf = (request: Request) => request.headers.authorization as string | undefined;
+const clientAuthErrors = {
+  400: oauthErrorResponse('invalid_request and the other RFC 6749 §5.2 errors'),
+  401: oauthErrorResponse('invalid_client (with WWW-Authenticate: Basic when Basic was used)'),
+};
+
+const tokenResponseSchema = Joi.object({
+  access_token: Joi.string().required().description('RFC 9068 JWT access token (typ at+jwt)'),
+  token_type: Joi.string().valid('Bearer').required(),
+  expires_in: Joi.number().integer().required(),
+  scope: Joi.string().allow('').required(),
+  id_token: Joi.string().description('When openid was granted'),
+  refresh_token: Joi.string().description('When offline_access was granted and the client may refresh'),
+}).label('TokenResponse');
+
+export const tokenRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/oauth2/token',
+  auth: 'none',
+  protocol: true,
+  tags: ['OpenID'],
+  summary: 'Token endpoint',
+  description: 'Grants: authorization_code (with PKCE), refresh_token (rotating), client_credentials. Client authentication: client_secret_basic, client_secret_post, none. See docs/oidc.md.',
+  validate: {
+    payload: Joi.object({
+      grant_type: formParam('authorization_code, refresh_token or client_credentials'),
+      code: formParam('authorization_code: the code'),
+      redirect_uri: formParam('authorization_code: the redirect_uri of the authorization request'),
+      code_verifier: formParam('authorization_code: the RFC 7636 verifier'),
+      refresh_token: formParam('refresh_token: the refresh token'),
+      scope: formParam('refresh_token: a narrower scope; client_credentials: requested scopes'),
+      ...clientAuthParams,
+    })
+      .unknown(true)
+      .label('TokenRequest'),
+  },
+  responses: { 200: { description: 'Tokens (RFC 6749 §5.1)', schema: tokenResponseSchema }, ...clientAuthErrors },
+  hapiOptions: form,
+  handler: (deps) => async (request, h) => {
+    const params = (request.payload ?? {}) as Record<string, string | undefined>;
+    const response = await handleTokenRequest({ params, authorization: authorizationOf(request) }, deps.provider);
+    const reply = h.response(response);
+    for (const [name, value] of Object.entries(noStoreHeaders)) reply.header(name, value);
+    return reply;
+  },
+};
+
+export const revokeRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/oauth2/revoke',
+  auth: 'none',
+  protocol: true,
+  tags: ['OpenID'],
+  summary: 'Token revocation (RFC 7009)',
+  description: 'A refresh token revokes its whole grant; an access token is revoked until it expires. Unknown tokens also answer 200.',
+  validate: {
+    payload: Joi.object({
+      token: Joi.string().required().description('The token to revoke'),
+      token_type_hint: formParam('access_token or refresh_token (optional)'),
+      ...clientAuthParams,
+    }).label('RevocationRequest'),
+  },
+  responses: { 200: { description: 'Revoked, or nothing to revoke' }, ...clientAuthErrors },
+  hapiOptions: form,
+  handler: (deps) => async (request, h) => {
+    const p = request.payload as Record<string, string | undefined>;
+    const credentials = { authorization: authorizationOf(request), clientId: p.client_id, clientSecret: p.client_secret };
+    await revokeToken({ token: p.token ?? '', tokenTypeHint: p.token_type_hint, credentials }, deps.provider);
+    return h.response().code(200).header('cache-control', 'no-store');
+  },
+};
+
+export const introspectRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/oauth2/introspect',
+  auth: 'none',
+  protocol: true,
+  tags: ['OpenID'],
+  summary: 'Token introspection (RFC 7662)',
+  description: 'For confidential clients. Inactive, unknown or foreign refresh tokens answer { "active": false }.',
+  validate: {
+    payload: Joi.object({
+      token: Joi.string().required().description('The token to describe'),
+      token_type_hint: formParam('access_token or refresh_token (optional)'),
+      ...clientAuthParams,
+    }).label('IntrospectionRequest'),
+  },
+  responses: {
+    200: {
+      description: 'RFC 7662 §2.2 response',
+      schema: Joi.object({ active: Joi.boolean().required() }).unknown(true).label('IntrospectionResponse'),
+    },
+    ...clientAuthErrors,
+  },
+  hapiOptions: form,
+  handler: (deps) => async (request, h) => {
+    const p = request.payload as Record<string, string | undefined>;
+    const credentials = { authorization: authorizationOf(request), clientId: p.client_id, clientSecret: p.client_secret };
+    return h.response(await introspectToken({ token: p.token ?? '', credentials }, deps.provider)).header('cache-control', 'no-store');
+  },
+};

@@ -1,0 +1,61 @@
+import Joi from 'joi';
+import type { Request } from '@hapi/hapi';
+import type { RouteDefinition } from '../route-definition.js';
+import type { HttpDeps } from '../http-deps.js';
+import { missingBearerToken, userinfo } from '../../oidc/userinfo/index.js';
+import { OAuthError } from '../../oidc/errors.js';
+import { oauthErrorResponse } from '../schemas/oauth-schemas.js';
+
+/**
+ * GET and POST /oauth2/userinfo (OIDC Core §5.3). The access token comes in
+ * the Authorization header (RFC 6750 §2.1) or, on POST, as the
+ * access_token form parameter (§2.2), never both (§2).
+ */
+function bearerToken(request: Request, deps: HttpDeps): string {
+  const header = request.headers.authorization as string | undefined;
+  const fromBody = (request.payload as Record<string, unknown> | null | undefined)?.access_token;
+  if (header !== undefined && fromBody !== undefined) throw new OAuthError('invalid_request', 'Send the access token once.');
+  if (typeof fromBody === 'string') return fromBody;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match) throw missingBearerToken(deps.provider.issuer);
+  return match[1];
+}
+
+const responses = {
+  200: {
+    description: 'Claims of the user by granted scope',
+    schema: Joi.object({ sub: Joi.string().required(), email: Joi.string(), email_verified: Joi.boolean() }).unknown(true).label('UserInfo'),
+  },
+  400: oauthErrorResponse('invalid_request'),
+  401: oauthErrorResponse('invalid_token, with the RFC 6750 WWW-Authenticate challenge'),
+  403: oauthErrorResponse('insufficient_scope: the token lacks openid'),
+};
+
+const handler: RouteDefinition['handler'] = (deps) => async (request, h) =>
+  h.response(await userinfo(bearerToken(request, deps), deps.provider)).header('cache-control', 'no-store');
+
+export const userinfoGetRoute: RouteDefinition = {
+  method: 'GET',
+  path: '/oauth2/userinfo',
+  auth: 'none',
+  protocol: true,
+  tags: ['OpenID'],
+  summary: 'UserInfo endpoint',
+  description: 'Bearer access token with the openid scope (RFC 9068 JWT from /oauth2/token).',
+  responses,
+  handler,
+};
+
+export const userinfoPostRoute: RouteDefinition = {
+  method: 'POST',
+  path: '/oauth2/userinfo',
+  auth: 'none',
+  protocol: true,
+  tags: ['OpenID'],
+  summary: 'UserInfo endpoint (POST)',
+  description: 'As GET; the token may also come as the access_token form parameter (RFC 6750 §2.2).',
+  validate: { payload: Joi.object({ access_token: Joi.string() }).allow(null).label('UserInfoRequest') },
+  responses,
+  hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded', failAction: 'error' } },
+  handler,
+};

@@ -1,0 +1,71 @@
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/types.js';
+import { createClientDirectory, createClientSecretVerifier } from '../clients/index.js';
+import type { VerifyArgon2 } from '../clients/verify-client-secret.js';
+import { createKeyStore, keyEncryptionKey, keyRefreshIntervalMs } from '../keys/index.js';
+import type {
+  AuthorizationCodeRepository,
+  ClientChangeProbe,
+  ClientRepository,
+  SigningKeyRepository,
+  TokenRepository,
+  Tx,
+  UserRepository,
+} from '../storage/repositories.js';
+import type { ProviderDeps } from './provider-deps.js';
+
+/** server.base_url without trailing slashes: the issuer compared by relying parties to the letter. */
+export function issuerOf(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '');
+}
+
+/**
+ * Builds the token side of the engine and loads (or creates) the signing
+ * keys. Called once by the composition root with the resolved secret.
+ */
+export async function createProviderDeps(deps: {
+  config: Pick<Config, 'server' | 'tokens'>;
+  secret: string;
+  clock: Clock;
+  db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  repositories: {
+    signingKeys: SigningKeyRepository;
+    clients: ClientRepository;
+    clientProbe: ClientChangeProbe;
+    tokens: TokenRepository;
+    codes: AuthorizationCodeRepository;
+    users: UserRepository;
+  };
+  verifyArgon2: VerifyArgon2;
+}): Promise<ProviderDeps> {
+  const { config, clock, db, repositories } = deps;
+  const keys = createKeyStore({
+    db,
+    keys: repositories.signingKeys,
+    kek: keyEncryptionKey(deps.secret),
+    clock,
+    alg: config.tokens.signingAlg,
+    refreshIntervalMs: keyRefreshIntervalMs,
+    retireAfterMs: signingKeyRetireAfterMs(config.tokens),
+  });
+  await keys.init();
+  return {
+    issuer: issuerOf(config.server.baseUrl),
+    tokens: config.tokens,
+    clock,
+    db,
+    transaction: deps.transaction,
+    keys,
+    clients: createClientDirectory({ db, clients: repositories.clients, probe: repositories.clientProbe, clock }),
+    secrets: createClientSecretVerifier(deps.verifyArgon2),
+    tokenStore: repositories.tokens,
+    codes: repositories.codes,
+    users: repositories.users,
+  };
+}
+
+/** A replaced key stays published while tokens it signed may live, plus the time instances take to switch keys. */
+export function signingKeyRetireAfterMs(tokens: Config['tokens']): number {
+  return Math.max(tokens.accessTokenTtlSeconds, tokens.idTokenTtlSeconds) * 1000 + keyRefreshIntervalMs;
+}

@@ -1,0 +1,41 @@
+/**
+ * OpenID Connect Discovery 1.0 §3: the provider metadata, listing exactly
+ * what this provider implements (and nothing it does not).
+ */
+import type { SigningAlgorithm } from '../../storage/repositories.js';
+import { openIdScopes } from '../scopes.js';
+import { grants } from '../grants/index.js';
+
+const clientAuthMethods = ['client_secret_basic', 'client_secret_post', 'none'];
+const authenticatedClientMethods = ['client_secret_basic', 'client_secret_post'];
+
+export function providerMetadata(issuer: string, alg: SigningAlgorithm): Record<string, unknown> {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth2/authorize`,
+    token_endpoint: `${issuer}/oauth2/token`,
+    userinfo_endpoint: `${issuer}/oauth2/userinfo`,
+    jwks_uri: `${issuer}/oauth2/jwks`,
+    end_session_endpoint: `${issuer}/oauth2/logout`,
+    revocation_endpoint: `${issuer}/oauth2/revoke`,
+    introspection_endpoint: `${issuer}/oauth2/introspect`,
+    scopes_supported: [...openIdScopes],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query', 'form_post'],
+    grant_types_supported: [...grants.keys()],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [alg],
+    token_endpoint_auth_methods_supported: clientAuthMethods,
+    // RFC 7009 and RFC 7662 endpoints take the same client authentication;
+    // public clients may revoke their own tokens.
+    revocation_endpoint_auth_methods_supported: clientAuthMethods,
+    introspection_endpoint_auth_methods_supported: authenticatedClientMethods,
+    code_challenge_methods_supported: ['S256'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'email', 'email_verified'],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    authorization_response_iss_parameter_supported: true,
+  };
+}

@@ -1,0 +1,51 @@
+import { OAuthError } from '../errors.js';
+import { hashOpaqueToken } from '../tokens/index.js';
+import type { Grant } from './grant.js';
+import { issueUserTokens } from './issue-user-tokens.js';
+import { loadGrantUser } from './load-grant-user.js';
+import { verifyPkce } from './verify-pkce.js';
+
+/**
+ * RFC 6749 §4.1.3 with PKCE (RFC 7636). The code is consumed first, in one
+ * atomic statement, so that it is single-use whatever happens next; a
+ * replayed code fails and revokes every token issued under its grant
+ * (RFC 6749 §4.1.2, RFC 9700 §4.1.3... see docs/oidc.md).
+ */
+export const authorizationCodeGrant: Grant = {
+  grantType: 'authorization_code',
+  parameters: ['code', 'redirect_uri'],
+  async handler({ client, params }, deps) {
+    const now = deps.clock.now();
+    const consumed = await deps.codes.consume(deps.db, hashOpaqueToken(params.code ?? ''), now);
+    if (!consumed) throw new OAuthError('invalid_grant', 'The authorization code is invalid.');
+    const { record, alreadyConsumed } = consumed;
+    if (alreadyConsumed) {
+      // RFC 6749 §4.1.2: "If an authorization code is used more than once, the
+      // authorization server MUST deny the request and SHOULD revoke (when
+      // possible) all tokens previously issued based on that authorization code."
+      await deps.tokenStore.revokeGrant(deps.db, record.grantId, now);
+      throw new OAuthError('invalid_grant', 'The authorization code has already been used.');
+    }
+    if (record.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
+    if (record.expiresAt <= now) throw new OAuthError('invalid_grant', 'The authorization code has expired.');
+    // RFC 6749 §4.1.3: identical to the redirect_uri of the authorization request.
+    if (params.redirect_uri !== record.redirectUri) throw new OAuthError('invalid_grant', 'The redirect_uri does not match the authorization request.');
+    verifyPkce(record.codeChallenge, params.code_verifier);
+    const user = await loadGrantUser(record.sub, deps);
+    return deps.transaction(async (tx) => {
+      const grant = {
+        grantId: record.grantId,
+        clientId: client.clientId,
+        sub: user.sub,
+        scopes: record.scopes,
+        authTime: record.authTime,
+        sessionId: record.sessionId,
+        revokedAt: null,
+        expiresAt: now,
+        createdAt: now,
+      };
+      await deps.tokenStore.insertGrant(tx, grant);
+      return issueUserTokens(tx, { client, user, grant, scopes: record.scopes, nonce: record.nonce }, deps);
+    });
+  },
+};

@@ -1,0 +1,48 @@
+import type { ClientRecord, GrantRecord, Tx, UserRecord } from '../../storage/repositories.js';
+import { hashOpaqueToken, issueAccessToken, issueIdToken, newOpaqueToken } from '../tokens/index.js';
+import type { ProviderDeps } from '../provider-deps.js';
+import type { TokenResponse } from './grant.js';
+
+export interface UserTokensInput {
+  client: ClientRecord;
+  user: UserRecord;
+  grant: GrantRecord;
+  /** Scopes of the access token (may be narrower than the grant's on refresh, RFC 6749 §6). */
+  scopes: string[];
+  nonce: string | null;
+}
+
+/**
+ * The tokens of a user grant (authorization_code and refresh_token): an
+ * access token, an ID token when openid was granted, and a new refresh
+ * token when offline_access was granted and the client may refresh
+ * (OIDC Core §11). The refresh token carries the grant's full scope.
+ */
+export async function issueUserTokens(tx: Tx, input: UserTokensInput, deps: ProviderDeps): Promise<TokenResponse> {
+  const { client, user, grant, scopes } = input;
+  const access = issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
+  const response: TokenResponse = { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, scope: scopes.join(' ') };
+  if (scopes.includes('openid')) {
+    response.id_token = issueIdToken({ user, clientId: client.clientId, scopes, authTime: grant.authTime, nonce: input.nonce, accessToken: access.token }, deps);
+  }
+  let expiresAt = access.expiresAt;
+  if (grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token')) {
+    const refreshToken = newOpaqueToken();
+    const now = deps.clock.now();
+    expiresAt = now + deps.tokens.refreshTokenTtlSeconds * 1000;
+    await deps.tokenStore.insertRefreshToken(tx, {
+      tokenHash: hashOpaqueToken(refreshToken),
+      grantId: grant.grantId,
+      clientId: client.clientId,
+      sub: user.sub,
+      scopes: grant.scopes,
+      expiresAt,
+      rotatedAt: null,
+      revokedAt: null,
+      createdAt: now,
+    });
+    response.refresh_token = refreshToken;
+  }
+  await deps.tokenStore.extendGrant(tx, grant.grantId, expiresAt);
+  return response;
+}

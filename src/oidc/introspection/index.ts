@@ -1,0 +1,59 @@
+/**
+ * Token introspection (RFC 7662) for authenticated confidential clients:
+ * an access token is described to any of them (they act as resource
+ * servers); a refresh token only to the client that holds it. Anything
+ * else is `{ active: false }` (§2.2), never an error.
+ */
+import { authenticateClient, type ClientCredentialsInput } from '../../clients/index.js';
+import { OAuthError } from '../errors.js';
+import type { ProviderDeps } from '../provider-deps.js';
+import { checkAccessTokenLive, decodeAccessToken, hashOpaqueToken } from '../tokens/index.js';
+
+export interface IntrospectionRequest {
+  token: string;
+  credentials: ClientCredentialsInput;
+}
+
+const inactive = { active: false } as const;
+
+export async function introspectToken(request: IntrospectionRequest, deps: ProviderDeps): Promise<Record<string, unknown>> {
+  const client = await authenticateClient(request.credentials, deps);
+  if (client.tokenEndpointAuthMethod === 'none') throw new OAuthError('unauthorized_client', 'A public client cannot introspect tokens.');
+  const now = deps.clock.now();
+  const refresh = await deps.tokenStore.findRefreshToken(deps.db, hashOpaqueToken(request.token));
+  if (refresh) {
+    if (refresh.clientId !== client.clientId || refresh.revokedAt !== null || refresh.rotatedAt !== null || refresh.expiresAt <= now) return inactive;
+    const grant = await deps.tokenStore.findGrant(deps.db, refresh.grantId);
+    if (!grant || grant.revokedAt !== null) return inactive;
+    return {
+      active: true,
+      token_type: 'refresh_token',
+      scope: refresh.scopes.join(' '),
+      client_id: refresh.clientId,
+      sub: refresh.sub,
+      iss: deps.issuer,
+      exp: Math.floor(refresh.expiresAt / 1000),
+      iat: Math.floor(refresh.createdAt / 1000),
+    };
+  }
+  try {
+    const claims = await decodeAccessToken(request.token, deps);
+    if (!(await checkAccessTokenLive(claims, deps))) return inactive;
+    const { iss, aud } = claims.claims;
+    return {
+      active: true,
+      token_type: 'Bearer',
+      scope: claims.scopes.join(' '),
+      client_id: claims.clientId,
+      sub: claims.sub,
+      iss,
+      aud,
+      exp: claims.exp,
+      iat: claims.iat,
+      jti: claims.jti,
+    };
+  } catch (error) {
+    if (error instanceof OAuthError) return inactive;
+    throw error;
+  }
+}

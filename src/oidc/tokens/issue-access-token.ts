@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { signJwt } from '../../keys/index.js';
+import type { ProviderDeps } from '../provider-deps.js';
+
+export interface AccessTokenInput {
+  /** The user, or the client itself for client_credentials (RFC 9068 §2.2). */
+  sub: string;
+  clientId: string;
+  scopes: string[];
+  /** The grant the token belongs to; null for client_credentials. */
+  grantId: string | null;
+  /** Epoch ms of the user's authentication, when there is a user. */
+  authTime: number | null;
+}
+
+export interface IssuedAccessToken {
+  token: string;
+  expiresIn: number;
+  expiresAt: number;
+}
+
+/** The private claim naming the grant, so that revoking a grant revokes its access tokens. */
+export const grantIdClaim = 'gid';
+
+/**
+ * An RFC 9068 JWT access token: header typ `at+jwt` (§2.1), claims iss,
+ * exp, aud, sub, client_id, iat, jti (§2.2) and scope (§2.2.3). The
+ * audience is this server: its own bearerAuth API and userinfo are the
+ * only resource it serves.
+ */
+export function issueAccessToken(input: AccessTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys'>): IssuedAccessToken {
+  const now = Math.floor(deps.clock.now() / 1000);
+  const expiresIn = deps.tokens.accessTokenTtlSeconds;
+  const claims: Record<string, unknown> = {
+    iss: deps.issuer,
+    sub: input.sub,
+    aud: deps.issuer,
+    exp: now + expiresIn,
+    iat: now,
+    jti: randomBytes(16).toString('base64url'),
+    client_id: input.clientId,
+    scope: input.scopes.join(' '),
+  };
+  if (input.authTime !== null) claims.auth_time = Math.floor(input.authTime / 1000);
+  if (input.grantId !== null) claims[grantIdClaim] = input.grantId;
+  return { token: signJwt(deps.keys.current(), 'at+jwt', claims), expiresIn, expiresAt: (now + expiresIn) * 1000 };
+}

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import { signJwt, type SigningKey } from '../../keys/index.js';
+import type { UserRecord } from '../../storage/repositories.js';
+import type { ProviderDeps } from '../provider-deps.js';
+
+export interface IdTokenInput {
+  user: UserRecord;
+  clientId: string;
+  scopes: string[];
+  authTime: number;
+  nonce: string | null;
+  accessToken: string;
+}
+
+/** OIDC Core §3.1.3.6: left half of the hash of the access token, with the hash of the signing alg. */
+function atHash(accessToken: string, key: SigningKey): string {
+  // Ed25519 signs with SHA-512 (RFC 8037), so EdDSA's at_hash uses SHA-512.
+  const digest = createHash(key.alg === 'EdDSA' ? 'sha512' : 'sha256').update(accessToken).digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}
+
+/**
+ * The ID token (OIDC Core §2): iss, sub, aud (the client alone, so no azp
+ * is needed, §2), exp, iat, auth_time, nonce when the request had one,
+ * at_hash, and the e-mail claims when the email scope was granted (§5.4).
+ */
+export function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys'>): string {
+  const key = deps.keys.current();
+  const now = Math.floor(deps.clock.now() / 1000);
+  const claims: Record<string, unknown> = {
+    iss: deps.issuer,
+    sub: input.user.sub,
+    aud: input.clientId,
+    exp: now + deps.tokens.idTokenTtlSeconds,
+    iat: now,
+    auth_time: Math.floor(input.authTime / 1000),
+    at_hash: atHash(input.accessToken, key),
+  };
+  if (input.nonce !== null) claims.nonce = input.nonce;
+  if (input.scopes.includes('email')) {
+    claims.email = input.user.email;
+    claims.email_verified = input.user.emailVerified;
+  }
+  return signJwt(key, 'JWT', claims);
+}

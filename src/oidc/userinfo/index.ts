@@ -1,0 +1,34 @@
+/**
+ * The UserInfo endpoint (OIDC Core §5.3): a bearer access token with the
+ * openid scope, the user's claims by scope. Errors are RFC 6750 §3
+ * challenges (invalid_token 401, insufficient_scope 403).
+ */
+import { OAuthError } from '../errors.js';
+import type { ProviderDeps } from '../provider-deps.js';
+import { invalidToken, verifyAccessToken } from '../tokens/index.js';
+
+/** RFC 6750 §3.1: no token at all gets the bare challenge, without an error code. */
+export function missingBearerToken(realm: string): OAuthError {
+  const error = new OAuthError('invalid_token', 'An access token is required.');
+  error.headers['www-authenticate'] = `Bearer realm="${realm}"`;
+  return error;
+}
+
+export async function userinfo(token: string, deps: ProviderDeps): Promise<Record<string, unknown>> {
+  const claims = await verifyAccessToken(token, deps);
+  if (!claims.scopes.includes('openid')) {
+    const error = new OAuthError('insufficient_scope', 'The access token lacks the openid scope.');
+    error.headers['www-authenticate'] = 'Bearer error="insufficient_scope", scope="openid"';
+    throw error;
+  }
+  // Client credentials tokens have no user (their sub is the client).
+  if (claims.grantId === null) throw invalidToken('The access token does not belong to a user.');
+  const user = await deps.users.findBySub(deps.db, claims.sub);
+  if (!user || user.deletedAt !== null) throw invalidToken('The user no longer exists.');
+  const body: Record<string, unknown> = { sub: user.sub };
+  if (claims.scopes.includes('email')) {
+    body.email = user.email;
+    body.email_verified = user.emailVerified;
+  }
+  return body;
+}
