@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as oauth from 'oauth4webapi';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { databaseKinds } from '../support/databases.js';
+import { testClient, testUser } from '../support/config-fixture.js';
+import { basic, callbackOf, insecure, issueCode, postForm, startProvider, type Provider } from './support/provider-fixture.js';
+
+const redirectUri = 'https://web.example.com/callback';
+const svcSecret = 'svc-secret-0123456789abcdef-0123456789';
+const oddSecret = 'a+b:c%d é/=&?0123456789abcdef';
+
+/**
+ * POST /oauth2/token with oauth4webapi as the relying party: every grant,
+ * client authentication and the RFC 6749 §5.2 errors, on both databases.
+ */
+describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
+  let provider: Provider;
+  const web: oauth.Client = { client_id: 'web' };
+  const webAuth = oauth.ClientSecretBasic(testClient({ clientId: 'web' }).clientSecret!);
+  const svc: oauth.Client = { client_id: 'svc' };
+
+  beforeAll(async () => {
+    provider = await startProvider(kind, {
+      users: [testUser({ sub: 'alice' }), testUser({ sub: 'bob' })],
+      clients: [
+        testClient({ clientId: 'web', redirectUris: [redirectUri] }),
+        testClient({ clientId: 'other', redirectUris: [redirectUri] }),
+        testClient({ clientId: 'post', tokenEndpointAuthMethod: 'client_secret_post', redirectUris: [redirectUri] }),
+        testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none', redirectUris: [redirectUri] }),
+        testClient({ clientId: 'svc', clientSecret: svcSecret, grantTypes: ['client_credentials'], scopes: ['openid', 'api:read', 'api:write'] }),
+        testClient({ clientId: 'odd id', clientSecret: oddSecret, grantTypes: ['client_credentials'], scopes: ['api:read'] }),
+      ],
+    });
+  });
+  afterAll(() => provider.stop());
+
+  async function codeTokens(overrides: Parameters<typeof issueCode>[1] = { clientId: 'web', redirectUri }) {
+    const issued = await issueCode(provider, overrides);
+    const response = await oauth.authorizationCodeGrantRequest(provider.as, web, webAuth, callbackOf(provider, web, issued.code), redirectUri, issued.verifier, insecure);
+    return { issued, response };
+  }
+
+  it('publishes metadata oauth4webapi accepts, with exactly what is supported', () => {
+    expect(provider.as).toMatchObject({
+      issuer: provider.idp.url,
+      token_endpoint: `${provider.idp.url}/oauth2/token`,
+      jwks_uri: `${provider.idp.url}/oauth2/jwks`,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      authorization_response_iss_parameter_supported: true,
+    });
+  });
+
+  it('issues an RFC 9068 access token for client_credentials, verifiable with the JWKS', async () => {
+    const response = await oauth.clientCredentialsGrantRequest(provider.as, svc, oauth.ClientSecretBasic(svcSecret), { scope: 'api:read' }, insecure);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('pragma')).toBe('no-cache');
+    const tokens = await oauth.processClientCredentialsResponse(provider.as, svc, response);
+    expect(tokens).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'api:read' });
+    const jwks = createRemoteJWKSet(new URL(provider.as.jwks_uri!));
+    const { payload, protectedHeader } = await jwtVerify(tokens.access_token, jwks, { issuer: provider.idp.url, typ: 'at+jwt' });
+    expect(protectedHeader.alg).toBe('RS256');
+    expect(payload).toMatchObject({ sub: 'svc', client_id: 'svc', aud: provider.idp.url, scope: 'api:read' });
+    expect(typeof payload.jti).toBe('string');
+  });
+
+  it('limits client_credentials to the client\'s non-OpenID scopes', async () => {
+    const all = await oauth.processClientCredentialsResponse(provider.as, svc, await oauth.clientCredentialsGrantRequest(provider.as, svc, oauth.ClientSecretBasic(svcSecret), {}, insecure));
+    expect(all.scope).toBe('api:read api:write');
+    const refused = await postForm(provider, '/oauth2/token', { grant_type: 'client_credentials', scope: 'openid' }, { authorization: basic('svc', svcSecret) });
+    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+  });
+
+  it('decodes form-urlencoded Basic credentials (RFC 6749 §2.3.1)', async () => {
+    const ok = await postForm(provider, '/oauth2/token', { grant_type: 'client_credentials' }, { authorization: basic('odd id', oddSecret) });
+    expect(ok.status).toBe(200);
+    expect(ok.body.scope).toBe('api:read');
+  });
+
+  it.each([
+    ['a wrong secret with Basic', { authorization: basic('svc', 'wrong') }, {}, true],
+    ['an unknown client with Basic', { authorization: basic('nobody', 'x') }, {}, true],
+    ['a malformed Basic header', { authorization: 'Basic !!!' }, {}, true],
+    ['client_secret_post by a Basic client', {}, { client_id: 'svc', client_secret: svcSecret }, false],
+    ['no authentication by a confidential client', {}, { client_id: 'svc' }, false],
+    ['no client at all', {}, {}, false],
+  ])('answers 401 invalid_client to %s', async (_name, headers, form, challenged) => {
+    const response = await postForm(provider, '/oauth2/token', { grant_type: 'client_credentials', ...form }, headers);
+    expect(response.status).toBe(401);
+    expect(response.body.error).toBe('invalid_client');
+    expect(response.headers.get('www-authenticate')).toBe(challenged ? 'Basic realm="idp", charset="UTF-8"' : null);
+  });
+
+  it.each([
+    ['a grant the client may not use', 'web', { grant_type: 'client_credentials' }, 'unauthorized_client'],
+    ['an unknown grant type', 'web', { grant_type: 'password' }, 'unsupported_grant_type'],
+    ['no grant_type', 'web', {}, 'invalid_request'],
+    ['a repeated parameter', 'svc', { grant_type: ['client_credentials', 'client_credentials'] }, 'invalid_request'],
+    ['a missing code', 'web', { grant_type: 'authorization_code', redirect_uri: redirectUri }, 'invalid_request'],
+  ])('refuses %s', async (_name, clientId, form, error) => {
+    const secret = clientId === 'svc' ? svcSecret : testClient({ clientId }).clientSecret!;
+    const response = await postForm(provider, '/oauth2/token', form, { authorization: basic(clientId, secret) });
+    expect(response).toMatchObject({ status: 400, body: { error } });
+  });
+
+  it('redeems a code once: ID token (nonce, at_hash, auth_time, email), access and refresh token', async () => {
+    const { issued, response } = await codeTokens();
+    const tokens = await oauth.processAuthorizationCodeResponse(provider.as, web, response, { expectedNonce: issued.nonce, requireIdToken: true });
+    const claims = oauth.getValidatedIdTokenClaims(tokens)!;
+    expect(claims).toMatchObject({ iss: provider.idp.url, sub: 'alice', aud: 'web', nonce: issued.nonce, email: 'alice@example.com', email_verified: true });
+    expect(claims.auth_time).toBe(Math.floor(issued.record.authTime / 1000));
+    expect(typeof tokens.refresh_token).toBe('string');
+    expect(decodeProtectedHeader(tokens.access_token).typ).toBe('at+jwt');
+  });
+
+  it('fails a replayed code and revokes what the first redemption issued', async () => {
+    const { issued, response } = await codeTokens();
+    const tokens = await oauth.processAuthorizationCodeResponse(provider.as, web, response, { expectedNonce: issued.nonce });
+    const replay = await oauth.authorizationCodeGrantRequest(provider.as, web, webAuth, callbackOf(provider, web, issued.code), redirectUri, issued.verifier, insecure);
+    await expect(oauth.processAuthorizationCodeResponse(provider.as, web, replay)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const refresh = await oauth.refreshTokenGrantRequest(provider.as, web, webAuth, tokens.refresh_token!, insecure);
+    await expect(oauth.processRefreshTokenResponse(provider.as, web, refresh)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const userinfo = await oauth.userInfoRequest(provider.as, web, tokens.access_token, insecure);
+    expect(userinfo.status).toBe(401);
+  });
+
+  it.each([
+    ['a code issued to another client', { clientId: 'other', redirectUri }, {}],
+    ['an expired code', { clientId: 'web', redirectUri, expiresAt: Date.now() - 1 }, {}],
+    ['a redirect_uri that differs from the request\'s', { clientId: 'web', redirectUri: 'https://web.example.com/other' }, {}],
+    ['a wrong PKCE verifier', { clientId: 'web', redirectUri }, { code_verifier: 'x'.repeat(43) }],
+    ['a missing PKCE verifier', { clientId: 'web', redirectUri }, { code_verifier: undefined }],
+    ['an unknown code', { clientId: 'web', redirectUri }, { code: 'not-a-code' }],
+  ])('answers invalid_grant to %s', async (_name, record, change) => {
+    const issued = await issueCode(provider, record);
+    const form: Record<string, string> = { grant_type: 'authorization_code', code: issued.code, redirect_uri: redirectUri, code_verifier: issued.verifier };
+    for (const [name, value] of Object.entries(change)) {
+      if (value === undefined) delete form[name];
+      else form[name] = value;
+    }
+    const response = await postForm(provider, '/oauth2/token', form, { authorization: basic('web', testClient({ clientId: 'web' }).clientSecret!) });
+    expect(response).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it('lets a public client redeem with PKCE and no secret', async () => {
+    const spa: oauth.Client = { client_id: 'spa', token_endpoint_auth_method: 'none' };
+    const issued = await issueCode(provider, { clientId: 'spa', redirectUri, scopes: ['openid'] });
+    const response = await oauth.authorizationCodeGrantRequest(provider.as, spa, oauth.None(), callbackOf(provider, spa, issued.code), redirectUri, issued.verifier, insecure);
+    const tokens = await oauth.processAuthorizationCodeResponse(provider.as, spa, response, { expectedNonce: issued.nonce });
+    expect(tokens.refresh_token).toBeUndefined();
+  });
+
+  it('authenticates client_secret_post clients', async () => {
+    const post: oauth.Client = { client_id: 'post' };
+    const issued = await issueCode(provider, { clientId: 'post', redirectUri });
+    const response = await oauth.authorizationCodeGrantRequest(provider.as, post, oauth.ClientSecretPost(testClient({ clientId: 'post' }).clientSecret!), callbackOf(provider, post, issued.code), redirectUri, issued.verifier, insecure);
+    expect((await oauth.processAuthorizationCodeResponse(provider.as, post, response, { expectedNonce: issued.nonce })).access_token).toBeTruthy();
+  });
+
+  it('rotates refresh tokens and revokes the family when a rotated one is reused', async () => {
+    const { issued, response } = await codeTokens();
+    const first = await oauth.processAuthorizationCodeResponse(provider.as, web, response, { expectedNonce: issued.nonce });
+    const second = await oauth.processRefreshTokenResponse(provider.as, web, await oauth.refreshTokenGrantRequest(provider.as, web, webAuth, first.refresh_token!, insecure));
+    expect(second.refresh_token).toBeTruthy();
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    const narrowed = await oauth.processRefreshTokenResponse(
+      provider.as, web,
+      await oauth.refreshTokenGrantRequest(provider.as, web, webAuth, second.refresh_token!, { ...insecure, additionalParameters: { scope: 'openid offline_access' } }),
+    );
+    expect(narrowed.scope).toBe('openid offline_access');
+    // Reuse of the first (rotated) token: refused, and the newest one dies with it.
+    const reuse = await oauth.refreshTokenGrantRequest(provider.as, web, webAuth, first.refresh_token!, insecure);
+    await expect(oauth.processRefreshTokenResponse(provider.as, web, reuse)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const newest = await oauth.refreshTokenGrantRequest(provider.as, web, webAuth, narrowed.refresh_token!, insecure);
+    await expect(oauth.processRefreshTokenResponse(provider.as, web, newest)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await oauth.userInfoRequest(provider.as, web, narrowed.access_token, insecure)).status).toBe(401);
+  });
+
+  it('refuses to widen the scope on refresh, and gives no refresh token without offline_access', async () => {
+    const { issued, response } = await codeTokens({ clientId: 'web', redirectUri, scopes: ['openid', 'offline_access'] });
+    const tokens = await oauth.processAuthorizationCodeResponse(provider.as, web, response, { expectedNonce: issued.nonce });
+    const wider = await postForm(provider, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, scope: 'openid email' }, { authorization: basic('web', testClient({ clientId: 'web' }).clientSecret!) });
+    expect(wider).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+    const noOffline = await codeTokens({ clientId: 'web', redirectUri, scopes: ['openid'] });
+    const plain = await oauth.processAuthorizationCodeResponse(provider.as, web, noOffline.response, { expectedNonce: noOffline.issued.nonce });
+    expect(plain.refresh_token).toBeUndefined();
+  });
+});
