@@ -78,7 +78,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     }
     const job = await jobs.claim(db, { owner, now, leaseExpiresAt: now + config.lockTtlMs, kinds: deps.handlers.kinds() });
     if (!job) return null;
-    logJobTransition(logger, job, { to: 'running', instanceId: owner });
+    logJobTransition(logger, job, { to: 'running', instanceId: owner, leaseExpiresAt: job.leaseExpiresAt ?? undefined });
     return run(job);
   }
 

@@ -8,6 +8,7 @@ export interface TransitionDetails {
   error?: string | null;
   durationMs?: number;
   retryAt?: number;
+  leaseExpiresAt?: number;
 }
 
 /** One structured line per job state change (event "job.transition"): what `grep`, dashboards and the tests read. */

@@ -45,7 +45,9 @@ describe('three scheduler processes sharing PostgreSQL', () => {
     // Let a few more ticks pass with only two instances left.
     await new Promise((resolve) => setTimeout(resolve, 2500));
 
-    const report = checkExactlyOnce(workers.map((w) => w.lines), ids, 'w2', 1500);
+    const finalJobs = await jobs.list(t.db, { limit: 10_000 });
+    expect(finalJobs.map((j) => j.id).sort()).toEqual([...ids].sort());
+    const report = checkExactlyOnce(workers.map((w) => w.lines), finalJobs, 'w2', 1500);
     expect(report.problems).toEqual([]);
     expect(report.interruptedByKill).toBeGreaterThan(0);
     expect(report.ticks).toBeGreaterThanOrEqual(4);
