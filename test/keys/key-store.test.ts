@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { createKeyStore, keyEncryptionKey, rotateSigningKey, signJwt, verifyJws, type KeyStore } from '../../src/keys/index.js';
+import { knexSigningKeyRepository } from '../../src/storage/knex/signing-keys.js';
+import { createApp } from '../../src/app.js';
+import { applyConfig } from '../../src/gitops/index.js';
+import type { SigningAlgorithm } from '../../src/storage/repositories.js';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
+import { testClient, testConfig } from '../support/config-fixture.js';
+
+const secret = 'key-store-test-secret-0123456789abcdef';
+const retireAfterMs = 3_600_000 + 30_000;
+
+describe.each(databaseKinds)('signing keys on %s', (kind) => {
+  let database: TestDatabase;
+  let now: number;
+  const clock = { now: () => now };
+  const store = (alg: SigningAlgorithm = 'RS256', withSecret = secret): KeyStore =>
+    createKeyStore({ db: database.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(withSecret), clock, alg, refreshIntervalMs: 30_000, retireAfterMs });
+
+  beforeEach(async () => {
+    database = await createTestDatabase(kind);
+    now = 1_700_000_000_000;
+  });
+  afterEach(() => database.destroy());
+
+  it('creates exactly one key when several instances start at once', async () => {
+    const stores = [store(), store(), store()];
+    await Promise.all(stores.map((s) => s.init()));
+    const kids = new Set(stores.map((s) => s.current().kid));
+    expect(kids.size).toBe(1);
+    expect(await knexSigningKeyRepository.listAll(database.db)).toHaveLength(1);
+  });
+
+  it.each(['RS256', 'ES256', 'EdDSA'] as const)('signs and verifies %s with an RFC 7638 kid, the private key sealed at rest', async (alg) => {
+    const keys = store(alg);
+    await keys.init();
+    const token = signJwt(keys.current(), 'JWT', { sub: 'a' });
+    const { header, payload } = await verifyJws(token, (kid) => keys.findKey(kid));
+    expect(header).toMatchObject({ alg, kid: keys.current().kid });
+    expect(payload).toEqual({ sub: 'a' });
+    expect(keys.jwks().keys[0]).toMatchObject({ kid: keys.current().kid, alg, use: 'sig' });
+    expect(keys.jwks().keys[0]).not.toHaveProperty('d');
+    const [row] = await knexSigningKeyRepository.listAll(database.db);
+    expect(row.privateKey).toMatch(/^v1\./);
+    await expect(store(alg, 'another-secret-0123456789abcdef-xyz').init()).rejects.toThrow(/cannot be decrypted/);
+  });
+
+  it('rotates: the new key signs, the old stays published until its tokens expire', async () => {
+    const keys = store();
+    await keys.init();
+    const old = keys.current();
+    const oldToken = signJwt(old, 'JWT', { sub: 'a' });
+    const other = store();
+    await other.init();
+    await rotateSigningKey({ db: database.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs }, 'RS256');
+    await keys.reload();
+    expect(keys.current().kid).not.toBe(old.kid);
+    expect(keys.jwks().keys.map((k) => k.kid)).toEqual([keys.current().kid, old.kid]);
+    // Another instance learns the new kid the first time it sees it.
+    now += 2000;
+    const newToken = signJwt(keys.current(), 'JWT', { sub: 'b' });
+    expect((await verifyJws(newToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'b' });
+    expect((await verifyJws(oldToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'a' });
+    now += retireAfterMs;
+    await keys.reload();
+    expect(keys.jwks().keys.map((k) => k.kid)).toEqual([keys.current().kid]);
+    await expect(verifyJws(oldToken, (kid) => keys.findKey(kid))).rejects.toThrow(/unknown key/);
+  });
+
+  it('rotates to a newly configured algorithm on start', async () => {
+    await store('RS256').init();
+    const es = store('ES256');
+    await es.init();
+    expect(es.current().alg).toBe('ES256');
+    expect(es.jwks().keys.map((k) => k.alg)).toEqual(['ES256', 'RS256']);
+  });
+});
+
+describe('two instances on one PostgreSQL database', () => {
+  it('sign with the same key and accept each other\'s tokens', async () => {
+    const database = await createTestDatabase('postgres');
+    const config = testConfig({
+      database: database.config,
+      tokens: { ...testConfig().tokens, signingAlg: 'ES256' },
+      clients: [testClient({ clientId: 'svc', grantTypes: ['client_credentials'], scopes: ['api'] })],
+      scheduler: { ...testConfig().scheduler, enabled: false },
+    });
+    await applyConfig(database.db, config);
+    const [a, b] = await Promise.all([0, 1].map(() => createApp(config, { logger: pino({ level: 'silent' }) })));
+    try {
+      const jwksA = (await a.server.inject('/oauth2/jwks')).result as { keys: { kid: string }[] };
+      const jwksB = (await b.server.inject('/oauth2/jwks')).result as { keys: { kid: string }[] };
+      expect(jwksA.keys).toHaveLength(1);
+      expect(jwksB.keys).toEqual(jwksA.keys);
+      const auth = `Basic ${Buffer.from(`svc:${testClient({ clientId: 'svc' }).clientSecret}`).toString('base64')}`;
+      const form = { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } } as const;
+      const token = JSON.parse((await a.server.inject({ ...form, url: '/oauth2/token', payload: 'grant_type=client_credentials' })).payload).access_token as string;
+      const introspected = await b.server.inject({ ...form, url: '/oauth2/introspect', payload: `token=${token}` });
+      expect(JSON.parse(introspected.payload)).toMatchObject({ active: true, client_id: 'svc', scope: 'api' });
+    } finally {
+      await a.stop({ timeoutMs: 500 });
+      await b.stop({ timeoutMs: 500 });
+      await database.destroy();
+    }
+  });
+});
