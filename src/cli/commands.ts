@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import { runMigrate } from './commands/migrate.js';
+import { runKeys } from './commands/keys.js';
 import { runServe, type ServeOptions } from './commands/serve.js';
 import { runOpenApi, type OpenApiOptions } from './commands/openapi.js';
 import { runJobsList, runJobsRun, type JobsListOptions } from './commands/jobs.js';
@@ -86,6 +87,14 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .argument('[action]', 'up | status', 'up')
     .addOption(configOption())
     .action((action: string, opts: { config?: string }) => run(() => runMigrate(ctx, action, opts))());
+
+  program
+    .command('keys')
+    .description('list the signing keys, or rotate to a new one (old keys stay published until their tokens expire)')
+    .argument('<action>', 'list | rotate')
+    .addOption(configOption())
+    .option('--json', 'machine-readable output (list)')
+    .action((action: string, opts: { config?: string; json?: boolean }) => run(() => runKeys(ctx, action, opts))());
 
   const jobs = program.command('jobs').description('background jobs and scheduled jobs (scheduler)');
   jobs

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import type { CliContext } from '../context.js';
+import { CliError } from '../output.js';
+import { loadCommandConfig } from '../load-command-config.js';
+import { openCommandDatabase } from '../open-command-database.js';
+import { keyEncryptionKey, rotateSigningKey } from '../../keys/index.js';
+import { signingKeyRetireAfterMs } from '../../oidc/create-provider-deps.js';
+import { serverSecretSetting } from '../../security/resolve-server-secret.js';
+import { knexSettingsRepository } from '../../storage/knex/settings.js';
+import { knexSigningKeyRepository } from '../../storage/knex/signing-keys.js';
+import { systemClock } from '../../clock.js';
+import type { SigningKeyRecord } from '../../storage/repositories.js';
+
+/**
+ * `idp keys list|rotate`: the signing keys in the database. rotate adds a
+ * key of tokens.signing_alg that every instance signs with within
+ * keyRefreshIntervalMs; the replaced keys stay in the JWKS until the
+ * tokens they signed have expired (docs/oidc.md).
+ */
+export async function runKeys(ctx: CliContext, action: string, opts: { config?: string; json?: boolean }): Promise<number> {
+  if (action !== 'list' && action !== 'rotate') throw new CliError(`unknown keys action "${action}" (expected list or rotate)`, 2);
+  const config = await loadCommandConfig(ctx, opts.config);
+  const db = await openCommandDatabase(config.database, ctx.cwd);
+  try {
+    const now = systemClock.now();
+    if (action === 'rotate') {
+      // The same secret serve uses: configured, or the generated one kept in the database.
+      const secret =
+        config.security.secret ?? (await knexSettingsRepository.getOrCreate(db, serverSecretSetting, () => randomBytes(32).toString('base64url'), now));
+      const retireAfterMs = signingKeyRetireAfterMs(config.tokens);
+      const key = await rotateSigningKey({ db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock: systemClock, retireAfterMs }, config.tokens.signingAlg);
+      if (!key) throw new CliError('another rotation happened at the same time; run `idp keys list` to see the keys');
+      ctx.output.out(`${ctx.output.color.green('rotated')}: ${key.alg} key ${key.kid} signs from now on (instances switch within 30 s)`);
+      ctx.output.out(`older keys stay published until ${new Date(now + retireAfterMs).toISOString()}`);
+      return 0;
+    }
+    const keys = await knexSigningKeyRepository.listAll(db);
+    if (opts.json) {
+      ctx.output.out(JSON.stringify(keys.map((k) => ({ kid: k.kid, alg: k.alg, status: statusOf(k, keys, now), created_at: iso(k.createdAt), retire_at: k.retireAt === null ? null : iso(k.retireAt) }))));
+      return 0;
+    }
+    if (keys.length === 0) ctx.output.out('no signing keys yet: `idp serve` creates the first one on start');
+    for (const key of keys) {
+      const retire = key.retireAt === null ? '' : `  retire at ${iso(key.retireAt)}`;
+      ctx.output.out(`${key.kid}  ${key.alg.padEnd(5)}  ${statusOf(key, keys, now).padEnd(9)}  created ${iso(key.createdAt)}${retire}`);
+    }
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function statusOf(key: SigningKeyRecord, all: SigningKeyRecord[], now: number): 'signing' | 'published' | 'retired' {
+  if (key === all[0]) return 'signing';
+  return key.retireAt !== null && key.retireAt <= now ? 'retired' : 'published';
+}
