@@ -5,9 +5,9 @@ export const noopMaxDelayMs = 60_000;
 
 /**
  * The built-in `noop` job kind: waits `delayMs` (0..60000, stopping early
- * when aborted) and succeeds. Harmless; it exists to check that workers run
- * (`idp jobs enqueue noop`), and the multi-instance test and the benchmark
- * use it. Its only trace is its row and its log lines.
+ * when aborted) and succeeds. Harmless: its only trace is its row and its
+ * log lines. The multi-instance tests and the benchmark run it on real
+ * `idp serve` processes, which is why every instance registers it.
  */
 export const noopHandler: JobHandler<'noop'> = async (payload, { signal }) => {
   const delayMs = Math.min(Math.max(Number(payload?.delayMs ?? 0), 0), noopMaxDelayMs);
