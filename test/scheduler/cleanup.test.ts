@@ -131,6 +131,29 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     expect((await t.db('login_rate_limits').select('key')).map((r: { key: string }) => r.key)).toEqual(['address:10.0.0.1']);
   });
 
+  it('deletes expired refresh tokens, revoked access-token ids and grants, keeping live ones (rotated or not)', async () => {
+    const now = clock.now();
+    const grant = (grantId: string, expiresAt: number) =>
+      t.db('grants').insert({ grant_id: grantId, client_id: 'c1', sub: 'u1', scopes: 'openid', auth_time: now, session_id: null, revoked_at: null, expires_at: expiresAt, created_at: now - day });
+    const refresh = (tokenHash: string, grantId: string, expiresAt: number, rotatedAt: number | null) =>
+      t.db('refresh_tokens').insert({ token_hash: tokenHash, grant_id: grantId, client_id: 'c1', sub: 'u1', scopes: 'openid', expires_at: expiresAt, rotated_at: rotatedAt, revoked_at: null, created_at: now - day });
+    await grant('old-grant', now - 1);
+    await grant('live-grant', now + day);
+    await refresh('old-token', 'old-grant', now - 1, null);
+    await refresh('expired-token', 'live-grant', now - 1000, now - 2000);
+    await refresh('rotated-live-token', 'live-grant', now + day, now - 1000);
+    await refresh('live-token', 'live-grant', now + day, null);
+    await t.db('revoked_access_tokens').insert([
+      { jti: 'expired-jti', expires_at: now - 1 },
+      { jti: 'live-jti', expires_at: now + 60_000 },
+    ]);
+    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    expect(deleted).toMatchObject({ refresh_tokens: 2, revoked_access_tokens: 1, grants: 1 });
+    expect((await t.db('refresh_tokens').select('token_hash').orderBy('token_hash')).map((r: { token_hash: string }) => r.token_hash)).toEqual(['live-token', 'rotated-live-token']);
+    expect((await t.db('revoked_access_tokens').select('jti')).map((r: { jti: string }) => r.jti)).toEqual(['live-jti']);
+    expect((await t.db('grants').select('grant_id')).map((r: { grant_id: string }) => r.grant_id)).toEqual(['live-grant']);
+  });
+
   it('an unknown scheduled job name is refused', async () => {
     await expect(testScheduler(t.db, { clock }).runNow('nope')).rejects.toThrow('unknown scheduled job "nope"');
   });

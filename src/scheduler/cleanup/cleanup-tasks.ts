@@ -3,6 +3,11 @@ import type { SchedulerRepositories } from '../scheduler-repositories.js';
 import { batchedTask } from './batched-task.js';
 import type { CleanupTask } from './cleanup-task.js';
 
+/** Rows of `table` whose `expires_at` has passed, through the batched delete of ExpiredRowsRepository. */
+function expiredAt(repositories: SchedulerRepositories, table: string): CleanupTask {
+  return batchedTask(table, (tx, now, limit) => repositories.expiredRows.deleteBatch(tx, { table, column: 'expires_at', before: now, limit }));
+}
+
 /**
  * The cleanup job's tasks, one per table, in the order they run. Each
  * deletes in batches of cleanup.batch_size.
@@ -21,6 +26,12 @@ export function cleanupTasks(config: Config, repositories: SchedulerRepositories
     batchedTask('login_rate_limits', (tx, now, limit) =>
       repositories.expiredRows.deleteBatch(tx, { table: 'login_rate_limits', column: 'window_started_at', before: now - rateLimitWindowMs, limit }),
     ),
+    // Rotated refresh tokens are kept until they expire: presenting one again is a reuse that revokes its grant.
+    expiredAt(repositories, 'refresh_tokens'),
+    // RFC 7009: a revoked JWT access token's id matters only until the token's own exp.
+    expiredAt(repositories, 'revoked_access_tokens'),
+    // A grant's expires_at is the latest expiry of anything issued under it (migrations/0003_tokens.js).
+    expiredAt(repositories, 'grants'),
     // Codes are kept until they expire even when consumed: a replay inside the lifetime must still be recognised.
     batchedTask('authorization_codes', (tx, now, limit) => repositories.authorizationCodes.deleteExpired(tx, now, limit)),
     // SPEC 2.5 background_retention_ms: only succeeded and failed jobs; pending and running are never deleted.
