@@ -1,0 +1,11 @@
+// @ts-check
+/** The clients both servers under test register, and their Basic headers. */
+const basic = (/** @type {string} */ id, /** @type {string} */ secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+export const benchClients = {
+  svc: { id: 'svc', secret: 'svc-bench-secret-0123456789abcdef', basic: basic('svc', 'svc-bench-secret-0123456789abcdef') },
+  web: { id: 'web', secret: 'web-bench-secret-0123456789abcdef', basic: basic('web', 'web-bench-secret-0123456789abcdef') },
+};
+
+/** One refresh token per connection, each then rotated by its own responses. */
+export const refreshPoolSize = 60;
