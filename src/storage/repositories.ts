@@ -406,8 +406,6 @@ export interface ExpiredRowsRepository {
    * Returns the count deleted; callers repeat until it is below `limit`.
    */
   deleteBatch(tx: Tx, target: { table: string; column: string; before: number; limit: number }): Promise<number>;
-  /** Whether the table exists (cleanup of a table that a migration has not created yet is skipped). */
-  hasTable(tx: Tx, table: string): Promise<boolean>;
 }
 
 // ─── Keys and tokens (issue 4: src/keys, src/oidc/{token,grants,tokens,…}) ───

@@ -12,8 +12,4 @@ export const knexExpiredRowsRepository: ExpiredRowsRepository = {
     const batch = tx(table).select(rowId).where(column, '<', before).limit(limit);
     return Number(await tx(table).whereIn(rowId, batch).del());
   },
-
-  async hasTable(tx, table) {
-    return tx.schema.hasTable(table);
-  },
 };
