@@ -39,5 +39,4 @@ export async function authorize(input: AuthorizeInput, deps: AuthorizeDeps): Pro
 
 export type { AuthorizeInput } from './parse.js';
 export type * from './types.js';
-export { hashAuthorizationCode } from './respond.js';
 export { authorizePath, authorizeReturnTo } from './interaction-location.js';

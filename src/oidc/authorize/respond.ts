@@ -1,12 +1,8 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { hashOpaqueToken, newOpaqueToken } from '../tokens/index.js';
 import type { WithGrant } from './resolve-interaction.js';
 import { finish, type Finished } from './run-steps.js';
 import type { AuthorizeDeps } from './types.js';
-
-/** Codes are stored as this digest only (RFC 6749 §10.5); the token endpoint hashes what it receives the same way. */
-export function hashAuthorizationCode(code: string): string {
-  return createHash('sha256').update(code).digest('base64url');
-}
 
 /**
  * Issues a single-use code (32 random bytes, base64url) bound to the client,
@@ -15,9 +11,10 @@ export function hashAuthorizationCode(code: string): string {
  */
 export async function respond(state: WithGrant, deps: AuthorizeDeps): Promise<Finished> {
   const now = deps.clock.now();
-  const code = randomBytes(32).toString('base64url');
+  const code = newOpaqueToken();
   await deps.saveCode({
-    codeHash: hashAuthorizationCode(code),
+    // Stored as its digest only (RFC 6749 §10.5); the token endpoint hashes what it receives the same way.
+    codeHash: hashOpaqueToken(code),
     grantId: randomUUID(),
     clientId: state.client.clientId,
     sub: state.session.sub,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { testClient, testConfig, testUser } from '../../support/config-fixture.js';
 import { applyConfig } from '../../../src/gitops/index.js';
-import { authorize, hashAuthorizationCode, type AuthorizeDeps, type AuthorizeOutcome, type AuthorizeSession } from '../../../src/oidc/authorize/index.js';
+import { authorize, type AuthorizeDeps, type AuthorizeOutcome, type AuthorizeSession } from '../../../src/oidc/authorize/index.js';
+import { hashOpaqueToken } from '../../../src/oidc/tokens/index.js';
 import { createAuthorizeDeps } from '../../../src/oidc/authorize/create-authorize-deps.js';
 import { createConsentService } from '../../../src/interaction/consent-service.js';
 import { knexClientRepository } from '../../../src/storage/knex/clients.js';
@@ -115,7 +116,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     if (done.kind !== 'client_response') throw new Error(JSON.stringify(done));
     expect(Object.keys(done.params)).toEqual(['code', 'state', 'iss']);
     expect(done.params).toMatchObject({ state: 'st', iss: issuer });
-    const stored = await knexAuthorizationCodeRepository.consume(t.db, hashAuthorizationCode(done.params.code), clock.now());
+    const stored = await knexAuthorizationCodeRepository.consume(t.db, hashOpaqueToken(done.params.code), clock.now());
     expect(stored?.record).toMatchObject({
       clientId: 'web', sub: 'alice', redirectUri: request.redirect_uri, scopes: ['openid', 'email'], nonce: 'nn',
       codeChallenge: challenge, codeChallengeMethod: 'S256', authTime: alice.authTime, sessionId: 'sid-hash',
