@@ -9,7 +9,7 @@ import { verifyPkce } from './verify-pkce.js';
  * RFC 6749 §4.1.3 with PKCE (RFC 7636). The code is consumed first, in one
  * atomic statement, so that it is single-use whatever happens next; a
  * replayed code fails and revokes every token issued under its grant
- * (RFC 6749 §4.1.2, RFC 9700 §4.1.3... see docs/oidc.md).
+ * (RFC 6749 §4.1.2 and §10.5).
  */
 export const authorizationCodeGrant: Grant = {
   grantType: 'authorization_code',
