@@ -17,7 +17,7 @@ describe('signing in through the built-in pages in Chromium', () => {
   beforeAll(async () => {
     rp = new RelyingParty(await freePort(), { clientId: 'web', clientSecret: testClient({ clientId: 'web' }).clientSecret });
     idp = await startIdp('sqlite', {
-      users: [testUser({ sub: 'alice' })],
+      users: [testUser({ sub: 'alice' }), testUser({ sub: 'mallory' })],
       clients: [testClient({ clientId: 'web', name: 'Acme Notes', redirectUris: [rp.redirectUri] })],
       branding: { name: 'Acme ID', logoUrl: null, primaryColor: null },
     });
@@ -85,5 +85,24 @@ describe('signing in through the built-in pages in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/callback');
     expect(await page.locator('#who').textContent()).toBe('Signed in as alice (alice@example.com)');
     await context.close();
+  });
+
+  // Last: the failures count against this browser's address too.
+  it('shows the rate limit (429) with its wait on the sign-in page', async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${rp.url}/start`);
+    await page.getByLabel('Email').fill('mallory@example.com');
+    const alert = page.getByRole('alert').first();
+    let shown = '';
+    for (let attempt = 0; attempt < 8 && !shown.startsWith('Too many'); attempt += 1) {
+      await page.getByLabel('Password').fill(`wrong ${attempt}`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => alert.textContent()).not.toBe('');
+      shown = (await alert.textContent()) ?? '';
+      expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe(shown.startsWith('Too many') ? null : 'true');
+    }
+    expect(shown).toMatch(/^Too many failed login attempts\. Try again later\. \(try again in \d+ seconds\)$/);
+    await page.close();
   });
 });
