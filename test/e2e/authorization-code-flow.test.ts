@@ -91,6 +91,17 @@ describe.each(databaseKinds)('the authorization code flow with openid-client on 
     expect(result.claims.sub).toBe('alice');
   });
 
+  it('asks for a new sign-in for max_age=0 and then answers, with auth_time checked by the library', async () => {
+    const jar = new CookieJar();
+    await signIn(jar);
+    const login = locationOf(await jar.fetch(await web.authorizationUrl({ max_age: '0' })), idp.url);
+    expect(login.pathname).toBe('/login');
+    await signIn(jar);
+    const callback = await browse(jar, new URL(login.searchParams.get('return_to') ?? '', idp.url));
+    const result = await web.finish(callback, { maxAge: 60 });
+    expect(Date.now() / 1000 - (result.claims.auth_time ?? 0)).toBeLessThan(60);
+  });
+
   it('lets the library see login_required for prompt=none without a session, with a valid iss', async () => {
     const callback = locationOf(await new CookieJar().fetch(await web.authorizationUrl({ prompt: 'none' })), idp.url);
     await expect(web.finish(callback)).rejects.toMatchObject({ error: 'login_required' });

@@ -27,12 +27,13 @@ export async function resolveInteraction(state: WithPrompt, deps: AuthorizeDeps)
     return finish({ kind: 'interaction', location: loginLocation(returnTo, { loginHint, selectAccount }) });
   };
 
-  if (prompt.has('login')) {
-    return signIn(authorizeReturnTo(params, { dropPrompt: 'login', set: { [interactionParams.authAfter]: String(now) } }));
-  }
-  if (!session) return signIn(authorizeReturnTo(params));
-  if (state.authAfter !== null && session.authTime < state.authAfter) return signIn(authorizeReturnTo(params));
-  if (state.maxAge !== null && now - session.authTime > state.maxAge * 1000) return signIn(authorizeReturnTo(params));
+  // A sign-in newer than the request satisfies prompt=login and any max_age
+  // (max_age=0 included), so coming back from /login never loops.
+  const afterNow = () => authorizeReturnTo(params, { dropPrompt: 'login', set: { [interactionParams.authAfter]: String(now) } });
+  if (prompt.has('login') || !session) return signIn(afterNow());
+  const signedInSinceRequest = state.authAfter !== null && session.authTime >= state.authAfter;
+  if (state.authAfter !== null && !signedInSinceRequest) return signIn(authorizeReturnTo(params));
+  if (!signedInSinceRequest && state.maxAge !== null && now - session.authTime > state.maxAge * 1000) return signIn(afterNow());
   if (prompt.has('select_account')) return signIn(authorizeReturnTo(params, { dropPrompt: 'select_account' }), true);
 
   if (state.consentDenied) throw new OAuthError('access_denied', 'The user denied the request.');

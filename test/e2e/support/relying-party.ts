@@ -60,7 +60,7 @@ export class RelyingParty {
   }
 
   /** Redeems the code in a callback URL the way an application does; throws what the library throws. */
-  async finish(callback: URL): Promise<SignInResult> {
+  async finish(callback: URL, checks: { maxAge?: number } = {}): Promise<SignInResult> {
     const state = callback.searchParams.get('state') ?? '';
     const flow = this.flows.get(state);
     if (!flow) throw new Error(`unknown state ${state}`);
@@ -70,6 +70,7 @@ export class RelyingParty {
       expectedNonce: flow.nonce,
       expectedState: state,
       idTokenExpected: true,
+      maxAge: checks.maxAge,
     });
     const claims = tokens.claims();
     if (!claims) throw new Error('no ID token');

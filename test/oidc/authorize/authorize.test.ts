@@ -88,7 +88,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     const url = new URL(location(outcome), issuer);
     expect(url.pathname).toBe('/login');
     expect(url.searchParams.get('login_hint')).toBe('alice@example.com');
-    expect(paramsOf(returnToOf(outcome))).toEqual({ ...request, login_hint: 'alice@example.com' });
+    expect(paramsOf(returnToOf(outcome))).toEqual({ ...request, login_hint: 'alice@example.com', auth_after: String(clock.now()) });
   });
 
   it('answers prompt=none without a session or consent with login_required and consent_required', async () => {
@@ -164,6 +164,17 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     expect((await authorize({ params: { ...params, max_age: '120' }, session: alice }, deps)).kind).toBe('client_response');
     const none = await authorize({ params: { ...params, max_age: '30', prompt: 'none' }, session: alice }, deps);
     expect(none).toMatchObject({ kind: 'client_response', params: { error: 'login_required' } });
+  });
+
+  it('does not loop on max_age=0: a sign-in after the request satisfies it', async () => {
+    const params = { ...request, client_id: 'first-party', redirect_uri: 'https://first-party.example.com/callback', max_age: '0' };
+    const back = paramsOf(returnToOf(await authorize({ params, session: alice }, deps)));
+    expect(back.auth_after).toBe(String(clock.now()));
+    clock.time += 5_000;
+    const signedInMeanwhile = { ...alice, authTime: clock.now() - 2_000 };
+    expect((await authorize({ params: back, session: signedInMeanwhile }, deps)).kind).toBe('client_response');
+    // The old sign-in still does not.
+    expect((await authorize({ params: back, session: alice }, deps)).kind).toBe('interaction');
   });
 
   it('sends prompt=select_account to the sign-in page with the account choice', async () => {
