@@ -8,7 +8,7 @@ export interface WithPrompt extends WithPkce {
   /** OIDC Core §3.1.2.1 max_age, seconds; null when not asked. */
   maxAge: number | null;
   nonce: string | null;
-  /** Epoch ms: the sign-in must be this recent (set when prompt=login sent the user to /login). */
+  /** Epoch ms: the sign-in must be this recent (set when this server sent the user to /login). */
   authAfter: number | null;
   consentDenied: boolean;
 }

@@ -4,8 +4,9 @@ import type { Prompt } from './types.js';
  * Parameters this server adds to the authorization request it sends the
  * browser back to after an interaction (DESIGN.md 7). They only ever make
  * the request stricter or end it, so a user editing them gains nothing:
- * - auth_after: the sign-in must be at least this recent (epoch ms); it
- *   replaces prompt=login, which would otherwise ask for a sign-in forever;
+ * - auth_after: the sign-in must be at least this recent (epoch ms); set
+ *   when the user is sent to /login, it replaces prompt=login and satisfies
+ *   max_age, which would otherwise ask for a sign-in forever;
  * - consent_denied: the user pressed Deny on the consent page.
  */
 export const interactionParams = { authAfter: 'auth_after', consentDenied: 'consent_denied' } as const;
