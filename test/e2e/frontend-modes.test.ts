@@ -17,7 +17,7 @@ describe('frontend modes through the server', () => {
         res.end('export const title = "{{TITLE}}";');
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'] });
       res.end(`<title>{{TITLE}}</title><p>${req.method} ${req.url}</p>`);
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -83,6 +83,7 @@ describe('frontend modes through the server', () => {
     it('forwards non-API paths with every method and fills html_variables in HTML', async () => {
       const page = await fetch(`${idp.url}/dashboard?tab=1`);
       expect(await page.text()).toBe('<title>Proxied</title><p>GET /dashboard?tab=1</p>');
+      expect(page.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
       const script = await fetch(`${idp.url}/app.js`);
       expect(await script.text()).toBe('export const title = "{{TITLE}}";');
       const posted = await fetch(`${idp.url}/form`, { method: 'POST', body: 'a=1', headers: { 'content-type': 'text/plain' } });

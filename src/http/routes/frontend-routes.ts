@@ -52,7 +52,10 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
       return h.response(page).code(502).type('text/html; charset=utf-8');
     }
     const response = h.response(answer.body).code(answer.status);
-    for (const [name, value] of Object.entries(answer.headers)) response.header(name, Array.isArray(value) ? value.join(', ') : value);
+    // Repeated headers (several Set-Cookie) stay separate lines.
+    for (const [name, value] of Object.entries(answer.headers)) {
+      for (const one of Array.isArray(value) ? value : [value]) response.header(name, one, { append: true });
+    }
     return response;
   }
   const file = await frontend.static.load(request.path);
