@@ -81,8 +81,9 @@ function rows(name, r, targets = {}) {
   ];
 }
 
-const clientCredentials = (/** @type {string} */ url) => ({
-  url: `${url}/oauth2/token`,
+/** @param {string} tokenEndpoint */
+const clientCredentials = (tokenEndpoint) => ({
+  url: tokenEndpoint,
   method: /** @type {const} */ ('POST'),
   headers: { authorization: benchClients.svc.basic, 'content-type': form },
   body: 'grant_type=client_credentials&scope=api%3Aread',
@@ -92,7 +93,7 @@ export async function run() {
   const out = [];
   const hapi = await startServer('bare-hapi-server.js', []);
   try {
-    out.push(...rows('bare hapi form route (ceiling)', await load(clientCredentials(hapi.info.url))));
+    out.push(...rows('bare hapi form route (ceiling)', await load(clientCredentials(`${hapi.info.url}/oauth2/token`))));
   } finally {
     await hapi.stop();
   }
@@ -101,18 +102,20 @@ export async function run() {
     const peer = await startServer('oidc-provider-server.js', [alg]);
     let peerResult;
     try {
-      peerResult = await load(clientCredentials(peer.info.url));
+      // oidc-provider's token endpoint is /token.
+      peerResult = await load(clientCredentials(`${peer.info.url}/token`));
     } finally {
       await peer.stop();
     }
     const idp = await startServer('idp-server.js', [alg]);
     try {
-      const ours = await load(clientCredentials(idp.info.url));
+      const ours = await load(clientCredentials(`${idp.info.url}/oauth2/token`));
       out.push(...rows(`client_credentials ${alg} idp`, ours, { p99: 15 }));
       out.push(...rows(`client_credentials ${alg} oidc-provider`, peerResult));
       out.push({ name: `client_credentials ${alg} idp / oidc-provider`, metric: 'ratio', value: Number((ours.rps / peerResult.rps).toFixed(2)), unit: 'x', target: { min: ratioTarget } });
       if (alg !== 'ES256') continue;
       const { url, accessToken, refreshTokens } = idp.info;
+      // Each request takes a live refresh token and puts back the one it gets: rotation, never reuse.
       const pool = [...refreshTokens];
       out.push(
         ...rows(
@@ -123,12 +126,11 @@ export async function run() {
             headers: { authorization: benchClients.web.basic, 'content-type': form },
             requests: [
               {
-                setupRequest(request, context) {
-                  context.refresh ??= pool.pop();
-                  return { ...request, body: `grant_type=refresh_token&refresh_token=${context.refresh}` };
+                setupRequest(request) {
+                  return { ...request, body: `grant_type=refresh_token&refresh_token=${pool.shift()}` };
                 },
-                onResponse(status, body, context) {
-                  if (status === 200) context.refresh = JSON.parse(body).refresh_token;
+                onResponse(status, body) {
+                  if (status === 200) pool.push(JSON.parse(body).refresh_token);
                 },
               },
             ],

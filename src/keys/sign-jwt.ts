@@ -16,17 +16,21 @@ function encodedHeader(key: SigningKey, typ: string): string {
 }
 
 /**
- * A compact JWS (RFC 7515) signed synchronously with node:crypto. Measured
- * on this machine: jose's SignJWT goes through WebCrypto on the libuv pool
- * and under concurrency reached ~2,300 ES256 tokens/s against ~21,600 for a
- * direct `crypto.sign`; the token endpoint signs on its hot path.
+ * A compact JWS (RFC 7515) signed with node:crypto directly. Measured on
+ * this machine: jose's SignJWT goes through WebCrypto on the libuv pool and
+ * under concurrency reached ~2,300 ES256 tokens/s against ~21,600 for a
+ * synchronous `crypto.sign`, so ES256 and EdDSA (fractions of a
+ * millisecond) sign on the main thread. An RSA-2048 signature costs about a
+ * millisecond: signing it on the main thread would serialise every request
+ * behind it, so RS256 signs on the thread pool (crypto.sign with a
+ * callback), which lets the second core sign while the first parses.
  */
-export function signJwt(key: SigningKey, typ: string, payload: Record<string, unknown>): string {
+export async function signJwt(key: SigningKey, typ: string, payload: Record<string, unknown>): Promise<string> {
   const input = `${encodedHeader(key, typ)}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   const data = Buffer.from(input);
-  const signature =
-    key.alg === 'ES256'
-      ? sign('sha256', data, { key: key.privateKey, dsaEncoding: 'ieee-p1363' }) // RFC 7518 §3.4: R || S
-      : sign(key.alg === 'EdDSA' ? null : 'sha256', data, key.privateKey);
+  let signature: Buffer;
+  if (key.alg === 'ES256') signature = sign('sha256', data, { key: key.privateKey, dsaEncoding: 'ieee-p1363' }); // RFC 7518 §3.4: R || S
+  else if (key.alg === 'EdDSA') signature = sign(null, data, key.privateKey);
+  else signature = await new Promise<Buffer>((resolve, reject) => sign('sha256', data, key.privateKey, (error, result) => (error ? reject(error) : resolve(result))));
   return `${input}.${signature.toString('base64url')}`;
 }

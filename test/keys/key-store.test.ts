@@ -35,7 +35,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
   it.each(['RS256', 'ES256', 'EdDSA'] as const)('signs and verifies %s with an RFC 7638 kid, the private key sealed at rest', async (alg) => {
     const keys = store(alg);
     await keys.init();
-    const token = signJwt(keys.current(), 'JWT', { sub: 'a' });
+    const token = await signJwt(keys.current(), 'JWT', { sub: 'a' });
     const { header, payload } = await verifyJws(token, (kid) => keys.findKey(kid));
     expect(header).toMatchObject({ alg, kid: keys.current().kid });
     expect(payload).toEqual({ sub: 'a' });
@@ -50,7 +50,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     const keys = store();
     await keys.init();
     const old = keys.current();
-    const oldToken = signJwt(old, 'JWT', { sub: 'a' });
+    const oldToken = await signJwt(old, 'JWT', { sub: 'a' });
     const other = store();
     await other.init();
     await rotateSigningKey({ db: database.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs }, 'RS256');
@@ -59,7 +59,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     expect(keys.jwks().keys.map((k) => k.kid)).toEqual([keys.current().kid, old.kid]);
     // Another instance learns the new kid the first time it sees it.
     now += 2000;
-    const newToken = signJwt(keys.current(), 'JWT', { sub: 'b' });
+    const newToken = await signJwt(keys.current(), 'JWT', { sub: 'b' });
     expect((await verifyJws(newToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'b' });
     expect((await verifyJws(oldToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'a' });
     now += retireAfterMs;

@@ -57,25 +57,25 @@ describe.each(databaseKinds)('the bearer and client-authenticated endpoints on %
   });
 
   it.each([
-    ['an expired token', () => signJwt(currentKey(), 'at+jwt', claimsFor({ exp: Math.floor(Date.now() / 1000) - 1 }))],
-    ['a token signed by an unknown key', () => {
+    ['an expired token', async () => await signJwt(currentKey(), 'at+jwt', claimsFor({ exp: Math.floor(Date.now() / 1000) - 1 }))],
+    ['a token signed by an unknown key', async () => {
       const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const stranger: SigningKey = { ...currentKey(), kid: 'unknown-kid', privateKey, publicKey };
-      return signJwt(stranger, 'at+jwt', claimsFor());
+      return await signJwt(stranger, 'at+jwt', claimsFor());
     }],
-    ['a known kid with a foreign signature', () => {
+    ['a known kid with a foreign signature', async () => {
       const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return signJwt({ ...currentKey(), privateKey }, 'at+jwt', claimsFor());
+      return await signJwt({ ...currentKey(), privateKey }, 'at+jwt', claimsFor());
     }],
-    ['alg none', () => {
+    ['alg none', async () => {
       const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid: currentKey().kid })).toString('base64url');
       return `${header}.${Buffer.from(JSON.stringify(claimsFor())).toString('base64url')}.`;
     }],
-    ['an ID token (typ JWT) used as an access token', () => signJwt(currentKey(), 'JWT', claimsFor())],
-    ['a token of another issuer', () => signJwt(currentKey(), 'at+jwt', claimsFor({ iss: 'https://evil.example.com' }))],
-    ['garbage', () => 'not.a.jwt'],
+    ['an ID token (typ JWT) used as an access token', async () => await signJwt(currentKey(), 'JWT', claimsFor())],
+    ['a token of another issuer', async () => await signJwt(currentKey(), 'at+jwt', claimsFor({ iss: 'https://evil.example.com' }))],
+    ['garbage', async () => 'not.a.jwt'],
   ])('refuses %s with 401 invalid_token', async (_name, make) => {
-    const response = await userinfoWith(make());
+    const response = await userinfoWith(await make());
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
     expect(await response.json()).toMatchObject({ error: 'invalid_token' });

@@ -20,7 +20,7 @@ export const clientCredentialsGrant: Grant = {
     const scopes = params.scope === undefined ? allowed : parseScope(params.scope);
     const refused = scopes.filter((s) => !allowed.includes(s));
     if (refused.length > 0) throw new OAuthError('invalid_scope', `Scopes not allowed for client_credentials: ${refused.join(' ')}.`);
-    const access = issueAccessToken({ sub: client.clientId, clientId: client.clientId, scopes, grantId: null, authTime: null }, deps);
+    const access = await issueAccessToken({ sub: client.clientId, clientId: client.clientId, scopes, grantId: null, authTime: null }, deps);
     return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, scope: scopes.join(' ') };
   },
 };

@@ -20,10 +20,10 @@ export interface UserTokensInput {
  */
 export async function issueUserTokens(tx: Tx, input: UserTokensInput, deps: ProviderDeps): Promise<TokenResponse> {
   const { client, user, grant, scopes } = input;
-  const access = issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
+  const access = await issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
   const response: TokenResponse = { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, scope: scopes.join(' ') };
   if (scopes.includes('openid')) {
-    response.id_token = issueIdToken({ user, clientId: client.clientId, scopes, authTime: grant.authTime, nonce: input.nonce, accessToken: access.token }, deps);
+    response.id_token = await issueIdToken({ user, clientId: client.clientId, scopes, authTime: grant.authTime, nonce: input.nonce, accessToken: access.token }, deps);
   }
   let expiresAt = access.expiresAt;
   if (grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token')) {

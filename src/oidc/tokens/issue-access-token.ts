@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { signJwt } from '../../keys/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
 
@@ -28,7 +28,7 @@ export const grantIdClaim = 'gid';
  * audience is this server: its own bearerAuth API and userinfo are the
  * only resource it serves.
  */
-export function issueAccessToken(input: AccessTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys'>): IssuedAccessToken {
+export async function issueAccessToken(input: AccessTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys'>): Promise<IssuedAccessToken> {
   const now = Math.floor(deps.clock.now() / 1000);
   const expiresIn = deps.tokens.accessTokenTtlSeconds;
   const claims: Record<string, unknown> = {
@@ -37,11 +37,12 @@ export function issueAccessToken(input: AccessTokenInput, deps: Pick<ProviderDep
     aud: deps.issuer,
     exp: now + expiresIn,
     iat: now,
-    jti: randomBytes(16).toString('base64url'),
+    // randomUUID draws from a cached entropy pool: cheaper than randomBytes per token.
+    jti: randomUUID(),
     client_id: input.clientId,
     scope: input.scopes.join(' '),
   };
   if (input.authTime !== null) claims.auth_time = Math.floor(input.authTime / 1000);
   if (input.grantId !== null) claims[grantIdClaim] = input.grantId;
-  return { token: signJwt(deps.keys.current(), 'at+jwt', claims), expiresIn, expiresAt: (now + expiresIn) * 1000 };
+  return { token: await signJwt(deps.keys.current(), 'at+jwt', claims), expiresIn, expiresAt: (now + expiresIn) * 1000 };
 }

@@ -24,7 +24,7 @@ function atHash(accessToken: string, key: SigningKey): string {
  * is needed, §2), exp, iat, auth_time, nonce when the request had one,
  * at_hash, and the e-mail claims when the email scope was granted (§5.4).
  */
-export function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys'>): string {
+export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys'>): Promise<string> {
   const key = deps.keys.current();
   const now = Math.floor(deps.clock.now() / 1000);
   const claims: Record<string, unknown> = {
