@@ -16,21 +16,24 @@ function encodedHeader(key: SigningKey, typ: string): string {
 }
 
 /**
- * A compact JWS (RFC 7515) signed with node:crypto directly. Measured on
- * this machine: jose's SignJWT goes through WebCrypto on the libuv pool and
- * under concurrency reached ~2,300 ES256 tokens/s against ~21,600 for a
- * synchronous `crypto.sign`, so ES256 and EdDSA (fractions of a
- * millisecond) sign on the main thread. An RSA-2048 signature costs about a
- * millisecond: signing it on the main thread would serialise every request
- * behind it, so RS256 signs on the thread pool (crypto.sign with a
- * callback), which lets the second core sign while the first parses.
+ * A compact JWS (RFC 7515) signed with node:crypto directly, not jose.
+ * Measured on this 2-core machine (docs/oidc.md, "Performance"): jose's
+ * SignJWT managed ~2,300 ES256 tokens/s under concurrency against ~21,600
+ * for a bare `crypto.sign`; but inside the server a synchronous ES256 sign
+ * cost ~75 µs of main-thread time per request (33 µs in a hot loop), and
+ * the token endpoint did 3,700 req/s. Signing on the libuv pool
+ * (crypto.sign with a callback) lets the second core sign while the main
+ * thread parses: 5,000 req/s. So RSA and ECDSA sign on the pool; Ed25519
+ * is cheap enough to sign inline.
  */
 export async function signJwt(key: SigningKey, typ: string, payload: Record<string, unknown>): Promise<string> {
   const input = `${encodedHeader(key, typ)}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   const data = Buffer.from(input);
   let signature: Buffer;
-  if (key.alg === 'ES256') signature = sign('sha256', data, { key: key.privateKey, dsaEncoding: 'ieee-p1363' }); // RFC 7518 §3.4: R || S
-  else if (key.alg === 'EdDSA') signature = sign(null, data, key.privateKey);
-  else signature = await new Promise<Buffer>((resolve, reject) => sign('sha256', data, key.privateKey, (error, result) => (error ? reject(error) : resolve(result))));
+  if (key.alg === 'EdDSA') signature = sign(null, data, key.privateKey);
+  else {
+    const signingKey = key.alg === 'ES256' ? { key: key.privateKey, dsaEncoding: 'ieee-p1363' as const } : key.privateKey; // RFC 7518 §3.4: R || S
+    signature = await new Promise<Buffer>((resolve, reject) => sign('sha256', data, signingKey, (error, result) => (error ? reject(error) : resolve(result))));
+  }
   return `${input}.${signature.toString('base64url')}`;
 }

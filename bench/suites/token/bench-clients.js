@@ -7,5 +7,9 @@ export const benchClients = {
   web: { id: 'web', secret: 'web-bench-secret-0123456789abcdef', basic: basic('web', 'web-bench-secret-0123456789abcdef') },
 };
 
-/** One refresh token per connection, each then rotated by its own responses. */
-export const refreshPoolSize = 60;
+/**
+ * Live refresh tokens shared by the connections (each response puts its new
+ * token back). Enough for the tokens in flight when the warm-up is cut off
+ * (up to one per connection) to be lost without starving the measured run.
+ */
+export const refreshPoolSize = 150;
