@@ -133,6 +133,8 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
     ['a wrong PKCE verifier', { clientId: 'web', redirectUri }, { code_verifier: 'x'.repeat(43) }],
     ['a missing PKCE verifier', { clientId: 'web', redirectUri }, { code_verifier: undefined }],
     ['an unknown code', { clientId: 'web', redirectUri }, { code: 'not-a-code' }],
+    ['a code without PKCE for a client that requires it', { clientId: 'web', redirectUri, codeChallenge: null, codeChallengeMethod: null }, { code_verifier: undefined }],
+    ['a verifier for a code issued without PKCE (downgrade)', { clientId: 'web', redirectUri, codeChallenge: null, codeChallengeMethod: null }, {}],
   ])('answers invalid_grant to %s', async (_name, record, change) => {
     const issued = await issueCode(provider, record);
     const form: Record<string, string> = { grant_type: 'authorization_code', code: issued.code, redirect_uri: redirectUri, code_verifier: issued.verifier };
@@ -141,6 +143,12 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
       else form[name] = value;
     }
     const response = await postForm(provider, '/oauth2/token', form, { authorization: basic('web', testClient({ clientId: 'web' }).clientSecret!) });
+    expect(response).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it('refuses a public client\'s code issued without PKCE', async () => {
+    const issued = await issueCode(provider, { clientId: 'spa', redirectUri, codeChallenge: null, codeChallengeMethod: null });
+    const response = await postForm(provider, '/oauth2/token', { grant_type: 'authorization_code', code: issued.code, redirect_uri: redirectUri, client_id: 'spa' });
     expect(response).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 

@@ -30,6 +30,10 @@ export const authorizationCodeGrant: Grant = {
     if (record.expiresAt <= now) throw new OAuthError('invalid_grant', 'The authorization code has expired.');
     // RFC 6749 §4.1.3: identical to the redirect_uri of the authorization request.
     if (params.redirect_uri !== record.redirectUri) throw new OAuthError('invalid_grant', 'The redirect_uri does not match the authorization request.');
+    // Defence in depth: the authorization endpoint already demands PKCE of these clients.
+    if (record.codeChallenge === null && (client.tokenEndpointAuthMethod === 'none' || client.requirePkce)) {
+      throw new OAuthError('invalid_grant', 'The code was issued without PKCE, which this client requires.');
+    }
     verifyPkce(record.codeChallenge, params.code_verifier);
     const user = await loadGrantUser(record.sub, deps);
     return deps.transaction(async (tx) => {
