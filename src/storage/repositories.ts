@@ -469,7 +469,8 @@ export interface RefreshTokenRecord {
 }
 
 export interface TokenRepository {
-  insertGrant(tx: Tx, grant: GrantRecord): Promise<void>;
+  /** Inserts the grant unless its id exists (`ON CONFLICT DO NOTHING`); true when inserted. */
+  insertGrant(tx: Tx, grant: GrantRecord): Promise<boolean>;
   findGrant(tx: Tx, grantId: string): Promise<GrantRecord | null>;
   /** Moves the grant's expiry forward (never back) when a later token outlives it. */
   extendGrant(tx: Tx, grantId: string, expiresAt: number): Promise<void>;

@@ -3,6 +3,8 @@ import * as oauth from 'oauth4webapi';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { databaseKinds } from '../support/databases.js';
 import { testClient, testUser } from '../support/config-fixture.js';
+import { knexAuthorizationCodeRepository } from '../../src/storage/knex/authorization-codes.js';
+import { knexTokenRepository } from '../../src/storage/knex/tokens.js';
 import { basic, callbackOf, insecure, issueCode, postForm, startProvider, type Provider } from './support/provider-fixture.js';
 
 const redirectUri = 'https://web.example.com/callback';
@@ -124,6 +126,18 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
     await expect(oauth.processRefreshTokenResponse(provider.as, web, refresh)).rejects.toMatchObject({ error: 'invalid_grant' });
     const userinfo = await oauth.userInfoRequest(provider.as, web, tokens.access_token, insecure);
     expect(userinfo.status).toBe(401);
+  });
+
+  it('leaves a revoked grant behind when a replay overtakes the first redemption', async () => {
+    const issued = await issueCode(provider, { clientId: 'web', redirectUri });
+    // The first redemption has consumed the code but not yet stored its grant.
+    await knexAuthorizationCodeRepository.consume(provider.idp.database.db, issued.record.codeHash, Date.now());
+    const replay = await oauth.authorizationCodeGrantRequest(provider.as, web, webAuth, callbackOf(provider, web, issued.code), redirectUri, issued.verifier, insecure);
+    await expect(oauth.processAuthorizationCodeResponse(provider.as, web, replay)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const grant = await knexTokenRepository.findGrant(provider.idp.database.db, issued.record.grantId);
+    expect(grant?.revokedAt).not.toBeNull();
+    // So the first redemption, storing its grant now, finds it taken and fails.
+    expect(await knexTokenRepository.insertGrant(provider.idp.database.db, { ...grant!, revokedAt: null })).toBe(false);
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import type { AuthorizationCodeRecord, GrantRecord } from '../../storage/repositories.js';
 import { OAuthError } from '../errors.js';
 import { hashOpaqueToken } from '../tokens/index.js';
 import type { Grant } from './grant.js';
@@ -23,6 +24,9 @@ export const authorizationCodeGrant: Grant = {
       // RFC 6749 §4.1.2: "If an authorization code is used more than once, the
       // authorization server MUST deny the request and SHOULD revoke (when
       // possible) all tokens previously issued based on that authorization code."
+      // A replay may arrive before the first redemption has stored its grant:
+      // a revoked grant row stored now makes that redemption fail instead.
+      await deps.tokenStore.insertGrant(deps.db, grantOf(record, now, now));
       await deps.tokenStore.revokeGrant(deps.db, record.grantId, now);
       throw new OAuthError('invalid_grant', 'The authorization code has already been used.');
     }
@@ -37,19 +41,23 @@ export const authorizationCodeGrant: Grant = {
     verifyPkce(record.codeChallenge, params.code_verifier);
     const user = await loadGrantUser(record.sub, deps);
     return deps.transaction(async (tx) => {
-      const grant = {
-        grantId: record.grantId,
-        clientId: client.clientId,
-        sub: user.sub,
-        scopes: record.scopes,
-        authTime: record.authTime,
-        sessionId: record.sessionId,
-        revokedAt: null,
-        expiresAt: now,
-        createdAt: now,
-      };
-      await deps.tokenStore.insertGrant(tx, grant);
+      const grant = grantOf(record, null, now);
+      if (!(await deps.tokenStore.insertGrant(tx, grant))) throw new OAuthError('invalid_grant', 'The authorization code has already been used.');
       return issueUserTokens(tx, { client, user, grant, scopes: record.scopes, nonce: record.nonce }, deps);
     });
   },
 };
+
+function grantOf(record: AuthorizationCodeRecord, revokedAt: number | null, now: number): GrantRecord {
+  return {
+    grantId: record.grantId,
+    clientId: record.clientId,
+    sub: record.sub,
+    scopes: record.scopes,
+    authTime: record.authTime,
+    sessionId: record.sessionId,
+    revokedAt,
+    expiresAt: now,
+    createdAt: now,
+  };
+}

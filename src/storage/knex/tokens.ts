@@ -63,7 +63,7 @@ async function revokeGrantsWhere(tx: Parameters<TokenRepository['revokeGrant']>[
 
 export const knexTokenRepository: TokenRepository = {
   async insertGrant(tx, grant) {
-    await tx('grants').insert({
+    const inserted = await tx('grants').insert({
       grant_id: grant.grantId,
       client_id: grant.clientId,
       sub: grant.sub,
@@ -73,7 +73,11 @@ export const knexTokenRepository: TokenRepository = {
       revoked_at: grant.revokedAt,
       expires_at: grant.expiresAt,
       created_at: grant.createdAt,
-    });
+    })
+      .onConflict('grant_id')
+      .ignore()
+      .returning('grant_id');
+    return (inserted as unknown[]).length === 1;
   },
 
   async findGrant(tx, grantId) {
