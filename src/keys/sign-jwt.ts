@@ -1,5 +1,6 @@
 import { sign } from 'node:crypto';
 import type { SigningKey } from './signing-key.js';
+import { derToJoseSignature } from './der-to-jose-signature.js';
 
 const headerCache = new WeakMap<SigningKey, Map<string, string>>();
 
@@ -32,8 +33,8 @@ export async function signJwt(key: SigningKey, typ: string, payload: Record<stri
   let signature: Buffer;
   if (key.alg === 'EdDSA') signature = sign(null, data, key.privateKey);
   else {
-    const signingKey = key.alg === 'ES256' ? { key: key.privateKey, dsaEncoding: 'ieee-p1363' as const } : key.privateKey; // RFC 7518 §3.4: R || S
-    signature = await new Promise<Buffer>((resolve, reject) => sign('sha256', data, signingKey, (error, result) => (error ? reject(error) : resolve(result))));
+    const der = await new Promise<Buffer>((resolve, reject) => sign('sha256', data, key.privateKey, (error, result) => (error ? reject(error) : resolve(result))));
+    signature = key.alg === 'ES256' ? derToJoseSignature(der) : der;
   }
   return `${input}.${signature.toString('base64url')}`;
 }
