@@ -27,7 +27,10 @@ export function registerBearerAuth(server: Server, verifyAccessToken: (token: st
         const credentials = await verifyAccessToken(match[1]);
         return h.authenticated({ credentials: credentials as unknown as Record<string, unknown> });
       } catch {
-        return h.unauthenticated(Boom.unauthorized('The access token is invalid or expired.', 'Bearer', { error: 'invalid_token' }));
+        // A message argument would be written into the challenge as a second `error` attribute.
+        return h.unauthenticated(
+          Boom.unauthorized(null, 'Bearer', { error: 'invalid_token', error_description: 'The access token is invalid or expired.' }),
+        );
       }
     },
   }));
