@@ -1,28 +1,14 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from './context.js';
-import { runMigrate } from './commands/migrate.js';
-import { runKeys } from './commands/keys.js';
-import { runServe, type ServeOptions } from './commands/serve.js';
-import { runOpenApi, type OpenApiOptions } from './commands/openapi.js';
-import { runJobsList, runJobsRun, type JobsListOptions } from './commands/jobs.js';
-import { runValidate } from './commands/validate.js';
-import { runDiff } from './commands/diff.js';
-import { runApply } from './commands/apply.js';
-import { runHashPassword } from './commands/hash-password.js';
-import { runAdminLogin } from './commands/admin/login.js';
-import { runAdminLogout } from './commands/admin/logout.js';
-import { runAdminMe } from './commands/admin/me.js';
-import { runUsersList } from './commands/admin/users-list.js';
-import { runUsersGet } from './commands/admin/users-get.js';
-import { runUsersCreate } from './commands/admin/users-create.js';
-import { runUsersUpdate } from './commands/admin/users-update.js';
-import { runUsersDelete } from './commands/admin/users-delete.js';
-import { runAdminCommand } from './admin/run-admin-command.js';
+import type { ServeOptions } from './commands/serve.js';
+import type { OpenApiOptions } from './commands/openapi.js';
+import type { JobsListOptions } from './commands/jobs.js';
 
 /**
  * Every command of the `idp` binary and its options, in one table. Each
  * action is a thin parser around a function in ./commands/ that returns the
- * exit code and writes through ctx.output.
+ * exit code and writes through ctx.output. Command modules are imported
+ * when their command runs: `idp validate` must not pay for loading hapi and knex.
  */
 export function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Command {
   const program = new Command('idp')
@@ -42,7 +28,7 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .description('check the config file: every problem with file:line:column (exit 0 valid, 1 invalid)')
     .addOption(configOption())
     .option('--format <format>', 'text | json | github (workflow annotations)', 'text')
-    .action((opts: { config?: string; format?: string }) => run(() => runValidate(ctx, opts))());
+    .action((opts: { config?: string; format?: string }) => run(async () => (await import('./commands/validate.js')).runValidate(ctx, opts))());
 
   program
     .command('diff')
@@ -50,19 +36,19 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .addOption(configOption())
     .option('--format <format>', 'text | json', 'text')
     .option('--exit-code', 'exit 2 when changes are pending, 0 when none')
-    .action((opts: { config?: string; format?: string; exitCode?: boolean }) => run(() => runDiff(ctx, opts))());
+    .action((opts: { config?: string; format?: string; exitCode?: boolean }) => run(async () => (await import('./commands/diff.js')).runDiff(ctx, opts))());
 
   program
     .command('apply')
     .description('reconcile the database with the config in one transaction')
     .addOption(configOption())
     .option('--dry-run', 'print the plan, change nothing')
-    .action((opts: { config?: string; dryRun?: boolean }) => run(() => runApply(ctx, opts))());
+    .action((opts: { config?: string; dryRun?: boolean }) => run(async () => (await import('./commands/apply.js')).runApply(ctx, opts))());
 
   program
     .command('hash-password')
     .description('read a password on stdin (or a hidden prompt) and print its argon2id hash for password_hash')
-    .action(() => run(() => runHashPassword(ctx))());
+    .action(() => run(async () => (await import('./commands/hash-password.js')).runHashPassword(ctx))());
 
   program
     .command('serve')
@@ -71,7 +57,7 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .option('--host <host>', 'listen address (default: server.host)')
     .option('--port <port>', 'listen port; 0 picks a free one (default: server.port)')
     .option('--no-apply', 'do not apply the config on start')
-    .action((opts: ServeOptions) => run(() => runServe(ctx, opts))());
+    .action((opts: ServeOptions) => run(async () => (await import('./commands/serve.js')).runServe(ctx, opts))());
 
   program
     .command('openapi')
@@ -79,14 +65,14 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .addOption(configOption())
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .option('--defaults', 'use the built-in default config (what npm run build ships)')
-    .action((opts: OpenApiOptions) => run(() => runOpenApi(ctx, opts))());
+    .action((opts: OpenApiOptions) => run(async () => (await import('./commands/openapi.js')).runOpenApi(ctx, opts))());
 
   program
     .command('migrate')
     .description('run database migrations (serve migrates on start)')
     .argument('[action]', 'up | status', 'up')
     .addOption(configOption())
-    .action((action: string, opts: { config?: string }) => run(() => runMigrate(ctx, action, opts))());
+    .action((action: string, opts: { config?: string }) => run(async () => (await import('./commands/migrate.js')).runMigrate(ctx, action, opts))());
 
   program
     .command('keys')
@@ -94,7 +80,7 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .argument('<action>', 'list | rotate')
     .addOption(configOption())
     .option('--json', 'machine-readable output (list)')
-    .action((action: string, opts: { config?: string; json?: boolean }) => run(() => runKeys(ctx, action, opts))());
+    .action((action: string, opts: { config?: string; json?: boolean }) => run(async () => (await import('./commands/keys.js')).runKeys(ctx, action, opts))());
 
   const jobs = program.command('jobs').description('background jobs and scheduled jobs (scheduler)');
   jobs
@@ -104,14 +90,14 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .option('--state <state>', 'pending | running | succeeded | failed')
     .option('--limit <n>', 'how many jobs (1..10000)', '50')
     .option('--json', 'machine-readable output')
-    .action((opts: JobsListOptions) => run(() => runJobsList(ctx, opts))());
+    .action((opts: JobsListOptions) => run(async () => (await import('./commands/jobs.js')).runJobsList(ctx, opts))());
   jobs
     .command('run')
     .description('run a scheduled job once, now, in this process (e.g. cleanup)')
     .argument('<name>', 'the scheduled job: cleanup')
     .addOption(configOption())
     .option('--json', 'machine-readable output')
-    .action((name: string, opts: { config?: string; json?: boolean }) => run(() => runJobsRun(ctx, name, opts))());
+    .action((name: string, opts: { config?: string; json?: boolean }) => run(async () => (await import('./commands/jobs.js')).runJobsRun(ctx, name, opts))());
 
   addAdminCommands(program, ctx, run);
 
@@ -124,7 +110,7 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
  */
 function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Promise<number>) => () => Promise<void>): void {
   const admin = program.command('admin').description('manage users through the admin API of a running server');
-  const api = (fn: () => Promise<number>) => run(() => runAdminCommand(ctx, fn))();
+  const api = (fn: () => Promise<number>) => run(async () => (await import('./admin/run-admin-command.js')).runAdminCommand(ctx, fn))();
   const urlOption = () => new Option('--url <url>', 'server address instead of the one logged in to (default: $IDP_URL)');
   const jsonOption = () => new Option('--json', "print the API's JSON answer");
   // Declared only to be refused with a clear message: passwords come from stdin or a prompt.
@@ -138,19 +124,19 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .option('--password-stdin', 'read the password from stdin instead of a hidden prompt')
     .addOption(passwordOption())
     .addOption(jsonOption())
-    .action((opts) => api(() => runAdminLogin(ctx, opts)));
+    .action((opts) => api(async () => (await import('./commands/admin/login.js')).runAdminLogin(ctx, opts)));
 
   admin
     .command('logout')
     .description('end the session on the server and forget it here')
-    .action(() => api(() => runAdminLogout(ctx)));
+    .action(() => api(async () => (await import('./commands/admin/logout.js')).runAdminLogout(ctx)));
 
   admin
     .command('me')
     .description('show the signed-in admin')
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((opts) => api(() => runAdminMe(ctx, opts)));
+    .action((opts) => api(async () => (await import('./commands/admin/me.js')).runAdminMe(ctx, opts)));
 
   const users = admin.command('users').description('list, show, create, update and delete users');
 
@@ -165,7 +151,7 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(new Option('--role <role>', 'only users with the role').choices(['user', 'admin']))
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((opts) => api(() => runUsersList(ctx, opts)));
+    .action((opts) => api(async () => (await import('./commands/admin/users-list.js')).runUsersList(ctx, opts)));
 
   users
     .command('get')
@@ -173,7 +159,7 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .argument('<sub>', "the user's subject identifier")
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((sub: string, opts) => api(() => runUsersGet(ctx, sub, opts)));
+    .action((sub: string, opts) => api(async () => (await import('./commands/admin/users-get.js')).runUsersGet(ctx, sub, opts)));
 
   users
     .command('create')
@@ -185,7 +171,7 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(passwordOption())
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((opts) => api(() => runUsersCreate(ctx, opts)));
+    .action((opts) => api(async () => (await import('./commands/admin/users-create.js')).runUsersCreate(ctx, opts)));
 
   users
     .command('update')
@@ -196,7 +182,7 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(new Option('--email-verified <bool>', 'whether the e-mail is verified').choices(['true', 'false']))
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((sub: string, opts) => api(() => runUsersUpdate(ctx, sub, opts)));
+    .action((sub: string, opts) => api(async () => (await import('./commands/admin/users-update.js')).runUsersUpdate(ctx, sub, opts)));
 
   users
     .command('delete')
@@ -204,7 +190,7 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .argument('<sub>', "the user's subject identifier")
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((sub: string, opts) => api(() => runUsersDelete(ctx, sub, opts)));
+    .action((sub: string, opts) => api(async () => (await import('./commands/admin/users-delete.js')).runUsersDelete(ctx, sub, opts)));
 }
 
 function positiveInteger(value: string): number {
