@@ -45,7 +45,8 @@ export async function runServe(ctx: CliContext, opts: ServeOptions, waitForShutd
     }
     const app = await createApp(config, { db, logger });
     const url = await app.start();
-    logger.info({ url }, `idp listening on ${url}`);
+    // `url` is the listen address (tests and scripts read it); people open the base URL.
+    logger.info({ url, base_url: config.server.baseUrl }, `idp listening on ${url}, open ${config.server.baseUrl}`);
     const signal = await waitForShutdown();
     logger.info({ signal }, 'shutting down: draining in-flight requests');
     await app.stop({ timeoutMs: drainTimeoutMs });
