@@ -1,0 +1,159 @@
+// @ts-check
+/**
+ * The admin API over 100,000 database users, and login throughput (issue 3).
+ * One case per database, each in a fresh process and run once (seeding
+ * dominates its time): a server child (bench/suites/admin/admin-server.js)
+ * seeds 100,000 users plus one admin and serves; this process signs the
+ * admin in and loads the server with autocannon (1 s warm-up, then 5 s):
+ *
+ * - GET /api/admin/users: the first page, a deep page (page 2500 of 20,
+ *   OFFSET 49,980), a narrow search (`query=user-042424`: one match) and a
+ *   broad one (`query=example`: every user), each with its total count;
+ *   1 connection, i.e. back-to-back requests: the latency of one request,
+ *   not of a queue (an admin screen, not a hot path). Target p99 < 50 ms.
+ * - POST /api/auth/login with the right password for a rotating pool of
+ *   users, 4 connections: bounded by argon2id verification; the row names
+ *   the argon2 parameters (src/accounts/passwords.ts). The login rate limit
+ *   is raised in the bench config so that the limiter cannot answer.
+ *
+ * Run once: `npm run bench -- admin` (about a minute).
+ */
+import { fork } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { ARGON2_MEMORY_KIB, ARGON2_PARALLELISM, ARGON2_TIME_COST } from '../../dist/accounts/passwords.js';
+import { adminEmail, benchPassword, benchUserCount, benchUserEmail } from './admin/bench-users.js';
+
+const serverScript = fileURLToPath(new URL('./admin/admin-server.js', import.meta.url));
+const WARMUP_S = 1;
+const DURATION_S = 5;
+const LIST_CONNECTIONS = 1;
+const LOGIN_CONNECTIONS = 4;
+const P99_TARGET_MS = 50;
+const ARGON2 = `argon2id m=${ARGON2_MEMORY_KIB} KiB, t=${ARGON2_TIME_COST}, p=${ARGON2_PARALLELISM}`;
+
+const listCases = [
+  ['list, first page', 'page=1&page_size=20'],
+  ['list, page 2500 of 20', 'page=2500&page_size=20'],
+  ['search query=user-042424 (1 match)', 'query=user-042424'],
+  ['search query=example (all match)', 'query=example'],
+];
+
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const { port } = /** @type {net.AddressInfo} */ (probe.address());
+  await new Promise((resolve) => probe.close(() => resolve(undefined)));
+  return port;
+}
+
+/** @param {'sqlite' | 'postgres'} kind @returns {Promise<{ info: { url: string, seedMs: number }, stop: () => Promise<void> }>} */
+async function startServer(kind) {
+  const child = fork(serverScript, [kind, String(await freePort())], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const info = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`admin-server.js (${kind}) exited with ${code} before it was ready`)));
+  });
+  child.removeAllListeners('exit');
+  return {
+    info,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+/** @param {string} url @param {string} email @returns {Promise<string>} the `session=…` cookie pair */
+async function signIn(url, email) {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ email, password: benchPassword }),
+  });
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('session='));
+  if (response.status !== 200 || !cookie) throw new Error(`admin login answered ${response.status}: ${await response.text()}`);
+  return cookie.split(';')[0];
+}
+
+/**
+ * @param {autocannon.Options} options
+ * @returns {Promise<{ rps: number, p50: number, p99: number, failed: number }>}
+ */
+async function load(options) {
+  await autocannon({ ...options, duration: WARMUP_S });
+  const result = await autocannon({ ...options, duration: DURATION_S });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts };
+}
+
+/** @param {string} url @param {string} cookie @param {string} search @param {number} expectedTotal */
+async function checkList(url, cookie, search, expectedTotal) {
+  const response = await fetch(`${url}/api/admin/users?${search}`, { headers: { cookie } });
+  const body = await response.json();
+  if (response.status !== 200 || body.pagination.total !== expectedTotal) {
+    throw new Error(`GET /api/admin/users?${search} answered ${response.status} with total ${body.pagination?.total}, expected ${expectedTotal}`);
+  }
+}
+
+/**
+ * @param {'sqlite' | 'postgres'} kind
+ * @returns {import('../lib/types.js').Case}
+ */
+function adminCase(kind) {
+  return {
+    name: kind,
+    runs: 1,
+    async run() {
+      const server = await startServer(kind);
+      try {
+        const { url, seedMs } = server.info;
+        const out = [{ name: `${kind} seed`, metric: `insert ${benchUserCount.toLocaleString('en')} users`, value: seedMs, unit: 'ms' }];
+        const cookie = await signIn(url, adminEmail);
+        await checkList(url, cookie, 'query=user-042424', 1);
+        await checkList(url, cookie, 'query=example', benchUserCount + 1);
+        for (const [label, search] of listCases) {
+          const r = await load({ url: `${url}/api/admin/users?${search}`, connections: LIST_CONNECTIONS, headers: { cookie } });
+          const name = `${kind} ${label}`;
+          const note = r.failed > 0 ? `${r.failed} failed responses` : undefined;
+          out.push(
+            { name, metric: 'p50', value: r.p50, unit: 'ms', note },
+            { name, metric: 'p99', value: r.p99, unit: 'ms', target: { max: P99_TARGET_MS } },
+          );
+        }
+        let next = 0;
+        const login = await load({
+          url: `${url}/api/auth/login`,
+          method: 'POST',
+          connections: LOGIN_CONNECTIONS,
+          headers: { 'content-type': 'application/json', origin: url },
+          requests: [
+            {
+              setupRequest: (request) => ({
+                ...request,
+                body: JSON.stringify({ email: benchUserEmail(next++ % benchUserCount), password: benchPassword }),
+              }),
+            },
+          ],
+        });
+        const name = `${kind} login (${ARGON2}, ${LOGIN_CONNECTIONS} connections)`;
+        out.push(
+          { name, metric: 'logins/s', value: login.rps, unit: 'req/s', note: login.failed > 0 ? `${login.failed} failed responses` : undefined },
+          { name, metric: 'p50', value: login.p50, unit: 'ms' },
+          { name, metric: 'p99', value: login.p99, unit: 'ms' },
+        );
+        return out;
+      } finally {
+        await server.stop();
+      }
+    },
+  };
+}
+
+/** @type {import('../lib/types.js').Suite} */
+export default {
+  description: `admin list and search over ${benchUserCount.toLocaleString('en')} users (p50/p99, target p99 < ${P99_TARGET_MS} ms) and login throughput (${ARGON2})`,
+  cases: [adminCase('sqlite'), adminCase('postgres')],
+};
