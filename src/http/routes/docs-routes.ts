@@ -24,8 +24,9 @@ const assets: Record<string, string> = {
 export const staticOpenApiFile = fileURLToPath(new URL('../../../dist/openapi.json', import.meta.url));
 
 // Relative URLs: the page also works when a proxy mounts the service under a prefix.
+// They resolve against the page (/api/docs), not this script, hence docs/json.
 const initScript = `window.ui = SwaggerUIBundle({
-  url: 'json',
+  url: 'docs/json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   withCredentials: true
