@@ -1,0 +1,32 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { databaseKinds } from '../support/databases.js';
+import { createTestApp, inject, type TestApp } from '../support/test-app.js';
+
+/** DESIGN.md 6: GET /api/health → 200 { status: 'ok' } when the database answers, 503 otherwise. */
+describe.each(databaseKinds)('GET /api/health on %s', (kind) => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.destroy();
+    t = undefined;
+  });
+
+  it('answers 200 { status: "ok" } on a real port when the database answers', async () => {
+    t = await createTestApp(kind);
+    await t.app.start();
+    const port = t.app.server.info.port;
+    const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers 503 { code, message } when the database does not answer', async () => {
+    t = await createTestApp(kind);
+    await t.database.db.destroy();
+    const response = await inject(t, 'GET', '/api/health');
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The database is not answering.' });
+    expect(response.payload).not.toMatch(/\bat .+:\d+:\d+|knex|pool/i);
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+});
