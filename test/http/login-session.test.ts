@@ -1,0 +1,237 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { testConfig } from '../support/config-fixture.js';
+import { databaseKinds } from '../support/databases.js';
+import { createTestApp, inject, seedUser, sessionCookieOf, signIn, testPassword, type TestApp } from '../support/test-app.js';
+
+/** DESIGN.md 6 sessions, the login rate limit and the Origin rule, through the real server. */
+const INVALID = { code: 'INVALID_CREDENTIALS', message: 'The email or password is incorrect.' };
+const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Authentication is required to access this resource.' };
+const sessionUserFields = [
+  'managed_by',
+  'sub',
+  'email',
+  'role',
+  'email_verified',
+  'email_verification_required',
+  'has_password',
+  'totp_registered',
+  'totp_recovery_codes_missing',
+  'second_factor_required',
+  'passkey_count',
+].sort();
+
+function setCookies(header: string | string[] | undefined): string[] {
+  return Array.isArray(header) ? header : header ? [header] : [];
+}
+
+function sessionSetCookie(header: string | string[] | undefined): string {
+  const cookie = setCookies(header).find((c) => c.startsWith('session='));
+  if (!cookie) throw new Error('no session cookie was set');
+  return cookie;
+}
+
+describe.each(databaseKinds)('login and sessions on %s', (kind) => {
+  let t: TestApp;
+  const login = (email: string, password: string, headers: Record<string, string> = {}) =>
+    inject(t, 'POST', '/api/auth/login', undefined, { email, password }, headers);
+
+  beforeAll(async () => {
+    const base = testConfig();
+    // trust_proxy so that tests can pick client addresses through X-Forwarded-For.
+    t = await createTestApp(kind, { server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: true } });
+    await seedUser(t, { sub: 'root', role: 'admin', email: 'root@example.com' });
+    await seedUser(t, { sub: 'alice', email: 'alice@example.com' });
+    await seedUser(t, { sub: 'gone', email: 'gone@example.com', deletedAt: Date.now() - 1000 });
+  });
+  afterAll(() => t.destroy());
+
+  describe('POST /api/auth/login', () => {
+    it('answers 200 { user } with the eleven session-user fields and an HttpOnly, SameSite=Lax, Path=/ cookie, not Secure on http', async () => {
+      const response = await login('Alice@Example.com', testPassword, { 'x-forwarded-for': '10.0.0.1' });
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(Object.keys(body)).toEqual(['user']);
+      expect(Object.keys(body.user).sort()).toEqual(sessionUserFields);
+      expect(body.user).toMatchObject({ sub: 'alice', email: 'alice@example.com', managed_by: 'database', role: 'user', has_password: true });
+      const cookie = sessionSetCookie(response.headers['set-cookie']);
+      const attributes = cookie.split(';').map((a) => a.trim().toLowerCase());
+      expect(attributes).toContain('httponly');
+      expect(attributes).toContain('samesite=lax');
+      expect(attributes).toContain('path=/');
+      expect(attributes).not.toContain('secure');
+      expect(cookie).toMatch(/^session=Fe26\.2\*/);
+    });
+
+    it('answers the same 401 INVALID_CREDENTIALS for a wrong password, an unknown e-mail and a soft-deleted user', async () => {
+      const wrong = await login('alice@example.com', 'not the password', { 'x-forwarded-for': '10.0.1.1' });
+      const unknown = await login('nobody@example.com', testPassword, { 'x-forwarded-for': '10.0.1.2' });
+      const deleted = await login('gone@example.com', testPassword, { 'x-forwarded-for': '10.0.1.3' });
+      for (const response of [wrong, unknown, deleted]) {
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual(INVALID);
+        expect(setCookies(response.headers['set-cookie']).some((c) => /^session=[^;]/.test(c))).toBe(false);
+      }
+    });
+
+    it('answers 400 VALIDATION_ERROR without e-mail or password', async () => {
+      const response = await inject(t, 'POST', '/api/auth/login', undefined, { email: 'alice@example.com' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.any(String) });
+    });
+  });
+
+  describe('GET /api/auth/session and POST /api/auth/logout', () => {
+    it('GET /api/auth/session answers the user and the session with a cookie, 401 without', async () => {
+      const cookie = await signIn(t, 'alice@example.com');
+      const response = await inject(t, 'GET', '/api/auth/session', cookie);
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(Object.keys(body.user).sort()).toEqual(sessionUserFields);
+      expect(body.user.sub).toBe('alice');
+      expect(body.session.amr).toEqual(['pwd']);
+      expect(Date.parse(body.session.expires_at)).toBeGreaterThan(Date.now());
+      const anonymous = await inject(t, 'GET', '/api/auth/session');
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toEqual(UNAUTHORIZED);
+    });
+
+    it('logout ends the session at once: the old cookie is refused afterwards', async () => {
+      const cookie = await signIn(t, 'root@example.com');
+      expect((await inject(t, 'GET', '/api/admin/me', cookie)).statusCode).toBe(200);
+      const out = await inject(t, 'POST', '/api/auth/logout', cookie);
+      expect(out.statusCode).toBe(204);
+      const cleared = sessionSetCookie(out.headers['set-cookie']);
+      expect(cleared).toMatch(/^session=;|Max-Age=0|Expires=Thu, 01 Jan 1970/);
+      const after = await inject(t, 'GET', '/api/admin/me', cookie);
+      expect(after.statusCode).toBe(401);
+      expect(after.json()).toEqual(UNAUTHORIZED);
+      expect((await inject(t, 'GET', '/api/auth/session', cookie)).statusCode).toBe(401);
+    });
+
+    it('logout without a session still answers 204', async () => {
+      expect((await inject(t, 'POST', '/api/auth/logout')).statusCode).toBe(204);
+    });
+
+    it('a tampered cookie is 401', async () => {
+      const cookie = await signIn(t, 'root@example.com');
+      const value = cookie.slice('session='.length);
+      const flipped = value.slice(0, 40) + (value[40] === 'A' ? 'B' : 'A') + value.slice(41);
+      for (const bad of [`session=${flipped}`, `session=${value}x`, 'session=garbage']) {
+        const response = await inject(t, 'GET', '/api/admin/me', bad);
+        expect(response.statusCode, bad).toBe(401);
+        expect(response.json()).toEqual(UNAUTHORIZED);
+      }
+    });
+  });
+
+  describe('the Origin rule', () => {
+    const own = 'http://localhost:8080';
+    const newUser = (n: number) => ({ email: `origin${n}@example.com`, password: 'a good password' });
+
+    it('refuses a cookie-authenticated unsafe request from a foreign Origin with 403 JSON and changes nothing', async () => {
+      const cookie = await signIn(t, 'root@example.com');
+      const create = await inject(t, 'POST', '/api/admin/users', cookie, newUser(1), { origin: 'https://evil.example' });
+      expect(create.statusCode).toBe(403);
+      expect(create.json()).toEqual({ code: 'ORIGIN_NOT_ALLOWED', message: expect.any(String) });
+      const logout = await inject(t, 'POST', '/api/auth/logout', cookie, undefined, { origin: 'https://evil.example' });
+      expect(logout.statusCode).toBe(403);
+      // The refused logout left the session alive.
+      expect((await inject(t, 'GET', '/api/admin/me', cookie)).statusCode).toBe(200);
+      const list = await inject(t, 'GET', '/api/admin/users?query=origin1', cookie);
+      expect(list.json().users).toEqual([]);
+    });
+
+    it('allows the same requests with the service\'s own Origin and without Origin', async () => {
+      const cookie = await signIn(t, 'root@example.com');
+      expect((await inject(t, 'POST', '/api/admin/users', cookie, newUser(2), { origin: own })).statusCode).toBe(201);
+      expect((await inject(t, 'POST', '/api/admin/users', cookie, newUser(3))).statusCode).toBe(201);
+      expect((await inject(t, 'POST', '/api/auth/logout', cookie, undefined, { origin: own })).statusCode).toBe(204);
+      const other = await signIn(t, 'root@example.com');
+      expect((await inject(t, 'POST', '/api/auth/logout', other)).statusCode).toBe(204);
+    });
+
+    it('refuses a login from a foreign Origin', async () => {
+      const response = await login('alice@example.com', testPassword, { origin: 'https://evil.example', 'x-forwarded-for': '10.0.2.1' });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });
+      expect(setCookies(response.headers['set-cookie']).some((c) => /^session=[^;]/.test(c))).toBe(false);
+    });
+  });
+});
+
+describe.each(databaseKinds)('login rate limit on %s', (kind) => {
+  let t: TestApp;
+  let second: Awaited<ReturnType<typeof createApp>>;
+  const maxAttempts = 3;
+
+  beforeAll(async () => {
+    const base = testConfig();
+    t = await createTestApp(kind, {
+      server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: true },
+      security: { ...base.security, loginRateLimit: { maxAttempts, windowSeconds: 600 } },
+    });
+    for (const sub of ['victim', 'a1', 'a2', 'a3', 'a4', 'shared']) await seedUser(t, { sub, email: `${sub}@example.com` });
+    second = await createApp(t.config, { db: t.database.db, logger: pino({ level: 'silent' }) });
+  });
+  afterAll(async () => {
+    await second.stop({ timeoutMs: 1000 });
+    await t.destroy();
+  });
+
+  const attempt = (app: typeof second, email: string, password: string, address: string) =>
+    app.server.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, headers: { 'x-forwarded-for': address } });
+
+  function expect429(response: Awaited<ReturnType<typeof attempt>>) {
+    expect(response.statusCode).toBe(429);
+    const body = JSON.parse(response.payload);
+    expect(body).toEqual({ code: 'TOO_MANY_REQUESTS', message: expect.any(String) });
+    const retryAfter = Number(response.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+  }
+
+  it('blocks an account after max_attempts failures, from any address, even with the right password', async () => {
+    for (let i = 0; i < maxAttempts; i++) expect((await attempt(t.app, 'victim@example.com', 'wrong', `10.1.0.${i}`)).statusCode).toBe(401);
+    expect429(await attempt(t.app, 'victim@example.com', testPassword, '10.1.0.99'));
+    expect429(await attempt(t.app, 'VICTIM@example.com', testPassword, '10.1.0.98'));
+    // Another account is not affected.
+    expect((await attempt(t.app, 'a4@example.com', testPassword, '10.1.0.97')).statusCode).toBe(200);
+  });
+
+  it('blocks a client address after max_attempts failures, whatever the account', async () => {
+    const address = '10.2.0.1';
+    for (const sub of ['a1', 'a2', 'a3']) expect((await attempt(t.app, `${sub}@example.com`, 'wrong', address)).statusCode).toBe(401);
+    expect429(await attempt(t.app, 'a4@example.com', testPassword, address));
+    expect((await attempt(t.app, 'a4@example.com', testPassword, '10.2.0.2')).statusCode).toBe(200);
+  });
+
+  it('shares the counters through the database: two instances see the same counter', async () => {
+    expect((await attempt(t.app, 'shared@example.com', 'wrong', '10.3.0.1')).statusCode).toBe(401);
+    expect((await attempt(second, 'shared@example.com', 'wrong', '10.3.0.2')).statusCode).toBe(401);
+    expect((await attempt(t.app, 'shared@example.com', 'wrong', '10.3.0.3')).statusCode).toBe(401);
+    expect429(await attempt(second, 'shared@example.com', testPassword, '10.3.0.4'));
+    expect429(await attempt(t.app, 'shared@example.com', testPassword, '10.3.0.5'));
+  });
+});
+
+describe('session cookie on an https base_url', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const base = testConfig();
+    t = await createTestApp('sqlite', { server: { ...base.server, baseUrl: 'https://id.example.com', host: '127.0.0.1', port: 0 } });
+    await seedUser(t, { sub: 'alice', email: 'alice@example.com' });
+  });
+  afterAll(() => t.destroy());
+
+  it('marks the session cookie Secure', async () => {
+    const response = await inject(t, 'POST', '/api/auth/login', undefined, { email: 'alice@example.com', password: testPassword });
+    expect(response.statusCode).toBe(200);
+    const cookie = sessionSetCookie(response.headers['set-cookie']);
+    expect(cookie.split(';').map((a) => a.trim().toLowerCase())).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax', 'path=/']));
+    // The cookie still authenticates (inject is plain http, which hapi accepts for a Secure cookie it receives).
+    expect((await inject(t, 'GET', '/api/auth/session', sessionCookieOf(response.headers['set-cookie']))).statusCode).toBe(200);
+  });
+});
