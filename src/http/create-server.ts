@@ -41,6 +41,8 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   server.ext('onPostAuth', createOriginCheck(config.server.baseUrl));
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
   server.events.on('response', (request) => {
+    // Per-request logging is debug only: skip building the entry on the hot path otherwise.
+    if (!deps.logger.isLevelEnabled('debug')) return;
     const status = 'statusCode' in request.response ? request.response.statusCode : undefined;
     deps.logger.debug({ method: request.method, path: request.path, status, ms: Date.now() - request.info.received }, 'request');
   });
