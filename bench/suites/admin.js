@@ -110,7 +110,7 @@ function adminCase(kind) {
       const server = await startServer(kind);
       try {
         const { url, seedMs } = server.info;
-        const out = [{ name: `${kind} seed`, metric: `${benchUserCount.toLocaleString("en")} users (batched insert${kind === "postgres" ? " + VACUUM ANALYZE" : ""})`, value: seedMs, unit: 'ms' }];
+        const out = [{ name: `${kind} seed`, metric: `${benchUserCount.toLocaleString('en')} users (batched insert${kind === 'postgres' ? ' + VACUUM ANALYZE' : ''})`, value: seedMs, unit: 'ms' }];
         const cookie = await signIn(url, adminEmail);
         await checkList(url, cookie, 'query=user-042424', 1);
         await checkList(url, cookie, 'query=example', benchUserCount + 1);
