@@ -7,7 +7,7 @@ import type { SessionService } from './sessions.js';
 
 /**
  * Password sign-in (DESIGN.md 6), as steps:
- * checkRateLimit → findLiveUser → verifyPassword → recordOutcome →
+ * checkRateLimit → beginAttempt → findLiveUser → verifyPassword → recordOutcome →
  * decideSecondFactor → createSession.
  * A wrong e-mail, a wrong password, a user without a password and a
  * soft-deleted user all answer the same 401 INVALID_CREDENTIALS after the
@@ -47,6 +47,7 @@ export function createLoginService(deps: {
     async login({ email, password, clientAddress }) {
       const keys = { account: email.trim().toLowerCase(), clientAddress };
       await deps.rateLimit.check(keys);
+      await deps.rateLimit.beginAttempt(keys);
       const user = await deps.users.findLiveByEmail(deps.db, keys.account);
       const hash = user?.passwordHash ?? (await decoy());
       const matches = (await deps.verifyPassword(hash, password)) && Boolean(user?.passwordHash);
