@@ -172,7 +172,7 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
       server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: true },
       security: { ...base.security, loginRateLimit: { maxAttempts, windowSeconds: 600 } },
     });
-    for (const sub of ['victim', 'a1', 'a2', 'a3', 'a4', 'shared']) await seedUser(t, { sub, email: `${sub}@example.com` });
+    for (const sub of ['victim', 'a1', 'a2', 'a3', 'a4', 'shared', 'burst']) await seedUser(t, { sub, email: `${sub}@example.com` });
     second = await createApp(t.config, { db: t.database.db, logger: pino({ level: 'silent' }) });
   });
   afterAll(async () => {
@@ -214,6 +214,17 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
     expect((await attempt(t.app, 'shared@example.com', 'wrong', '10.3.0.3')).statusCode).toBe(401);
     expect429(await attempt(second, 'shared@example.com', testPassword, '10.3.0.4'));
     expect429(await attempt(t.app, 'shared@example.com', testPassword, '10.3.0.5'));
+  });
+
+  it('a burst of parallel guesses on two instances gets at most max_attempts password checks', async () => {
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => attempt(i % 2 ? second : t.app, 'burst@example.com', 'wrong', `10.4.0.${i}`)),
+    );
+    const statuses = burst.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(maxAttempts);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    for (const response of burst.filter((r) => r.statusCode === 429)) expect429(response);
+    expect429(await attempt(t.app, 'burst@example.com', testPassword, '10.4.1.1'));
   });
 });
 
