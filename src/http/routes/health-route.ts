@@ -2,6 +2,20 @@ import Joi from 'joi';
 import type { RouteDefinition } from '../route-definition.js';
 import { errorSchema } from '../schemas/error-schema.js';
 
+/**
+ * How long the database gets to answer: a load balancer probing a hung
+ * database needs a 503 now, not after the pool's 60 s acquire timeout.
+ */
+export const healthTimeoutMs = 2000;
+
+function withinTimeout(work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${healthTimeoutMs} ms`)), healthTimeoutMs);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** DESIGN.md 6: 200 { status: 'ok' } when the database answers, 503 otherwise. */
 export const healthRoute: RouteDefinition = {
   method: 'GET',
@@ -16,7 +30,7 @@ export const healthRoute: RouteDefinition = {
   },
   handler: (deps) => async (_request, h) => {
     try {
-      await deps.pingDatabase();
+      await withinTimeout(deps.pingDatabase());
       return h.response({ status: 'ok' }).header('cache-control', 'no-store');
     } catch (error) {
       deps.logger.warn({ err: error }, 'health check: the database does not answer');
