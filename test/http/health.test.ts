@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { healthTimeoutMs } from '../../src/http/routes/health-route.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTestApp, inject, type TestApp } from '../support/test-app.js';
 
@@ -28,5 +29,23 @@ describe.each(databaseKinds)('GET /api/health on %s', (kind) => {
     expect(response.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The database is not answering.' });
     expect(response.payload).not.toMatch(/\bat .+:\d+:\d+|knex|pool/i);
     expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers 503 within the health timeout when the database hangs (every connection busy)', async () => {
+    t = await createTestApp(kind);
+    const { db } = t.database;
+    const poolMax = db.client.pool.max as number;
+    // Hold every pooled connection in an open transaction: the ping cannot get one.
+    const held = await Promise.all(Array.from({ length: poolMax }, () => db.transaction()));
+    try {
+      const started = Date.now();
+      const response = await inject(t, 'GET', '/api/health');
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The database is not answering.' });
+      expect(Date.now() - started).toBeLessThan(healthTimeoutMs + 1500);
+    } finally {
+      for (const trx of held) await trx.rollback();
+    }
+    expect((await inject(t, 'GET', '/api/health')).statusCode).toBe(200);
   });
 });
