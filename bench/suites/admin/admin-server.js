@@ -22,8 +22,8 @@ import { adminEmail, benchPassword, benchUserCount, benchUserEmail, benchUserSub
 const kind = /** @type {'sqlite' | 'postgres'} */ (process.argv[2] ?? 'sqlite');
 const port = Number(process.argv[3] ?? 0);
 
-// Correct passwords never count against the limit, but the bench raises it
-// anyway so that nothing it measures can be a 429 from the limiter.
+// Every attempt is counted before verification (src/accounts/login-rate-limit.ts):
+// the bench raises the limit so that nothing it measures is a 429 from the limiter.
 const yaml = `
 server: { base_url: "http://127.0.0.1:${port}", host: 127.0.0.1, port: ${port} }
 database: { client: sqlite, filename: unused.sqlite }
