@@ -246,3 +246,23 @@ describe('session cookie on an https base_url', () => {
     expect((await inject(t, 'GET', '/api/auth/session', sessionCookieOf(response.headers['set-cookie']))).statusCode).toBe(200);
   });
 });
+
+describe('login rate limit without server.trust_proxy', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const base = testConfig();
+    t = await createTestApp('sqlite', { security: { ...base.security, loginRateLimit: { maxAttempts: 2, windowSeconds: 60 } } });
+    for (const sub of ['p1', 'p2', 'p3']) await seedUser(t, { sub, email: `${sub}@example.com` });
+  });
+  afterAll(() => t.destroy());
+
+  it('ignores X-Forwarded-For, so a direct client cannot pick a fresh address per attempt', async () => {
+    const attempt = (email: string, password: string, forwarded: string) =>
+      inject(t, 'POST', '/api/auth/login', undefined, { email, password }, { 'x-forwarded-for': forwarded });
+    expect((await attempt('p1@example.com', 'wrong', '192.0.2.1')).statusCode).toBe(401);
+    expect((await attempt('p2@example.com', 'wrong', '192.0.2.2')).statusCode).toBe(401);
+    const blocked = await attempt('p3@example.com', testPassword, '192.0.2.3');
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
