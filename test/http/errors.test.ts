@@ -97,6 +97,33 @@ describe.each(databaseKinds)('error model on %s', (kind) => {
     }
   });
 
+  it('a failing database is a 5xx { code, message } with a fixed message, never internals', async () => {
+    const broken = await createTestApp(kind);
+    try {
+      await seedUser(broken, { sub: 'root', role: 'admin', email: 'root@example.com' });
+      const cookie = await signIn(broken, 'root@example.com');
+      await broken.database.db.destroy();
+      for (const [method, url, payload] of [
+        ['GET', '/api/admin/users', undefined],
+        ['GET', '/api/admin/me', undefined],
+        ['POST', '/api/auth/login', { email: 'root@example.com', password: 'x' }],
+      ] as const) {
+        const response = await inject(broken, method, url, method === 'POST' ? undefined : cookie, payload);
+        expect(response.statusCode, `${method} ${url}`).toBeGreaterThanOrEqual(500);
+        const body = expectApiError(response, response.statusCode);
+        expect(body.message).not.toMatch(/knex|pool|sqlite|postgres|connection|destroy/i);
+      }
+      const token = await inject(broken, 'POST', '/oauth2/token', undefined, 'grant_type=client_credentials&client_id=a&client_secret=b', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
+      expect(token.statusCode).toBeGreaterThanOrEqual(500);
+      expect(JSON.parse(token.payload)).toEqual({ error: 'server_error', error_description: expect.any(String) });
+      expect(token.payload).not.toMatch(/knex|pool|sqlite|postgres|connection|destroy/i);
+    } finally {
+      await broken.destroy();
+    }
+  });
+
   describe('protocol routes answer RFC 6749 { error, error_description }', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
