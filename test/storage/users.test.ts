@@ -124,8 +124,14 @@ describe.each(databaseKinds)('user repository on %s', (kind) => {
       const second = await users.list(t.db, { ...page, pageSize: 3, page: 2 });
       expect(first.users.map((u) => u.sub)).toEqual(['s-2', 's-3', 's-4']);
       expect(second.users.map((u) => u.sub)).toEqual(['s-1']);
+      expect(first.total).toBe(4);
       expect(second.total).toBe(4);
-      expect((await users.list(t.db, { ...page, pageSize: 3, page: 9 })).users).toEqual([]);
+      const beyond = await users.list(t.db, { ...page, pageSize: 3, page: 9 });
+      expect(beyond).toEqual({ users: [], total: 4 });
+      const exactlyFullLast = await users.list(t.db, { ...page, pageSize: 2, page: 2 });
+      expect(exactlyFullLast.users.map((u) => u.sub)).toEqual(['s-4', 's-1']);
+      expect(exactlyFullLast.total).toBe(4);
+      expect((await users.list(t.db, { ...page, query: 'AMY@' })).total).toBe(1);
     });
   });
 });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ManagedBy, UserListQuery, UserRecord, UserRepository } from '../repositories.js';
 import { escapeLike } from './escape-like.js';
 import { inBatches } from './in-batches.js';
+import { isPostgres } from './connect.js';
 
 interface UserRow {
   sub: string;
@@ -81,14 +82,18 @@ function toColumns(changes: UserChanges): Partial<UserRow> {
   return columns;
 }
 
-function applyListFilters(builder: Knex.QueryBuilder, query: UserListQuery): void {
+function applyListFilters(builder: Knex.QueryBuilder, query: UserListQuery, postgres: boolean): void {
   if (!query.includeDeleted) builder.whereNull('deleted_at');
   if (query.managedBy) builder.where('managed_by', query.managedBy);
   if (query.role) builder.where('role', query.role);
   if (query.query) {
     const pattern = `%${escapeLike(query.query.toLowerCase())}%`;
+    // SQLite's LIKE already folds ASCII case, exactly as its lower() does, and
+    // a bare column lets the covering index of migration 0007 answer; on
+    // PostgreSQL lower(sub) is the expression of the trigram index (0006).
+    const sub = postgres ? 'lower(sub)' : 'sub';
     builder.where((q) =>
-      q.whereRaw(`email_normalized LIKE ? ESCAPE '\\'`, [pattern]).orWhereRaw(`lower(sub) LIKE ? ESCAPE '\\'`, [pattern]),
+      q.whereRaw(`email_normalized LIKE ? ESCAPE '\\'`, [pattern]).orWhereRaw(`${sub} LIKE ? ESCAPE '\\'`, [pattern]),
     );
   }
 }
@@ -112,17 +117,19 @@ export const knexUserRepository: UserRepository = {
   },
 
   async list(tx, query) {
+    const offset = (query.page - 1) * query.pageSize;
     const page = tx<UserRow>('users');
-    applyListFilters(page, query);
+    applyListFilters(page, query, isPostgres(tx));
+    const rows = (await page
+      .orderBy([{ column: 'email_normalized' }, { column: 'sub' }])
+      .limit(query.pageSize)
+      .offset(offset)) as UserRow[];
+    // A partly filled page is the last one: the total is known without a
+    // second scan (a narrow search over 100,000 users then costs one scan).
+    if (rows.length > 0 && rows.length < query.pageSize) return { users: rows.map(fromRow), total: offset + rows.length };
     const count = tx<UserRow>('users');
-    applyListFilters(count, query);
-    const [rows, totals] = await Promise.all([
-      page
-        .orderBy([{ column: 'email_normalized' }, { column: 'sub' }])
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize) as Promise<UserRow[]>,
-      count.count<{ total: number | string }[]>({ total: '*' }),
-    ]);
+    applyListFilters(count, query, isPostgres(tx));
+    const totals = await count.count<{ total: number | string }[]>({ total: '*' });
     return { users: rows.map(fromRow), total: Number(totals[0].total) };
   },
 
