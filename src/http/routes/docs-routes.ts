@@ -29,7 +29,9 @@ const initScript = `window.ui = SwaggerUIBundle({
   url: 'docs/json',
   dom_id: '#swagger-ui',
   deepLinking: true,
-  withCredentials: true
+  withCredentials: true,
+  // Off: the default posts the document to validator.swagger.io for a badge.
+  validatorUrl: null
 });
 `;
 
