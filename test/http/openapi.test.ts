@@ -98,6 +98,8 @@ describe('OpenAPI document and reference', () => {
     const init = await inject(t, 'GET', '/api/docs/init.js');
     expect(init.statusCode).toBe(200);
     expect(init.payload).not.toMatch(/https?:\/\//i);
+    // Swagger UI's default validatorUrl would send the document to validator.swagger.io.
+    expect(init.payload).toMatch(/validatorUrl:\s*null/);
     const url = /url:\s*'([^']+)'/.exec(init.payload)?.[1];
     expect(url).toBeDefined();
     const target = new URL(url!, 'http://localhost:8080/api/docs');
