@@ -21,12 +21,11 @@ export async function readPassword(ctx: CliContext, source: PasswordSource): Pro
   if (!terminal.isTTY || typeof terminal.setRawMode !== 'function') {
     throw new CliError('no terminal to prompt for the password: pipe it in with --password-stdin', 2);
   }
-  ctx.output.err(source.prompt);
-  const password = await promptHidden(terminal as ReadStream);
+  const password = await promptHidden(terminal as ReadStream, () => ctx.output.err(source.prompt));
   if (password === '') throw new CliError('the password is empty');
   if (source.confirm) {
-    ctx.output.err('Repeat the password:');
-    if ((await promptHidden(terminal as ReadStream)) !== password) throw new CliError('the two passwords do not match');
+    const repeated = await promptHidden(terminal as ReadStream, () => ctx.output.err('Repeat the password:'));
+    if (repeated !== password) throw new CliError('the two passwords do not match');
   }
   return password;
 }
@@ -38,8 +37,12 @@ async function readPasswordFromStdin(ctx: CliContext): Promise<string> {
   return password;
 }
 
-/** Reads one line in raw mode, so nothing typed is echoed. Ctrl-C cancels. */
-function promptHidden(terminal: ReadStream): Promise<string> {
+/**
+ * Reads one line in raw mode, so nothing typed is echoed. Ctrl-C cancels.
+ * The prompt is shown only once echo is off: what is typed as soon as it
+ * appears must not reach the screen.
+ */
+function promptHidden(terminal: ReadStream, showPrompt: () => void): Promise<string> {
   return new Promise((resolve, reject) => {
     let value = '';
     const wasRaw = terminal.isRaw;
@@ -63,6 +66,7 @@ function promptHidden(terminal: ReadStream): Promise<string> {
       }
     };
     terminal.setRawMode(true);
+    showPrompt();
     terminal.on('data', onData);
     terminal.resume();
   });
