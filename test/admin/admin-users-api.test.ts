@@ -2,28 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../support/databases.js';
 import { createTestApp, inject, seedUser, signIn, testPassword, type TestApp } from '../support/test-app.js';
 import { knexUserRepository } from '../../src/storage/knex/users.js';
+import { EMAIL_EXISTS, FORBIDDEN, NOT_EDITABLE, NOT_FOUND, UNAUTHORIZED, adminUserFields, sessionUserFields } from '../support/spec-shapes.js';
 
 /** SPEC.md 4, 5, 7 and 8, row by row, with the exact messages, through the real server. */
-const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Authentication is required to access this resource.' };
-const FORBIDDEN = { code: 'FORBIDDEN', message: 'You do not have permission to access this resource.' };
-const NOT_EDITABLE = { code: 'USER_NOT_EDITABLE', message: 'This user account cannot be modified.' };
-const NOT_FOUND = { code: 'USER_NOT_FOUND', message: 'User not found.' };
-const EMAIL_EXISTS = { code: 'EMAIL_ALREADY_EXISTS', message: 'The provided email is already registered.' };
-
-const sessionUserFields = [
-  'managed_by',
-  'sub',
-  'email',
-  'role',
-  'email_verified',
-  'email_verification_required',
-  'has_password',
-  'totp_registered',
-  'totp_recovery_codes_missing',
-  'second_factor_required',
-  'passkey_count',
-].sort();
-const adminUserFields = [...sessionUserFields, 'deleted_at'].sort();
 
 describe.each(databaseKinds)('admin users API on %s', (kind) => {
   let t: TestApp;

@@ -4,23 +4,10 @@ import { createApp } from '../../src/app.js';
 import { testConfig } from '../support/config-fixture.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTestApp, inject, seedUser, sessionCookieOf, signIn, testPassword, type TestApp } from '../support/test-app.js';
+import { UNAUTHORIZED, sessionUserFields } from '../support/spec-shapes.js';
 
 /** DESIGN.md 6 sessions, the login rate limit and the Origin rule, through the real server. */
 const INVALID = { code: 'INVALID_CREDENTIALS', message: 'The email or password is incorrect.' };
-const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Authentication is required to access this resource.' };
-const sessionUserFields = [
-  'managed_by',
-  'sub',
-  'email',
-  'role',
-  'email_verified',
-  'email_verification_required',
-  'has_password',
-  'totp_registered',
-  'totp_recovery_codes_missing',
-  'second_factor_required',
-  'passkey_count',
-].sort();
 
 function setCookies(header: string | string[] | undefined): string[] {
   return Array.isArray(header) ? header : header ? [header] : [];

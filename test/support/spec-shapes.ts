@@ -1,0 +1,28 @@
+/**
+ * Shapes SPEC.md states to the letter, written once for every test that
+ * asserts them: the admin error bodies of section 7 and the user fields of
+ * sections 2.1 and 2.2.
+ */
+export const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Authentication is required to access this resource.' };
+export const FORBIDDEN = { code: 'FORBIDDEN', message: 'You do not have permission to access this resource.' };
+export const NOT_EDITABLE = { code: 'USER_NOT_EDITABLE', message: 'This user account cannot be modified.' };
+export const NOT_FOUND = { code: 'USER_NOT_FOUND', message: 'User not found.' };
+export const EMAIL_EXISTS = { code: 'EMAIL_ALREADY_EXISTS', message: 'The provided email is already registered.' };
+
+/** SPEC.md 2.2: the eleven fields of the session user, sorted. */
+export const sessionUserFields = [
+  'managed_by',
+  'sub',
+  'email',
+  'role',
+  'email_verified',
+  'email_verification_required',
+  'has_password',
+  'totp_registered',
+  'totp_recovery_codes_missing',
+  'second_factor_required',
+  'passkey_count',
+].sort();
+
+/** SPEC.md 2.1: the admin user adds deleted_at. */
+export const adminUserFields = [...sessionUserFields, 'deleted_at'].sort();
