@@ -18,8 +18,7 @@
  *
  * Run once: `npm run bench -- admin` (about a minute).
  */
-import { fork } from 'node:child_process';
-import net from 'node:net';
+import { startServerChild } from '../lib/server-child.js';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { ARGON2_MEMORY_KIB, ARGON2_PARALLELISM, ARGON2_TIME_COST } from '../../dist/accounts/passwords.js';
@@ -40,31 +39,10 @@ const listCases = [
   ['search query=example (all match)', 'query=example'],
 ];
 
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const { port } = /** @type {net.AddressInfo} */ (probe.address());
-  await new Promise((resolve) => probe.close(() => resolve(undefined)));
-  return port;
-}
-
 /** @param {'sqlite' | 'postgres'} kind @returns {Promise<{ info: { url: string, seedMs: number }, stop: () => Promise<void> }>} */
-async function startServer(kind) {
-  const child = fork(serverScript, [kind, String(await freePort())], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const info = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`admin-server.js (${kind}) exited with ${code} before it was ready`)));
-  });
-  child.removeAllListeners('exit');
-  return {
-    info,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
-  };
+function startServer(kind) {
+  // Seeding 100,000 users leaves a large database to close: give it time.
+  return startServerChild(serverScript, [kind], { killAfterMs: 10_000 });
 }
 
 /** @param {string} url @param {string} email @returns {Promise<string>} the `session=…` cookie pair */

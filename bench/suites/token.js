@@ -14,8 +14,7 @@
  *
  * Run once (it takes about two minutes): `npm run bench -- token`.
  */
-import { fork } from 'node:child_process';
-import net from 'node:net';
+import { startServerChild } from '../lib/server-child.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -29,35 +28,9 @@ const WARMUP_S = 2;
 const DURATION_S = 10;
 const form = 'application/x-www-form-urlencoded';
 
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const { port } = /** @type {net.AddressInfo} */ (probe.address());
-  await new Promise((resolve) => probe.close(() => resolve(undefined)));
-  return port;
-}
-
-/**
- * @param {string} script
- * @param {string[]} args
- * @returns {Promise<{ info: any, stop: () => Promise<void> }>}
- */
-async function startServer(script, args) {
-  const child = fork(path.join(here, script), [...args, String(await freePort())], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const info = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
-  });
-  child.removeAllListeners('exit');
-  return {
-    info,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-      }),
-  };
+/** @param {string} script @param {string[]} args */
+function startServer(script, args) {
+  return startServerChild(path.join(here, script), args, { killAfterMs: 3000 });
 }
 
 /**
