@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 export type VerifyArgon2 = (hash: string, presented: string) => Promise<boolean>;
 
@@ -9,7 +9,8 @@ export interface ClientSecretVerifier {
 /** Entries kept before the cache starts over: it only ever holds secrets that verified. */
 const maxCachedSecrets = 10_000;
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest();
+// crypto.hash is the one-shot form: about half the cost of createHash().update().digest().
+const sha256 = (value: string) => hash('sha256', value, 'buffer');
 
 /**
  * Client secrets are stored hashed (DESIGN.md 10): `sha256:<base64url>` for
@@ -26,7 +27,7 @@ export function createClientSecretVerifier(verifyArgon2: VerifyArgon2): ClientSe
     async verify(secretHash, presented) {
       if (secretHash.startsWith('sha256:')) {
         const expected = Buffer.from(secretHash.slice('sha256:'.length), 'base64url');
-        const actual = createHash('sha256').update(presented).digest();
+        const actual = sha256(presented);
         return expected.length === actual.length && timingSafeEqual(expected, actual);
       }
       const cacheKey = sha256(`${secretHash}\u0000${presented}`).toString('base64url');

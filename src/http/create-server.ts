@@ -1,4 +1,4 @@
-import Hapi, { type RouteOptions, type ServerRoute } from '@hapi/hapi';
+import Hapi, { type Lifecycle, type RouteOptions, type ServerRoute } from '@hapi/hapi';
 import type { HttpDeps } from './http-deps.js';
 import type { RouteAuth, RouteDefinition } from './route-definition.js';
 import { registerCookieSessionAuth, sessionStrategy } from './auth/cookie-session-auth.js';
@@ -6,6 +6,7 @@ import { bearerStrategy, registerBearerAuth } from './auth/bearer-auth.js';
 import { createOriginCheck } from './check-origin.js';
 import { createErrorRenderer } from './render-error.js';
 import { validationFailure } from './validation-failure.js';
+import { compileInputValidator } from './flat-form-validator.js';
 
 /** Bodies above this answer 413: the JSON API never needs more. */
 export const maxPayloadBytes = 64 * 1024;
@@ -38,7 +39,6 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   });
   if (deps.verifyAccessToken) registerBearerAuth(server, deps.verifyAccessToken);
 
-  server.ext('onPostAuth', createOriginCheck(config.server.baseUrl));
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
   server.events.on('response', (request) => {
     // Per-request logging is debug only: skip building the entry on the hot path otherwise.
@@ -47,11 +47,26 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
     deps.logger.debug({ method: request.method, path: request.path, status, ms: Date.now() - request.info.received }, 'request');
   });
 
-  server.route(routes.map((route) => toHapiRoute(route, deps)));
+  const originCheck = createOriginCheck(config.server.baseUrl);
+  server.route(routes.map((route) => toHapiRoute(route, deps, originCheck)));
   return server;
 }
 
-function toHapiRoute(route: RouteDefinition, deps: HttpDeps): ServerRoute {
+/** The Origin rule concerns cookie-authenticated routes and those that ask for it; others skip the step. */
+function needsOriginCheck(route: RouteDefinition): boolean {
+  return route.checkOrigin === true || route.auth === 'session' || route.auth === 'optional-session' || route.auth === 'admin';
+}
+
+function toHapiValidate(validate: RouteDefinition['validate']): RouteOptions['validate'] {
+  if (!validate) return {};
+  return {
+    ...(validate.params ? { params: validate.params } : {}),
+    ...(validate.query ? { query: compileInputValidator(validate.query) } : {}),
+    ...(validate.payload ? { payload: compileInputValidator(validate.payload) } : {}),
+  };
+}
+
+function toHapiRoute(route: RouteDefinition, deps: HttpDeps, originCheck: Lifecycle.Method): ServerRoute {
   if (route.auth === 'bearer' && !deps.verifyAccessToken) {
     throw new Error(`${route.method} ${route.path} needs bearerAuth but no verifyAccessToken was supplied`);
   }
@@ -65,7 +80,8 @@ function toHapiRoute(route: RouteDefinition, deps: HttpDeps): ServerRoute {
     description: route.summary,
     notes: route.description,
     app: { protocol: route.protocol ?? false, checkOrigin: route.checkOrigin ?? false },
-    validate: { ...route.validate },
+    validate: toHapiValidate(route.validate),
+    ...(needsOriginCheck(route) ? { ext: { onPostAuth: { method: originCheck } } } : {}),
     ...(Object.keys(status).length > 0 ? { response: { status, failAction: 'error' as const } } : {}),
     // The JSON API takes JSON only: anything else is 415 before validation.
     ...(route.validate?.payload && !route.protocol ? { payload: { allow: 'application/json' } } : {}),
