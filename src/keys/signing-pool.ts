@@ -21,15 +21,17 @@ interface BatchMessage {
 type SignReply = [number, string] | [number, null, string];
 
 /**
- * The worker's code, CommonJS evaluated by `new Worker(..., { eval: true })`:
- * a file next to this one would not exist when the TypeScript sources run
- * under the test runner. It signs each item of a batch and answers each one
+ * The worker's code, evaluated by `new Worker(..., { eval: true })`: a file
+ * next to this one would not exist when the TypeScript sources run under the
+ * test runner. It loads builtins with process.getBuiltinModule, not
+ * require, because an eval'd worker is an ES module when its parent was
+ * started with --input-type=module. It signs each item of a batch and answers each one
  * as soon as it is signed, so the main thread can write that response while
  * the rest of the batch is signed.
  */
 const workerSource = `
-const { parentPort } = require('node:worker_threads');
-const { sign } = require('node:crypto');
+const { parentPort } = process.getBuiltinModule('node:worker_threads');
+const { sign } = process.getBuiltinModule('node:crypto');
 const keys = new Map();
 function signOne(key, alg, input) {
   const data = Buffer.from(input);
