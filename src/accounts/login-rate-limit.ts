@@ -11,20 +11,27 @@ import type { LoginRateLimitCounter, LoginRateLimitRepository, Tx } from '../sto
  * Retry-After until its window ends, even with the right password. The
  * counters live in the database so that every instance sees the same ones.
  *
- * The account's attempt is counted before the password is verified
- * (beginAttempt), so that a burst of parallel guesses against one account,
- * on one instance or many, gets at most max_attempts verifications per
- * window; a successful login clears that counter again.
+ * Every attempt is counted against both keys before the password is
+ * verified (beginAttempt), by an atomic increment that returns the new
+ * count, so that a burst of parallel guesses, against one account or from
+ * one address across many accounts, on one instance or many, gets at most
+ * max_attempts verifications per window. A successful login clears the
+ * account's counter and takes its own attempt back from the address's, so
+ * successes never add up against an address; only attempts in flight at
+ * the same moment count, which means more than max_attempts simultaneous
+ * sign-ins from one address (a large NAT) see 429 for the moment.
  */
 export interface LoginRateLimit {
   /** Throws 429 when the account or the address is blocked. */
   check(keys: LoginRateLimitKeys): Promise<void>;
-  /** Counts this attempt against the account before verification; throws 429 when it is one too many. */
-  beginAttempt(keys: LoginRateLimitKeys): Promise<void>;
-  /** Counts a failure against the address (the account's was counted by beginAttempt). */
-  recordFailure(keys: LoginRateLimitKeys): Promise<void>;
-  /** A successful login forgets the account's failures (not the address's). */
-  recordSuccess(keys: LoginRateLimitKeys): Promise<void>;
+  /**
+   * Counts this attempt against the account and the address before
+   * verification; throws 429 when it is one too many for either. Returns
+   * when it was counted; a failed attempt needs nothing more.
+   */
+  beginAttempt(keys: LoginRateLimitKeys): Promise<number>;
+  /** A successful login forgets the account's failures and takes its attempt back from the address. */
+  recordSuccess(keys: LoginRateLimitKeys, countedAt: number): Promise<void>;
 }
 
 export interface LoginRateLimitKeys {
@@ -59,20 +66,17 @@ export function createLoginRateLimit(deps: { db: Tx; counters: LoginRateLimitRep
     },
     async beginAttempt(keys) {
       const now = clock.now();
-      await counters.recordFailure(db, [accountKey(keys)], now, now - windowMs);
-      // Concurrent attempts may each see the others' counts: that only errs
-      // towards refusing, never lets more than max_attempts through.
-      const over = (await counters.find(db, [accountKey(keys)])).filter(
-        (c) => c.failures > limits.maxAttempts && c.windowStartedAt + windowMs > now,
-      );
+      const counted = [
+        await counters.countAttempt(db, accountKey(keys), now, now - windowMs),
+        await counters.countAttempt(db, addressKey(keys), now, now - windowMs),
+      ];
+      const over = counted.filter((c) => c.failures > limits.maxAttempts && c.windowStartedAt + windowMs > now);
       if (over.length > 0) throw blockedUntil(over, now, windowMs);
+      return now;
     },
-    async recordFailure(keys) {
-      const now = clock.now();
-      await counters.recordFailure(db, [addressKey(keys)], now, now - windowMs);
-    },
-    async recordSuccess(keys) {
+    async recordSuccess(keys, countedAt) {
       await counters.clear(db, accountKey(keys));
+      await counters.release(db, addressKey(keys), countedAt);
     },
   };
 }

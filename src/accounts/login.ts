@@ -47,15 +47,12 @@ export function createLoginService(deps: {
     async login({ email, password, clientAddress }) {
       const keys = { account: email.trim().toLowerCase(), clientAddress };
       await deps.rateLimit.check(keys);
-      await deps.rateLimit.beginAttempt(keys);
+      const countedAt = await deps.rateLimit.beginAttempt(keys);
       const user = await deps.users.findLiveByEmail(deps.db, keys.account);
       const hash = user?.passwordHash ?? (await decoy());
       const matches = (await deps.verifyPassword(hash, password)) && Boolean(user?.passwordHash);
-      if (!user || !matches) {
-        await deps.rateLimit.recordFailure(keys);
-        throw invalidCredentials();
-      }
-      await deps.rateLimit.recordSuccess(keys);
+      if (!user || !matches) throw invalidCredentials();
+      await deps.rateLimit.recordSuccess(keys, countedAt);
 
       if (isSecondFactorRequired(user, deps.auth.secondFactor)) {
         const summary = (await deps.factors.summarize([user.sub])).get(user.sub) ?? noFactors;

@@ -100,10 +100,13 @@ export interface LoginRateLimitCounter {
 export interface LoginRateLimitRepository {
   find(tx: Tx, keys: string[]): Promise<LoginRateLimitCounter[]>;
   /**
-   * Counts one failure for each key in one atomic upsert per key: a window
-   * that started before `windowStartsAfter` restarts at `now` with 1.
+   * Counts one attempt against the key in one atomic upsert and returns the
+   * counter as that statement left it: a window that started before
+   * `windowStartsAfter` restarts at `now` with 1.
    */
-  recordFailure(tx: Tx, keys: string[], now: number, windowStartsAfter: number): Promise<void>;
+  countAttempt(tx: Tx, key: string, now: number, windowStartsAfter: number): Promise<LoginRateLimitCounter>;
+  /** Takes back one attempt counted at `countedAt`, unless its window has restarted since. */
+  release(tx: Tx, key: string, countedAt: number): Promise<void>;
   clear(tx: Tx, key: string): Promise<void>;
   /** Cleanup: removes counters whose window started before `before`. */
   deleteStale(tx: Tx, before: number): Promise<number>;

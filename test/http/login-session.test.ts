@@ -159,7 +159,7 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
       server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: true },
       security: { ...base.security, loginRateLimit: { maxAttempts, windowSeconds: 600 } },
     });
-    for (const sub of ['victim', 'a1', 'a2', 'a3', 'a4', 'shared', 'burst']) await seedUser(t, { sub, email: `${sub}@example.com` });
+    for (const sub of ['victim', 'a1', 'a2', 'a3', 'a4', 'shared', 'burst', 'regular']) await seedUser(t, { sub, email: `${sub}@example.com` });
     second = await createApp(t.config, { db: t.database.db, logger: pino({ level: 'silent' }) });
   });
   afterAll(async () => {
@@ -212,6 +212,25 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
     for (const response of burst.filter((r) => r.statusCode === 429)) expect429(response);
     expect429(await attempt(t.app, 'burst@example.com', testPassword, '10.4.1.1'));
+  });
+
+  it('a burst of parallel guesses from one address across many accounts gets at most max_attempts password checks', async () => {
+    const address = '10.5.0.1';
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => attempt(i % 2 ? second : t.app, `spray-${i}@example.com`, 'wrong', address)),
+    );
+    const statuses = burst.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(maxAttempts);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    expect429(await attempt(t.app, 'regular@example.com', testPassword, address));
+  });
+
+  it('successful sign-ins never add up against their address', async () => {
+    const address = '10.6.0.1';
+    for (let i = 0; i < maxAttempts * 2; i++) expect((await attempt(i % 2 ? second : t.app, 'regular@example.com', testPassword, address)).statusCode).toBe(200);
+    // The address still has all its failures to spend: max_attempts - 1 wrong ones leave a right one through.
+    for (let i = 0; i < maxAttempts - 1; i++) expect((await attempt(t.app, `nobody-${i}@example.com`, 'wrong', address)).statusCode).toBe(401);
+    expect((await attempt(t.app, 'regular@example.com', testPassword, address)).statusCode).toBe(200);
   });
 });
 

@@ -13,21 +13,28 @@ export const knexLoginRateLimitRepository: LoginRateLimitRepository = {
       (row): LoginRateLimitCounter => ({ key: row.key, failures: Number(row.failures), windowStartedAt: Number(row.window_started_at) }),
     );
   },
-  async recordFailure(tx, keys, now, windowStartsAfter) {
-    // One statement per key: concurrent failures from several instances add
-    // up instead of overwriting each other (both engines support ON CONFLICT).
-    for (const key of keys) {
-      await tx('login_rate_limits')
-        .insert({ key, failures: 1, window_started_at: now })
-        .onConflict('key')
-        .merge({
-          failures: tx.raw('CASE WHEN login_rate_limits.window_started_at < ? THEN 1 ELSE login_rate_limits.failures + 1 END', [windowStartsAfter]),
-          window_started_at: tx.raw('CASE WHEN login_rate_limits.window_started_at < ? THEN ? ELSE login_rate_limits.window_started_at END', [
-            windowStartsAfter,
-            now,
-          ]),
-        });
-    }
+  async countAttempt(tx, key, now, windowStartsAfter) {
+    // One statement with RETURNING: concurrent attempts from several
+    // instances add up, and each learns the count its own increment made.
+    const [row] = (await tx('login_rate_limits')
+      .insert({ key, failures: 1, window_started_at: now })
+      .onConflict('key')
+      .merge({
+        failures: tx.raw('CASE WHEN login_rate_limits.window_started_at < ? THEN 1 ELSE login_rate_limits.failures + 1 END', [windowStartsAfter]),
+        window_started_at: tx.raw('CASE WHEN login_rate_limits.window_started_at < ? THEN ? ELSE login_rate_limits.window_started_at END', [
+          windowStartsAfter,
+          now,
+        ]),
+      })
+      .returning(['key', 'failures', 'window_started_at'])) as CounterRow[];
+    return { key: row.key, failures: Number(row.failures), windowStartedAt: Number(row.window_started_at) };
+  },
+  async release(tx, key, countedAt) {
+    await tx('login_rate_limits')
+      .where({ key })
+      .andWhere('failures', '>', 0)
+      .andWhere('window_started_at', '<=', countedAt)
+      .update({ failures: tx.raw('failures - 1') });
   },
   async clear(tx, key) {
     await tx('login_rate_limits').where({ key }).delete();
