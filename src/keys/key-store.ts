@@ -66,7 +66,8 @@ export function createKeyStore(deps: KeyStoreDeps): KeyStore {
     async init() {
       await load();
       if (keys[0]?.alg !== deps.alg) {
-        await rotateSigningKey(deps, deps.alg);
+        // Conditional on the key set just loaded: of instances starting together, one adds the key.
+        await rotateSigningKey(deps, deps.alg, keys[0]?.generation ?? 0);
         await load();
       }
       if (keys.length === 0) throw new Error('no signing key could be loaded');

@@ -20,12 +20,15 @@ export interface RotationDeps {
  * the JWKS once every token they signed has expired. Race-safe across
  * instances: generations are unique, so of two concurrent rotations one
  * inserts and the other finds its generation taken and returns null (the
- * rotation it wanted has happened).
+ * rotation it wanted has happened). `basedOn` is the newest generation the
+ * caller saw (0 for none): passing it makes the rotation conditional on no
+ * other key having been added since, which is what instances starting
+ * together need; without it the rotation follows the newest key stored now.
  */
-export async function rotateSigningKey(deps: RotationDeps, alg: SigningAlgorithm): Promise<SigningKeyRecord | null> {
+export async function rotateSigningKey(deps: RotationDeps, alg: SigningAlgorithm, basedOn?: number): Promise<SigningKeyRecord | null> {
   const now = deps.clock.now();
-  const [newest] = await deps.keys.listAll(deps.db);
-  const record = generateSigningKey(alg, (newest?.generation ?? 0) + 1, deps.kek, now);
+  const newestGeneration = basedOn ?? (await deps.keys.listAll(deps.db))[0]?.generation ?? 0;
+  const record = generateSigningKey(alg, newestGeneration + 1, deps.kek, now);
   if (!(await deps.keys.insertIfGenerationFree(deps.db, record))) return null;
   await deps.keys.retireOlderThan(deps.db, record.generation, now + deps.retireAfterMs);
   return record;
