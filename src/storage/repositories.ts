@@ -492,7 +492,12 @@ export interface TokenRepository {
   rotateRefreshToken(tx: Tx, tokenHash: string, now: number): Promise<boolean>;
   /** RFC 7009 revocation of one JWT access token by its jti until its exp. */
   revokeAccessToken(tx: Tx, jti: string, expiresAt: number): Promise<void>;
-  isAccessTokenRevoked(tx: Tx, jti: string): Promise<boolean>;
+  /**
+   * In one round trip: the access token's jti is not revoked and, when it
+   * has a grant, that grant exists and is not revoked. Every bearer request
+   * asks this, so it is one query, not two.
+   */
+  isAccessTokenLive(tx: Tx, jti: string, grantId: string | null): Promise<boolean>;
 }
 
 /** A cheap probe of the clients table, so that a cache knows when to reload. */

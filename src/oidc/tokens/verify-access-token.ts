@@ -48,12 +48,7 @@ export async function decodeAccessToken(token: string, deps: Pick<ProviderDeps, 
 export async function checkAccessTokenLive(claims: AccessTokenClaims, deps: ProviderDeps): Promise<boolean> {
   if (claims.exp * 1000 <= deps.clock.now()) return false;
   if (!(await deps.clients.find(claims.clientId))) return false;
-  if (await deps.tokenStore.isAccessTokenRevoked(deps.db, claims.jti)) return false;
-  if (claims.grantId !== null) {
-    const grant = await deps.tokenStore.findGrant(deps.db, claims.grantId);
-    if (!grant || grant.revokedAt !== null) return false;
-  }
-  return true;
+  return deps.tokenStore.isAccessTokenLive(deps.db, claims.jti, claims.grantId);
 }
 
 /**

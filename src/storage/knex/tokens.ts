@@ -125,7 +125,11 @@ export const knexTokenRepository: TokenRepository = {
     await tx('revoked_access_tokens').insert({ jti, expires_at: expiresAt }).onConflict('jti').ignore();
   },
 
-  async isAccessTokenRevoked(tx, jti) {
-    return (await tx('revoked_access_tokens').where({ jti }).first('jti')) !== undefined;
+  async isAccessTokenLive(tx, jti, grantId) {
+    const revoked = tx('revoked_access_tokens').where({ jti }).select(tx.raw('1'));
+    const grantLive = grantId === null ? null : tx('grants').where({ grant_id: grantId }).whereNull('revoked_at').select(tx.raw('1'));
+    const sql = grantLive === null ? 'CASE WHEN EXISTS ? THEN 0 ELSE 1 END AS live' : 'CASE WHEN EXISTS ? OR NOT EXISTS ? THEN 0 ELSE 1 END AS live';
+    const row = (await tx.first(tx.raw(sql, grantLive === null ? [revoked] : [revoked, grantLive]))) as { live: number | string } | undefined;
+    return Number(row?.live) === 1;
   },
 };
