@@ -40,11 +40,12 @@ export const authorizationCodeGrant: Grant = {
     }
     verifyPkce(record.codeChallenge, params.code_verifier);
     const user = await loadGrantUser(record.sub, deps);
-    return deps.transaction(async (tx) => {
-      const grant = grantOf(record, null, now);
-      if (!(await deps.tokenStore.insertGrant(tx, grant))) throw new OAuthError('invalid_grant', 'The authorization code has already been used.');
-      return issueUserTokens(tx, { client, user, grant, scopes: record.scopes, nonce: record.nonce }, deps);
-    });
+    const grant = grantOf(record, null, now);
+    const issued = await issueUserTokens({ client, user, grant, scopes: record.scopes, nonce: record.nonce }, deps, (tx) =>
+      deps.tokenStore.insertGrant(tx, grant),
+    );
+    if (!issued) throw new OAuthError('invalid_grant', 'The authorization code has already been used.');
+    return issued;
   },
 };
 

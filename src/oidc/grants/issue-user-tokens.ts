@@ -17,32 +17,42 @@ export interface UserTokensInput {
  * access token, an ID token when openid was granted, and a new refresh
  * token when offline_access was granted and the client may refresh
  * (OIDC Core §11). The refresh token carries the grant's full scope.
+ *
+ * The JWTs are signed before the transaction and the transaction only
+ * writes: `claim` (the grant's single-use step: inserting the grant of a
+ * code, rotating a refresh token) and the new refresh token. A transaction
+ * waiting on signatures held SQLite's one connection meanwhile. When
+ * `claim` refuses, nothing is stored, the signed tokens are dropped unseen,
+ * and the answer is null.
  */
-export async function issueUserTokens(tx: Tx, input: UserTokensInput, deps: ProviderDeps): Promise<TokenResponse> {
+export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps, claim: (tx: Tx) => Promise<boolean>): Promise<TokenResponse | null> {
   const { client, user, grant, scopes } = input;
   const access = await issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
   const response: TokenResponse = { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, scope: scopes.join(' ') };
   if (scopes.includes('openid')) {
     response.id_token = await issueIdToken({ user, clientId: client.clientId, scopes, authTime: grant.authTime, nonce: input.nonce, accessToken: access.token }, deps);
   }
-  let expiresAt = access.expiresAt;
-  if (grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token')) {
-    const refreshToken = newOpaqueToken();
-    const now = deps.clock.now();
-    expiresAt = now + deps.tokens.refreshTokenTtlSeconds * 1000;
-    await deps.tokenStore.insertRefreshToken(tx, {
-      tokenHash: hashOpaqueToken(refreshToken),
-      grantId: grant.grantId,
-      clientId: client.clientId,
-      sub: user.sub,
-      scopes: grant.scopes,
-      expiresAt,
-      rotatedAt: null,
-      revokedAt: null,
-      createdAt: now,
-    });
-    response.refresh_token = refreshToken;
-  }
-  await deps.tokenStore.extendGrant(tx, grant.grantId, expiresAt);
-  return response;
+  const refreshes = grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token');
+  const refreshToken = refreshes ? newOpaqueToken() : null;
+  return deps.transaction(async (tx) => {
+    if (!(await claim(tx))) return null;
+    let expiresAt = access.expiresAt;
+    if (refreshToken !== null) {
+      const now = deps.clock.now();
+      expiresAt = now + deps.tokens.refreshTokenTtlSeconds * 1000;
+      await deps.tokenStore.insertRefreshToken(tx, {
+        tokenHash: hashOpaqueToken(refreshToken),
+        grantId: grant.grantId,
+        clientId: client.clientId,
+        sub: user.sub,
+        scopes: grant.scopes,
+        expiresAt,
+        rotatedAt: null,
+        revokedAt: null,
+        createdAt: now,
+      });
+    }
+    await deps.tokenStore.extendGrant(tx, grant.grantId, expiresAt);
+    return refreshToken === null ? response : { ...response, refresh_token: refreshToken };
+  });
 }

@@ -30,10 +30,9 @@ export const refreshTokenGrant: Grant = {
     const wider = requested.filter((s) => !record.scopes.includes(s));
     if (wider.length > 0) throw new OAuthError('invalid_scope', `The scope may only be narrowed; not granted: ${wider.join(' ')}.`);
     const user = await loadGrantUser(record.sub, deps);
-    const issued = await deps.transaction(async (tx) => {
-      if (!(await deps.tokenStore.rotateRefreshToken(tx, tokenHash, now))) return null;
-      return issueUserTokens(tx, { client, user, grant, scopes: requested, nonce: null }, deps);
-    });
+    const issued = await issueUserTokens({ client, user, grant, scopes: requested, nonce: null }, deps, (tx) =>
+      deps.tokenStore.rotateRefreshToken(tx, tokenHash, now),
+    );
     if (issued) return issued;
     // Rotated already: someone holds a stolen copy. Revoke the family.
     await deps.tokenStore.revokeGrant(deps.db, record.grantId, now);
