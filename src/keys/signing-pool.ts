@@ -25,9 +25,9 @@ type SignReply = [number, string] | [number, null, string];
  * next to this one would not exist when the TypeScript sources run under the
  * test runner. It loads builtins with process.getBuiltinModule, not
  * require, because an eval'd worker is an ES module when its parent was
- * started with --input-type=module. It signs each item of a batch and answers each one
- * as soon as it is signed, so the main thread can write that response while
- * the rest of the batch is signed.
+ * started with --input-type=module. It signs each item of a batch and
+ * answers each one as soon as it is signed, so the main thread can write
+ * that response while the rest of the batch is signed.
  */
 const workerSource = `
 const { parentPort } = process.getBuiltinModule('node:worker_threads');
