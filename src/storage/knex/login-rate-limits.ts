@@ -6,12 +6,16 @@ interface CounterRow {
   window_started_at: number;
 }
 
+const counterFromRow = (row: CounterRow): LoginRateLimitCounter => ({
+  key: row.key,
+  failures: Number(row.failures),
+  windowStartedAt: Number(row.window_started_at),
+});
+
 export const knexLoginRateLimitRepository: LoginRateLimitRepository = {
   async find(tx, keys) {
     const rows = (await tx('login_rate_limits').whereIn('key', keys)) as CounterRow[];
-    return rows.map(
-      (row): LoginRateLimitCounter => ({ key: row.key, failures: Number(row.failures), windowStartedAt: Number(row.window_started_at) }),
-    );
+    return rows.map(counterFromRow);
   },
   async countAttempt(tx, key, now, windowStartsAfter) {
     // One statement with RETURNING: concurrent attempts from several
@@ -27,7 +31,7 @@ export const knexLoginRateLimitRepository: LoginRateLimitRepository = {
         ]),
       })
       .returning(['key', 'failures', 'window_started_at'])) as CounterRow[];
-    return { key: row.key, failures: Number(row.failures), windowStartedAt: Number(row.window_started_at) };
+    return counterFromRow(row);
   },
   async release(tx, key, countedAt) {
     await tx('login_rate_limits')
