@@ -1,7 +1,7 @@
 import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config/types.js';
+import type { Config, DatabaseConfig } from './config/types.js';
 import { hashPassword, verifyPassword } from './accounts/passwords.js';
 import { createSessionService } from './accounts/sessions.js';
 import { createLoginRateLimit } from './accounts/login-rate-limit.js';
@@ -13,90 +13,96 @@ import { createServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
 import { createLogger } from './logger.js';
+import { createSigningPool, type SigningPool } from './keys/index.js';
 import { deriveKey, resolveServerSecret } from './security/resolve-server-secret.js';
-import { connectDatabase, type Database } from './storage/knex/connect.js';
-import { migrateUp } from './storage/knex/migrate.js';
-import { grantRevokers } from './storage/knex/grant-revokers.js';
-import { knexLoginRateLimitRepository } from './storage/knex/login-rate-limits.js';
-import { knexSessionRepository } from './storage/knex/sessions.js';
-import { knexSettingsRepository } from './storage/knex/settings.js';
-import { knexUserRepository } from './storage/knex/users.js';
-import { knexClientRepository } from './storage/knex/clients.js';
-import { knexConsentRepository } from './storage/knex/consents.js';
-import { knexAuthorizationCodeRepository } from './storage/knex/authorization-codes.js';
-import { knexSchedulerRepositories } from './storage/knex/scheduler-repositories.js';
+import { openKnexStorage } from './storage/knex/open-knex-storage.js';
+import type { Storage, Tx } from './storage/repositories.js';
 import { createAuthorizeDeps } from './oidc/authorize/create-authorize-deps.js';
 import { createProviderDeps } from './oidc/create-provider-deps.js';
 import { verifyAccessToken } from './oidc/tokens/index.js';
-import { knexSigningKeyRepository } from './storage/knex/signing-keys.js';
-import { knexTokenRepository } from './storage/knex/tokens.js';
-import { knexClientChangeProbe } from './storage/knex/client-change-probe.js';
 import { createConsentService, createRememberedAccounts } from './interaction/index.js';
 import { createFrontend } from './web/index.js';
 import { createScheduler, type Scheduler } from './scheduler/index.js';
-import type { Tx } from './storage/repositories.js';
 
 /**
- * The composition root (STYLE.md 11): config → database (connect, migrate)
- * → repositories → services → server → jobs. Nothing else builds services;
- * modules get their dependencies here, as parameters.
+ * The composition root (STYLE.md 11): config → storage → repositories →
+ * services → server → jobs. Nothing else builds services or picks a storage
+ * implementation: `serve` gets an App, the other commands a Foundation,
+ * and modules get their dependencies here, as parameters.
  */
-export interface App {
+
+/** The storage implementation for a database config: the one place that names it. */
+export function openStorage(config: DatabaseConfig): Storage {
+  return openKnexStorage(config);
+}
+
+/** What every command that touches the database shares. */
+export interface Foundation {
+  config: Config;
+  storage: Storage;
+  clock: Clock;
+}
+
+export interface App extends Foundation {
   server: Server;
-  db: Database;
   deps: HttpDeps;
   scheduler: Scheduler;
   logger: Logger;
+  /** Signs every JWT off the main thread; closed by stop(). */
+  signingPool: SigningPool;
   /** Starts listening; resolves with the real URL (port 0 picks a free port). */
   start(): Promise<string>;
-  /** Drains in-flight requests (up to `timeoutMs`), then closes the database. */
+  /** Drains in-flight requests (up to `timeoutMs`), stops the jobs and the signing pool, then closes the storage it opened. */
   stop(options?: { timeoutMs?: number }): Promise<void>;
 }
 
 export interface AppOptions {
   clock?: Clock;
   logger?: Logger;
-  /** An already open database (tests); otherwise one is opened from config.database and closed by stop(). */
-  db?: Database;
+  /** An already open storage (tests, `serve`), left open by stop(); otherwise one is opened from config.database and closed by stop(). */
+  storage?: Storage;
+}
+
+/** The foundation of a command: an open storage (not yet migrated) and the system clock. */
+export function createFoundation(config: Config, options: { storage?: Storage; clock?: Clock } = {}): Foundation {
+  return { config, storage: options.storage ?? openStorage(config.database), clock: options.clock ?? systemClock };
+}
+
+/** A scheduler over the foundation's storage (serve, `idp jobs run`). */
+export function createFoundationScheduler(foundation: Foundation, logger: Logger): Scheduler {
+  const { storage, config, clock } = foundation;
+  return createScheduler({ db: storage.db, config, clock, logger, repositories: storage.repositories });
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const clock = options.clock ?? systemClock;
+  const foundation = createFoundation(config, options);
+  const { storage, clock } = foundation;
+  const { db, repositories } = storage;
   const logger = options.logger ?? createLogger(config.logging);
+  const transaction = <T>(work: (tx: Tx) => Promise<T>) => storage.transaction(work);
 
-  // Database
-  const db = options.db ?? connectDatabase(config.database);
-  await migrateUp(db);
-
-  // Repositories
-  const users = knexUserRepository;
+  await storage.migrate();
+  const signingPool = createSigningPool();
 
   // Services
-  const secret = await resolveServerSecret({ configured: config.security.secret, db, settings: knexSettingsRepository, clock, logger });
-  const sessions = createSessionService({ db, sessions: knexSessionRepository, users, security: config.security, clock });
+  const secret = await resolveServerSecret({ configured: config.security.secret, db, settings: repositories.settings, clock, logger });
+  const users = repositories.users;
+  const sessions = createSessionService({ db, sessions: repositories.sessions, users, security: config.security, clock });
   const factors = noRegisteredFactors;
   const userViews = createUserViewService({ factors, auth: config.auth });
-  const rateLimit = createLoginRateLimit({ db, counters: knexLoginRateLimitRepository, limits: config.security.loginRateLimit, clock });
+  const rateLimit = createLoginRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock });
   const login = createLoginService({ db, users, sessions, rateLimit, factors, auth: config.auth, hashPassword, verifyPassword });
   const revokeUser = async (tx: Tx, sub: string) => {
-    for (const revoker of grantRevokers) await revoker.revokeUser(tx, sub);
+    for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
-  const admin = createAdminUsersService({
-    db,
-    transaction: (work) => db.transaction(work),
-    users,
-    views: userViews,
-    revokeUser,
-    hashPassword,
-    clock,
-  });
+  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, clock });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
     db,
-    clients: knexClientRepository,
-    consents: knexConsentRepository,
-    codes: knexAuthorizationCodeRepository,
+    clients: repositories.clients,
+    consents: repositories.consents,
+    codes: repositories.authorizationCodes,
     config,
     clock,
   });
@@ -105,18 +111,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     secret,
     clock,
     db,
-    transaction: (work) => db.transaction(work),
+    transaction,
+    signingPool,
     repositories: {
-      signingKeys: knexSigningKeyRepository,
-      clients: knexClientRepository,
-      clientProbe: knexClientChangeProbe,
-      tokens: knexTokenRepository,
-      codes: knexAuthorizationCodeRepository,
+      signingKeys: repositories.signingKeys,
+      clients: repositories.clients,
+      clientProbe: repositories.clientProbe,
+      tokens: repositories.tokens,
+      codes: repositories.authorizationCodes,
       users,
     },
     verifyArgon2: verifyPassword,
   });
-  const consent = createConsentService({ db, consents: knexConsentRepository, authorize, clock });
+  const consent = createConsentService({ db, consents: repositories.consents, authorize, clock });
   const accounts = createRememberedAccounts({ sessions, cookiePassword });
   const frontend = createFrontend(config.frontend, config.branding);
 
@@ -125,9 +132,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     config,
     clock,
     logger,
-    pingDatabase: async () => {
-      await db.raw('SELECT 1');
-    },
+    pingDatabase: () => storage.ping(),
     cookiePassword,
     sessions,
     login,
@@ -146,14 +151,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const server = await createServer(deps, routeTable(config));
 
   // Jobs
-  const scheduler = createScheduler({ db, config, clock, logger, repositories: knexSchedulerRepositories });
+  const scheduler = createFoundationScheduler(foundation, logger);
 
   return {
+    ...foundation,
     server,
-    db,
     deps,
     scheduler,
     logger,
+    signingPool,
     async start() {
       await server.start();
       scheduler.start();
@@ -163,7 +169,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async stop({ timeoutMs = 10_000 } = {}) {
       await server.stop({ timeout: timeoutMs });
       await scheduler.stop({ graceMs: timeoutMs });
-      if (!options.db) await db.destroy();
+      await signingPool.close();
+      if (!options.storage) await storage.close();
     },
   };
 }

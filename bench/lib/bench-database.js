@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { connectDatabase } from '../../dist/storage/knex/connect.js';
-import { migrateUp } from '../../dist/storage/knex/migrate.js';
+import { openStorage } from '../../dist/app.js';
+import { knexOf } from '../../dist/storage/knex/on-knex.js';
 
 /** PostgreSQL server the benchmarks create their throw-away databases on. */
 export const benchPostgresUrl = process.env.BENCH_PG_URL ?? process.env.IDP_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
@@ -19,9 +20,9 @@ export async function createBenchDatabase(kind) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'idp-bench-'));
     /** @type {import('../../src/config/types.js').DatabaseConfig} */
     const config = { client: 'sqlite', filename: path.join(dir, 'idp.sqlite'), url: null, pool: { min: 1, max: 1 } };
-    const db = connectDatabase(config);
-    await migrateUp(db);
-    return { config, db, destroy: async () => (await db.destroy(), rmSync(dir, { recursive: true, force: true })) };
+    const storage = openStorage(config);
+    await storage.migrate();
+    return { config, storage, db: knexOf(storage.db), destroy: async () => (await storage.close(), rmSync(dir, { recursive: true, force: true })) };
   }
   const name = `idp_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
   const adminConfig = { client: /** @type {const} */ ('postgres'), filename: '', url: benchPostgresUrl, pool: { min: 0, max: 1 } };
@@ -30,13 +31,14 @@ export async function createBenchDatabase(kind) {
   const url = new URL(benchPostgresUrl);
   url.pathname = `/${name}`;
   const config = { client: /** @type {const} */ ('postgres'), filename: '', url: url.toString(), pool: { min: 0, max: 4 } };
-  const db = connectDatabase(config);
-  await migrateUp(db);
+  const storage = openStorage(config);
+  await storage.migrate();
   return {
     config,
-    db,
+    storage,
+    db: knexOf(storage.db),
     async destroy() {
-      await db.destroy();
+      await storage.close();
       const dropper = connectDatabase(adminConfig);
       await dropper.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => dropper.destroy());
     },

@@ -45,11 +45,11 @@ function applyCase(kind, targets) {
       const database = await createBenchDatabase(kind);
       try {
         let start = performance.now();
-        const created = await applyConfig(database.db, config);
+        const created = await applyConfig(database.storage, config);
         const firstMs = performance.now() - start;
         if (created.plan.summary.create !== USERS + CLIENTS) throw new Error(`the first apply created ${created.plan.summary.create} objects`);
         start = performance.now();
-        const again = await applyConfig(database.db, config);
+        const again = await applyConfig(database.storage, config);
         const reapplyMs = performance.now() - start;
         if (again.plan.changes.length !== 0) throw new Error('the re-apply found changes');
         return [

@@ -1,7 +1,8 @@
 import { ApiError } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { LoginRateLimitConfig } from '../config/types.js';
-import type { LoginRateLimitCounter, LoginRateLimitRepository, Tx } from '../storage/repositories.js';
+import type { LoginRateLimitRepository, Tx } from '../storage/repositories.js';
+import type { LoginRateLimitCounter } from '../model/index.js';
 
 /**
  * The login rate limit (DESIGN.md 10): failed attempts are counted per

@@ -1,5 +1,5 @@
 import type { AuthConfig } from '../config/types.js';
-import type { UserRecord } from '../storage/repositories.js';
+import type { UserRecord } from '../model/index.js';
 
 /**
  * What a user has registered as second factors. The admin API reports it

@@ -1,6 +1,7 @@
 import { ApiError } from '../api-error.js';
 import type { AuthConfig } from '../config/types.js';
-import type { Tx, UserRecord, UserRepository } from '../storage/repositories.js';
+import type { Tx, UserRepository } from '../storage/repositories.js';
+import type { UserRecord } from '../model/index.js';
 import type { LoginRateLimit } from './login-rate-limit.js';
 import { availableFactors, isSecondFactorRequired, noFactors, type SecondFactor, type UserFactorReader } from './login-second-factors.js';
 import type { SessionService } from './sessions.js';

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { SecurityConfig } from '../config/types.js';
-import type { SessionRecord, SessionRepository, Tx, UserRecord, UserRepository } from '../storage/repositories.js';
+import type { SessionRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type { SessionRecord, UserRecord } from '../model/index.js';
 
 /**
  * Server-side browser sessions (DESIGN.md 6). The `session` cookie carries a

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { emailAlreadyExists, forbidden, userNotEditable, userNotFound } from '../api-error.js';
 import type { Clock } from '../clock.js';
-import type { Tx, UserRecord, UserRepository, UserRole, ManagedBy } from '../storage/repositories.js';
+import type { Tx, UserRepository } from '../storage/repositories.js';
+import type { UserRecord, UserRole, ManagedBy } from '../model/index.js';
 import type { AdminUserView, UserViewService } from './user-view-service.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { AuthConfig } from '../config/types.js';
-import type { UserRecord } from '../storage/repositories.js';
+import type { UserRecord } from '../model/index.js';
 import { isSecondFactorRequired, noFactors, type UserFactorReader, type UserFactorSummary } from '../accounts/login-second-factors.js';
 
 /** SPEC.md 2.2: the session user, eleven fields. */

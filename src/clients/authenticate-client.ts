@@ -1,5 +1,5 @@
 import { OAuthError } from '../oidc/errors.js';
-import type { ClientRecord } from '../storage/repositories.js';
+import type { ClientRecord } from '../model/index.js';
 import type { ClientDirectory } from './client-directory.js';
 import { readClientCredentials, type ClientCredentialsInput } from './client-credentials-input.js';
 import type { ClientSecretVerifier } from './verify-client-secret.js';

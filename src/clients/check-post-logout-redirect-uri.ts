@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../storage/repositories.js';
+import type { ClientRecord } from '../model/index.js';
 
 /** OIDC RP-Initiated Logout 1.0 §3: exact match against the client's registered post-logout URIs. */
 export function isRegisteredPostLogoutRedirectUri(client: Pick<ClientRecord, 'postLogoutRedirectUris'>, uri: string): boolean {

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { ClientChangeProbe, ClientRecord, ClientRepository, Tx } from '../storage/repositories.js';
+import type { ClientChangeProbe, ClientRepository, Tx } from '../storage/repositories.js';
+import type { ClientRecord } from '../model/index.js';
 
 export interface ClientDirectory {
   /** The client as stored, at most `maxStalenessMs` old. */

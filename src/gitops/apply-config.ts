@@ -1,8 +1,8 @@
 import type { Config } from '../config/types.js';
 import { systemClock, type Clock } from '../clock.js';
-import type { Database } from '../storage/knex/connect.js';
+import type { Storage } from '../storage/repositories.js';
 import { FINGERPRINT_KEY_SETTING, generateFingerprintKey } from './fingerprint-secret.js';
-import { knexGitopsStore, type GitopsStore } from './gitops-store.js';
+import { gitopsStoreOf } from './gitops-store.js';
 import { planChanges } from './plan-changes.js';
 import type { Plan } from './plan.js';
 import { writePlan, type ApplyProgress } from './write-plan.js';
@@ -13,7 +13,6 @@ export interface ApplyOptions {
   clock?: Clock;
   /** Called after each batch of created rows (for a progress display). */
   onProgress?: (progress: ApplyProgress) => void;
-  store?: GitopsStore;
 }
 
 export interface ApplyResult {
@@ -35,11 +34,11 @@ export interface ApplyResult {
  *
  * Any error rolls the whole transaction back: nothing is half-applied.
  */
-export async function applyConfig(db: Database, config: Config, options: ApplyOptions = {}): Promise<ApplyResult> {
-  const store = options.store ?? knexGitopsStore;
+export async function applyConfig(storage: Storage, config: Config, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const store = gitopsStoreOf(storage);
   const clock = options.clock ?? systemClock;
-  if (options.dryRun) return db.transaction(async (tx) => ({ plan: await planChanges(tx, config, store), applied: false }));
-  return db.transaction(async (tx) => {
+  if (options.dryRun) return storage.transaction(async (tx) => ({ plan: await planChanges(tx, config, store), applied: false }));
+  return storage.transaction(async (tx) => {
     await store.takeApplyLock(tx);
     const now = clock.now();
     if (config.identityProviders.length > 0) {

@@ -3,17 +3,11 @@ import type {
   GrantRevoker,
   IdentityProviderRepository,
   SettingsRepository,
+  Storage,
   TermRepository,
   Tx,
   UserRepository,
 } from '../storage/repositories.js';
-import { knexUserRepository } from '../storage/knex/users.js';
-import { knexClientRepository } from '../storage/knex/clients.js';
-import { knexTermRepository } from '../storage/knex/terms.js';
-import { knexIdentityProviderRepository } from '../storage/knex/identity-providers.js';
-import { knexSettingsRepository } from '../storage/knex/settings.js';
-import { grantRevokers } from '../storage/knex/grant-revokers.js';
-import { takeApplyLock } from '../storage/knex/apply-lock.js';
 
 /** The storage plan and apply work with. */
 export interface GitopsStore {
@@ -26,12 +20,7 @@ export interface GitopsStore {
   takeApplyLock(tx: Tx): Promise<void>;
 }
 
-export const knexGitopsStore: GitopsStore = {
-  users: knexUserRepository,
-  clients: knexClientRepository,
-  terms: knexTermRepository,
-  identityProviders: knexIdentityProviderRepository,
-  settings: knexSettingsRepository,
-  revokers: grantRevokers,
-  takeApplyLock,
-};
+export function gitopsStoreOf(storage: Storage): GitopsStore {
+  const { users, clients, terms, identityProviders, settings, grantRevokers } = storage.repositories;
+  return { users, clients, terms, identityProviders, settings, revokers: grantRevokers, takeApplyLock: (tx) => storage.takeApplyLock(tx) };
+}

@@ -3,7 +3,7 @@ import type { Tx } from '../storage/repositories.js';
 import { ApplyConflictError } from './apply-conflict-error.js';
 import { checkUserCollisions } from './check-user-collisions.js';
 import { FINGERPRINT_KEY_SETTING, generateFingerprintKey } from './fingerprint-secret.js';
-import { knexGitopsStore, type GitopsStore } from './gitops-store.js';
+import type { GitopsStore } from './gitops-store.js';
 import { planClients } from './plan-clients.js';
 import { planIdentityProviders } from './plan-identity-providers.js';
 import { planTerms } from './plan-terms.js';
@@ -18,7 +18,7 @@ import { summarize, type Plan } from './plan.js';
  *
  * Steps: collisions → identity providers → clients → users → terms.
  */
-export async function planChanges(tx: Tx, config: Config, store: GitopsStore = knexGitopsStore): Promise<Plan> {
+export async function planChanges(tx: Tx, config: Config, store: GitopsStore): Promise<Plan> {
   const collisions = await checkUserCollisions(tx, config.users, store);
   // Before the first apply stores a key, any key will do: every provider is new and shown as (sensitive).
   const fingerprintKey = (await store.settings.get(tx, FINGERPRINT_KEY_SETTING)) ?? generateFingerprintKey();

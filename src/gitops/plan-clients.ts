@@ -1,5 +1,6 @@
 import type { ClientConfig } from '../config/types.js';
-import type { ClientRecord, Tx } from '../storage/repositories.js';
+import type { Tx } from '../storage/repositories.js';
+import type { ClientRecord } from '../model/index.js';
 import { byKey, diffFields, listFields, type FieldSpec } from './field-spec.js';
 import type { ApplyConflict } from './apply-conflict-error.js';
 import type { GitopsStore } from './gitops-store.js';

@@ -1,5 +1,6 @@
 import type { IdentityProviderConfig } from '../config/types.js';
-import type { IdentityProviderRecord, Tx } from '../storage/repositories.js';
+import type { Tx } from '../storage/repositories.js';
+import type { IdentityProviderRecord } from '../model/index.js';
 import { byKey, diffFields, listFields, type FieldSpec } from './field-spec.js';
 import { fingerprintSecret } from './fingerprint-secret.js';
 import type { GitopsStore } from './gitops-store.js';

@@ -1,5 +1,6 @@
 import type { TermConfig } from '../config/types.js';
-import type { TermRecord, Tx } from '../storage/repositories.js';
+import type { Tx } from '../storage/repositories.js';
+import type { TermRecord } from '../model/index.js';
 import { byKey, diffFields, listFields, type FieldSpec } from './field-spec.js';
 import type { GitopsStore } from './gitops-store.js';
 import type { Change, PlanWrites } from './plan.js';

@@ -1,4 +1,4 @@
-import type { ClientRecord, IdentityProviderRecord, TermRecord, UserRecord } from '../storage/repositories.js';
+import type { ClientRecord, IdentityProviderRecord, TermRecord, UserRecord } from '../model/index.js';
 
 /** The kinds of config-managed objects, in the order a plan lists them (SPEC.md 2.5's order of groups). */
 export const changeKinds = ['identity_provider', 'client', 'user', 'term'] as const;

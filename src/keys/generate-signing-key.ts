@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { SigningAlgorithm, SigningKeyRecord } from '../storage/repositories.js';
+import type { SigningAlgorithm, SigningKeyRecord } from '../model/index.js';
 import { sealPrivateKey } from './seal-private-key.js';
 import { publicJwkOf } from './signing-key.js';
 

@@ -10,6 +10,7 @@
 export { createKeyStore, keyRefreshIntervalMs, type KeyStore } from './key-store.js';
 export { rotateSigningKey, type RotationDeps } from './rotate-signing-key.js';
 export { signJwt } from './sign-jwt.js';
+export { createSigningPool, type SigningPool } from './signing-pool.js';
 export { verifyJws, JwsError, type VerifiedJws } from './verify-jws.js';
 export { jwkThumbprint, type SigningKey } from './signing-key.js';
 export { keyEncryptionKey } from './key-encryption-key.js';

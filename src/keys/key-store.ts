@@ -1,4 +1,4 @@
-import type { SigningAlgorithm, SigningKeyRecord } from '../storage/repositories.js';
+import type { SigningAlgorithm, SigningKeyRecord } from '../model/index.js';
 import { openPrivateKey } from './seal-private-key.js';
 import { rotateSigningKey, type RotationDeps } from './rotate-signing-key.js';
 import { createPublicKey } from 'node:crypto';

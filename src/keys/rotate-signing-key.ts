@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { SigningAlgorithm, SigningKeyRecord, SigningKeyRepository, Tx } from '../storage/repositories.js';
+import type { SigningKeyRepository, Tx } from '../storage/repositories.js';
+import type { SigningAlgorithm, SigningKeyRecord } from '../model/index.js';
 import { generateSigningKey } from './generate-signing-key.js';
 
 export interface RotationDeps {

@@ -1,5 +1,5 @@
 import type { SigningKey } from './signing-key.js';
-import { sharedSigningPool } from './signing-pool.js';
+import type { SigningPool } from './signing-pool.js';
 
 const headerCache = new WeakMap<SigningKey, Map<string, string>>();
 
@@ -21,7 +21,7 @@ function encodedHeader(key: SigningKey, typ: string): string {
  * machine against ~21,600 for a bare `crypto.sign`. The signature itself is
  * computed off the main thread by the signing pool (signing-pool.ts says why).
  */
-export async function signJwt(key: SigningKey, typ: string, payload: Record<string, unknown>): Promise<string> {
+export async function signJwt(pool: SigningPool, key: SigningKey, typ: string, payload: Record<string, unknown>): Promise<string> {
   const input = `${encodedHeader(key, typ)}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  return `${input}.${await sharedSigningPool().sign(key.privateKey, key.alg, input)}`;
+  return `${input}.${await pool.sign(key.privateKey, key.alg, input)}`;
 }

@@ -1,5 +1,5 @@
 import { createHash, type KeyObject } from 'node:crypto';
-import type { SigningAlgorithm } from '../storage/repositories.js';
+import type { SigningAlgorithm } from '../model/index.js';
 
 /** A usable signing key: the private half stays in memory, decrypted, as a KeyObject. */
 export interface SigningKey {

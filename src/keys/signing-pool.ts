@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { KeyObject } from 'node:crypto';
-import type { SigningAlgorithm } from '../storage/repositories.js';
+import type { SigningAlgorithm } from '../model/index.js';
 
 export interface SigningPool {
   /** The base64url JWS signature (RFC 7515 §5.1; ECDSA as R || S, RFC 7518 §3.4) of the signing input. */
@@ -176,11 +176,4 @@ export function createSigningPool(size = Math.max(1, Math.min(4, availableParall
       }));
     },
   };
-}
-
-let shared: SigningPool | null = null;
-
-/** The process-wide pool, started on first use (like libuv's own thread pool). */
-export function sharedSigningPool(): SigningPool {
-  return (shared ??= createSigningPool());
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import { createClientDirectory, createClientSecretVerifier } from '../clients/index.js';
 import type { VerifyArgon2 } from '../clients/verify-client-secret.js';
-import { createKeyStore, keyEncryptionKey, keyRefreshIntervalMs } from '../keys/index.js';
+import { createKeyStore, keyEncryptionKey, keyRefreshIntervalMs, type SigningPool } from '../keys/index.js';
 import type {
   AuthorizationCodeRepository,
   ClientChangeProbe,
@@ -29,6 +29,7 @@ export async function createProviderDeps(deps: {
   clock: Clock;
   db: Tx;
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  signingPool: SigningPool;
   repositories: {
     signingKeys: SigningKeyRepository;
     clients: ClientRepository;
@@ -57,6 +58,7 @@ export async function createProviderDeps(deps: {
     db,
     transaction: deps.transaction,
     keys,
+    signingPool: deps.signingPool,
     clients: createClientDirectory({ db, clients: repositories.clients, probe: repositories.clientProbe, clock }),
     secrets: createClientSecretVerifier(deps.verifyArgon2),
     tokenStore: repositories.tokens,

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { TokensConfig } from '../config/types.js';
-import type { KeyStore } from '../keys/index.js';
+import type { KeyStore, SigningPool } from '../keys/index.js';
 import type { ClientDirectory, ClientSecretVerifier } from '../clients/index.js';
 import type { AuthorizationCodeRepository, TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
 
@@ -17,6 +17,8 @@ export interface ProviderDeps {
   db: Tx;
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   keys: KeyStore;
+  /** Signs every JWT off the main thread (owned and closed by the composition root). */
+  signingPool: SigningPool;
   clients: ClientDirectory;
   secrets: ClientSecretVerifier;
   tokenStore: TokenRepository;

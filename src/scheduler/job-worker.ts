@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { SchedulerConfig } from '../config/types.js';
-import type { BackgroundJobRecord, BackgroundJobRepository, JobLease, Tx } from '../storage/repositories.js';
+import type { BackgroundJobRepository, Tx } from '../storage/repositories.js';
+import type { BackgroundJobRecord, JobLease } from '../model/index.js';
 import type { JobHandlerRegistry } from './job-handler-registry.js';
 import { describeError } from './describe-error.js';
 import { createIdleWaiter } from './idle-waiter.js';

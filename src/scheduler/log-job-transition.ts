@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { BackgroundJobRecord, BackgroundJobState } from '../storage/repositories.js';
+import type { BackgroundJobRecord, BackgroundJobState } from '../model/index.js';
 
 export interface TransitionDetails {
   from?: BackgroundJobState | null;

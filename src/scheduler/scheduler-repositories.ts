@@ -6,7 +6,7 @@ import type {
   SessionRepository,
 } from '../storage/repositories.js';
 
-/** The storage the scheduler and its cleanup job use; src/storage/knex/scheduler-repositories.ts builds it. */
+/** The storage the scheduler and its cleanup job use; the Storage's repositories (src/storage/repositories.ts) satisfy it. */
 export interface SchedulerRepositories {
   backgroundJobs: BackgroundJobRepository;
   schedulerLeases: SchedulerLeaseRepository;

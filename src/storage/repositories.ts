@@ -1,32 +1,45 @@
 /**
- * The storage table of contents: every repository interface, in one file.
- * Implementations live in ./knex/ (the only code that imports knex) and pass
- * one conformance suite on SQLite and PostgreSQL (test/storage/).
+ * The storage table of contents: every repository interface, in one file,
+ * and the Storage that bundles them with transactions. Implementations live
+ * in ./knex/ (the only code that imports knex) and pass one conformance suite
+ * on SQLite and PostgreSQL (test/storage/conformance/).
  *
- * Conventions: times are epoch milliseconds; e-mails are compared
- * case-insensitively (stored lower-cased beside the original); methods that
- * take a `Tx` run inside the caller's transaction.
+ * Conventions: records are the types of src/model/; times are epoch
+ * milliseconds; e-mails are compared case-insensitively (stored lower-cased
+ * beside the original); every method takes a `Tx`, the unit of work it runs
+ * in: `storage.db` (each statement commits on its own) or the `tx` of
+ * `storage.transaction(work)`.
  */
-import type { Knex } from 'knex';
+import type {
+  AuthorizationCodeRecord,
+  BackgroundJobRecord,
+  BackgroundJobState,
+  ClientRecord,
+  ConsentRecord,
+  GrantRecord,
+  IdentityProviderRecord,
+  JobLease,
+  LoginRateLimitCounter,
+  ManagedBy,
+  RefreshTokenRecord,
+  SchedulerLeaseRecord,
+  SessionRecord,
+  SigningKeyRecord,
+  TermRecord,
+  TermVersionRecord,
+  UserRecord,
+  UserRole,
+} from '../model/index.js';
 
-/** A knex handle or a transaction: repositories accept either. */
-export type Tx = Knex | Knex.Transaction;
+declare const unitOfWork: unique symbol;
 
-export type ManagedBy = 'database' | 'config';
-export type UserRole = 'user' | 'admin';
-
-export interface UserRecord {
-  sub: string;
-  managedBy: ManagedBy;
-  email: string;
-  role: UserRole;
-  emailVerified: boolean;
-  emailVerificationRequired: boolean;
-  passwordHash: string | null;
-  secondFactorRequired: boolean;
-  deletedAt: number | null;
-  createdAt: number;
-  updatedAt: number;
+/**
+ * An opaque unit of work. Only the storage implementation knows what is
+ * inside (a connection pool or an open transaction); everyone else passes
+ * it along, so no service depends on the database library.
+ */
+export interface Tx {
+  readonly [unitOfWork]: true;
 }
 
 export interface UserListQuery {
@@ -62,23 +75,8 @@ export interface UserRepository {
 }
 
 // ---------------------------------------------------------------------------
-// Sessions and login rate limits (issue 3: src/accounts/sessions.ts, login-rate-limit.ts)
+// Sessions and login rate limits (src/accounts/sessions.ts, login-rate-limit.ts)
 // ---------------------------------------------------------------------------
-
-export interface SessionRecord {
-  /** SHA-256 (base64url) of the random id in the cookie; the raw id is never stored. */
-  idHash: string;
-  sub: string;
-  createdAt: number;
-  lastSeenAt: number;
-  expiresAt: number;
-  /** OIDC Core §2 auth_time, epoch ms. */
-  authTime: number;
-  /** RFC 8176 authentication method references. */
-  amr: string[];
-  /** The password was right but a required second factor is still missing. */
-  secondFactorPending: boolean;
-}
 
 export interface SessionRepository {
   insert(tx: Tx, session: SessionRecord): Promise<void>;
@@ -89,12 +87,6 @@ export interface SessionRepository {
   deleteBySub(tx: Tx, sub: string): Promise<number>;
   /** Cleanup: removes up to `limit` sessions that expired before `now`. */
   deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
-}
-
-export interface LoginRateLimitCounter {
-  key: string;
-  failures: number;
-  windowStartedAt: number;
 }
 
 export interface LoginRateLimitRepository {
@@ -113,29 +105,8 @@ export interface LoginRateLimitRepository {
 }
 
 // ---------------------------------------------------------------------------
-// Authorization codes and consents (issue 4: src/oidc/authorize, src/interaction)
+// Authorization codes and consents (src/oidc/authorize, src/interaction)
 // ---------------------------------------------------------------------------
-
-export interface AuthorizationCodeRecord {
-  /** base64url SHA-256 of the code; the code itself is never stored. */
-  codeHash: string;
-  /** Shared by every token issued from this code, so a replay can revoke them all. */
-  grantId: string;
-  clientId: string;
-  sub: string;
-  redirectUri: string;
-  scopes: string[];
-  nonce: string | null;
-  codeChallenge: string | null;
-  codeChallengeMethod: 'S256' | null;
-  /** OIDC Core §2 auth_time, epoch ms. */
-  authTime: number;
-  /** idHash of the session the code was issued in (SessionRecord.idHash), if any. */
-  sessionId: string | null;
-  expiresAt: number;
-  consumedAt: number | null;
-  createdAt: number;
-}
 
 export interface AuthorizationCodeRepository {
   insert(tx: Tx, record: AuthorizationCodeRecord): Promise<void>;
@@ -152,13 +123,6 @@ export interface AuthorizationCodeRepository {
   deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
 }
 
-export interface ConsentRecord {
-  sub: string;
-  clientId: string;
-  scopes: string[];
-  grantedAt: number;
-}
-
 export interface ConsentRepository {
   find(tx: Tx, sub: string, clientId: string): Promise<ConsentRecord | null>;
   /** Adds scopes to the user's grant for the client (creating it): read, merge, one upsert. */
@@ -169,33 +133,8 @@ export interface ConsentRepository {
 
 // ---------------------------------------------------------------------------
 // Config-managed objects: clients, terms, identity providers, settings, and
-// the revocation hooks apply calls (issue 2: src/gitops/, src/storage/knex/
-// {users,clients,terms,identity-providers,settings,grant-revokers}.ts)
+// the revocation hooks apply calls (src/gitops/)
 // ---------------------------------------------------------------------------
-
-export type ClientGrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
-
-export interface ClientRecord {
-  clientId: string;
-  name: string;
-  /**
-   * `sha256:<base64url of SHA-256>` of a configured `client_secret`, or the
-   * argon2id PHC string of a configured `client_secret_hash`; null for a
-   * public client. See src/clients/ for verification.
-   */
-  secretHash: string | null;
-  redirectUris: string[];
-  postLogoutRedirectUris: string[];
-  grantTypes: ClientGrantType[];
-  tokenEndpointAuthMethod: ClientAuthMethod;
-  scopes: string[];
-  requirePkce: boolean;
-  skipConsent: boolean;
-  managedBy: ManagedBy;
-  createdAt: number;
-  updatedAt: number;
-}
 
 export interface ClientRepository {
   findById(tx: Tx, clientId: string): Promise<ClientRecord | null>;
@@ -205,31 +144,6 @@ export interface ClientRepository {
   insertMany(tx: Tx, clients: ClientRecord[]): Promise<void>;
   update(tx: Tx, clientId: string, changes: Partial<Omit<ClientRecord, 'clientId' | 'createdAt'>>): Promise<void>;
   deleteMany(tx: Tx, clientIds: string[]): Promise<void>;
-}
-
-export interface TermContentRecord {
-  title: string;
-  type: 'link' | 'text';
-  content: string;
-}
-
-export interface TermRecord {
-  id: string;
-  required: boolean;
-  consentMode: 'explicit' | 'implicit';
-  /** Re-consent tracking (SPEC.md 9): acceptances record the version they accepted. */
-  version: string;
-  /** Locale → content. */
-  content: Record<string, TermContentRecord>;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface TermVersionRecord {
-  termId: string;
-  version: string;
-  content: Record<string, TermContentRecord>;
-  createdAt: number;
 }
 
 export interface TermRepository {
@@ -246,29 +160,6 @@ export interface TermRepository {
   delete(tx: Tx, id: string): Promise<void>;
   /** History of one term, oldest first. */
   listVersions(tx: Tx, termId: string): Promise<TermVersionRecord[]>;
-}
-
-export interface IdentityProviderRecord {
-  id: string;
-  type: 'github' | 'google' | 'apple' | 'generic_oauth';
-  enabled: boolean;
-  displayName: string | null;
-  iconUrl: string | null;
-  clientId: string;
-  /**
-   * Keyed digest of the client secret (src/gitops/fingerprint-secret.ts): it
-   * only lets diff notice a changed secret. The secret itself is read from
-   * the config at runtime and never stored.
-   */
-  clientSecretFingerprint: string;
-  authorizationUrl: string | null;
-  tokenUrl: string | null;
-  userinfoUrl: string | null;
-  emailUrl: string | null;
-  scopes: string[];
-  emailConflictStrategy: 'auto_link' | 'require_link';
-  createdAt: number;
-  updatedAt: number;
 }
 
 export interface IdentityProviderRepository {
@@ -295,7 +186,7 @@ export interface SettingsRepository {
 
 /**
  * Revokes what a removed principal holds (sessions, tokens, codes). apply
- * calls every revoker in src/storage/knex/grant-revokers.ts inside its
+ * calls every revoker of `Repositories.grantRevokers` inside its
  * transaction, for each user it soft-deletes and each client it deletes.
  * The optional batch forms, when present, are used instead of the single
  * ones (removing 10,000 users is then a few statements, not 10,000); apply
@@ -308,37 +199,7 @@ export interface GrantRevoker {
   revokeClients?(tx: Tx, clientIds: string[]): Promise<void>;
 }
 
-// ─── Scheduler: background jobs, schedule leases, expired rows (issue 5) ───
-
-/** SPEC 3.2: succeeded and failed are terminal. */
-export type BackgroundJobState = 'pending' | 'running' | 'succeeded' | 'failed';
-
-export interface BackgroundJobRecord {
-  id: string;
-  kind: string;
-  /** The JSON payload, parsed. */
-  payload: unknown;
-  state: BackgroundJobState;
-  /** Claims so far, the running one included. */
-  attempts: number;
-  maxAttempts: number;
-  /** A pending job is not claimed before this time. */
-  runAt: number;
-  leaseOwner: string | null;
-  leaseExpiresAt: number | null;
-  lastError: string | null;
-  createdAt: number;
-  updatedAt: number;
-  finishedAt: number | null;
-}
-
-/** Who holds a claimed job: completion and renewal are conditional on both. */
-export interface JobLease {
-  id: string;
-  owner: string;
-  /** The attempt number the claim produced; a later claim of the same job has a higher one. */
-  attempt: number;
-}
+// ─── Scheduler: background jobs, schedule leases, expired rows ───
 
 export interface BackgroundJobRepository {
   insert(tx: Tx, job: BackgroundJobRecord): Promise<void>;
@@ -374,17 +235,6 @@ export interface BackgroundJobRepository {
   deleteTerminalBefore(tx: Tx, before: number, limit: number): Promise<number>;
 }
 
-export interface SchedulerLeaseRecord {
-  name: string;
-  owner: string | null;
-  expiresAt: number | null;
-  lastTickAt: number;
-  lastStartedAt: number | null;
-  lastFinishedAt: number | null;
-  lastError: string | null;
-  updatedAt: number;
-}
-
 export interface SchedulerLeaseRepository {
   /** Creates the row (last tick = `now`, so no past tick runs) unless it exists; returns the row. */
   ensure(tx: Tx, name: string, now: number): Promise<SchedulerLeaseRecord>;
@@ -411,24 +261,7 @@ export interface ExpiredRowsRepository {
   deleteBatch(tx: Tx, target: { table: string; column: string; before: number; limit: number }): Promise<number>;
 }
 
-// ─── Keys and tokens (issue 4: src/keys, src/oidc/{token,grants,tokens,…}) ───
-
-export type SigningAlgorithm = 'RS256' | 'ES256' | 'EdDSA';
-
-export interface SigningKeyRecord {
-  /** RFC 7638 thumbprint of the public key. */
-  kid: string;
-  /** 1, 2, 3…: the highest generation signs. */
-  generation: number;
-  alg: SigningAlgorithm;
-  /** The public JWK (with kid, alg, use). */
-  publicJwk: Record<string, unknown>;
-  /** The encrypted PKCS#8 private key (src/keys/seal-private-key.ts). */
-  privateKey: string;
-  createdAt: number;
-  /** When set, the key leaves the JWKS at this time (a newer key signs). */
-  retireAt: number | null;
-}
+// ─── Keys and tokens (src/keys, src/oidc/{token,grants,tokens,…}) ───
 
 export interface SigningKeyRepository {
   /** Keys still published (retire_at null or in the future), newest generation first. */
@@ -443,32 +276,6 @@ export interface SigningKeyRepository {
   insertIfGenerationFree(tx: Tx, key: SigningKeyRecord): Promise<boolean>;
   /** Schedules every key below `generation` that has no retire time yet to retire at `retireAt`. */
   retireOlderThan(tx: Tx, generation: number, retireAt: number): Promise<void>;
-}
-
-export interface GrantRecord {
-  /** The authorization code's grantId. */
-  grantId: string;
-  clientId: string;
-  sub: string;
-  scopes: string[];
-  authTime: number;
-  sessionId: string | null;
-  revokedAt: number | null;
-  expiresAt: number;
-  createdAt: number;
-}
-
-export interface RefreshTokenRecord {
-  /** base64url SHA-256 of the token. */
-  tokenHash: string;
-  grantId: string;
-  clientId: string;
-  sub: string;
-  scopes: string[];
-  expiresAt: number;
-  rotatedAt: number | null;
-  revokedAt: number | null;
-  createdAt: number;
 }
 
 export interface TokenRepository {
@@ -504,4 +311,53 @@ export interface TokenRepository {
 export interface ClientChangeProbe {
   /** Changes whenever a client is inserted, updated or deleted (count and latest updated_at). */
   fingerprint(tx: Tx): Promise<string>;
+}
+
+// ─── The storage: every repository, transactions, and the database's life ───
+
+export interface Repositories {
+  users: UserRepository;
+  sessions: SessionRepository;
+  loginRateLimits: LoginRateLimitRepository;
+  authorizationCodes: AuthorizationCodeRepository;
+  consents: ConsentRepository;
+  clients: ClientRepository;
+  clientProbe: ClientChangeProbe;
+  terms: TermRepository;
+  identityProviders: IdentityProviderRepository;
+  settings: SettingsRepository;
+  backgroundJobs: BackgroundJobRepository;
+  schedulerLeases: SchedulerLeaseRepository;
+  expiredRows: ExpiredRowsRepository;
+  signingKeys: SigningKeyRepository;
+  tokens: TokenRepository;
+  /** What apply revokes for a removed user or client; whoever stores something a principal holds adds one. */
+  grantRevokers: GrantRevoker[];
+}
+
+export interface MigrationStatus {
+  applied: string[];
+  pending: string[];
+}
+
+/** The database as the rest of the program sees it: repositories and units of work, no query library. */
+export interface Storage {
+  readonly engine: 'sqlite' | 'postgres';
+  /** The unit of work outside any transaction: each statement commits on its own. */
+  readonly db: Tx;
+  readonly repositories: Repositories;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Serialises `idp apply` across processes; call it first thing inside the
+   * apply transaction. Released when the transaction ends.
+   */
+  takeApplyLock(tx: Tx): Promise<void>;
+  /** One trivial query: rejects when the database does not answer. */
+  ping(): Promise<void>;
+  /** Runs the pending migrations (migrations/ is the one source of the schema); resolves with their names. */
+  migrate(): Promise<string[]>;
+  migrationStatus(): Promise<MigrationStatus>;
+  /** Closes every connection. */
+  close(): Promise<void>;
 }

@@ -2,25 +2,29 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { testClient, testConfig, testIdentityProvider, testTerm, testUser } from '../support/config-fixture.js';
 import { ApplyConflictError, applyConfig, hashClientSecret, SENSITIVE, type Change } from '../../src/gitops/index.js';
-import { knexGitopsStore, type GitopsStore } from '../../src/gitops/gitops-store.js';
-import { connectDatabase } from '../../src/storage/knex/connect.js';
+import { openStorage } from '../../src/app.js';
+import { knexOf } from '../../src/storage/knex/on-knex.js';
 import { knexUserRepository } from '../../src/storage/knex/users.js';
 import { knexClientRepository } from '../../src/storage/knex/clients.js';
 import { knexTermRepository } from '../../src/storage/knex/terms.js';
 import { knexIdentityProviderRepository } from '../../src/storage/knex/identity-providers.js';
 import type { Clock } from '../../src/clock.js';
-import type { GrantRevoker, Tx, UserRecord } from '../../src/storage/repositories.js';
+import type { GrantRevoker, Storage, Tx } from '../../src/storage/repositories.js';
+import type { UserRecord } from '../../src/model/index.js';
 
 /** A revoker that writes what it revoked into settings, inside apply's transaction. */
 const settingsRevoker: GrantRevoker = {
   async revokeUser(tx: Tx, sub: string) {
-    await tx('settings').insert({ key: `revoked:user:${sub}`, value: 'yes', updated_at: 1 });
+    await knexOf(tx)('settings').insert({ key: `revoked:user:${sub}`, value: 'yes', updated_at: 1 });
   },
   async revokeClient(tx: Tx, clientId: string) {
-    await tx('settings').insert({ key: `revoked:client:${clientId}`, value: 'yes', updated_at: 1 });
+    await knexOf(tx)('settings').insert({ key: `revoked:client:${clientId}`, value: 'yes', updated_at: 1 });
   },
 };
-const store: GitopsStore = { ...knexGitopsStore, revokers: [settingsRevoker] };
+/** The storage with other revokers in place of its own. */
+function withRevokers(storage: Storage, grantRevokers: GrantRevoker[]): Storage {
+  return { ...storage, repositories: { ...storage.repositories, grantRevokers } };
+}
 
 function fixedClock(start: number): Clock & { set(ms: number): void } {
   let now = start;
@@ -58,9 +62,12 @@ async function counts(t: TestDatabase): Promise<Record<string, number>> {
 
 describe.each(databaseKinds)('applyConfig on %s', (kind) => {
   let t: TestDatabase;
+  /** The test database's storage, revoking through settingsRevoker. */
+  let storage: Storage;
   const clock = fixedClock(1_700_000_000_000);
   beforeAll(async () => {
     t = await createTestDatabase(kind);
+    storage = withRevokers(t.storage, [settingsRevoker]);
   });
   afterAll(async () => {
     await t.destroy();
@@ -77,7 +84,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
   });
 
   it('creates everything, then a second apply changes nothing', async () => {
-    const first = await applyConfig(t.db, full, { clock, store });
+    const first = await applyConfig(storage, full, { clock });
     expect(first.applied).toBe(true);
     expect(summaryOf(first.plan.changes)).toEqual([
       'create identity_provider github',
@@ -99,13 +106,13 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     expect(JSON.stringify(await t.db('identity_providers'))).not.toContain('gh-secret-0123456789');
     expect((await knexTermRepository.listVersions(t.db, 'tos')).map((v) => v.version)).toEqual(['1']);
 
-    const second = await applyConfig(t.db, full, { clock, store });
+    const second = await applyConfig(storage, full, { clock });
     expect(second.applied).toBe(false);
     expect(second.plan.changes).toEqual([]);
   });
 
   it('shows secrets only as (sensitive) and compares them by hash', async () => {
-    const first = await applyConfig(t.db, full, { clock, store });
+    const first = await applyConfig(storage, full, { clock });
     const created = JSON.stringify(first.plan.changes);
     expect(created).not.toContain('secret-of-web');
     expect(created).not.toContain('gh-secret');
@@ -115,7 +122,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       clients: [testClient({ clientId: 'web', clientSecret: 'a-brand-new-secret-value-123456' }), full.clients[1]],
       identityProviders: [testIdentityProvider({ clientSecret: 'a-new-upstream-secret' })],
     });
-    const plan = (await applyConfig(t.db, rotated, { clock, store, dryRun: true })).plan;
+    const plan = (await applyConfig(storage, rotated, { clock, dryRun: true })).plan;
     expect(plan.changes).toEqual([
       { kind: 'identity_provider', action: 'update', key: 'github', fields: [{ field: 'client_secret', old: SENSITIVE, new: SENSITIVE }] },
       { kind: 'client', action: 'update', key: 'web', fields: [{ field: 'client_secret', old: SENSITIVE, new: SENSITIVE }] },
@@ -124,7 +131,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
   });
 
   it('updates changed fields only, old → new, and adds a term version on a new version string', async () => {
-    await applyConfig(t.db, full, { clock, store });
+    await applyConfig(storage, full, { clock });
     clock.set(1_700_000_100_000);
     const changed = testConfig({
       ...full,
@@ -132,7 +139,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       clients: [testClient({ clientId: 'web', redirectUris: ['https://web.example.com/callback', 'https://web.example.com/cb2'] }), full.clients[1]],
       terms: [testTerm({ version: '2' })],
     });
-    const result = await applyConfig(t.db, changed, { clock, store });
+    const result = await applyConfig(storage, changed, { clock });
     expect(result.plan.changes).toEqual([
       {
         kind: 'client',
@@ -159,17 +166,17 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
   });
 
   it('prunes: soft-deletes a removed user and revokes its grants, deletes a removed client, restores a returning user', async () => {
-    await applyConfig(t.db, full, { clock, store });
+    await applyConfig(storage, full, { clock });
     const pruned = testConfig({ users: [full.users[0]], clients: [full.clients[0]], terms: [], identityProviders: [] });
-    const result = await applyConfig(t.db, pruned, { clock, store });
+    const result = await applyConfig(storage, pruned, { clock });
     expect(summaryOf(result.plan.changes)).toEqual(['remove identity_provider github', 'remove client spa', 'remove user bob', 'remove term tos']);
     expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBe(clock.now());
     expect(await knexClientRepository.findById(t.db, 'spa')).toBeNull();
     expect(await t.db('settings').where('key', 'like', 'revoked:%').orderBy('key').pluck('key')).toEqual(['revoked:client:spa', 'revoked:user:bob']);
     expect(await knexTermRepository.findById(t.db, 'tos')).toBeNull();
-    expect((await applyConfig(t.db, pruned, { clock, store })).plan.changes).toEqual([]);
+    expect((await applyConfig(storage, pruned, { clock })).plan.changes).toEqual([]);
 
-    const back = await applyConfig(t.db, testConfig({ users: full.users }), { clock, store });
+    const back = await applyConfig(storage, testConfig({ users: full.users }), { clock });
     const restore = back.plan.changes.find((c) => c.key === 'bob');
     expect(restore).toEqual({
       kind: 'user',
@@ -182,8 +189,8 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
 
   it('never touches database-managed users', async () => {
     await knexUserRepository.insert(t.db, databaseUser('db-1', 'carol@example.com'));
-    await applyConfig(t.db, full, { clock, store });
-    const result = await applyConfig(t.db, testConfig(), { clock, store });
+    await applyConfig(storage, full, { clock });
+    const result = await applyConfig(storage, testConfig(), { clock });
     expect(summaryOf(result.plan.changes)).not.toContain('remove user db-1');
     expect(await knexUserRepository.findBySub(t.db, 'db-1')).toEqual(databaseUser('db-1', 'carol@example.com'));
   });
@@ -196,42 +203,39 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       ...full,
       users: [testUser({ sub: 'alice' }), testUser({ sub: 'carol', email: 'carol@example.com' }), testUser({ sub: 'dave', email: 'd@example.com' })],
     });
-    const error = await applyConfig(t.db, colliding, { clock, store }).catch((e: unknown) => e);
+    const error = await applyConfig(storage, colliding, { clock }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApplyConflictError);
     expect((error as ApplyConflictError).problems).toEqual([
       'users[1]: e-mail "carol@example.com" is already used by database-managed user "db-1" <Carol@Example.com>',
       'users[2]: sub "dave" is already taken by database-managed user "dave" <dave@example.com>',
     ]);
     expect(await counts(t)).toEqual(before);
-    await expect(applyConfig(t.db, colliding, { clock, store, dryRun: true })).rejects.toBeInstanceOf(ApplyConflictError);
+    await expect(applyConfig(storage, colliding, { clock, dryRun: true })).rejects.toBeInstanceOf(ApplyConflictError);
   });
 
   it('lets config users swap e-mails in one apply', async () => {
     const two = testConfig({ users: [testUser({ sub: 'a', email: 'one@example.com' }), testUser({ sub: 'b', email: 'two@example.com' })] });
-    await applyConfig(t.db, two, { clock, store });
+    await applyConfig(storage, two, { clock });
     const swapped = testConfig({ users: [testUser({ sub: 'a', email: 'two@example.com' }), testUser({ sub: 'b', email: 'one@example.com' })] });
-    await applyConfig(t.db, swapped, { clock, store });
+    await applyConfig(storage, swapped, { clock });
     expect((await knexUserRepository.findBySub(t.db, 'a'))?.email).toBe('two@example.com');
     expect((await knexUserRepository.findBySub(t.db, 'b'))?.email).toBe('one@example.com');
-    expect((await applyConfig(t.db, swapped, { clock, store })).plan.changes).toEqual([]);
+    expect((await applyConfig(storage, swapped, { clock })).plan.changes).toEqual([]);
   });
 
   it('rolls everything back when a write fails half-way', async () => {
-    await applyConfig(t.db, full, { clock, store });
+    await applyConfig(storage, full, { clock });
     const before = await counts(t);
-    const failing: GitopsStore = {
-      ...store,
-      revokers: [
-        settingsRevoker,
-        {
-          revokeUser: async () => {
-            throw new Error('revocation failed');
-          },
-          revokeClient: async () => {},
+    const failing = withRevokers(t.storage, [
+      settingsRevoker,
+      {
+        revokeUser: async () => {
+          throw new Error('revocation failed');
         },
-      ],
-    };
-    await expect(applyConfig(t.db, testConfig({ users: [full.users[0]] }), { clock, store: failing })).rejects.toThrow('revocation failed');
+        revokeClient: async () => {},
+      },
+    ]);
+    await expect(applyConfig(failing, testConfig({ users: [full.users[0]] }), { clock })).rejects.toThrow('revocation failed');
     expect(await counts(t)).toEqual(before);
     expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBeNull();
     expect(await knexClientRepository.findById(t.db, 'spa')).not.toBeNull();
@@ -242,16 +246,16 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       users: Array.from({ length: 1500 }, (_, i) => testUser({ sub: `user-${i}` })),
       clients: Array.from({ length: 50 }, (_, i) => testClient({ clientId: `client-${i}` })),
     });
-    const other = connectDatabase(t.config);
+    const other = openStorage(t.config);
     try {
-      const results = await Promise.all([applyConfig(t.db, big, { clock, store }), applyConfig(other, big, { clock, store })]);
+      const results = await Promise.all([applyConfig(storage, big, { clock }), applyConfig(withRevokers(other, [settingsRevoker]), big, { clock })]);
       const applied = results.filter((r) => r.applied);
       expect(applied.length).toBe(1);
       expect(applied[0].plan.summary).toEqual({ create: 1550, update: 0, remove: 0 });
       expect(results.find((r) => !r.applied)?.plan.changes).toEqual([]);
       expect((await counts(t)).users).toBe(1500);
     } finally {
-      await other.destroy();
+      await other.close();
     }
   });
 
@@ -266,16 +270,16 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       },
       async revokeUsers(tx, subs) {
         batches.push(subs.length);
-        await tx('settings').insert(subs.map((sub) => ({ key: `revoked:user:${sub}`, value: 'yes', updated_at: 1 })));
+        await knexOf(tx)('settings').insert(subs.map((sub) => ({ key: `revoked:user:${sub}`, value: 'yes', updated_at: 1 })));
       },
       async revokeClients(_tx, clientIds) {
         batches.push(clientIds.length);
       },
     };
-    const batchStore: GitopsStore = { ...knexGitopsStore, revokers: [batching] };
+    const batchStorage = withRevokers(t.storage, [batching]);
     const many = testConfig({ users: Array.from({ length: 900 }, (_, i) => testUser({ sub: `r-${i}` })), clients: [testClient()] });
-    await applyConfig(t.db, many, { clock, store: batchStore });
-    await applyConfig(t.db, testConfig(), { clock, store: batchStore });
+    await applyConfig(batchStorage, many, { clock });
+    await applyConfig(batchStorage, testConfig(), { clock });
     expect(batches).toEqual([1, 400, 400, 100]);
     expect(Number((await t.db('settings').where('key', 'like', 'revoked:user:%').count({ n: '*' }))[0].n)).toBe(900);
   });
@@ -283,7 +287,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
   it('reports progress while creating many rows', async () => {
     const progress: string[] = [];
     const many = testConfig({ users: Array.from({ length: 900 }, (_, i) => testUser({ sub: `p-${i}` })) });
-    await applyConfig(t.db, many, { clock, store, onProgress: (p) => progress.push(`${p.kind} ${p.done}/${p.total}`) });
+    await applyConfig(storage, many, { clock, onProgress: (p) => progress.push(`${p.kind} ${p.done}/${p.total}`) });
     expect(progress.at(-1)).toBe('user 900/900');
   });
 });

@@ -160,7 +160,7 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
       security: { ...base.security, loginRateLimit: { maxAttempts, windowSeconds: 600 } },
     });
     for (const sub of ['victim', 'a1', 'a2', 'a3', 'a4', 'shared', 'burst', 'regular']) await seedUser(t, { sub, email: `${sub}@example.com` });
-    second = await createApp(t.config, { db: t.database.db, logger: pino({ level: 'silent' }) });
+    second = await createApp(t.config, { storage: t.database.storage, logger: pino({ level: 'silent' }) });
   });
   afterAll(async () => {
     await second.stop({ timeoutMs: 1000 });

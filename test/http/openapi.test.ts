@@ -117,7 +117,7 @@ describe('OpenAPI document and reference', () => {
     const result = await loadConfig({ file: null, env: {}, cwd: process.cwd() });
     if (!result.ok) throw new Error('the built-in default configuration is invalid');
     const database = await createTestDatabase('sqlite');
-    const app = await createApp({ ...result.config, database: database.config }, { db: database.db, logger: pino({ level: 'silent' }) });
+    const app = await createApp({ ...result.config, database: database.config }, { storage: database.storage, logger: pino({ level: 'silent' }) });
     try {
       const live = JSON.parse((await app.server.inject({ method: 'GET', url: '/api/docs/json' })).payload);
       const served = await app.server.inject({ method: 'GET', url: '/openapi.json' });
@@ -151,7 +151,7 @@ describe('OpenAPI defaults follow branding.name', () => {
     const result = await loadConfigText('branding:\n  name: Acme\n', { file: null, env: {}, cwd: process.cwd() });
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     const database = await createTestDatabase('sqlite');
-    const app = await createApp({ ...result.config, database: database.config }, { db: database.db, logger: pino({ level: 'silent' }) });
+    const app = await createApp({ ...result.config, database: database.config }, { storage: database.storage, logger: pino({ level: 'silent' }) });
     try {
       const doc = JSON.parse((await app.server.inject({ method: 'GET', url: '/api/docs/json' })).payload);
       expect(doc.info).toEqual({ title: 'Acme API', description: 'OpenID Connect Provider API', version: '1.0.0' });

@@ -1,22 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createKeyStore, keyEncryptionKey, rotateSigningKey, signJwt, verifyJws, type KeyStore } from '../../src/keys/index.js';
+import { createKeyStore, createSigningPool, keyEncryptionKey, rotateSigningKey, signJwt, verifyJws, type KeyStore } from '../../src/keys/index.js';
 import { knexSigningKeyRepository } from '../../src/storage/knex/signing-keys.js';
 import { createApp } from '../../src/app.js';
 import { applyConfig } from '../../src/gitops/index.js';
-import type { SigningAlgorithm } from '../../src/storage/repositories.js';
+import type { SigningAlgorithm } from '../../src/model/index.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { testClient, testConfig } from '../support/config-fixture.js';
 
 const secret = 'key-store-test-secret-0123456789abcdef';
 const retireAfterMs = 3_600_000 + 30_000;
+const pool = createSigningPool();
+afterAll(() => pool.close());
 
 describe.each(databaseKinds)('signing keys on %s', (kind) => {
   let database: TestDatabase;
   let now: number;
   const clock = { now: () => now };
   const store = (alg: SigningAlgorithm = 'RS256', withSecret = secret): KeyStore =>
-    createKeyStore({ db: database.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(withSecret), clock, alg, refreshIntervalMs: 30_000, retireAfterMs });
+    createKeyStore({ db: database.storage.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(withSecret), clock, alg, refreshIntervalMs: 30_000, retireAfterMs });
 
   beforeEach(async () => {
     database = await createTestDatabase(kind);
@@ -35,7 +37,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
   it.each(['RS256', 'ES256', 'EdDSA'] as const)('signs and verifies %s with an RFC 7638 kid, the private key sealed at rest', async (alg) => {
     const keys = store(alg);
     await keys.init();
-    const token = await signJwt(keys.current(), 'JWT', { sub: 'a' });
+    const token = await signJwt(pool, keys.current(), 'JWT', { sub: 'a' });
     const { header, payload } = await verifyJws(token, (kid) => keys.findKey(kid));
     expect(header).toMatchObject({ alg, kid: keys.current().kid });
     expect(payload).toEqual({ sub: 'a' });
@@ -50,16 +52,16 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     const keys = store();
     await keys.init();
     const old = keys.current();
-    const oldToken = await signJwt(old, 'JWT', { sub: 'a' });
+    const oldToken = await signJwt(pool, old, 'JWT', { sub: 'a' });
     const other = store();
     await other.init();
-    await rotateSigningKey({ db: database.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs }, 'RS256');
+    await rotateSigningKey({ db: database.storage.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs }, 'RS256');
     await keys.reload();
     expect(keys.current().kid).not.toBe(old.kid);
     expect(keys.jwks().keys.map((k) => k.kid)).toEqual([keys.current().kid, old.kid]);
     // Another instance learns the new kid the first time it sees it.
     now += 2000;
-    const newToken = await signJwt(keys.current(), 'JWT', { sub: 'b' });
+    const newToken = await signJwt(pool, keys.current(), 'JWT', { sub: 'b' });
     expect((await verifyJws(newToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'b' });
     expect((await verifyJws(oldToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'a' });
     now += retireAfterMs;
@@ -86,7 +88,7 @@ describe('two instances on one PostgreSQL database', () => {
       clients: [testClient({ clientId: 'svc', grantTypes: ['client_credentials'], scopes: ['api'] })],
       scheduler: { ...testConfig().scheduler, enabled: false },
     });
-    await applyConfig(database.db, config);
+    await applyConfig(database.storage, config);
     const [a, b] = await Promise.all([0, 1].map(() => createApp(config, { logger: pino({ level: 'silent' }) })));
     try {
       const jwksA = (await a.server.inject('/oauth2/jwks')).result as { keys: { kid: string }[] };

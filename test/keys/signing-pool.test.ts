@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSigningPool, type SigningPool } from '../../src/keys/signing-pool.js';
-import type { SigningAlgorithm } from '../../src/storage/repositories.js';
+import type { SigningAlgorithm } from '../../src/model/index.js';
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
 

@@ -57,22 +57,22 @@ describe.each(databaseKinds)('the bearer and client-authenticated endpoints on %
   });
 
   it.each([
-    ['an expired token', async () => await signJwt(currentKey(), 'at+jwt', claimsFor({ exp: Math.floor(Date.now() / 1000) - 1 }))],
+    ['an expired token', async () => await signJwt(provider.idp.app.signingPool, currentKey(), 'at+jwt', claimsFor({ exp: Math.floor(Date.now() / 1000) - 1 }))],
     ['a token signed by an unknown key', async () => {
       const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const stranger: SigningKey = { ...currentKey(), kid: 'unknown-kid', privateKey, publicKey };
-      return await signJwt(stranger, 'at+jwt', claimsFor());
+      return await signJwt(provider.idp.app.signingPool, stranger, 'at+jwt', claimsFor());
     }],
     ['a known kid with a foreign signature', async () => {
       const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return await signJwt({ ...currentKey(), privateKey }, 'at+jwt', claimsFor());
+      return await signJwt(provider.idp.app.signingPool, { ...currentKey(), privateKey }, 'at+jwt', claimsFor());
     }],
     ['alg none', async () => {
       const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid: currentKey().kid })).toString('base64url');
       return `${header}.${Buffer.from(JSON.stringify(claimsFor())).toString('base64url')}.`;
     }],
-    ['an ID token (typ JWT) used as an access token', async () => await signJwt(currentKey(), 'JWT', claimsFor())],
-    ['a token of another issuer', async () => await signJwt(currentKey(), 'at+jwt', claimsFor({ iss: 'https://evil.example.com' }))],
+    ['an ID token (typ JWT) used as an access token', async () => await signJwt(provider.idp.app.signingPool, currentKey(), 'JWT', claimsFor())],
+    ['a token of another issuer', async () => await signJwt(provider.idp.app.signingPool, currentKey(), 'at+jwt', claimsFor({ iss: 'https://evil.example.com' }))],
     ['garbage', async () => 'not.a.jwt'],
   ])('refuses %s with 401 invalid_token', async (_name, make) => {
     const response = await userinfoWith(await make());

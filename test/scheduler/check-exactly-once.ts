@@ -1,4 +1,4 @@
-import type { BackgroundJobRecord } from '../../src/storage/repositories.js';
+import type { BackgroundJobRecord } from '../../src/model/index.js';
 
 /**
  * Reads the JSON log lines of several scheduler processes, with the jobs'

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { knexAuthorizationCodeRepository as codes } from '../../src/storage/knex/authorization-codes.js';
 import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/background-jobs.js';
 import { knexSessionRepository as sessions } from '../../src/storage/knex/sessions.js';
-import type { BackgroundJobRecord, BackgroundJobState } from '../../src/storage/repositories.js';
+import type { BackgroundJobRecord, BackgroundJobState } from '../../src/model/index.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { manualClock, schedulerConfig, testScheduler, type ManualClock } from './scheduler-fixture.js';
 

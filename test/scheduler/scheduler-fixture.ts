@@ -2,7 +2,7 @@ import { pino, type Logger } from 'pino';
 import type { Clock } from '../../src/clock.js';
 import type { Config, SchedulerConfig } from '../../src/config/types.js';
 import { createScheduler, type Scheduler } from '../../src/scheduler/index.js';
-import { knexSchedulerRepositories } from '../../src/storage/knex/scheduler-repositories.js';
+import { knexRepositories } from '../../src/storage/knex/open-knex-storage.js';
 import type { Tx } from '../../src/storage/repositories.js';
 import { testConfig } from '../support/config-fixture.js';
 
@@ -58,7 +58,7 @@ export function testScheduler(db: Tx, options: { clock?: Clock; config?: Config;
     config: options.config ?? schedulerConfig(),
     clock: options.clock ?? manualClock(),
     logger: options.logger ?? pino({ level: 'silent' }),
-    repositories: knexSchedulerRepositories,
+    repositories: knexRepositories,
     concurrency: options.concurrency,
   });
 }

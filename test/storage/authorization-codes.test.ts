@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { knexAuthorizationCodeRepository as codes } from '../../src/storage/knex/authorization-codes.js';
 import { knexConsentRepository as consents } from '../../src/storage/knex/consents.js';
-import type { AuthorizationCodeRecord } from '../../src/storage/repositories.js';
+import type { AuthorizationCodeRecord } from '../../src/model/index.js';
 
 async function seed(t: TestDatabase): Promise<void> {
   await t.db('users').insert({

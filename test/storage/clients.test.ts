@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { knexClientRepository as clients } from '../../src/storage/knex/clients.js';
-import type { ClientRecord } from '../../src/storage/repositories.js';
+import type { ClientRecord } from '../../src/model/index.js';
 
 function client(clientId: string, overrides: Partial<ClientRecord> = {}): ClientRecord {
   return {

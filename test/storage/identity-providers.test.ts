@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { knexIdentityProviderRepository as providers } from '../../src/storage/knex/identity-providers.js';
-import type { IdentityProviderRecord } from '../../src/storage/repositories.js';
+import type { IdentityProviderRecord } from '../../src/model/index.js';
 
 function provider(overrides: Partial<IdentityProviderRecord> = {}): IdentityProviderRecord {
   return {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { knexTermRepository as terms } from '../../src/storage/knex/terms.js';
-import type { TermRecord } from '../../src/storage/repositories.js';
+import type { TermRecord } from '../../src/model/index.js';
 
 function term(overrides: Partial<TermRecord> = {}): TermRecord {
   return {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { knexUserRepository as users } from '../../src/storage/knex/users.js';
-import type { UserRecord } from '../../src/storage/repositories.js';
+import type { UserRecord } from '../../src/model/index.js';
 
 function user(sub: string, overrides: Partial<UserRecord> = {}): UserRecord {
   return {

@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import knexFactory from 'knex';
-import { connectDatabase, type Database } from '../../src/storage/knex/connect.js';
-import { migrateUp } from '../../src/storage/knex/migrate.js';
+import type { Knex } from 'knex';
+import { openStorage } from '../../src/app.js';
+import { knexOf } from '../../src/storage/knex/on-knex.js';
+import type { Storage } from '../../src/storage/repositories.js';
 import type { DatabaseConfig } from '../../src/config/types.js';
 
 /** Every storage test runs against both engines. */
@@ -16,7 +18,10 @@ export const postgresAdminUrl = process.env.IDP_TEST_PG_URL ?? 'postgres://root@
 export interface TestDatabase {
   kind: DatabaseKind;
   config: DatabaseConfig;
-  db: Database;
+  /** The storage the app is built on (src/app.ts openStorage). */
+  storage: Storage;
+  /** The knex handle behind `storage`, for tests that look at rows directly. */
+  db: Knex;
   destroy(): Promise<void>;
 }
 
@@ -27,14 +32,15 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(kind: DatabaseKind, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const config = kind === 'sqlite' ? await createSqlite() : await createPostgres();
-  const db = connectDatabase(config.config);
-  if (options.migrate !== false) await migrateUp(db);
+  const storage = openStorage(config.config);
+  if (options.migrate !== false) await storage.migrate();
   return {
     kind,
     config: config.config,
-    db,
+    storage,
+    db: knexOf(storage.db),
     async destroy() {
-      await db.destroy();
+      await storage.close();
       await config.cleanup();
     },
   };

@@ -3,7 +3,7 @@ import { createApp, type App } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config/types.js';
 import { knexUserRepository } from '../../src/storage/knex/users.js';
-import type { UserRecord } from '../../src/storage/repositories.js';
+import type { UserRecord } from '../../src/model/index.js';
 import { testConfig, testPasswordHash } from './config-fixture.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
 
@@ -31,7 +31,7 @@ export async function createTestApp(kind: DatabaseKind, overrides: Partial<Confi
     scheduler: { ...base.scheduler, enabled: false },
     ...overrides,
   });
-  const app = await createApp(config, { db: database.db, clock: options.clock, logger: pino({ level: 'silent' }) });
+  const app = await createApp(config, { storage: database.storage, clock: options.clock, logger: pino({ level: 'silent' }) });
   return {
     app,
     config,

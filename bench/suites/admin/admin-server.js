@@ -38,7 +38,7 @@ const loaded = loadConfigText(yaml, { file: 'bench-admin.yaml', env: {}, cwd: pr
 if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join('; '));
 const database = await createBenchDatabase(kind);
 const config = { ...loaded.config, database: database.config };
-await applyConfig(database.db, config);
+await applyConfig(database.storage, config);
 
 /** @param {number} i @param {string} passwordHash @param {number} now @returns {import('../../../src/storage/repositories.js').UserRecord} */
 const user = (i, passwordHash, now) => ({
@@ -65,7 +65,7 @@ await database.db.transaction((tx) => knexUserRepository.insertMany(tx, users));
 if (kind === 'postgres') await database.db.raw('VACUUM ANALYZE users');
 const seedMs = performance.now() - seedStart;
 
-const app = await createApp(config, { db: database.db, logger: pino({ level: 'silent' }) });
+const app = await createApp(config, { storage: database.storage, logger: pino({ level: 'silent' }) });
 const url = await app.start();
 process.send?.({ url, seedMs });
 process.on('SIGTERM', () =>

@@ -3,7 +3,7 @@
 import { pino } from 'pino';
 import { connectDatabase } from '../../../dist/storage/knex/connect.js';
 import { createScheduler } from '../../../dist/scheduler/index.js';
-import { knexSchedulerRepositories } from '../../../dist/storage/knex/scheduler-repositories.js';
+import { knexRepositories } from '../../../dist/storage/knex/open-knex-storage.js';
 import { systemClock } from '../../../dist/clock.js';
 
 const db = connectDatabase({ client: 'postgres', filename: '', url: process.env.BENCH_DATABASE_URL, pool: { min: 1, max: 10 } });
@@ -11,7 +11,7 @@ const scheduler = createScheduler({
   db,
   clock: systemClock,
   logger: pino({ level: 'silent' }),
-  repositories: knexSchedulerRepositories,
+  repositories: knexRepositories,
   config: {
     scheduler: {
       enabled: true,

@@ -11,10 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { loadConfigText } from '../../../dist/config/index.js';
-import { createApp } from '../../../dist/app.js';
+import { createApp, openStorage } from '../../../dist/app.js';
 import { applyConfig } from '../../../dist/gitops/index.js';
-import { connectDatabase } from '../../../dist/storage/knex/connect.js';
-import { migrateUp } from '../../../dist/storage/knex/migrate.js';
 import { knexAuthorizationCodeRepository } from '../../../dist/storage/knex/authorization-codes.js';
 import { benchClients, refreshPoolSize } from './bench-clients.js';
 
@@ -45,10 +43,10 @@ clients:
 const loaded = loadConfigText(yaml, { file: 'bench-token.yaml', env: {}, cwd: dir });
 if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join('; '));
 const config = loaded.config;
-const db = connectDatabase(config.database);
-await migrateUp(db);
-await applyConfig(db, config);
-const app = await createApp(config, { db, logger: pino({ level: 'silent' }) });
+const storage = openStorage(config.database);
+await storage.migrate();
+await applyConfig(storage, config);
+const app = await createApp(config, { storage, logger: pino({ level: 'silent' }) });
 const url = await app.start();
 
 /** Codes inserted as the authorization endpoint would, redeemed once each: refresh tokens for the load. */
@@ -58,7 +56,7 @@ async function mintUserTokens() {
     const code = randomBytes(32).toString('base64url');
     const verifier = randomBytes(32).toString('base64url');
     const now = Date.now();
-    await knexAuthorizationCodeRepository.insert(db, {
+    await knexAuthorizationCodeRepository.insert(storage.db, {
       codeHash: createHash('sha256').update(code).digest('base64url'),
       grantId: randomBytes(16).toString('base64url'),
       clientId: 'web',

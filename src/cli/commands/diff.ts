@@ -1,6 +1,6 @@
 import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
-import { withGitopsDatabase } from '../with-gitops-database.js';
+import { withGitopsFoundation } from '../with-gitops-foundation.js';
 import { applyConfig, planToJson, renderPlan } from '../../gitops/index.js';
 
 export const diffFormats = ['text', 'json'] as const;
@@ -15,8 +15,8 @@ export async function runDiff(ctx: CliContext, opts: { config?: string; format?:
   if (!(diffFormats as readonly string[]).includes(format)) {
     throw new CliError(`unknown --format "${format}" (expected ${diffFormats.join(', ')})`, 2);
   }
-  return withGitopsDatabase(ctx, opts.config, async (db, config) => {
-    const { plan } = await applyConfig(db, config, { dryRun: true });
+  return withGitopsFoundation(ctx, opts.config, async ({ storage, clock }, config) => {
+    const { plan } = await applyConfig(storage, config, { dryRun: true, clock });
     if (format === 'json') ctx.output.out(planToJson(plan));
     else renderPlan(plan, ctx.output);
     return opts.exitCode && plan.changes.length > 0 ? 2 : 0;

@@ -2,12 +2,11 @@ import { destination, pino } from 'pino';
 import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
-import { openCommandDatabase } from '../open-command-database.js';
+import { openCommandFoundation } from '../open-command-foundation.js';
 import { renderTable, type TableColumn } from '../admin/render-table.js';
-import { systemClock } from '../../clock.js';
-import { allScheduledJobs, createScheduler } from '../../scheduler/index.js';
-import { knexSchedulerRepositories } from '../../storage/knex/scheduler-repositories.js';
-import type { BackgroundJobRecord, BackgroundJobState } from '../../storage/repositories.js';
+import { createFoundationScheduler } from '../../app.js';
+import { allScheduledJobs } from '../../scheduler/index.js';
+import type { BackgroundJobRecord, BackgroundJobState } from '../../model/index.js';
 
 const states: BackgroundJobState[] = ['pending', 'running', 'succeeded', 'failed'];
 
@@ -23,10 +22,10 @@ export async function runJobsList(ctx: CliContext, opts: JobsListOptions): Promi
   const state = parseState(opts.state);
   const limit = parseLimit(opts.limit);
   const config = await loadCommandConfig(ctx, opts.config);
-  const db = await openCommandDatabase(config.database, ctx.cwd);
+  const { storage } = await openCommandFoundation(config, ctx.cwd);
   try {
-    const repo = knexSchedulerRepositories.backgroundJobs;
-    const [jobs, counts] = await Promise.all([repo.list(db, { state, limit }), repo.countByState(db)]);
+    const repo = storage.repositories.backgroundJobs;
+    const [jobs, counts] = await Promise.all([repo.list(storage.db, { state, limit }), repo.countByState(storage.db)]);
     if (opts.json) {
       ctx.output.out(JSON.stringify({ jobs, counts }, null, 2));
       return 0;
@@ -36,7 +35,7 @@ export async function runJobsList(ctx: CliContext, opts: JobsListOptions): Promi
     ctx.output.out(states.map((s) => `${s} ${counts[s]}`).join('  '));
     return 0;
   } finally {
-    await db.destroy();
+    await storage.close();
   }
 }
 
@@ -45,17 +44,17 @@ export async function runJobsRun(ctx: CliContext, name: string, opts: { config?:
   const config = await loadCommandConfig(ctx, opts.config);
   const known = allScheduledJobs(config).map((job) => job.name);
   if (!known.includes(name)) throw new CliError(`unknown scheduled job "${name}" (expected ${known.join(', ')})`, 2);
-  const db = await openCommandDatabase(config.database, ctx.cwd);
+  const foundation = await openCommandFoundation(config, ctx.cwd);
   try {
     // Logs go to stderr: stdout carries the result.
     const logger = pino({ level: config.logging.level === 'silent' ? 'silent' : 'warn' }, destination(2));
-    const scheduler = createScheduler({ db, config, clock: systemClock, logger, repositories: knexSchedulerRepositories });
+    const scheduler = createFoundationScheduler(foundation, logger);
     const summary = await scheduler.runNow(name);
     if (opts.json) ctx.output.out(JSON.stringify({ job: name, result: summary }, null, 2));
     else ctx.output.out(`${name}: ${Object.entries(summary).map(([key, n]) => `${key} ${n}`).join(', ') || 'done'}`);
     return 0;
   } finally {
-    await db.destroy();
+    await foundation.storage.close();
   }
 }
 

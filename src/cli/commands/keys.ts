@@ -2,14 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
-import { openCommandDatabase } from '../open-command-database.js';
+import { openCommandFoundation } from '../open-command-foundation.js';
 import { keyEncryptionKey, rotateSigningKey } from '../../keys/index.js';
 import { signingKeyRetireAfterMs } from '../../oidc/create-provider-deps.js';
 import { serverSecretSetting } from '../../security/resolve-server-secret.js';
-import { knexSettingsRepository } from '../../storage/knex/settings.js';
-import { knexSigningKeyRepository } from '../../storage/knex/signing-keys.js';
-import { systemClock } from '../../clock.js';
-import type { SigningKeyRecord } from '../../storage/repositories.js';
+import type { SigningKeyRecord } from '../../model/index.js';
 
 /**
  * `idp keys list|rotate`: the signing keys in the database. rotate adds a
@@ -20,21 +17,22 @@ import type { SigningKeyRecord } from '../../storage/repositories.js';
 export async function runKeys(ctx: CliContext, action: string, opts: { config?: string; json?: boolean }): Promise<number> {
   if (action !== 'list' && action !== 'rotate') throw new CliError(`unknown keys action "${action}" (expected list or rotate)`, 2);
   const config = await loadCommandConfig(ctx, opts.config);
-  const db = await openCommandDatabase(config.database, ctx.cwd);
+  const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
+  const { db, repositories } = storage;
   try {
-    const now = systemClock.now();
+    const now = clock.now();
     if (action === 'rotate') {
       // The same secret serve uses: configured, or the generated one kept in the database.
       const secret =
-        config.security.secret ?? (await knexSettingsRepository.getOrCreate(db, serverSecretSetting, () => randomBytes(32).toString('base64url'), now));
+        config.security.secret ?? (await repositories.settings.getOrCreate(db, serverSecretSetting, () => randomBytes(32).toString('base64url'), now));
       const retireAfterMs = signingKeyRetireAfterMs(config.tokens);
-      const key = await rotateSigningKey({ db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock: systemClock, retireAfterMs }, config.tokens.signingAlg);
+      const key = await rotateSigningKey({ db, keys: repositories.signingKeys, kek: keyEncryptionKey(secret), clock, retireAfterMs }, config.tokens.signingAlg);
       if (!key) throw new CliError('another rotation happened at the same time; run `idp keys list` to see the keys');
       ctx.output.out(`${ctx.output.color.green('rotated')}: ${key.alg} key ${key.kid} signs from now on (instances switch within 30 s)`);
       ctx.output.out(`older keys stay published until ${new Date(now + retireAfterMs).toISOString()}`);
       return 0;
     }
-    const keys = await knexSigningKeyRepository.listAll(db);
+    const keys = await repositories.signingKeys.listAll(db);
     if (opts.json) {
       ctx.output.out(JSON.stringify(keys.map((k) => ({ kid: k.kid, alg: k.alg, status: statusOf(k, keys, now), created_at: iso(k.createdAt), retire_at: k.retireAt === null ? null : iso(k.retireAt) }))));
       return 0;
@@ -46,7 +44,7 @@ export async function runKeys(ctx: CliContext, action: string, opts: { config?: 
     }
     return 0;
   } finally {
-    await db.destroy();
+    await storage.close();
   }
 }
 

@@ -1,7 +1,7 @@
 import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
-import { openCommandDatabase } from '../open-command-database.js';
+import { openCommandFoundation } from '../open-command-foundation.js';
 import { createApp } from '../../app.js';
 import { applyConfig, ApplyConflictError } from '../../gitops/index.js';
 import { createLogger } from '../../logger.js';
@@ -31,10 +31,10 @@ export async function runServe(ctx: CliContext, opts: ServeOptions, waitForShutd
     server: { ...loaded.server, host: opts.host ?? loaded.server.host, port: port ?? loaded.server.port },
   };
   const logger = createLogger(config.logging);
-  const db = await openCommandDatabase(config.database, ctx.cwd);
+  const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
   try {
     if (opts.apply !== false) {
-      const result = await applyConfig(db, config).catch((error: unknown) => {
+      const result = await applyConfig(storage, config, { clock }).catch((error: unknown) => {
         if (error instanceof ApplyConflictError) {
           for (const problem of error.problems) ctx.output.err(`${config.file ?? 'built-in defaults'}: ${problem}`);
           throw new CliError('the config collides with database-managed objects; nothing was applied, the server did not start');
@@ -43,7 +43,7 @@ export async function runServe(ctx: CliContext, opts: ServeOptions, waitForShutd
       });
       logger.info({ changes: result.plan.changes.length }, result.applied ? 'config applied' : 'config already applied');
     }
-    const app = await createApp(config, { db, logger });
+    const app = await createApp(config, { storage, clock, logger });
     const url = await app.start();
     // `url` is the listen address (tests and scripts read it); people open the base URL.
     logger.info({ url, base_url: config.server.baseUrl }, `idp listening on ${url}, open ${config.server.baseUrl}`);
@@ -53,7 +53,7 @@ export async function runServe(ctx: CliContext, opts: ServeOptions, waitForShutd
     logger.info('stopped');
     return 0;
   } finally {
-    await db.destroy();
+    await storage.close();
   }
 }
 

@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { SessionService } from '../../accounts/sessions.js';
-import type { SessionRecord, UserRecord } from '../../storage/repositories.js';
+import type { SessionRecord, UserRecord } from '../../model/index.js';
 
 /** SPEC.md 5: cookieSessionAuth, an encrypted cookie named `session`. */
 export const sessionCookieName = 'session';

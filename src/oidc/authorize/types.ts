@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { OAuthError } from '../errors.js';
-import type { AuthorizationCodeRecord } from '../../storage/repositories.js';
+import type { AuthorizationCodeRecord } from '../../model/index.js';
 
 /** The wire parameters as they arrived (query or form body); a repeated one is an array. */
 export type RawAuthorizationParams = Record<string, string | string[] | undefined>;

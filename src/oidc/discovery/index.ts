@@ -2,7 +2,7 @@
  * OpenID Connect Discovery 1.0 §3: the provider metadata, listing exactly
  * what this provider implements (and nothing it does not).
  */
-import type { SigningAlgorithm } from '../../storage/repositories.js';
+import type { SigningAlgorithm } from '../../model/index.js';
 import { openIdScopes } from '../scopes.js';
 import { grants } from '../grants/index.js';
 

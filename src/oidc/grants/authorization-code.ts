@@ -1,4 +1,4 @@
-import type { AuthorizationCodeRecord, GrantRecord } from '../../storage/repositories.js';
+import type { AuthorizationCodeRecord, GrantRecord } from '../../model/index.js';
 import { OAuthError } from '../errors.js';
 import { hashOpaqueToken } from '../tokens/index.js';
 import type { Grant } from './grant.js';

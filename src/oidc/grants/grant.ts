@@ -1,4 +1,4 @@
-import type { ClientRecord, ClientGrantType } from '../../storage/repositories.js';
+import type { ClientRecord, ClientGrantType } from '../../model/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
 
 /** RFC 6749 §5.1 successful response. */

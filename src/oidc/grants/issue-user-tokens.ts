@@ -1,4 +1,5 @@
-import type { ClientRecord, GrantRecord, Tx, UserRecord } from '../../storage/repositories.js';
+import type { Tx } from '../../storage/repositories.js';
+import type { ClientRecord, GrantRecord, UserRecord } from '../../model/index.js';
 import { hashOpaqueToken, issueAccessToken, issueIdToken, newOpaqueToken } from '../tokens/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
 import type { TokenResponse } from './grant.js';

@@ -1,4 +1,4 @@
-import type { UserRecord } from '../../storage/repositories.js';
+import type { UserRecord } from '../../model/index.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
 

@@ -28,7 +28,7 @@ export const grantIdClaim = 'gid';
  * audience is this server: its own bearerAuth API and userinfo are the
  * only resource it serves.
  */
-export async function issueAccessToken(input: AccessTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys'>): Promise<IssuedAccessToken> {
+export async function issueAccessToken(input: AccessTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<IssuedAccessToken> {
   const now = Math.floor(deps.clock.now() / 1000);
   const expiresIn = deps.tokens.accessTokenTtlSeconds;
   const claims: Record<string, unknown> = {
@@ -44,5 +44,5 @@ export async function issueAccessToken(input: AccessTokenInput, deps: Pick<Provi
   };
   if (input.authTime !== null) claims.auth_time = Math.floor(input.authTime / 1000);
   if (input.grantId !== null) claims[grantIdClaim] = input.grantId;
-  return { token: await signJwt(deps.keys.current(), 'at+jwt', claims), expiresIn, expiresAt: (now + expiresIn) * 1000 };
+  return { token: await signJwt(deps.signingPool, deps.keys.current(), 'at+jwt', claims), expiresIn, expiresAt: (now + expiresIn) * 1000 };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { signJwt, type SigningKey } from '../../keys/index.js';
-import type { UserRecord } from '../../storage/repositories.js';
+import type { UserRecord } from '../../model/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
 
 export interface IdTokenInput {
@@ -24,7 +24,7 @@ function atHash(accessToken: string, key: SigningKey): string {
  * is needed, §2), exp, iat, auth_time, nonce when the request had one,
  * at_hash, and the e-mail claims when the email scope was granted (§5.4).
  */
-export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys'>): Promise<string> {
+export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<string> {
   const key = deps.keys.current();
   const now = Math.floor(deps.clock.now() / 1000);
   const claims: Record<string, unknown> = {
@@ -41,5 +41,5 @@ export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps,
     claims.email = input.user.email;
     claims.email_verified = input.user.emailVerified;
   }
-  return signJwt(key, 'JWT', claims);
+  return signJwt(deps.signingPool, key, 'JWT', claims);
 }

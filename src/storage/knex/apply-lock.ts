@@ -1,5 +1,5 @@
-import type { Tx } from '../repositories.js';
 import { isPostgres } from './connect.js';
+import type { Knex } from 'knex';
 
 /**
  * Serialises `idp apply` across processes; call it first thing inside the
@@ -14,7 +14,7 @@ import { isPostgres } from './connect.js';
  *   issuing one before any read gives BEGIN IMMEDIATE semantics: a second
  *   apply waits on busy_timeout and starts only after the first commits.
  */
-export async function takeApplyLock(tx: Tx): Promise<void> {
+export async function takeApplyLock(tx: Knex): Promise<void> {
   if (isPostgres(tx)) {
     await tx.raw(`SELECT pg_advisory_xact_lock(hashtext('idp:apply'))`);
     return;

@@ -1,4 +1,6 @@
-import type { AuthorizationCodeRecord, AuthorizationCodeRepository } from '../repositories.js';
+import type { AuthorizationCodeRepository } from '../repositories.js';
+import type { AuthorizationCodeRecord } from '../../model/index.js';
+import { onKnex } from './on-knex.js';
 
 interface AuthorizationCodeRow {
   code_hash: string;
@@ -55,7 +57,7 @@ function toRow(record: AuthorizationCodeRecord): AuthorizationCodeRow {
   };
 }
 
-export const knexAuthorizationCodeRepository: AuthorizationCodeRepository = {
+export const knexAuthorizationCodeRepository = onKnex<AuthorizationCodeRepository>({
   async insert(tx, record) {
     await tx('authorization_codes').insert(toRow(record));
   },
@@ -74,4 +76,4 @@ export const knexAuthorizationCodeRepository: AuthorizationCodeRepository = {
     const expired = tx('authorization_codes').select('code_hash').where('expires_at', '<', now).limit(limit);
     return tx('authorization_codes').whereIn('code_hash', expired).delete();
   },
-};
+});

@@ -1,5 +1,8 @@
-import type { BackgroundJobRecord, BackgroundJobRepository, BackgroundJobState, JobLease, Tx } from '../repositories.js';
+import type { BackgroundJobRepository } from '../repositories.js';
+import type { BackgroundJobRecord, BackgroundJobState, JobLease } from '../../model/index.js';
 import { isPostgres } from './connect.js';
+import type { Knex } from 'knex';
+import { onKnex } from './on-knex.js';
 
 interface JobRow {
   id: string;
@@ -21,7 +24,7 @@ const terminalStates: BackgroundJobState[] = ['succeeded', 'failed'];
 const allStates: BackgroundJobState[] = ['pending', 'running', 'succeeded', 'failed'];
 
 /** The background job queue on SQLite and PostgreSQL (migrations/0005_jobs.js). */
-export const knexBackgroundJobRepository: BackgroundJobRepository = {
+export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
   async insert(tx, job) {
     await tx('background_jobs').insert(toRow(job));
   },
@@ -155,14 +158,14 @@ export const knexBackgroundJobRepository: BackgroundJobRepository = {
     const batch = tx('background_jobs').select('id').whereIn('state', terminalStates).andWhere('finished_at', '<', before).limit(limit);
     return Number(await tx('background_jobs').whereIn('id', batch).del());
   },
-};
+});
 
 /** The job is still running under this very claim: same owner, same attempt. */
-function whereLeased(tx: Tx, lease: JobLease) {
+function whereLeased(tx: Knex, lease: JobLease) {
   return tx('background_jobs').where({ id: lease.id, state: 'running', lease_owner: lease.owner, attempts: lease.attempt });
 }
 
-async function raw(tx: Tx, sql: string, bindings: unknown[]): Promise<JobRow[]> {
+async function raw(tx: Knex, sql: string, bindings: unknown[]): Promise<JobRow[]> {
   const result = (await tx.raw(sql, bindings as never[])) as { rows: JobRow[] } | JobRow[];
   return Array.isArray(result) ? result : result.rows;
 }

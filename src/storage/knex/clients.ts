@@ -1,5 +1,7 @@
-import type { ClientRecord, ClientRepository } from '../repositories.js';
+import type { ClientRepository } from '../repositories.js';
+import type { ClientRecord } from '../../model/index.js';
 import { inBatches } from './in-batches.js';
+import { onKnex } from './on-knex.js';
 
 interface ClientRow {
   client_id: string;
@@ -64,7 +66,7 @@ function toRow(client: ClientRecord): ClientRow {
   return { client_id: client.clientId, created_at: client.createdAt, ...toColumns(client) } as ClientRow;
 }
 
-export const knexClientRepository: ClientRepository = {
+export const knexClientRepository = onKnex<ClientRepository>({
   async findById(tx, clientId) {
     const row = (await tx<ClientRow>('clients').where({ client_id: clientId }).first()) as ClientRow | undefined;
     return row ? fromRow(row) : null;
@@ -87,4 +89,4 @@ export const knexClientRepository: ClientRepository = {
   async deleteMany(tx, clientIds) {
     for (const batch of inBatches(clientIds, BATCH_SIZE)) await tx('clients').whereIn('client_id', batch).delete();
   },
-};
+});

@@ -1,4 +1,6 @@
-import type { ConsentRecord, ConsentRepository } from '../repositories.js';
+import type { ConsentRepository } from '../repositories.js';
+import type { ConsentRecord } from '../../model/index.js';
+import { onKnex } from './on-knex.js';
 
 interface ConsentRow {
   sub: string;
@@ -16,7 +18,7 @@ function fromRow(row: ConsentRow): ConsentRecord {
   };
 }
 
-export const knexConsentRepository: ConsentRepository = {
+export const knexConsentRepository = onKnex<ConsentRepository>({
   async find(tx, sub, clientId) {
     const row = (await tx('consents').where({ sub, client_id: clientId }).first()) as ConsentRow | undefined;
     return row ? fromRow(row) : null;
@@ -35,4 +37,4 @@ export const knexConsentRepository: ConsentRepository = {
   async revoke(tx, sub, clientId) {
     return (await tx('consents').where({ sub, client_id: clientId }).delete()) > 0;
   },
-};
+});

@@ -1,4 +1,6 @@
-import type { IdentityProviderRecord, IdentityProviderRepository } from '../repositories.js';
+import type { IdentityProviderRepository } from '../repositories.js';
+import type { IdentityProviderRecord } from '../../model/index.js';
+import { onKnex } from './on-knex.js';
 
 interface IdentityProviderRow {
   id: string;
@@ -58,7 +60,7 @@ function toRow(provider: IdentityProviderRecord): IdentityProviderRow {
   };
 }
 
-export const knexIdentityProviderRepository: IdentityProviderRepository = {
+export const knexIdentityProviderRepository = onKnex<IdentityProviderRepository>({
   async findById(tx, id) {
     const row = (await tx<IdentityProviderRow>('identity_providers').where({ id }).first()) as IdentityProviderRow | undefined;
     return row ? fromRow(row) : null;
@@ -78,4 +80,4 @@ export const knexIdentityProviderRepository: IdentityProviderRepository = {
   async delete(tx, id) {
     await tx('identity_providers').where({ id }).delete();
   },
-};
+});

@@ -1,4 +1,6 @@
-import type { LoginRateLimitCounter, LoginRateLimitRepository } from '../repositories.js';
+import type { LoginRateLimitRepository } from '../repositories.js';
+import type { LoginRateLimitCounter } from '../../model/index.js';
+import { onKnex } from './on-knex.js';
 
 interface CounterRow {
   key: string;
@@ -12,7 +14,7 @@ const counterFromRow = (row: CounterRow): LoginRateLimitCounter => ({
   windowStartedAt: Number(row.window_started_at),
 });
 
-export const knexLoginRateLimitRepository: LoginRateLimitRepository = {
+export const knexLoginRateLimitRepository = onKnex<LoginRateLimitRepository>({
   async find(tx, keys) {
     const rows = (await tx('login_rate_limits').whereIn('key', keys)) as CounterRow[];
     return rows.map(counterFromRow);
@@ -46,4 +48,4 @@ export const knexLoginRateLimitRepository: LoginRateLimitRepository = {
   async deleteStale(tx, before) {
     return tx('login_rate_limits').where('window_started_at', '<', before).delete();
   },
-};
+});

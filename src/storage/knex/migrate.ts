@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import type { MigrationStatus } from '../repositories.js';
 
 /** migrations/ at the package root: the only source of the database schema. */
 export const migrationsDirectory = fileURLToPath(new URL('../../../migrations/', import.meta.url));
@@ -33,11 +34,6 @@ const options = { migrationSource, tableName: 'knex_migrations' } as const;
 export async function migrateUp(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.latest(options)) as [number, string[]];
   return applied;
-}
-
-export interface MigrationStatus {
-  applied: string[];
-  pending: string[];
 }
 
 export async function migrationStatus(db: Knex): Promise<MigrationStatus> {

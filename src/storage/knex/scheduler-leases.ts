@@ -1,4 +1,6 @@
-import type { SchedulerLeaseRecord, SchedulerLeaseRepository } from '../repositories.js';
+import type { SchedulerLeaseRepository } from '../repositories.js';
+import type { SchedulerLeaseRecord } from '../../model/index.js';
+import { onKnex } from './on-knex.js';
 
 interface LeaseRow {
   name: string;
@@ -12,7 +14,7 @@ interface LeaseRow {
 }
 
 /** One lease row per schedule (migrations/0005_jobs.js): the database mode's guard against running a tick twice. */
-export const knexSchedulerLeaseRepository: SchedulerLeaseRepository = {
+export const knexSchedulerLeaseRepository = onKnex<SchedulerLeaseRepository>({
   async ensure(tx, name, now) {
     await tx('scheduler_leases').insert({ name, owner: null, expires_at: null, last_tick_at: now, updated_at: now }).onConflict('name').ignore();
     const row = (await tx('scheduler_leases').where({ name }).first()) as LeaseRow;
@@ -48,7 +50,7 @@ export const knexSchedulerLeaseRepository: SchedulerLeaseRepository = {
       .update({ owner: null, expires_at: null, last_finished_at: now, last_error: error, updated_at: now });
     return updated === 1;
   },
-};
+});
 
 function fromRow(row: LeaseRow): SchedulerLeaseRecord {
   return {

@@ -1,4 +1,7 @@
-import type { SessionRecord, SessionRepository, Tx } from '../repositories.js';
+import type { SessionRepository } from '../repositories.js';
+import type { SessionRecord } from '../../model/index.js';
+import type { Knex } from 'knex';
+import { onKnex } from './on-knex.js';
 
 interface SessionRow {
   id_hash: string;
@@ -37,7 +40,7 @@ function toColumns(changes: Partial<SessionRecord>): Partial<SessionRow> {
   return columns;
 }
 
-export const knexSessionRepository: SessionRepository = {
+export const knexSessionRepository = onKnex<SessionRepository>({
   async insert(tx, session) {
     await tx('sessions').insert(toColumns(session));
   },
@@ -51,11 +54,11 @@ export const knexSessionRepository: SessionRepository = {
   async delete(tx, idHash) {
     await tx('sessions').where({ id_hash: idHash }).delete();
   },
-  async deleteBySub(tx: Tx, sub: string) {
+  async deleteBySub(tx: Knex, sub: string) {
     return tx('sessions').where({ sub }).delete();
   },
   async deleteExpired(tx, now, limit) {
     const expired = tx('sessions').select('id_hash').where('expires_at', '<', now).limit(limit);
     return tx('sessions').whereIn('id_hash', expired).delete();
   },
-};
+});

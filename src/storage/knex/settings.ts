@@ -1,6 +1,7 @@
 import type { SettingsRepository } from '../repositories.js';
+import { onKnex } from './on-knex.js';
 
-export const knexSettingsRepository: SettingsRepository = {
+export const knexSettingsRepository = onKnex<SettingsRepository>({
   async get(tx, key) {
     const row = (await tx('settings').where({ key }).first('value')) as { value: string } | undefined;
     return row ? row.value : null;
@@ -20,4 +21,4 @@ export const knexSettingsRepository: SettingsRepository = {
   async delete(tx, key) {
     await tx('settings').where({ key }).delete();
   },
-};
+});

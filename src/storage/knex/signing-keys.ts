@@ -1,4 +1,6 @@
-import type { SigningKeyRecord, SigningKeyRepository } from '../repositories.js';
+import type { SigningKeyRepository } from '../repositories.js';
+import type { SigningKeyRecord } from '../../model/index.js';
+import { onKnex } from './on-knex.js';
 
 interface SigningKeyRow {
   kid: string;
@@ -22,7 +24,7 @@ function fromRow(row: SigningKeyRow): SigningKeyRecord {
   };
 }
 
-export const knexSigningKeyRepository: SigningKeyRepository = {
+export const knexSigningKeyRepository = onKnex<SigningKeyRepository>({
   async listLive(tx, now) {
     const rows = (await tx<SigningKeyRow>('signing_keys')
       .where((q) => q.whereNull('retire_at').orWhere('retire_at', '>', now))
@@ -55,4 +57,4 @@ export const knexSigningKeyRepository: SigningKeyRepository = {
   async retireOlderThan(tx, generation, retireAt) {
     await tx('signing_keys').where('generation', '<', generation).whereNull('retire_at').update({ retire_at: retireAt });
   },
-};
+});

@@ -1,4 +1,6 @@
-import type { TermContentRecord, TermRecord, TermRepository, TermVersionRecord } from '../repositories.js';
+import type { TermRepository } from '../repositories.js';
+import type { TermContentRecord, TermRecord, TermVersionRecord } from '../../model/index.js';
+import { onKnex } from './on-knex.js';
 
 interface TermRow {
   id: string;
@@ -38,7 +40,7 @@ function fromVersionRow(row: TermVersionRow): TermVersionRecord {
   };
 }
 
-export const knexTermRepository: TermRepository = {
+export const knexTermRepository = onKnex<TermRepository>({
   async findById(tx, id) {
     const row = (await tx<TermRow>('terms').where({ id }).first()) as TermRow | undefined;
     return row ? fromRow(row) : null;
@@ -80,4 +82,4 @@ export const knexTermRepository: TermRepository = {
     ])) as TermVersionRow[];
     return rows.map(fromVersionRow);
   },
-};
+});

@@ -7,7 +7,7 @@ import { knexTokenRepository } from './tokens.js';
  * (src/oidc/tokens/verify-access-token.ts checks the grant). Client
  * credentials tokens of a deleted client fail because the client is gone.
  */
-export const tokenGrantRevoker: GrantRevoker = {
+export const tokenGrantRevoker : GrantRevoker = {
   revokeUser: (tx, sub) => knexTokenRepository.revokeGrantsOfUser(tx, sub, Date.now()),
   revokeClient: (tx, clientId) => knexTokenRepository.revokeGrantsOfClient(tx, clientId, Date.now()),
 };

@@ -1,4 +1,7 @@
-import type { GrantRecord, RefreshTokenRecord, TokenRepository } from '../repositories.js';
+import type { Knex } from 'knex';
+import type { TokenRepository } from '../repositories.js';
+import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
+import { onKnex } from './on-knex.js';
 
 interface GrantRow {
   grant_id: string;
@@ -55,13 +58,13 @@ function refreshFromRow(row: RefreshTokenRow): RefreshTokenRecord {
   };
 }
 
-async function revokeGrantsWhere(tx: Parameters<TokenRepository['revokeGrant']>[0], where: Partial<GrantRow>, now: number) {
+async function revokeGrantsWhere(tx: Knex, where: Partial<GrantRow>, now: number) {
   const ids = tx('grants').select('grant_id').where(where);
   await tx('refresh_tokens').whereIn('grant_id', ids).whereNull('revoked_at').update({ revoked_at: now });
   await tx('grants').where(where).whereNull('revoked_at').update({ revoked_at: now });
 }
 
-export const knexTokenRepository: TokenRepository = {
+export const knexTokenRepository = onKnex<TokenRepository>({
   async insertGrant(tx, grant) {
     const inserted = await tx('grants').insert({
       grant_id: grant.grantId,
@@ -132,4 +135,4 @@ export const knexTokenRepository: TokenRepository = {
     const row = (await tx.first(tx.raw(sql, grantLive === null ? [revoked] : [revoked, grantLive]))) as { live: number | string } | undefined;
     return Number(row?.live) === 1;
   },
-};
+});

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
-import type { ManagedBy, UserListQuery, UserRecord, UserRepository } from '../repositories.js';
+import type { UserListQuery, UserRepository } from '../repositories.js';
+import type { ManagedBy, UserRecord } from '../../model/index.js';
 import { escapeLike } from './escape-like.js';
 import { inBatches } from './in-batches.js';
 import { isPostgres } from './connect.js';
+import { onKnex } from './on-knex.js';
 
 interface UserRow {
   sub: string;
@@ -98,7 +100,7 @@ function applyListFilters(builder: Knex.QueryBuilder, query: UserListQuery, post
   }
 }
 
-export const knexUserRepository: UserRepository = {
+export const knexUserRepository = onKnex<UserRepository>({
   async findBySub(tx, sub) {
     const row = (await tx<UserRow>('users').where({ sub }).first()) as UserRow | undefined;
     return row ? fromRow(row) : null;
@@ -169,4 +171,4 @@ export const knexUserRepository: UserRepository = {
     if (Object.keys(columns).length === 0) return;
     for (const batch of inBatches(subs, BATCH_SIZE)) await tx('users').whereIn('sub', batch).update(columns);
   },
-};
+});

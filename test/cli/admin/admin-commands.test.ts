@@ -24,7 +24,7 @@ interface RunningServer {
 /** The real app on a random port, with one config-managed admin applied from the config. */
 async function startAdminServer(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<RunningServer> {
   const testApp = await createTestApp(kind, { users: [testUser({ sub: adminSub, email: adminEmail, role: 'admin' })], ...overrides });
-  await applyConfig(testApp.database.db, testApp.config);
+  await applyConfig(testApp.database.storage, testApp.config);
   const url = await testApp.app.start();
   return { url, stop: () => testApp.destroy() };
 }

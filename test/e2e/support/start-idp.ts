@@ -37,8 +37,8 @@ export async function startIdp(kind: DatabaseKind, overrides: Partial<Config> = 
     logging: { level: (process.env.IDP_TEST_LOG_LEVEL ?? 'silent') as Config['logging']['level'], format: 'json' },
     ...overrides,
   });
-  await applyConfig(database.db, config);
-  const app = await createApp(config, { db: database.db });
+  await applyConfig(database.storage, config);
+  const app = await createApp(config, { storage: database.storage });
   await app.start();
   return {
     url,

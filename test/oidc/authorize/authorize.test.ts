@@ -55,7 +55,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
         testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none', requirePkce: false }),
       ],
     });
-    await applyConfig(t.db, config);
+    await applyConfig(t.storage, config);
     deps = createAuthorizeDeps({
       db: t.db,
       clients: knexClientRepository,

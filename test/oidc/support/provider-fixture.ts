@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../../../src/config/types.js';
 import { knexAuthorizationCodeRepository } from '../../../src/storage/knex/authorization-codes.js';
-import type { AuthorizationCodeRecord } from '../../../src/storage/repositories.js';
+import type { AuthorizationCodeRecord } from '../../../src/model/index.js';
 import type { DatabaseKind } from '../../support/databases.js';
 import { startIdp, type RunningIdp } from '../../e2e/support/start-idp.js';
 

@@ -1,34 +1,38 @@
 import path from 'node:path';
-import type { DatabaseConfig } from '../config/types.js';
-import { connectDatabase, type Database } from '../storage/knex/connect.js';
-import { migrateUp } from '../storage/knex/migrate.js';
+import type { Config, DatabaseConfig } from '../config/types.js';
+import { createFoundation, type Foundation } from '../app.js';
 import { CliError } from './output.js';
 
 /** How long a command waits for PostgreSQL before saying it cannot connect. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
- * The database of a command that reads or writes it (diff, apply): opened,
- * checked with one query, and migrated, so that a fresh database works. A
- * database that cannot be reached is one line (`cannot connect to the
- * database …`), never a stack trace; a password in the URL is never shown.
+ * The foundation (storage and clock, from the composition root) of a command
+ * that reads or writes the database: a SQLite file is resolved against the
+ * command's directory, the database is checked with one query and migrated
+ * (unless `migrate: false`), so that a fresh database works. A database that
+ * cannot be reached is one line (`cannot connect to the database …`), never
+ * a stack trace; a password in the URL is never shown.
  */
-export async function openCommandDatabase(config: DatabaseConfig, cwd: string): Promise<Database> {
-  const resolved = config.client === 'sqlite' && config.filename !== ':memory:' ? { ...config, filename: path.resolve(cwd, config.filename) } : config;
-  const db = connectDatabase(resolved);
+export async function openCommandFoundation(config: Config, cwd: string, options: { migrate?: boolean } = {}): Promise<Foundation> {
+  const database = config.database;
+  const resolved = database.client === 'sqlite' && database.filename !== ':memory:' ? { ...database, filename: path.resolve(cwd, database.filename) } : database;
+  const foundation = createFoundation({ ...config, database: resolved });
+  const { storage } = foundation;
   try {
-    await withTimeout(db.raw('SELECT 1'), CONNECT_TIMEOUT_MS);
+    await withTimeout(storage.ping(), CONNECT_TIMEOUT_MS);
   } catch (error) {
-    await db.destroy().catch(() => {});
+    await storage.close().catch(() => {});
     throw new CliError(`cannot connect to the database ${describeDatabase(resolved)}: ${firstLine(error)}`);
   }
+  if (options.migrate === false) return foundation;
   try {
-    await migrateUp(db);
+    await storage.migrate();
   } catch (error) {
-    await db.destroy().catch(() => {});
+    await storage.close().catch(() => {});
     throw new CliError(`cannot migrate the database ${describeDatabase(resolved)}: ${firstLine(error)}`);
   }
-  return db;
+  return foundation;
 }
 
 function describeDatabase(config: DatabaseConfig): string {

@@ -1,0 +1,29 @@
+/** An authorization code (RFC 6749 §4.1) as stored: hashed, single use. */
+export interface AuthorizationCodeRecord {
+  /** base64url SHA-256 of the code; the code itself is never stored. */
+  codeHash: string;
+  /** Shared by every token issued from this code, so a replay can revoke them all. */
+  grantId: string;
+  clientId: string;
+  sub: string;
+  redirectUri: string;
+  scopes: string[];
+  nonce: string | null;
+  codeChallenge: string | null;
+  codeChallengeMethod: 'S256' | null;
+  /** OIDC Core §2 auth_time, epoch ms. */
+  authTime: number;
+  /** idHash of the session the code was issued in (SessionRecord.idHash), if any. */
+  sessionId: string | null;
+  expiresAt: number;
+  consumedAt: number | null;
+  createdAt: number;
+}
+
+/** The scopes a user allowed a client (the consent step). */
+export interface ConsentRecord {
+  sub: string;
+  clientId: string;
+  scopes: string[];
+  grantedAt: number;
+}

@@ -1,0 +1,25 @@
+import type { ManagedBy } from './users.js';
+
+export type ClientGrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+export interface ClientRecord {
+  clientId: string;
+  name: string;
+  /**
+   * `sha256:<base64url of SHA-256>` of a configured `client_secret`, or the
+   * argon2id PHC string of a configured `client_secret_hash`; null for a
+   * public client. See src/clients/ for verification.
+   */
+  secretHash: string | null;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: ClientGrantType[];
+  tokenEndpointAuthMethod: ClientAuthMethod;
+  scopes: string[];
+  requirePkce: boolean;
+  skipConsent: boolean;
+  managedBy: ManagedBy;
+  createdAt: number;
+  updatedAt: number;
+}

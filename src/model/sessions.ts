@@ -1,0 +1,22 @@
+/** A server-side browser session (DESIGN.md 6); the cookie holds the raw id. */
+export interface SessionRecord {
+  /** SHA-256 (base64url) of the random id in the cookie; the raw id is never stored. */
+  idHash: string;
+  sub: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  /** OIDC Core §2 auth_time, epoch ms. */
+  authTime: number;
+  /** RFC 8176 authentication method references. */
+  amr: string[];
+  /** The password was right but a required second factor is still missing. */
+  secondFactorPending: boolean;
+}
+
+/** One login rate-limit window, per account or per client address. */
+export interface LoginRateLimitCounter {
+  key: string;
+  failures: number;
+  windowStartedAt: number;
+}

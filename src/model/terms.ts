@@ -1,0 +1,24 @@
+export interface TermContentRecord {
+  title: string;
+  type: 'link' | 'text';
+  content: string;
+}
+
+export interface TermRecord {
+  id: string;
+  required: boolean;
+  consentMode: 'explicit' | 'implicit';
+  /** Re-consent tracking (SPEC.md 9): acceptances record the version they accepted. */
+  version: string;
+  /** Locale → content. */
+  content: Record<string, TermContentRecord>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TermVersionRecord {
+  termId: string;
+  version: string;
+  content: Record<string, TermContentRecord>;
+  createdAt: number;
+}

@@ -1,0 +1,26 @@
+/** What one authorization (a code, its refresh tokens) granted; revoking it stops them all. */
+export interface GrantRecord {
+  /** The authorization code's grantId. */
+  grantId: string;
+  clientId: string;
+  sub: string;
+  scopes: string[];
+  authTime: number;
+  sessionId: string | null;
+  revokedAt: number | null;
+  expiresAt: number;
+  createdAt: number;
+}
+
+export interface RefreshTokenRecord {
+  /** base64url SHA-256 of the token. */
+  tokenHash: string;
+  grantId: string;
+  clientId: string;
+  sub: string;
+  scopes: string[];
+  expiresAt: number;
+  rotatedAt: number | null;
+  revokedAt: number | null;
+  createdAt: number;
+}

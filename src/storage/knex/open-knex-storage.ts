@@ -1,0 +1,63 @@
+import type { DatabaseConfig } from '../../config/types.js';
+import type { Repositories, Storage } from '../repositories.js';
+import { connectDatabase, isPostgres } from './connect.js';
+import { migrateUp, migrationStatus } from './migrate.js';
+import { knexOf, txOf } from './on-knex.js';
+import { takeApplyLock } from './apply-lock.js';
+import { grantRevokers } from './grant-revokers.js';
+import { knexUserRepository } from './users.js';
+import { knexSessionRepository } from './sessions.js';
+import { knexLoginRateLimitRepository } from './login-rate-limits.js';
+import { knexAuthorizationCodeRepository } from './authorization-codes.js';
+import { knexConsentRepository } from './consents.js';
+import { knexClientRepository } from './clients.js';
+import { knexClientChangeProbe } from './client-change-probe.js';
+import { knexTermRepository } from './terms.js';
+import { knexIdentityProviderRepository } from './identity-providers.js';
+import { knexSettingsRepository } from './settings.js';
+import { knexBackgroundJobRepository } from './background-jobs.js';
+import { knexSchedulerLeaseRepository } from './scheduler-leases.js';
+import { knexExpiredRowsRepository } from './expired-rows.js';
+import { knexSigningKeyRepository } from './signing-keys.js';
+import { knexTokenRepository } from './tokens.js';
+
+export const knexRepositories: Repositories = {
+  users: knexUserRepository,
+  sessions: knexSessionRepository,
+  loginRateLimits: knexLoginRateLimitRepository,
+  authorizationCodes: knexAuthorizationCodeRepository,
+  consents: knexConsentRepository,
+  clients: knexClientRepository,
+  clientProbe: knexClientChangeProbe,
+  terms: knexTermRepository,
+  identityProviders: knexIdentityProviderRepository,
+  settings: knexSettingsRepository,
+  backgroundJobs: knexBackgroundJobRepository,
+  schedulerLeases: knexSchedulerLeaseRepository,
+  expiredRows: knexExpiredRowsRepository,
+  signingKeys: knexSigningKeyRepository,
+  tokens: knexTokenRepository,
+  grantRevokers,
+};
+
+/**
+ * The Storage on SQLite or PostgreSQL through knex. Connections open lazily:
+ * nothing is sent before the first query (`ping()` is the first one a
+ * command makes, so an unreachable database is reported there).
+ */
+export function openKnexStorage(config: DatabaseConfig): Storage {
+  const knex = connectDatabase(config);
+  return {
+    engine: isPostgres(knex) ? 'postgres' : 'sqlite',
+    db: txOf(knex),
+    repositories: knexRepositories,
+    transaction: (work) => knex.transaction((trx) => work(txOf(trx))),
+    takeApplyLock: (tx) => takeApplyLock(knexOf(tx)),
+    async ping() {
+      await knex.raw('SELECT 1');
+    },
+    migrate: () => migrateUp(knex),
+    migrationStatus: () => migrationStatus(knex),
+    close: () => knex.destroy(),
+  };
+}
