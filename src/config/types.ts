@@ -5,12 +5,8 @@
  * described by schemas/config.schema.json and mirrored by ./file-types.ts.
  */
 
-export type Role = 'user' | 'admin';
-export type SigningAlg = 'RS256' | 'ES256' | 'EdDSA';
-export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
-export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
-export type IdentityProviderType = 'github' | 'google' | 'apple' | 'generic_oauth';
-export type EmailConflictStrategy = 'auto_link' | 'require_link';
+import type { ClientAuthMethod, ClientGrantType, EmailConflictStrategy, IdentityProviderType, SigningAlgorithm, UserRole } from '../model/index.js';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface ServerConfig {
@@ -25,7 +21,7 @@ export interface TokensConfig {
   idTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   authorizationCodeTtlSeconds: number;
-  signingAlg: SigningAlg;
+  signingAlg: SigningAlgorithm;
 }
 
 export interface I18nConfig {
@@ -122,8 +118,8 @@ export interface ClientConfig {
   clientSecretHash: string | null;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
-  grantTypes: GrantType[];
-  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+  grantTypes: ClientGrantType[];
+  tokenEndpointAuthMethod: ClientAuthMethod;
   scopes: string[];
   requirePkce: boolean;
   skipConsent: boolean;
@@ -132,7 +128,7 @@ export interface ClientConfig {
 export interface UserConfig {
   sub: string;
   email: string;
-  role: Role;
+  role: UserRole;
   emailVerified: boolean;
   /** argon2id PHC string; null means the user cannot sign in with a password. */
   passwordHash: string | null;

@@ -3,15 +3,14 @@
  * the server sends them). The CLI prints them as is under --json.
  */
 
-export type Role = 'user' | 'admin';
-export type ManagedBy = 'database' | 'config';
+import type { ManagedBy, UserRole } from '../../model/index.js';
 
 /** SPEC.md 2.2: the eleven fields of the session user. */
 export interface SessionUser {
   managed_by: ManagedBy;
   sub: string;
   email: string;
-  role: Role;
+  role: UserRole;
   email_verified: boolean;
   email_verification_required: boolean;
   has_password: boolean;
@@ -45,21 +44,21 @@ export interface ListUsersParams {
   page_size?: number;
   include_deleted?: boolean;
   managed_by?: ManagedBy;
-  role?: Role;
+  role?: UserRole;
 }
 
 /** SPEC.md 4.2. */
 export interface CreateUserBody {
   email: string;
   password: string;
-  role?: Role;
+  role?: UserRole;
   email_verified?: boolean;
 }
 
 /** SPEC.md 4.3. */
 export interface UpdateUserBody {
   email?: string;
-  role?: Role;
+  role?: UserRole;
   email_verified?: boolean;
 }
 

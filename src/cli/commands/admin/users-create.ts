@@ -1,5 +1,6 @@
 import type { CliContext } from '../../context.js';
-import type { CreateUserBody, Role } from '../../admin/admin-api-types.js';
+import type { CreateUserBody } from '../../admin/admin-api-types.js';
+import type { UserRole } from '../../../model/index.js';
 import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
@@ -8,7 +9,7 @@ import { renderUser } from '../../admin/render-user.js';
 
 export interface UsersCreateOptions extends ServerOptions {
   email: string;
-  role?: Role;
+  role?: UserRole;
   emailVerified?: boolean;
   passwordStdin?: boolean;
   /** Only ever refused. */

@@ -1,5 +1,6 @@
 import type { CliContext } from '../../context.js';
-import type { ListUsersParams, ManagedBy, Role } from '../../admin/admin-api-types.js';
+import type { ListUsersParams } from '../../admin/admin-api-types.js';
+import type { ManagedBy, UserRole } from '../../../model/index.js';
 import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
@@ -11,7 +12,7 @@ export interface UsersListOptions extends ServerOptions {
   pageSize?: number;
   includeDeleted?: boolean;
   managedBy?: ManagedBy;
-  role?: Role;
+  role?: UserRole;
   json?: boolean;
 }
 

@@ -1,6 +1,7 @@
 import type { CliContext } from '../../context.js';
 import { CliError } from '../../output.js';
-import type { Role, UpdateUserBody } from '../../admin/admin-api-types.js';
+import type { UpdateUserBody } from '../../admin/admin-api-types.js';
+import type { UserRole } from '../../../model/index.js';
 import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
@@ -8,7 +9,7 @@ import { renderUser } from '../../admin/render-user.js';
 
 export interface UsersUpdateOptions extends ServerOptions {
   email?: string;
-  role?: Role;
+  role?: UserRole;
   /** `true` | `false`, as typed (commander restricts the choices). */
   emailVerified?: 'true' | 'false';
   json?: boolean;
