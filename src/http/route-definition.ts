@@ -26,14 +26,14 @@ export interface ResponseSpec {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * One route, as data: the table in ./routes.ts lists these, ./create-server.ts
- * turns them into hapi routes, and ./openapi/ turns the same objects into the
- * OpenAPI 3.1 document, so the joi schemas are the one source of truth.
+ * What a route does, as data: schemas, responses, OpenAPI text and the
+ * handler. The files under ./routes/ export these; the table in ./routes.ts
+ * gives each its method, path and auth mode (the one place those are
+ * written), ./create-server.ts turns the rows into hapi routes, and
+ * ./openapi/ turns the same rows into the OpenAPI 3.1 document, so the joi
+ * schemas are the one source of truth.
  */
-export interface RouteDefinition {
-  method: HttpMethod;
-  path: string;
-  auth: RouteAuth;
+export interface RouteSpec {
   tags: ApiTag[];
   summary: string;
   description?: string;
@@ -54,7 +54,22 @@ export interface RouteDefinition {
   hidden?: boolean;
   /** Apply the Origin rule although the route is not cookie-authenticated (login). */
   checkOrigin?: boolean;
-  /** Escape hatch for hapi options the definition does not model (payload parsing, state). */
-  hapiOptions?: RouteOptions;
+  /**
+   * Escape hatch for hapi options the spec does not model (payload parsing,
+   * state). Never `auth`: the table's auth mode is the one served.
+   */
+  hapiOptions?: Omit<RouteOptions, 'auth'>;
   handler(deps: HttpDeps): Lifecycle.Method;
+}
+
+/** One row of the route table: a spec at its method and path, with its auth mode. */
+export interface RouteDefinition extends RouteSpec {
+  method: HttpMethod;
+  path: string;
+  auth: RouteAuth;
+}
+
+/** A row of the table in ./routes.ts. */
+export function route(method: HttpMethod, path: string, auth: RouteAuth, spec: RouteSpec): RouteDefinition {
+  return { ...spec, method, path, auth };
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../config/types.js';
-import type { RouteDefinition } from './route-definition.js';
+import { route, type RouteDefinition } from './route-definition.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/build-openapi-document.js';
 import { healthRoute } from './routes/health-route.js';
 import { loginRoute, logoutRoute, sessionRoute } from './routes/auth-routes.js';
@@ -11,7 +11,7 @@ import {
   adminMeRoute,
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
-import { docsRoutes, staticOpenApiRoute } from './routes/docs-routes.js';
+import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
 import { discoveryRoute, jwksRoute } from './routes/discovery-routes.js';
@@ -19,49 +19,79 @@ import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js
 import { endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
-import { frontendGetRoute, frontendProxyRoutes } from './routes/frontend-routes.js';
+import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 
 /**
  * THE route table (STYLE.md 2): every METHOD path → handler of the server,
- * with its auth mode, in blocks. Protocol routes (/oauth2, discovery) go in
- * their own block with `protocol: true` so errors render as OAuthError.
+ * with its auth mode (see RouteAuth), in blocks. The method, path and auth
+ * written here are the only ones: the specs under ./routes/ hold the
+ * schemas, OpenAPI text and handler. test/http/route-table.test.ts checks
+ * that the server serves exactly these rows and documents the public ones.
  */
 
 /** Anyone, or a browser session. */
 const publicRoutes: RouteDefinition[] = [
-  healthRoute,
-  loginRoute,
-  logoutRoute,
-  sessionRoute,
-  accountsListRoute,
-  accountsSelectRoute,
-  consentGetRoute,
-  consentPostRoute,
+  route('GET',  '/api/health',                'none',             healthRoute),
+  route('POST', '/api/auth/login',            'none',             loginRoute),
+  route('POST', '/api/auth/logout',           'optional-session', logoutRoute),
+  route('GET',  '/api/auth/session',          'session',          sessionRoute),
+  route('GET',  '/api/auth/accounts',         'none',             accountsListRoute),
+  route('POST', '/api/auth/accounts/select',  'none',             accountsSelectRoute),
+  route('GET',  '/api/consent',               'session',          consentGetRoute),
+  route('POST', '/api/consent',               'session',          consentPostRoute),
 ];
 
-/** OpenID Connect protocol endpoints (DESIGN.md 7): the OIDC engineers add theirs here. */
+/**
+ * OpenID Connect protocol endpoints (DESIGN.md 7): their specs say
+ * `protocol: true`, so errors render as OAuthError. Auth none because each
+ * authenticates in the engine: the client (RFC 6749 §2.3), the userinfo
+ * bearer token (RFC 6750), the optional session of /oauth2/authorize.
+ */
 const protocolRoutes: RouteDefinition[] = [
-  discoveryRoute,
-  jwksRoute,
-  authorizeGetRoute,
-  authorizePostRoute,
-  tokenRoute,
-  userinfoGetRoute,
-  userinfoPostRoute,
-  revokeRoute,
-  introspectRoute,
-  endSessionGetRoute,
-  endSessionPostRoute,
+  route('GET',  '/.well-known/openid-configuration', 'none', discoveryRoute),
+  route('GET',  '/oauth2/jwks',                      'none', jwksRoute),
+  route('GET',  '/oauth2/authorize',                 'none', authorizeGetRoute),
+  route('POST', '/oauth2/authorize',                 'none', authorizePostRoute),
+  route('POST', '/oauth2/token',                     'none', tokenRoute),
+  route('GET',  '/oauth2/userinfo',                  'none', userinfoGetRoute),
+  route('POST', '/oauth2/userinfo',                  'none', userinfoPostRoute),
+  route('POST', '/oauth2/revoke',                    'none', revokeRoute),
+  route('POST', '/oauth2/introspect',                'none', introspectRoute),
+  route('GET',  '/oauth2/logout',                    'none', endSessionGetRoute),
+  route('POST', '/oauth2/logout',                    'none', endSessionPostRoute),
 ];
 
 /** SPEC.md 4: every operation requires an admin session (cookieSessionAuth). */
 const adminRoutes: RouteDefinition[] = [
-  adminMeRoute,
-  adminListUsersRoute,
-  adminCreateUserRoute,
-  adminGetUserRoute,
-  adminUpdateUserRoute,
-  adminDeleteUserRoute,
+  route('GET',    '/api/admin/me',           'admin', adminMeRoute),
+  route('GET',    '/api/admin/users',        'admin', adminListUsersRoute),
+  route('POST',   '/api/admin/users',        'admin', adminCreateUserRoute),
+  route('GET',    '/api/admin/users/{sub}',  'admin', adminGetUserRoute),
+  route('PATCH',  '/api/admin/users/{sub}',  'admin', adminUpdateUserRoute),
+  route('DELETE', '/api/admin/users/{sub}',  'admin', adminDeleteUserRoute),
+];
+
+/** The API reference, only when openapi.enabled is true; left out of the document it serves. */
+function docsRoutes(config: Config): RouteDefinition[] {
+  if (!config.openapi.enabled) return [];
+  let document: OpenApiDocument | undefined;
+  const live = () => (document ??= openApiDocument(config));
+  return [
+    route('GET', '/api/docs/json',          'none', docsJsonRoute(live)),
+    route('GET', '/api/docs',               'none', docsPageRoute),
+    route('GET', '/api/docs/init.js',       'none', docsInitRoute),
+    route('GET', '/api/docs/assets/{file}', 'none', docsAssetRoute),
+  ];
+}
+
+/** Undocumented: the document built by `npm run build`, and the web UI on every path the API does not own (src/web). */
+const staticRoutes: RouteDefinition[] = [
+  route('GET',    '/openapi.json', 'none', staticOpenApiRoute),
+  route('GET',    '/{path*}',      'none', frontendPageRoute),
+  route('POST',   '/{path*}',      'none', frontendProxyRoute),
+  route('PUT',    '/{path*}',      'none', frontendProxyRoute),
+  route('PATCH',  '/{path*}',      'none', frontendProxyRoute),
+  route('DELETE', '/{path*}',      'none', frontendProxyRoute),
 ];
 
 /** The routes the OpenAPI document describes. */
@@ -75,9 +105,5 @@ export function openApiDocument(config: Config): OpenApiDocument {
 
 /** Everything the server serves for this config. */
 export function routeTable(config: Config): RouteDefinition[] {
-  let document: OpenApiDocument | undefined;
-  const docs = config.openapi.enabled ? docsRoutes(() => (document ??= openApiDocument(config))) : [];
-  // Last: the web UI answers every path the API does not own (src/web).
-  const frontend = [frontendGetRoute, ...frontendProxyRoutes];
-  return [...documentedRoutes(), ...docs, staticOpenApiRoute, ...frontend];
+  return [...documentedRoutes(), ...docsRoutes(config), ...staticRoutes];
 }

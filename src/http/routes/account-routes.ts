@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { readSessionCookieId, setSessionCookie } from '../auth/cookie-session-auth.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
@@ -38,10 +38,7 @@ const accountSchema = Joi.object({
   current: Joi.boolean().required().description('The account the session cookie points at now'),
 }).label('RememberedAccount');
 
-export const accountsListRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/api/auth/accounts',
-  auth: 'none',
+export const accountsListRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Accounts remembered in this browser session',
   description:
@@ -58,10 +55,7 @@ export const accountsListRoute: RouteDefinition = {
   },
 };
 
-export const accountsSelectRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/api/auth/accounts/select',
-  auth: 'none',
+export const accountsSelectRoute: RouteSpec = {
   checkOrigin: true,
   tags: ['Auth'],
   summary: 'Make a remembered account the signed-in one',

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import type { SessionCredentials } from '../auth/cookie-session-auth.js';
 import { adminErrors, errorResponse } from '../schemas/error-schema.js';
 import {
@@ -27,10 +27,7 @@ const notEditable = errorResponse(
 );
 const emailTaken = { 409: errorResponse('EMAIL_ALREADY_EXISTS: The provided email is already registered.') };
 
-export const adminMeRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/api/admin/me',
-  auth: 'admin',
+export const adminMeRoute: RouteSpec = {
   tags: ['Admin'],
   summary: 'The current admin session identity',
   responses: {
@@ -40,10 +37,7 @@ export const adminMeRoute: RouteDefinition = {
   handler: (deps) => async (request) => ({ user: toSessionUserBody(await deps.userViews.sessionUser(caller(request))) }),
 };
 
-export const adminListUsersRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/api/admin/users',
-  auth: 'admin',
+export const adminListUsersRoute: RouteSpec = {
   tags: ['Admin'],
   summary: 'List users',
   description:
@@ -88,10 +82,7 @@ export const adminListUsersRoute: RouteDefinition = {
   },
 };
 
-export const adminCreateUserRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/api/admin/users',
-  auth: 'admin',
+export const adminCreateUserRoute: RouteSpec = {
   tags: ['Admin'],
   summary: 'Create a database-managed user',
   description: 'The sub is a random UUID; the password is stored as an argon2id hash.',
@@ -122,10 +113,7 @@ export const adminCreateUserRoute: RouteDefinition = {
   },
 };
 
-export const adminGetUserRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/api/admin/users/{sub}',
-  auth: 'admin',
+export const adminGetUserRoute: RouteSpec = {
   tags: ['Admin'],
   summary: 'Get a user',
   description: 'Soft-deleted users are returned too, with deleted_at set.',
@@ -134,10 +122,7 @@ export const adminGetUserRoute: RouteDefinition = {
   handler: (deps) => async (request) => ({ user: toAdminUserBody(await deps.admin.get(caller(request), (request.params as { sub: string }).sub)) }),
 };
 
-export const adminUpdateUserRoute: RouteDefinition = {
-  method: 'PATCH',
-  path: '/api/admin/users/{sub}',
-  auth: 'admin',
+export const adminUpdateUserRoute: RouteSpec = {
   tags: ['Admin'],
   summary: 'Update a database-managed user',
   description:
@@ -162,10 +147,7 @@ export const adminUpdateUserRoute: RouteDefinition = {
   },
 };
 
-export const adminDeleteUserRoute: RouteDefinition = {
-  method: 'DELETE',
-  path: '/api/admin/users/{sub}',
-  auth: 'admin',
+export const adminDeleteUserRoute: RouteSpec = {
   tags: ['Admin'],
   summary: 'Soft-delete a database-managed user',
   description:

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import { clearSessionCookie, readSession, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { clientAddress } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
@@ -19,10 +19,7 @@ const secondFactorSchema = Joi.object({
     .description('Factors that can complete the sign-in; empty means the user must first register one'),
 }).label('SecondFactorRequired');
 
-export const loginRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/api/auth/login',
-  auth: 'none',
+export const loginRoute: RouteSpec = {
   checkOrigin: true,
   tags: ['Auth'],
   summary: 'Sign in with e-mail and password',
@@ -55,10 +52,7 @@ export const loginRoute: RouteDefinition = {
   },
 };
 
-export const logoutRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/api/auth/logout',
-  auth: 'optional-session',
+export const logoutRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Sign out',
   description: 'Deletes the server-side session and clears the cookie. Succeeds without a session too.',
@@ -71,10 +65,7 @@ export const logoutRoute: RouteDefinition = {
   },
 };
 
-export const sessionRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/api/auth/session',
-  auth: 'session',
+export const sessionRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'The current browser session',
   responses: {

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { readSessionCookieId, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { rememberedAccountsCookie } from '../../interaction/index.js';
@@ -46,10 +46,7 @@ const responses = {
 const description =
   'Authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636, OIDC Core §3.1.2). See docs/oidc.md for scope filtering and prompt handling.';
 
-export const authorizeGetRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/oauth2/authorize',
-  auth: 'none',
+export const authorizeGetRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'Authorization endpoint',
@@ -59,10 +56,7 @@ export const authorizeGetRoute: RouteDefinition = {
   handler: (deps) => async (request, h) => handleAuthorize(deps, request, h, request.query as RawAuthorizationParams),
 };
 
-export const authorizePostRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/oauth2/authorize',
-  auth: 'none',
+export const authorizePostRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'Authorization endpoint (form post)',

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import { readSession } from '../auth/cookie-session-auth.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import type { AuthorizeSession } from '../../oidc/authorize/index.js';
@@ -26,10 +26,7 @@ function authorizeSession(request: Request): AuthorizeSession {
   return { sub: current.user.sub, authTime: current.authTime, sessionId: current.session.idHash };
 }
 
-export const consentGetRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/api/consent',
-  auth: 'session',
+export const consentGetRoute: RouteSpec = {
   tags: ['Consent'],
   summary: 'What an authorization request asks the signed-in user to consent to',
   validate: { query: Joi.object({ return_to: returnTo.required() }) },
@@ -53,10 +50,7 @@ export const consentGetRoute: RouteDefinition = {
   },
 };
 
-export const consentPostRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/api/consent',
-  auth: 'session',
+export const consentPostRoute: RouteSpec = {
   tags: ['Consent'],
   summary: 'Allow or deny an authorization request',
   description:

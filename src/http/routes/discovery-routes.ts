@@ -1,12 +1,9 @@
 import Joi from 'joi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import { providerMetadata } from '../../oidc/discovery/index.js';
 
 /** OIDC Discovery 1.0 §4 and the JWK Set (RFC 7517 §5), both public and cacheable for a short while. */
-export const discoveryRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/.well-known/openid-configuration',
-  auth: 'none',
+export const discoveryRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'OpenID Provider metadata',
@@ -19,10 +16,7 @@ export const discoveryRoute: RouteDefinition = {
   },
 };
 
-export const jwksRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/oauth2/jwks',
-  auth: 'none',
+export const jwksRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'Signing keys (JWK Set)',

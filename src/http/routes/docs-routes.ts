@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Joi from 'joi';
 import { ApiError } from '../../api-error.js';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import type { OpenApiDocument } from '../openapi/build-openapi-document.js';
 
 /**
@@ -58,56 +58,47 @@ function referencePage(title: string): string {
 `;
 }
 
-const hiddenRoute: Pick<RouteDefinition, 'auth' | 'tags' | 'hidden'> = { auth: 'none', tags: [], hidden: true };
+const hiddenRoute: Pick<RouteSpec, 'tags' | 'hidden'> = { tags: [], hidden: true };
 const page = (description: string) => ({ 200: { description } });
 
-/** The live routes, present only when openapi.enabled is true. */
-export function docsRoutes(document: () => OpenApiDocument): RouteDefinition[] {
-  return [
-    {
-      ...hiddenRoute,
-      method: 'GET',
-      path: '/api/docs/json',
-      summary: 'The live OpenAPI 3.1 document',
-      responses: page('OpenAPI 3.1.0 document'),
-      handler: () => () => document(),
-    },
-    {
-      ...hiddenRoute,
-      method: 'GET',
-      path: '/api/docs',
-      summary: 'The interactive API reference',
-      responses: page('HTML page'),
-      handler: (deps) => (_request, h) => h.response(referencePage(deps.config.openapi.uiTitle)).type('text/html; charset=utf-8'),
-    },
-    {
-      ...hiddenRoute,
-      method: 'GET',
-      path: '/api/docs/init.js',
-      summary: 'Starts the reference UI',
-      responses: page('JavaScript'),
-      handler: () => (_request, h) => h.response(initScript).type('application/javascript; charset=utf-8'),
-    },
-    {
-      ...hiddenRoute,
-      method: 'GET',
-      path: '/api/docs/assets/{file}',
-      summary: 'Files of the reference UI',
-      validate: { params: Joi.object({ file: Joi.string().valid(...Object.keys(assets)).required() }) },
-      responses: page('Static file'),
-      handler: () => async (request, h) => {
-        const file = request.params.file as string;
-        const body = await readFile(path.join(swaggerUiDirectory, file));
-        return h.response(body).type(assets[file]).header('cache-control', 'public, max-age=86400');
-      },
-    },
-  ];
+/** The live document; the table serves it only when openapi.enabled is true, as the three below. */
+export function docsJsonRoute(document: () => OpenApiDocument): RouteSpec {
+  return {
+    ...hiddenRoute,
+    summary: 'The live OpenAPI 3.1 document',
+    responses: page('OpenAPI 3.1.0 document'),
+    handler: () => () => document(),
+  };
 }
 
-export const staticOpenApiRoute: RouteDefinition = {
+export const docsPageRoute: RouteSpec = {
   ...hiddenRoute,
-  method: 'GET',
-  path: '/openapi.json',
+  summary: 'The interactive API reference',
+  responses: page('HTML page'),
+  handler: (deps) => (_request, h) => h.response(referencePage(deps.config.openapi.uiTitle)).type('text/html; charset=utf-8'),
+};
+
+export const docsInitRoute: RouteSpec = {
+  ...hiddenRoute,
+  summary: 'Starts the reference UI',
+  responses: page('JavaScript'),
+  handler: () => (_request, h) => h.response(initScript).type('application/javascript; charset=utf-8'),
+};
+
+export const docsAssetRoute: RouteSpec = {
+  ...hiddenRoute,
+  summary: 'Files of the reference UI',
+  validate: { params: Joi.object({ file: Joi.string().valid(...Object.keys(assets)).required() }) },
+  responses: page('Static file'),
+  handler: () => async (request, h) => {
+    const file = request.params.file as string;
+    const body = await readFile(path.join(swaggerUiDirectory, file));
+    return h.response(body).type(assets[file]).header('cache-control', 'public, max-age=86400');
+  },
+};
+
+export const staticOpenApiRoute: RouteSpec = {
+  ...hiddenRoute,
   summary: 'The OpenAPI 3.1 document generated at build time',
   responses: page('OpenAPI 3.1.0 document'),
   handler: () => async (_request, h) => {

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { clearSessionCookie, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { endSession } from '../../oidc/end-session/index.js';
@@ -65,10 +65,7 @@ const responses = {
   400: { description: 'Invalid id_token_hint or unregistered post_logout_redirect_uri: an HTML page', contentType: 'text/html' },
 };
 
-export const endSessionGetRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/oauth2/logout',
-  auth: 'none',
+export const endSessionGetRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'End session (RP-initiated logout)',
@@ -77,10 +74,7 @@ export const endSessionGetRoute: RouteDefinition = {
   handler: (deps) => (request, h) => handle(deps, request, h, request.query as Record<string, string | undefined>),
 };
 
-export const endSessionPostRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/oauth2/logout',
-  auth: 'none',
+export const endSessionPostRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'End session (RP-initiated logout, form post)',

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
@@ -67,21 +67,14 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
   return h.response(file.body).type(file.contentType).header('cache-control', cache);
 }
 
-const shared = {
-  path: '/{path*}',
-  auth: 'none' as const,
+/** GET serves pages in every mode. */
+export const frontendPageRoute: RouteSpec = {
   tags: [],
   summary: 'Web UI (built-in pages, static files or the proxied front end)',
   hidden: true,
   responses: { 200: { description: 'A page or file', contentType: 'text/html' } },
-  handler: (deps: HttpDeps) => (request: Request, h: ResponseToolkit) => serveFrontend(deps, request, h),
+  handler: (deps) => (request, h) => serveFrontend(deps, request, h),
 };
 
-/** GET serves pages in every mode; the other methods only reach a proxied front end. */
-export const frontendGetRoute: RouteDefinition = { ...shared, method: 'GET' };
-
-export const frontendProxyRoutes: RouteDefinition[] = (['POST', 'PUT', 'PATCH', 'DELETE'] as const).map((method) => ({
-  ...shared,
-  method,
-  hapiOptions: { payload: { parse: false, output: 'stream' } },
-}));
+/** The other methods only reach a proxied front end, which reads the raw body. */
+export const frontendProxyRoute: RouteSpec = { ...frontendPageRoute, hapiOptions: { payload: { parse: false, output: 'stream' } } };

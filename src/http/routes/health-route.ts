@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import { errorSchema } from '../schemas/error-schema.js';
 
 /**
@@ -17,10 +17,7 @@ function withinTimeout(work: Promise<void>): Promise<void> {
 }
 
 /** DESIGN.md 6: 200 { status: 'ok' } when the database answers, 503 otherwise. */
-export const healthRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/api/health',
-  auth: 'none',
+export const healthRoute: RouteSpec = {
   tags: ['Health'],
   summary: 'Server health check',
   description: 'Answers 200 when the server and its database answer, 503 otherwise.',

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import { handleTokenRequest } from '../../oidc/token/index.js';
 import { revokeToken } from '../../oidc/revocation/index.js';
 import { introspectToken } from '../../oidc/introspection/index.js';
@@ -29,10 +29,7 @@ const tokenResponseSchema = Joi.object({
   refresh_token: Joi.string().description('When offline_access was granted and the client may refresh'),
 }).label('TokenResponse');
 
-export const tokenRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/oauth2/token',
-  auth: 'none',
+export const tokenRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'Token endpoint',
@@ -63,10 +60,7 @@ export const tokenRoute: RouteDefinition = {
   },
 };
 
-export const revokeRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/oauth2/revoke',
-  auth: 'none',
+export const revokeRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'Token revocation (RFC 7009)',
@@ -88,10 +82,7 @@ export const revokeRoute: RouteDefinition = {
   },
 };
 
-export const introspectRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/oauth2/introspect',
-  auth: 'none',
+export const introspectRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'Token introspection (RFC 7662)',

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
-import type { RouteDefinition } from '../route-definition.js';
+import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { missingBearerToken, userinfo } from '../../oidc/userinfo/index.js';
 import { OAuthError } from '../../oidc/errors.js';
@@ -31,13 +31,10 @@ const responses = {
   403: oauthErrorResponse('insufficient_scope: the token lacks openid'),
 };
 
-const handler: RouteDefinition['handler'] = (deps) => async (request, h) =>
+const handler: RouteSpec['handler'] = (deps) => async (request, h) =>
   h.response(await userinfo(bearerToken(request, deps), deps.provider)).header('cache-control', 'no-store');
 
-export const userinfoGetRoute: RouteDefinition = {
-  method: 'GET',
-  path: '/oauth2/userinfo',
-  auth: 'none',
+export const userinfoGetRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'UserInfo endpoint',
@@ -46,10 +43,7 @@ export const userinfoGetRoute: RouteDefinition = {
   handler,
 };
 
-export const userinfoPostRoute: RouteDefinition = {
-  method: 'POST',
-  path: '/oauth2/userinfo',
-  auth: 'none',
+export const userinfoPostRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'UserInfo endpoint (POST)',
