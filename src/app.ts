@@ -1,4 +1,3 @@
-import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config, DatabaseConfig } from './config/types.js';
@@ -9,7 +8,7 @@ import { createLoginService } from './accounts/login.js';
 import { noRegisteredFactors } from './accounts/login-second-factors.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
-import { createServer } from './http/create-server.js';
+import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
 import { createLogger } from './logger.js';
@@ -44,7 +43,7 @@ export interface Foundation {
 }
 
 export interface App extends Foundation {
-  server: Server;
+  server: HttpServer;
   deps: HttpDeps;
   scheduler: Scheduler;
   logger: Logger;

@@ -11,12 +11,15 @@ import { compileInputValidator } from './flat-form-validator.js';
 /** Bodies above this answer 413: the JSON API never needs more. */
 export const maxPayloadBytes = 64 * 1024;
 
+/** The hapi server, named here so that code outside src/http needs no hapi import (the composition root holds one). */
+export type HttpServer = Hapi.Server;
+
 /**
  * Builds the hapi server from the route table: server options, the session
  * cookie and auth strategies, the Origin rule, the error renderer, then the
  * routes. Not started: the caller (src/app.ts) starts and stops it.
  */
-export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): Promise<Hapi.Server> {
+export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): Promise<HttpServer> {
   const { config } = deps;
   const https = new URL(config.server.baseUrl).protocol === 'https:';
   const server = Hapi.server({
