@@ -14,7 +14,7 @@ import { routeTable } from './http/routes.js';
 import { createLogger } from './logger.js';
 import { createSigningPool, type SigningPool } from './keys/index.js';
 import { deriveKey, resolveServerSecret } from './security/resolve-server-secret.js';
-import { openKnexStorage } from './storage/knex/open-knex-storage.js';
+import { openKnexStorage } from './storage/knex/index.js';
 import type { Storage, Tx } from './storage/repositories.js';
 import { createAuthorizeDeps } from './oidc/authorize/create-authorize-deps.js';
 import { createProviderDeps } from './oidc/create-provider-deps.js';

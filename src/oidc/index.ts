@@ -1,0 +1,13 @@
+/**
+ * The OpenID Connect / OAuth 2.0 protocol engine, one folder per endpoint
+ * named after its spec: authorize (RFC 6749 §4.1, OIDC Core §3.1.2), token
+ * and its grants/ (RFC 6749 §3.2, §4–6), tokens/ (issuing and checking JWT
+ * access tokens, RFC 9068, and ID tokens), userinfo (OIDC Core §5.3),
+ * revocation (RFC 7009), introspection (RFC 7662), end-session
+ * (RP-Initiated Logout 1.0) and discovery (OIDC Discovery, JWKS). It takes
+ * typed requests and returns typed results or throws OAuthError; it never
+ * imports hapi (src/http adapts it).
+ */
+export { createProviderDeps, issuerOf, signingKeyRetireAfterMs } from './create-provider-deps.js';
+export type { ProviderDeps } from './provider-deps.js';
+export { OAuthError, type OAuthErrorCode } from './errors.js';
