@@ -1,0 +1,41 @@
+import type { Repositories } from '../../../src/storage/repositories.js';
+import type { Subject } from './subject.js';
+import { describeUsers } from './users.js';
+import { describeSessions } from './sessions.js';
+import { describeLoginRateLimits } from './login-rate-limits.js';
+import { describeAuthorizationCodes } from './authorization-codes.js';
+import { describeConsents } from './consents.js';
+import { describeClients } from './clients.js';
+import { describeClientProbe } from './client-probe.js';
+import { describeTerms } from './terms.js';
+import { describeIdentityProviders } from './identity-providers.js';
+import { describeSettings } from './settings.js';
+import { describeBackgroundJobs } from './background-jobs.js';
+import { describeSchedulerLeases } from './scheduler-leases.js';
+import { describeExpiredRows } from './expired-rows.js';
+import { describeSigningKeys } from './signing-keys.js';
+import { describeTokens } from './tokens.js';
+import { describeGrantRevokers } from './grant-revokers.js';
+
+/**
+ * One block per member of `Repositories`, in the order of repositories.ts.
+ * A repository added there without a block here fails the suite.
+ */
+export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => void> = {
+  users: describeUsers,
+  sessions: describeSessions,
+  loginRateLimits: describeLoginRateLimits,
+  authorizationCodes: describeAuthorizationCodes,
+  consents: describeConsents,
+  clients: describeClients,
+  clientProbe: describeClientProbe,
+  terms: describeTerms,
+  identityProviders: describeIdentityProviders,
+  settings: describeSettings,
+  backgroundJobs: describeBackgroundJobs,
+  schedulerLeases: describeSchedulerLeases,
+  expiredRows: describeExpiredRows,
+  signingKeys: describeSigningKeys,
+  tokens: describeTokens,
+  grantRevokers: describeGrantRevokers,
+};

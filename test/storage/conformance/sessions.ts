@@ -1,0 +1,66 @@
+import { beforeAll, beforeEach, expect, it } from 'vitest';
+import type { SessionRepository, Tx } from '../../../src/storage/repositories.js';
+import type { SessionRecord } from '../../../src/model/index.js';
+import { cleanTables, type Subject } from './subject.js';
+
+function session(idHash: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
+  return {
+    idHash,
+    sub: 'alice',
+    createdAt: 1000,
+    lastSeenAt: 1500,
+    expiresAt: 10_000,
+    authTime: 900,
+    amr: ['pwd', 'otp'],
+    secondFactorPending: true,
+    ...overrides,
+  };
+}
+
+export function describeSessions(s: Subject): void {
+  let sessions: SessionRepository;
+  let db: Tx;
+  beforeAll(() => {
+    ({ db, repositories: { sessions } } = s);
+  });
+  beforeEach(() => cleanTables(s.database.db, ['sessions']));
+
+  it('round-trips every field, amr in order and booleans as booleans', async () => {
+    await sessions.insert(db, session('s1'));
+    expect(await sessions.findByIdHash(db, 's1')).toEqual(session('s1'));
+    expect(await sessions.findByIdHash(db, 'nope')).toBeNull();
+  });
+
+  it('updates only the given fields of one session', async () => {
+    await sessions.insert(db, session('s1'));
+    await sessions.insert(db, session('s2'));
+    await sessions.update(db, 's1', { lastSeenAt: 2000, amr: ['pwd'], secondFactorPending: false });
+    expect(await sessions.findByIdHash(db, 's1')).toEqual(session('s1', { lastSeenAt: 2000, amr: ['pwd'], secondFactorPending: false }));
+    expect(await sessions.findByIdHash(db, 's2')).toEqual(session('s2'));
+  });
+
+  it('deletes one session, or every session of a user (counting them)', async () => {
+    await sessions.insert(db, session('a1'));
+    await sessions.insert(db, session('a2'));
+    await sessions.insert(db, session('a3'));
+    await sessions.insert(db, session('b1', { sub: 'bob' }));
+    await sessions.delete(db, 'a1');
+    expect(await sessions.findByIdHash(db, 'a1')).toBeNull();
+    expect(await sessions.deleteBySub(db, 'alice')).toBe(2);
+    expect(await sessions.findByIdHash(db, 'a2')).toBeNull();
+    expect(await sessions.deleteBySub(db, 'alice')).toBe(0);
+    expect(await sessions.findByIdHash(db, 'b1')).not.toBeNull();
+  });
+
+  it('deletes sessions that expired before now, up to the limit', async () => {
+    for (const [id, expiresAt] of [['e1', 100], ['e2', 200], ['e3', 300], ['at-now', 500], ['live', 900]] as const) {
+      await sessions.insert(db, session(id, { expiresAt }));
+    }
+    expect(await sessions.deleteExpired(db, 500, 2)).toBe(2);
+    expect(await sessions.deleteExpired(db, 500, 2)).toBe(1);
+    expect(await sessions.deleteExpired(db, 500, 2)).toBe(0);
+    expect(await sessions.findByIdHash(db, 'e3')).toBeNull();
+    expect(await sessions.findByIdHash(db, 'at-now')).not.toBeNull();
+    expect(await sessions.findByIdHash(db, 'live')).not.toBeNull();
+  });
+}

@@ -1,0 +1,94 @@
+import { beforeAll, beforeEach, expect, it } from 'vitest';
+import type { TokenRepository, Tx } from '../../../src/storage/repositories.js';
+import { cleanTables, racers, withStorages, type Subject } from './subject.js';
+import { grantRecord as grant, refreshTokenRecord as refreshToken } from './records.js';
+import type { GrantRecord } from '../../../src/model/index.js';
+
+export function describeTokens(s: Subject): void {
+  let tokens: TokenRepository;
+  let db: Tx;
+  beforeAll(() => {
+    ({ db, repositories: { tokens } } = s);
+  });
+  beforeEach(() => cleanTables(s.database.db, ['refresh_tokens', 'grants', 'revoked_access_tokens']));
+
+  /** Inserts grants, each with the refresh tokens named after it. */
+  async function seed(...grants: [GrantRecord, ...string[]][]): Promise<void> {
+    for (const [g, ...hashes] of grants) {
+      await tokens.insertGrant(db, g);
+      for (const hash of hashes) await tokens.insertRefreshToken(db, refreshToken(hash, g));
+    }
+  }
+  const revokedAt = async (hash: string) => (await tokens.findRefreshToken(db, hash))?.revokedAt;
+  const grantRevokedAt = async (id: string) => (await tokens.findGrant(db, id))?.revokedAt;
+
+  it('inserts a grant once (a second insert changes nothing) and reads it back', async () => {
+    expect(await tokens.insertGrant(db, grant('g1'))).toBe(true);
+    expect(await tokens.insertGrant(db, grant('g1', { scopes: ['openid'], sub: 'mallory' }))).toBe(false);
+    expect(await tokens.findGrant(db, 'g1')).toEqual(grant('g1'));
+    await tokens.insertGrant(db, grant('g2', { sessionId: null, scopes: [] }));
+    expect(await tokens.findGrant(db, 'g2')).toEqual(grant('g2', { sessionId: null, scopes: [] }));
+    expect(await tokens.findGrant(db, 'nope')).toBeNull();
+  });
+
+  it('extends a grant forward, never back', async () => {
+    await tokens.insertGrant(db, grant('g1'));
+    await tokens.extendGrant(db, 'g1', 20_000);
+    expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(20_000);
+    await tokens.extendGrant(db, 'g1', 15_000);
+    expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(20_000);
+  });
+
+  it('stores refresh tokens and rotates each exactly once', async () => {
+    await seed([grant('g1'), 'r1']);
+    expect(await tokens.findRefreshToken(db, 'r1')).toEqual(refreshToken('r1', grant('g1')));
+    expect(await tokens.findRefreshToken(db, 'nope')).toBeNull();
+    expect(await tokens.rotateRefreshToken(db, 'r1', 2000)).toBe(true);
+    expect(await tokens.rotateRefreshToken(db, 'r1', 3000)).toBe(false);
+    expect((await tokens.findRefreshToken(db, 'r1'))?.rotatedAt).toBe(2000);
+    expect(await tokens.rotateRefreshToken(db, 'nope', 3000)).toBe(false);
+  });
+
+  it('revokeGrant revokes the grant and every refresh token under it, nothing else; a revoked token does not rotate', async () => {
+    await seed([grant('g1'), 'r1', 'r2'], [grant('g2'), 'r3']);
+    await tokens.revokeGrant(db, 'g1', 3000);
+    expect([await grantRevokedAt('g1'), await revokedAt('r1'), await revokedAt('r2')]).toEqual([3000, 3000, 3000]);
+    expect([await grantRevokedAt('g2'), await revokedAt('r3')]).toEqual([null, null]);
+    expect(await tokens.rotateRefreshToken(db, 'r1', 4000)).toBe(false);
+    expect(await tokens.rotateRefreshToken(db, 'r3', 4000)).toBe(true);
+  });
+
+  it('revokes the grants of one user, or of one client, with their refresh tokens', async () => {
+    await seed([grant('ga'), 'ra'], [grant('gb', { sub: 'bob' }), 'rb'], [grant('gc', { sub: 'bob', clientId: 'other' }), 'rc']);
+    await tokens.revokeGrantsOfUser(db, 'alice', 5000);
+    expect([await grantRevokedAt('ga'), await revokedAt('ra')]).toEqual([5000, 5000]);
+    expect([await grantRevokedAt('gb'), await grantRevokedAt('gc')]).toEqual([null, null]);
+    await tokens.revokeGrantsOfClient(db, 'other', 6000);
+    expect([await grantRevokedAt('gc'), await revokedAt('rc')]).toEqual([6000, 6000]);
+    expect([await grantRevokedAt('gb'), await revokedAt('rb')]).toEqual([null, null]);
+  });
+
+  it('tells whether an access token is live: jti not revoked, and its grant (if any) present and not revoked', async () => {
+    await seed([grant('live')], [grant('revoked')]);
+    await tokens.revokeGrant(db, 'revoked', 2000);
+    expect(await tokens.isAccessTokenLive(db, 'j1', null)).toBe(true);
+    expect(await tokens.isAccessTokenLive(db, 'j1', 'live')).toBe(true);
+    expect(await tokens.isAccessTokenLive(db, 'j1', 'revoked')).toBe(false);
+    expect(await tokens.isAccessTokenLive(db, 'j1', 'missing')).toBe(false);
+    await tokens.revokeAccessToken(db, 'j1', 9000);
+    // RFC 7009 §2.2: revoking again is not an error.
+    await tokens.revokeAccessToken(db, 'j1', 9000);
+    expect(await tokens.isAccessTokenLive(db, 'j1', null)).toBe(false);
+    expect(await tokens.isAccessTokenLive(db, 'j1', 'live')).toBe(false);
+    expect(await tokens.isAccessTokenLive(db, 'j2', 'live')).toBe(true);
+  });
+
+  it('lets exactly one of many concurrent rotations on separate connections win', async () => {
+    await seed([grant('g1'), 'raced']);
+    const rotated = await withStorages(s, racers, (storages) =>
+      Promise.all(storages.map((storage, i) => storage.repositories.tokens.rotateRefreshToken(storage.db, 'raced', 7000 + i))),
+    );
+    expect(rotated.filter(Boolean)).toHaveLength(1);
+    expect((await tokens.findRefreshToken(db, 'raced'))?.rotatedAt).toBe(7000 + rotated.indexOf(true));
+  });
+}
