@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Document } from 'yaml';
+import { readConfigFile } from './read-config-file.js';
+import { decodeConfigText } from './decode-config-text.js';
 import { parseYaml } from './parse-yaml.js';
 import { interpolateEnv } from './interpolate-env.js';
 import { checkShape } from './check-shape.js';
@@ -17,18 +18,18 @@ export interface LoadOptions {
 
 /**
  * Reads and loads a config file; `file: null` gives the built-in defaults
- * (the same pipeline on an empty file). A file that cannot be read is one
- * problem without a line.
+ * (the same pipeline on an empty file). A file that cannot be read, or is
+ * too large, is one problem without a line; one that is not UTF-8 text is
+ * one problem at its first offending byte.
  */
 export async function loadConfig(options: LoadOptions & { file: string | null }): Promise<LoadResult> {
-  if (options.file === null) return loadConfigText('', { ...options, file: null });
-  let text: string;
-  try {
-    text = await readFile(path.resolve(options.cwd, options.file), 'utf8');
-  } catch (cause) {
-    return { ok: false, problems: [{ severity: 'error', file: options.file, line: null, column: null, path: '', message: `cannot read the config file: ${describeReadError(cause)}` }] };
-  }
-  return loadConfigText(text, options);
+  const { file } = options;
+  if (file === null) return loadConfigText('', { ...options, file: null });
+  const read = await readConfigFile(path.resolve(options.cwd, file));
+  if (!read.ok) return { ok: false, problems: [{ severity: 'error', file, line: null, column: null, path: '', message: read.message }] };
+  const decoded = decodeConfigText(read.bytes);
+  if (!decoded.ok) return { ok: false, problems: [{ severity: 'error', file, ...decoded.position, path: '', message: decoded.message }] };
+  return loadConfigText(decoded.text, options);
 }
 
 interface Located {
@@ -101,12 +102,4 @@ function locateAll(found: Located[], file: string | null, locate: SourceLocator)
   });
   const order = (n: number | null) => n ?? Number.MAX_SAFE_INTEGER;
   return problems.sort((a, b) => order(a.line) - order(b.line) || order(a.column) - order(b.column));
-}
-
-function describeReadError(cause: unknown): string {
-  const code = (cause as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory, not a file';
-  return (cause as Error).message;
 }

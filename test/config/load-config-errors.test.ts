@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, chmodSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync, mkdirSync, chmodSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -97,6 +97,42 @@ describe('files that cannot be read', () => {
     const result = await loadConfig({ file, env: {}, cwd: dir });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems.map(formatProblem)).toEqual([expected]);
+  });
+
+  const problemsOf = async (file: string) => {
+    const result = await loadConfig({ file, env: {}, cwd: dir });
+    return result.ok ? [] : result.problems.map(formatProblem);
+  };
+
+  it('a file over 16 MiB is one problem, found before reading it', async () => {
+    // Sparse: the size is there at once, no 16 MiB is written.
+    const handle = openSync(path.join(dir, 'huge.yaml'), 'w');
+    ftruncateSync(handle, 16 * 1024 * 1024 + 1);
+    closeSync(handle);
+    expect(await problemsOf('huge.yaml')).toEqual(['huge.yaml: the config file is larger than 16 MiB, the most idp reads']);
+  });
+
+  it('a file of exactly 16 MiB is read', async () => {
+    const handle = openSync(path.join(dir, 'limit.yaml'), 'w');
+    ftruncateSync(handle, 16 * 1024 * 1024);
+    closeSync(handle);
+    expect(await problemsOf('limit.yaml')).toEqual(['limit.yaml:1:1: contains a NUL byte: a config file is YAML text (is this a binary file?)']);
+  });
+
+  it.skipIf(!existsSync('/dev/zero'))('a device without a size is read no further than 16 MiB', async () => {
+    expect(await problemsOf('/dev/zero')).toEqual(['/dev/zero: the config file is larger than 16 MiB, the most idp reads']);
+  });
+
+  it.each([
+    ['a PNG image', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.from('IHDR SECRET-MARKER')]), 'not UTF-8 text', '1:1'],
+    ['random bytes with NULs', Buffer.concat([Buffer.from('server: {}\nkey: SECRET-MARKER'), Buffer.from([0, 1, 2, 0xfe, 0, 0x80, 0x0a, 0xff])]), 'contains a NUL byte', '2:19'],
+    ['Latin-1 text', Buffer.concat([Buffer.from('branding:\n  name: SECRET-MARKER Caf'), Buffer.from([0xe9]), Buffer.from('\n')]), 'not UTF-8 text', '2:26'],
+  ])('%s is one problem at its first offending byte, never echoing the bytes', async (_name, bytes, message, place) => {
+    writeFileSync(path.join(dir, 'binary.yaml'), bytes);
+    const problems = await problemsOf('binary.yaml');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^binary\\.yaml:${place}: ${message}: `));
+    expect(problems[0]).not.toContain('SECRET-MARKER');
   });
 
   it.skipIf(process.getuid?.() === 0)('an unreadable file', async () => {
