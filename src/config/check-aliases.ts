@@ -7,6 +7,14 @@ import { isAlias, isCollection, isPair, isScalar, type Alias, type Document } fr
  */
 export const maxAliasExpansion = 1_000_000;
 
+/**
+ * How deep values may nest once aliases are expanded: far deeper than any
+ * config, shallow enough for the recursion of every later phase. Written
+ * out, yaml stops at a few hundred levels; a chain of aliases to nested
+ * lists would reach tens of thousands within the expansion limit.
+ */
+export const maxNesting = 1_000;
+
 export interface AliasProblem {
   /** Offset in the text of the alias at fault. */
   offset: number;
@@ -20,24 +28,32 @@ export interface AliasProblem {
  */
 export type AliasTargets = ReadonlyMap<Alias, unknown>;
 
+/** A node as the plain value will have it, every alias expanded: how many values, how many levels. */
+interface Extent {
+  size: number;
+  height: number;
+}
+
 /**
  * Resolves every alias before the document becomes a plain value
  * (./to-plain-value.ts), where an anchor and its aliases share one value.
  * An alias inside the node it names (`a: &x [*x]`) would make that value
  * contain itself, and aliases of aliases make a value that is small in
- * memory but huge as a tree; every later phase walks it as a tree, and
- * would recurse without end or exhaust memory. As in yaml, an alias names
- * the last anchor of its name before it, so a cycle always has an alias
- * inside the node it names, caught while that node is still open. Sizes
- * count values (scalars, lists, mappings, keys) once every alias is expanded.
+ * memory but huge or deep as a tree; every later phase walks it as a tree,
+ * and would recurse without end, overflow the stack or exhaust memory. As
+ * in yaml, an alias names the last anchor of its name before it, so a
+ * cycle always has an alias inside the node it names, caught while that
+ * node is still open. Sizes count values (scalars, lists, mappings, keys).
  */
 export function checkAliases(document: Document): { problems: AliasProblem[]; targets: AliasTargets } {
   const problems: AliasProblem[] = [];
   const targets = new Map<Alias, unknown>();
   const anchors = new Map<string, unknown>();
-  const sizes = new Map<unknown, number>();
+  const extents = new Map<unknown, Extent>();
   const open = new Set<unknown>();
   let added = 0;
+  let tooDeep = false;
+  const leaf: Extent = { size: 1, height: 1 };
 
   const resolve = (alias: Alias): unknown => {
     const target = anchors.get(alias.source);
@@ -51,36 +67,54 @@ export function checkAliases(document: Document): { problems: AliasProblem[]; ta
     return null;
   };
 
-  const walk = (node: unknown): number => {
+  /** The first place past maxNesting is the problem; deeper places would only repeat it. */
+  const withinDepth = (node: { range?: [number, number, number] | null }, depth: number): boolean => {
+    if (depth <= maxNesting) return true;
+    if (!tooDeep) problems.push({ offset: node.range?.[0] ?? 0, message: `values nested more than ${maxNesting.toLocaleString('en-US')} levels deep (aliases expanded), the most idp accepts` });
+    tooDeep = true;
+    return false;
+  };
+
+  const walk = (node: unknown, level: number): Extent => {
     if (isAlias(node)) {
       const target = resolve(node);
-      if (target === null) return 1;
-      const size = sizes.get(target) ?? 1;
+      if (target === null) return leaf;
+      const extent = extents.get(target) ?? leaf;
+      withinDepth(node, level - 1 + extent.height);
       if (added <= maxAliasExpansion) {
-        added += size - 1;
+        added += extent.size - 1;
         if (added > maxAliasExpansion) problems.push({ offset: node.range?.[0] ?? 0, message: `expanding the aliases (*name) up to here would add more than ${maxAliasExpansion.toLocaleString('en-US')} values to the file, the most idp accepts (aliases of aliases multiply)` });
       }
-      return size;
+      return extent;
     }
-    const anchored = (isScalar(node) || isCollection(node)) && node.anchor ? node : null;
+    if (!isScalar(node) && !isCollection(node)) return leaf;
+    if (!withinDepth(node, level)) return leaf;
+    const anchored = node.anchor ? node : null;
     if (anchored) {
       anchors.set(anchored.anchor!, anchored);
       open.add(anchored);
     }
-    let size = 1;
+    const extent = { size: 1, height: 1 };
+    const add = (child: Extent) => {
+      extent.size += child.size;
+      extent.height = Math.max(extent.height, child.height + 1);
+    };
     if (isCollection(node)) {
       for (const item of node.items) {
-        size += isPair(item) ? walk(item.key) + walk(item.value) : walk(item);
+        if (!isPair(item)) add(walk(item, level + 1));
+        else {
+          add(walk(item.key, level + 1));
+          add(walk(item.value, level + 1));
+        }
       }
     }
     if (anchored) {
       open.delete(anchored);
-      sizes.set(anchored, size);
+      extents.set(anchored, extent);
     }
-    return size;
+    return extent;
   };
 
-  walk(document.contents);
+  walk(document.contents, 1);
   return { problems, targets };
 }
-

@@ -92,12 +92,17 @@ describe('anchors, aliases and merges', () => {
     ['a mapping that merges itself', yaml('a: &x', '  <<: *x', '  b: 1'), [`idp.yaml:2:7: ${cycle}`]],
     ['a cycle through a nested anchor', yaml('a: &x', '  b: &y', '    <<: *x', 'c: *y'), [`idp.yaml:3:9: ${cycle}`]],
     ['a cycle deep inside a list', yaml('servers: &s', '  - [1, [2, [3, *s]]]'), [`idp.yaml:2:17: ${cycle}`]],
+    ['aliases that nest values too deep for later phases', yaml(`a: &a ${'['.repeat(600)}${']'.repeat(600)}`, `b: ${'['.repeat(600)}*a${']'.repeat(600)}`), ['idp.yaml:2:604: values nested more than 1,000 levels deep (aliases expanded), the most idp accepts']],
     ['an alias before its anchor', yaml('server: *later', 'x: &later {}'), ['idp.yaml:1:9: an alias (*name) must name an anchor (&name) set before it']],
     ['a merge of a scalar', yaml('x: &x 1', 'server:', '  <<: *x'), ['idp.yaml:3:7: a merge (<<) takes a mapping, an alias of one (<<: *defaults) or a list of them']],
     ['a merge of a list of scalars', yaml('server:', '  <<: [1, 2]'), ['idp.yaml:2:8: a merge (<<) takes a mapping, an alias of one (<<: *defaults) or a list of them', 'idp.yaml:2:11: a merge (<<) takes a mapping, an alias of one (<<: *defaults) or a list of them']],
     ['a key written as a list', yaml('frontend:', '  html_variables:', '    ? [a, b]', '    : x'), ['idp.yaml:3:7: a key must be a plain value (text, a number, true or false), not a list or mapping']],
   ])('%s is one located problem', (_name, text, expected) => {
     expect(errorLines(text)).toEqual(expected);
+  });
+
+  it('reports nesting deeper than yaml reads as one problem', () => {
+    expect(errorLines(yaml(`a: ${'['.repeat(5000)}${']'.repeat(5000)}`))).toEqual([expect.stringMatching(/^idp\.yaml:1:\d+: YAML syntax error: nested too deeply to be read$/)]);
   });
 
   it('merges one anchor into thousands of clients (yaml\'s own alias count refused a thousand)', () => {
