@@ -32,7 +32,7 @@ export async function locateConflicts(file: string | null, cwd: string, conflict
 async function locatorFor(file: string): Promise<SourceLocator | null> {
   try {
     const parsed = parseYaml(await readFile(file, 'utf8'), file);
-    return parsed.ok ? createSourceLocator(parsed.parsed.document, parsed.parsed.lineCounter) : null;
+    return parsed.ok ? createSourceLocator(parsed.parsed) : null;
   } catch {
     return null;
   }

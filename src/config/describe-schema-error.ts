@@ -20,9 +20,9 @@ export function describeSchemaError(error: ErrorObject): { message: string; extr
       return { message: `must be ${describeTypes(String(params.type))}, not ${describeValue(error.data)}`, extraSegment: null, target: 'value' };
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String);
-      const written = typeof error.data === 'string' ? JSON.stringify(error.data) : describeValue(error.data);
-      const hint = typeof error.data === 'string' ? didYouMean(error.data, allowed) : '';
-      return { message: `must be one of ${allowed.join(', ')}, not ${written}${hint}`, extraSegment: null, target: 'value' };
+      // A string is not repeated (it may be an expanded secret); the suggestion names an allowed value.
+      const written = typeof error.data === 'string' ? didYouMean(error.data, allowed) : `, not ${describeValue(error.data)}`;
+      return { message: `must be one of ${allowed.join(', ')}${written}`, extraSegment: null, target: 'value' };
     }
     case 'format':
       return { message: params.format === 'uri' ? 'must be an absolute URL (with a scheme, such as https://)' : `must be a valid ${String(params.format)}`, extraSegment: null, target: 'value' };

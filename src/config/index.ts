@@ -2,7 +2,9 @@
  * The config model. A YAML file (schemas/config.schema.json) flows through
  * phases with one job each:
  *
- *   parse-yaml (positions) → interpolate-env (${NAME}, ${NAME:-default})
+ *   read-config-file (16 MiB at most) → decode-config-text (UTF-8)
+ *   → parse-yaml (positions; check-aliases, to-plain-value)
+ *   → interpolate-env (${NAME}, ${NAME:-default})
  *   → check-shape (ajv, all errors, schema defaults) → rules/ (cross-field
  *   checks) → normalize-config (the runtime Config of ./types.ts)
  *

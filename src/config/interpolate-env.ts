@@ -84,7 +84,8 @@ export function expandReferences(text: string, env: Record<string, string | unde
     hadReference = true;
     from = end + 1;
     if (!match) {
-      errors.push(`"\${${body}}" is not an environment reference: write \${NAME} or \${NAME:-default} (or "$\${" for a literal "\${")`);
+      // Not the text between the braces: a secret may hold a "${".
+      errors.push('a "${…}" that is not an environment reference: write ${NAME} or ${NAME:-default} (or "$${" for a literal "${")');
       continue;
     }
     const [, name, fallback] = match;

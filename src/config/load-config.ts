@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Document } from 'yaml';
+import { readConfigFile } from './read-config-file.js';
+import { decodeConfigText } from './decode-config-text.js';
 import { parseYaml } from './parse-yaml.js';
 import { interpolateEnv } from './interpolate-env.js';
 import { checkShape } from './check-shape.js';
@@ -17,18 +17,18 @@ export interface LoadOptions {
 
 /**
  * Reads and loads a config file; `file: null` gives the built-in defaults
- * (the same pipeline on an empty file). A file that cannot be read is one
- * problem without a line.
+ * (the same pipeline on an empty file). A file that cannot be read, or is
+ * too large, is one problem without a line; one that is not UTF-8 text is
+ * one problem at its first offending byte.
  */
 export async function loadConfig(options: LoadOptions & { file: string | null }): Promise<LoadResult> {
-  if (options.file === null) return loadConfigText('', { ...options, file: null });
-  let text: string;
-  try {
-    text = await readFile(path.resolve(options.cwd, options.file), 'utf8');
-  } catch (cause) {
-    return { ok: false, problems: [{ severity: 'error', file: options.file, line: null, column: null, path: '', message: `cannot read the config file: ${describeReadError(cause)}` }] };
-  }
-  return loadConfigText(text, options);
+  const { file } = options;
+  if (file === null) return loadConfigText('', { ...options, file: null });
+  const read = await readConfigFile(path.resolve(options.cwd, file));
+  if (!read.ok) return { ok: false, problems: [{ severity: 'error', file, line: null, column: null, path: '', message: read.message }] };
+  const decoded = decodeConfigText(read.bytes);
+  if (!decoded.ok) return { ok: false, problems: [{ severity: 'error', file, ...decoded.position, path: '', message: decoded.message }] };
+  return loadConfigText(decoded.text, options);
 }
 
 interface Located {
@@ -41,43 +41,29 @@ interface Located {
 /**
  * The config pipeline on text: parse YAML → interpolate the environment →
  * shape (schema, defaults) → rules → normalize. Every problem of every phase
- * that can run is reported; a YAML syntax error stops it early.
+ * that can run is reported; a problem of the YAML itself stops it early.
  */
 export function loadConfigText(text: string, options: LoadOptions & { file: string | null }): LoadResult {
   const { file } = options;
   const parsed = parseYaml(text, file);
-  if (!parsed.ok) return { ok: false, problems: parsed.problems };
-  const { document, lineCounter } = parsed.parsed;
-
-  const value = toPlainValue(document);
-  const interpolated = interpolateEnv(value.data, options.env, (at) => isPlainScalarAt(document, at));
+  if (!parsed.ok) return { ok: false, problems: inFileOrder(parsed.problems) };
+  // An empty file is an empty mapping: every default applies.
+  const interpolated = interpolateEnv(parsed.parsed.value ?? {}, options.env, (at) => isPlainScalarAt(parsed.parsed, at));
   const interpolation = interpolated.problems;
   const shape = checkShape(interpolated.value);
   const rules = checkRules(shape.value, shape.problems.length === 0);
 
   const found: Located[] = [
-    ...value.problems,
     ...interpolation.map((p) => ({ severity: 'error' as const, path: p.path, target: 'value' as const, message: p.message })),
     ...withoutPathsUnder(shape.problems.map((p) => ({ severity: 'error' as const, ...p })), interpolation),
     ...withoutPathsUnder(rules.map((p) => ({ target: 'value' as const, ...p })), [...interpolation, ...shape.problems]),
   ];
-  const problems = locateAll(found, file, createSourceLocator(document, lineCounter));
+  const problems = inFileOrder([...parsed.warnings, ...locateAll(found, file, createSourceLocator(parsed.parsed))]);
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) return { ok: false, problems };
   const absoluteFile = file === null ? null : path.resolve(options.cwd, file);
   const config = normalizeConfig(shape.value, { file: absoluteFile, baseDir: absoluteFile === null ? options.cwd : path.dirname(absoluteFile) });
   return { ok: true, config, warnings: problems };
-}
-
-/** An empty file is an empty mapping: every default applies. */
-function toPlainValue(document: Document): { data: unknown; problems: Located[] } {
-  try {
-    const data: unknown = document.toJS({ maxAliasCount: 1000 });
-    return { data: data ?? {}, problems: [] };
-  } catch (cause) {
-    // yaml refuses documents whose aliases expand exponentially ("billion laughs").
-    return { data: {}, problems: [{ severity: 'error', path: [], target: 'value', message: `YAML cannot be read: ${(cause as Error).message}` }] };
-  }
 }
 
 /** Drops problems at or under a path that already has a problem of an earlier phase: they would only repeat it. */
@@ -92,21 +78,17 @@ function withoutPathsUnder<T extends { path: ConfigPath }>(problems: T[], earlie
   });
 }
 
-/** Adds file, line and column, then orders the problems as they appear in the file. */
+/** Adds file, line and column to each problem. */
 function locateAll(found: Located[], file: string | null, locate: SourceLocator): ConfigProblem[] {
-  const problems = found.map((p): ConfigProblem => {
+  return found.map((p): ConfigProblem => {
     // An error always points somewhere: at worst at the document it is in.
     const position = locate(p.path, p.target) ?? (p.severity === 'error' ? locate([]) : null);
     return { severity: p.severity, file, line: position?.line ?? null, column: position?.column ?? null, path: formatConfigPath(p.path), message: p.message };
   });
-  const order = (n: number | null) => n ?? Number.MAX_SAFE_INTEGER;
-  return problems.sort((a, b) => order(a.line) - order(b.line) || order(a.column) - order(b.column));
 }
 
-function describeReadError(cause: unknown): string {
-  const code = (cause as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory, not a file';
-  return (cause as Error).message;
+/** Problems as they appear in the file; those without a place last. */
+function inFileOrder(problems: ConfigProblem[]): ConfigProblem[] {
+  const order = (n: number | null) => n ?? Number.MAX_SAFE_INTEGER;
+  return problems.sort((a, b) => order(a.line) - order(b.line) || order(a.column) - order(b.column));
 }

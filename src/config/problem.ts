@@ -9,7 +9,7 @@ import type { Config } from './types.js';
 export interface ConfigProblem {
   severity: 'error' | 'warning';
   file: string | null;
-  /** 1-based; null when the problem has no place in the file (an unreadable file, a missing group). */
+  /** 1-based; null when the problem has no place in the file (an unreadable or too large file, a missing group). */
   line: number | null;
   column: number | null;
   /** The config path, '' for the whole file. */

@@ -1,5 +1,6 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import type { ConfigPath } from './config-path.js';
+import type { ParsedYaml } from './parse-yaml.js';
 
 export interface SourcePosition {
   line: number;
@@ -12,20 +13,20 @@ export type LocateTarget = 'key' | 'value';
 export type SourceLocator = (path: ConfigPath, target?: LocateTarget) => SourcePosition | null;
 
 /** The node written at a path, or null when the path leaves the file. */
-export function findNode(document: Document, path: ConfigPath): unknown {
-  let node: unknown = document.contents;
+export function findNode(parsed: ParsedYaml, path: ConfigPath): unknown {
+  let node: unknown = parsed.document.contents;
   for (const segment of path) {
-    node = resolveAlias(node, document);
+    node = resolveAlias(node, parsed);
     if (isMap(node)) node = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment))?.value ?? null;
     else if (isSeq(node) && typeof segment === 'number') node = node.items[segment] ?? null;
     else return null;
   }
-  return resolveAlias(node, document);
+  return resolveAlias(node, parsed);
 }
 
 /** Whether the string at a path was written as an unquoted (plain) scalar. */
-export function isPlainScalarAt(document: Document, path: ConfigPath): boolean {
-  const node = findNode(document, path);
+export function isPlainScalarAt(parsed: ParsedYaml, path: ConfigPath): boolean {
+  const node = findNode(parsed, path);
   return isScalar(node) && node.type === 'PLAIN';
 }
 
@@ -37,7 +38,8 @@ export function isPlainScalarAt(document: Document, path: ConfigPath): boolean {
  * that is written in the file; a top-level key that is not written at all
  * gives null (a warning about an absent group has no line to point at).
  */
-export function createSourceLocator(document: Document, lineCounter: LineCounter): SourceLocator {
+export function createSourceLocator(parsed: ParsedYaml): SourceLocator {
+  const { document, lineCounter } = parsed;
   const position = (node: { range?: [number, number, number] | null } | null | undefined): SourcePosition | null => {
     if (!node?.range) return null;
     const { line, col } = lineCounter.linePos(node.range[0]);
@@ -49,7 +51,7 @@ export function createSourceLocator(document: Document, lineCounter: LineCounter
     // The whole document is a location only for a problem about the whole document.
     let best = path.length === 0 ? position(node as Node | null) : null;
     for (let i = 0; i < path.length; i++) {
-      node = resolveAlias(node, document);
+      node = resolveAlias(node, parsed);
       const segment = path[i];
       if (isMap(node)) {
         const pair = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment));
@@ -72,8 +74,8 @@ export function createSourceLocator(document: Document, lineCounter: LineCounter
   };
 }
 
-function resolveAlias(node: unknown, document: Document): unknown {
-  return isAlias(node) ? node.resolve(document) : node;
+function resolveAlias(node: unknown, parsed: ParsedYaml): unknown {
+  return isAlias(node) ? parsed.aliasTargets.get(node) : node;
 }
 
 /** A key as the plain value has it: yaml turns an empty key (`? `) into ''. */

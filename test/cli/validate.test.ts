@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,14 @@ const files = {
   'warning.yaml': 'server: { port: 8080 }\n',
   'invalid.yaml': `${secret}\nserver:\n  port: eighty\nclients:\n  - client_id: web\n    redirect_uri: [https://app.example.com/cb]\n`,
   'comma, colon: name.yaml': `${secret}\nserver: { port: 0 }\n`,
+  'cycle.yaml': `${secret}\nserver: &s\n  <<: *s\n`,
+  'secret-syntax.yaml': `security:\n  secret: |S3CRET-MARKER\n    x\n`,
 };
 for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+writeFileSync(path.join(dir, 'image.yaml'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+const huge = openSync(path.join(dir, 'huge.yaml'), 'w');
+ftruncateSync(huge, 16 * 1024 * 1024 + 1);
+closeSync(huge);
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const output = createCapturedOutput();
@@ -86,6 +92,34 @@ describe('idp validate (in process)', () => {
     expect(odd.stdout[0]).toBe('::error file=comma%2C colon%3A name.yaml,line=2,col=17,title=server.port::must be at least 1');
     const warning = await run(['validate', '-c', 'warning.yaml', '--format', 'github']);
     expect(warning.stdout[0]).toMatch(/^::warning file=warning\.yaml,title=security::no security\.secret/);
+  });
+
+  const cycle = { file: 'cycle.yaml', line: 3, column: 7, path: '', message: 'an alias (*name) inside the value it names: that value would contain itself without end' };
+
+  it('reports an alias inside its own anchor as one located problem in every format', async () => {
+    expect(await run(['validate', '-c', 'cycle.yaml'])).toEqual({ code: 1, stdout: [], stderr: [`cycle.yaml:3:7: ${cycle.message}`, 'cycle.yaml: invalid: 1 error'] });
+    const json = await run(['validate', '-c', 'cycle.yaml', '--format', 'json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout.join('\n'))).toEqual({ valid: false, file: 'cycle.yaml', errors: [cycle], warnings: [] });
+    const github = await run(['validate', '-c', 'cycle.yaml', '--format', 'github']);
+    expect(github.stdout).toEqual([`::error file=cycle.yaml,line=3,col=7,title=idp config::${cycle.message}`, 'cycle.yaml: invalid: 1 error']);
+  });
+
+  it.each([
+    ['image.yaml', { line: 1, column: 1, message: 'not UTF-8 text: a config file is YAML saved as UTF-8 (is this a binary file, or another encoding?)' }],
+    ['huge.yaml', { line: null, column: null, message: 'the config file is larger than 16 MiB, the most idp reads' }],
+  ])('reports %s as one problem, in the documented JSON shape', async (file, problem) => {
+    const result = await run(['validate', '-c', file, '--format', 'json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout.join('\n'))).toEqual({ valid: false, file, errors: [{ file, path: '', ...problem }], warnings: [] });
+  });
+
+  it('never quotes the text around a YAML syntax error', async () => {
+    for (const format of ['text', 'json', 'github']) {
+      const result = await run(['validate', '-c', 'secret-syntax.yaml', '--format', format]);
+      expect(result.code).toBe(1);
+      expect([...result.stdout, ...result.stderr].join('\n')).not.toContain('S3CRET-MARKER');
+    }
   });
 
   it('checks the built-in defaults when there is no config file, and says so', async () => {
@@ -182,6 +216,13 @@ describe('bin/idp validate (a real process)', () => {
     const result = await spawnIdp(args);
     expect(result.code, result.stderr).toBe(code);
     expect(result.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+  });
+
+  it('prints the JSON report for a cyclic alias, with no stack overflow', async () => {
+    const result = await spawnIdp(['validate', '-c', 'cycle.yaml', '--format', 'json']);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject({ valid: false, errors: [{ line: 3, column: 7 }] });
   });
 
   it('prints the located problems on stderr, uncoloured when not a TTY', async () => {

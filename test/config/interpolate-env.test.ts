@@ -24,7 +24,7 @@ describe('expandReferences', () => {
   it.each([
     ['an unset variable', '${NOPE}', 'environment variable NOPE is not set (write ${NOPE:-default} to give a default)'],
     ['an unclosed reference', 'x ${HOST', 'unclosed "${" (write "$${" for a literal "${")'],
-    ['an invalid name', '${1ABC}', '"${1ABC}" is not an environment reference: write ${NAME} or ${NAME:-default} (or "$${" for a literal "${")'],
+    ['an invalid name', '${1ABC}', 'a "${…}" that is not an environment reference: write ${NAME} or ${NAME:-default} (or "$${" for a literal "${")'],
   ])('%s is an error', (_name, text, message) => {
     expect(expandReferences(text, env).errors).toEqual([message]);
   });

@@ -1,8 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { describe, expect, it } from 'vitest';
-import { formatProblem, type LoadResult } from '../../src/config/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatProblem, loadConfig, type LoadResult } from '../../src/config/index.js';
 import { load, validHash } from './load-text.js';
+
+/** What YAML reads as structure, for random texts that are more than plain words. */
+const yamlCharacters = 'ab: -[]{}&*!|>\'"#%@`\t ,?${}\\';
 
 /** The loader's promise: a config, or a non-empty list of errors that each point at a line and column of the text. */
 function expectConfigOrLocatedErrors(text: string, result: LoadResult): void {
@@ -88,7 +94,7 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.record({
 describe('the loader never throws and always explains itself (fast-check)', () => {
   it('on random text', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: fc.constantFrom(...'ab: -[]{}&*!|>\'"#%@`\n\t ,?${}'.split('')), maxLength: 120 })), (text) => {
+      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: fc.constantFrom(...`${yamlCharacters}\n`.split('')), maxLength: 120 })), (text) => {
         expectConfigOrLocatedErrors(text, load(text, { SET: '1' }));
       }),
       { numRuns: 400 },
@@ -119,6 +125,74 @@ describe('the loader never throws and always explains itself (fast-check)', () =
         expectConfigOrLocatedErrors(text, load(text, { SET: '1' }));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'idp-config-property-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function isUtf8Text(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return !bytes.includes(0);
+  } catch {
+    return false;
+  }
+}
+
+async function loadBytes(bytes: Uint8Array): Promise<LoadResult> {
+  writeFileSync(path.join(dir, 'random.yaml'), bytes);
+  return loadConfig({ file: 'random.yaml', env: {}, cwd: dir });
+}
+
+describe('the file reader never throws, and explains a file that is not text in one problem (fast-check)', () => {
+  // Mostly YAML punctuation and newlines, with any byte (NUL, invalid UTF-8) mixed in.
+  const bytesArb = fc.array(fc.oneof(fc.constantFrom(...Buffer.from(`${yamlCharacters}\n`)), fc.integer({ min: 0, max: 255 })), { maxLength: 200 }).map((codes) => Uint8Array.from(codes));
+
+  it('on random bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(bytesArb, fc.uint8Array({ maxLength: 200 })), async (bytes) => {
+        const result = await loadBytes(bytes);
+        expectConfigOrLocatedErrors(Buffer.from(bytes).toString('latin1'), result);
+        if (!isUtf8Text(bytes)) expect(result.ok ? [] : result.problems.map(formatProblem)).toHaveLength(1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('no problem repeats a secret value, whatever surrounds it (fast-check)', () => {
+  // A hyphen: never an environment variable's name, which a message may name.
+  const marker = 'S3CRET-MARKER';
+  const secretFields = [
+    (value: string) => `security:\n  secret: ${value}\n`,
+    (value: string) => `clients:\n  - client_id: web\n    client_secret: ${value}\n    redirect_uris: [https://app.example.com/cb]\n`,
+    (value: string) => `database:\n  client: postgres\n  url: ${value}\n`,
+    (value: string) => `email:\n  smtp:\n    password: ${value}\n`,
+  ];
+  // Block mappings and no newline: the text stays the value of its key, and cannot become a key (which messages name).
+  const around = fc.string({ unit: fc.constantFrom(...yamlCharacters.split('')), maxLength: 12 });
+  const textArb = fc.tuple(fc.constantFrom(...secretFields), around, around).map(([field, before, after]) => field(`${before}${marker}${after}`));
+
+  const expectNoMarker = (result: LoadResult) => {
+    for (const line of (result.ok ? result.warnings : result.problems).map(formatProblem)) expect(line).not.toContain(marker);
+  };
+
+  it('in text', () => {
+    fc.assert(
+      fc.property(textArb, (text) => expectNoMarker(load(text, { SET: '1' }))),
+      { numRuns: 500 },
+    );
+  });
+
+  it('in a file with bytes that are not UTF-8 text around it', async () => {
+    await fc.assert(
+      fc.asyncProperty(textArb, fc.uint8Array({ maxLength: 8 }), fc.uint8Array({ maxLength: 8 }), async (text, before, after) => {
+        const at = text.indexOf(marker);
+        expectNoMarker(await loadBytes(Buffer.concat([Buffer.from(text.slice(0, at)), before, Buffer.from(marker), after, Buffer.from(text.slice(at + marker.length))])));
+      }),
+      { numRuns: 200 },
     );
   });
 });

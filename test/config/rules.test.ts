@@ -11,13 +11,13 @@ describe.each([
     rule: 'unique user sub',
     good: yaml(secretLine, 'users:', ...user('a', 'a@example.com'), ...user('b', 'b@example.com')),
     bad: yaml(secretLine, 'users:', ...user('a', 'a@example.com'), ...user('a', 'b@example.com')),
-    expected: ['idp.yaml:5:10: users[1].sub: duplicate sub "a": users[0] already uses it'],
+    expected: ['idp.yaml:5:10: users[1].sub: duplicate sub: users[0] already uses it'],
   },
   {
     rule: 'unique e-mail, case-insensitive',
     good: yaml(secretLine, 'users:', ...user('a', 'a@example.com'), ...user('b', 'b@example.com')),
     bad: yaml(secretLine, 'users:', ...user('a', 'ann@example.com'), ...user('b', 'Ann@Example.COM')),
-    expected: ['idp.yaml:6:12: users[1].email: duplicate email "Ann@Example.COM" (compared case-insensitively): users[0] already uses it'],
+    expected: ['idp.yaml:6:12: users[1].email: duplicate email (compared case-insensitively): users[0] already uses it'],
   },
   {
     rule: 'e-mail: no leading dot (SPEC 2.1)',
@@ -53,7 +53,7 @@ describe.each([
     rule: 'unique client_id',
     good: yaml(secretLine, 'clients:', ...client(publicClient), ...client([...publicClient.slice(1), 'client_id: spa2'])),
     bad: yaml(secretLine, 'clients:', ...client(publicClient), ...client([...publicClient.slice(1), 'client_id: spa'])),
-    expected: ['idp.yaml:8:16: clients[1].client_id: duplicate client_id "spa": clients[0] already uses it'],
+    expected: ['idp.yaml:8:16: clients[1].client_id: duplicate client_id: clients[0] already uses it'],
   },
   {
     rule: 'public client has no secret',
@@ -101,13 +101,13 @@ describe.each([
     rule: 'unique term id and content type link | text',
     good: yaml(secretLine, 'terms:', '  - id: tos', '    version: "1"', '    content:', '      en: { title: Terms, type: link, content: "https://example.com/tos" }'),
     bad: yaml(secretLine, 'terms:', '  - id: tos', '    version: "1"', '    content:', '      en: { title: Terms, type: html, content: "<b>x</b>" }', '  - id: tos', '    version: "2"', '    content: { en: { title: T, type: text, content: x } }'),
-    expected: ['idp.yaml:6:33: terms[0].content.en.type: must be one of link, text, not "html"', 'idp.yaml:7:9: terms[1].id: duplicate id "tos": terms[0] already uses it'],
+    expected: ['idp.yaml:6:33: terms[0].content.en.type: must be one of link, text', 'idp.yaml:7:9: terms[1].id: duplicate id: terms[0] already uses it'],
   },
   {
     rule: 'unique identity provider id',
     good: yaml(secretLine, 'identity_providers:', '  - { id: github, type: github, client_id: a, client_secret: b }'),
     bad: yaml(secretLine, 'identity_providers:', '  - { id: github, type: github, client_id: a, client_secret: b }', '  - { id: github, type: google, client_id: a, client_secret: b }'),
-    expected: ['idp.yaml:4:11: identity_providers[1].id: duplicate id "github": identity_providers[0] already uses it'],
+    expected: ['idp.yaml:4:11: identity_providers[1].id: duplicate id: identity_providers[0] already uses it'],
   },
   {
     rule: 'generic_oauth needs display_name, authorization_url and token_url',
@@ -119,13 +119,13 @@ describe.each([
     rule: 'scheduler.cleanup_cron is a cron expression',
     good: yaml(secretLine, 'scheduler:', '  cleanup_cron: "*/15 1-5 * * MON-FRI"'),
     bad: yaml(secretLine, 'scheduler:', '  cleanup_cron: every night'),
-    expected: ["idp.yaml:3:17: scheduler.cleanup_cron: is not a valid cron expression: invalid configuration format ('every night'), exactly five or six space separated parts are required."],
+    expected: ['idp.yaml:3:17: scheduler.cleanup_cron: is not a valid cron expression: write 5 fields (minute hour day month weekday, such as "0 2 * * *"), 6 with seconds first, or a nickname such as @daily'],
   },
   {
     rule: 'scheduler.cleanup_cron fires at some point',
     good: yaml(secretLine, 'scheduler:', '  cleanup_cron: "0 0 29 2 *"'),
     bad: yaml(secretLine, 'scheduler:', '  cleanup_cron: "0 0 31 2 *"'),
-    expected: ['idp.yaml:3:17: scheduler.cleanup_cron: cron expression "0 0 31 2 *" never fires'],
+    expected: ['idp.yaml:3:17: scheduler.cleanup_cron: is a cron expression that never fires (a date that does not exist, such as 31 February?)'],
   },
   {
     rule: 'scheduler bounds',
@@ -143,7 +143,7 @@ describe.each([
     rule: 'default locale is offered',
     good: yaml(secretLine, 'i18n: { default_locale: de, locales: [en, de] }'),
     bad: yaml(secretLine, 'i18n: { default_locale: fr, locales: [en, de] }'),
-    expected: ['idp.yaml:2:25: i18n.default_locale: "fr" is not one of i18n.locales (en, de)'],
+    expected: ['idp.yaml:2:25: i18n.default_locale: is not one of i18n.locales'],
   },
   {
     rule: 'proxy upstream is an http URL',

@@ -4,4 +4,4 @@ import { error, type ConfigRule } from './config-rule.js';
 export const checkLocales: ConfigRule = (config) =>
   config.i18n.locales.includes(config.i18n.default_locale)
     ? []
-    : [error(['i18n', 'default_locale'], `"${config.i18n.default_locale}" is not one of i18n.locales (${config.i18n.locales.join(', ')})`)];
+    : [error(['i18n', 'default_locale'], 'is not one of i18n.locales')];

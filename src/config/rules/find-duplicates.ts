@@ -3,7 +3,8 @@ import { error, type RuleProblem } from './config-rule.js';
 
 /**
  * Reports every item whose key was already used by an earlier item of the
- * same list, naming the first one, in one pass over the list.
+ * same list, naming the first one, in one pass over the list. The value is
+ * not repeated: it may be an expanded secret, and both lines show it.
  */
 export function findDuplicates<T>(list: readonly T[], listName: string, field: keyof T & string, options: { caseInsensitive?: boolean } = {}): RuleProblem[] {
   const firstIndex = new Map<string, number>();
@@ -18,7 +19,7 @@ export function findDuplicates<T>(list: readonly T[], listName: string, field: k
       return;
     }
     const how = options.caseInsensitive ? ' (compared case-insensitively)' : '';
-    problems.push(error([listName, index, field], `duplicate ${field} "${value}"${how}: ${formatConfigPath([listName, first])} already uses it`));
+    problems.push(error([listName, index, field], `duplicate ${field}${how}: ${formatConfigPath([listName, first])} already uses it`));
   });
   return problems;
 }
