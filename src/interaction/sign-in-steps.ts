@@ -7,8 +7,8 @@ import { secondFactor } from './steps/second-factor.js';
 import { selectAccount } from './steps/select-account.js';
 
 /** The first step turns "maybe someone" into "someone"; every later one knows who. */
-export type IdentifyStep = (state: SignInStart, deps: SignInDeps) => StepResult | Promise<StepResult>;
-export type SignInStep = (state: Identified, deps: SignInDeps) => StepResult | Promise<StepResult>;
+type IdentifyStep = (state: SignInStart, deps: SignInDeps) => StepResult | Promise<StepResult>;
+type SignInStep = (state: Identified, deps: SignInDeps) => StepResult | Promise<StepResult>;
 
 /**
  * The sign-in, in order (DESIGN.md 12; ./index.ts says what each decides).

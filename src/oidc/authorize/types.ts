@@ -3,6 +3,7 @@ import type { SignInDeps } from '../../interaction/index.js';
 import type { OAuthError } from '../errors.js';
 import type { AuthorizationCodeRecord } from '../../model/index.js';
 
+/** checkPrompt reads the prompt values, the sign-in steps act on them: defined once, in src/interaction. */
 export type { Prompt } from '../../interaction/index.js';
 
 /** The wire parameters as they arrived (query or form body); a repeated one is an array. */
