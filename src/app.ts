@@ -4,7 +4,7 @@ import type { Config, DatabaseConfig } from './config/types.js';
 import { hashPassword, verifyPassword } from './accounts/passwords.js';
 import { createSessionService } from './accounts/sessions.js';
 import { createLoginRateLimit } from './accounts/login-rate-limit.js';
-import { createLoginService } from './accounts/login.js';
+import { createPasswordLogin } from './accounts/password-login.js';
 import { noRegisteredFactors } from './accounts/login-second-factors.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
@@ -17,9 +17,10 @@ import { deriveKey, resolveServerSecret } from './security/resolve-server-secret
 import { openKnexStorage } from './storage/knex/index.js';
 import type { Storage, Tx } from './storage/repositories.js';
 import { createAuthorizeDeps } from './oidc/authorize/create-authorize-deps.js';
+import { authorizationRequestReader } from './oidc/authorize/read-authorization-request.js';
 import { createProviderDeps } from './oidc/create-provider-deps.js';
 import { verifyAccessToken } from './oidc/tokens/index.js';
-import { createConsentService, createRememberedAccounts } from './interaction/index.js';
+import { createConsentService, createRememberedAccounts, createSignInDeps, createSignInService } from './interaction/index.js';
 import { createFrontend } from './web/index.js';
 import { createScheduler, type Scheduler } from './scheduler/index.js';
 
@@ -90,7 +91,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const factors = noRegisteredFactors;
   const userViews = createUserViewService({ factors, auth: config.auth });
   const rateLimit = createLoginRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock });
-  const login = createLoginService({ db, users, sessions, rateLimit, factors, auth: config.auth, hashPassword, verifyPassword });
+  const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword });
+  const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, auth: config.auth, clock });
+  const signIn = createSignInService({ passwords, sessions, stepDeps: signInDeps, clock });
   const revokeUser = async (tx: Tx, sub: string) => {
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
@@ -100,8 +103,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const authorize = createAuthorizeDeps({
     db,
     clients: repositories.clients,
-    consents: repositories.consents,
     codes: repositories.authorizationCodes,
+    signIn: signInDeps,
     config,
     clock,
   });
@@ -122,7 +125,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     verifyArgon2: verifyPassword,
   });
-  const consent = createConsentService({ db, consents: repositories.consents, authorize, clock });
+  const consent = createConsentService({ db, consents: repositories.consents, readRequest: authorizationRequestReader(authorize), clock });
   const accounts = createRememberedAccounts({ sessions, cookiePassword });
   const frontend = createFrontend(config.frontend, config.branding);
 
@@ -134,7 +137,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     pingDatabase: () => storage.ping(),
     cookiePassword,
     sessions,
-    login,
+    signIn,
     admin,
     userViews,
     authorize,

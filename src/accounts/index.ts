@@ -9,5 +9,5 @@
 export { hashPassword, verifyPassword } from './passwords.js';
 export { createSessionService, hashSessionId, type ActiveSession, type SessionService } from './sessions.js';
 export { createLoginRateLimit, type LoginRateLimit } from './login-rate-limit.js';
-export { createLoginService, type LoginOutcome, type LoginService } from './login.js';
+export { createPasswordLogin, type PasswordLogin, type PasswordLoginInput } from './password-login.js';
 export { noRegisteredFactors, type SecondFactor, type UserFactorReader, type UserFactorSummary } from './login-second-factors.js';

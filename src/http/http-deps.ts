@@ -2,13 +2,12 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
-import type { LoginService } from '../accounts/login.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { BearerCredentials } from './auth/bearer-auth.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProviderDeps } from '../oidc/provider-deps.js';
-import type { ConsentService, RememberedAccounts } from '../interaction/index.js';
+import type { ConsentService, RememberedAccounts, SignInService } from '../interaction/index.js';
 import type { Frontend } from '../web/index.js';
 
 /**
@@ -25,7 +24,8 @@ export interface HttpDeps {
   /** The iron password of the session cookie (derived from security.secret). */
   cookiePassword: string;
   sessions: SessionService;
-  login: LoginService;
+  /** POST /api/auth/login (src/interaction, createSignInService). */
+  signIn: SignInService;
   admin: AdminUsersService;
   userViews: UserViewService;
   /**

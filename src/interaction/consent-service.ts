@@ -1,9 +1,10 @@
+import { ApiError } from '../api-error.js';
 import type { Clock } from '../clock.js';
-import { authorizeReturnTo, type AuthorizeDeps, type AuthorizeSession } from '../oidc/authorize/index.js';
-import { interactionParams } from '../oidc/authorize/interaction-location.js';
 import type { ConsentRepository, Tx } from '../storage/repositories.js';
-import { readAuthorizationRequest } from './read-authorization-request.js';
+import { authorizeReturnTo, interactionParams } from './interaction-location.js';
+import { isSafeReturnTo } from './return-to.js';
 import { describeScope } from './scope-descriptions.js';
+import type { PendingAuthorization } from './sign-in-state.js';
 
 export interface ConsentPrompt {
   clientId: string;
@@ -14,25 +15,41 @@ export interface ConsentPrompt {
 export type ConsentDecision = 'allow' | 'deny';
 
 /**
- * The consent step of DESIGN.md 7, behind GET and POST /api/consent: the
- * page reads what to show, then posts the decision and follows `redirectTo`
- * back to the authorization endpoint, which issues the code (allow) or
- * answers the client with access_denied (deny, RFC 6749 §4.1.2.1).
+ * The page of the consent step (./steps/consent.ts), behind GET and POST
+ * /api/consent: the page reads what to show, then posts the decision and
+ * follows `redirectTo` back to the authorization endpoint, whose steps then
+ * find the grant (allow) or the denial (deny, access_denied).
  */
 export interface ConsentService {
-  describe(returnTo: unknown, session: AuthorizeSession): Promise<ConsentPrompt>;
-  decide(returnTo: unknown, decision: ConsentDecision, session: AuthorizeSession): Promise<{ redirectTo: string }>;
+  describe(returnTo: unknown): Promise<ConsentPrompt>;
+  decide(returnTo: unknown, decision: ConsentDecision, session: { sub: string }): Promise<{ redirectTo: string }>;
 }
+
+/**
+ * The authorization request a same-origin path points back at, or null
+ * when it is not a valid one. src/oidc/authorize implements it (this folder
+ * is below the protocol engine); src/app.ts wires it.
+ */
+export type ReadAuthorizationRequest = (returnTo: string) => Promise<PendingAuthorization | null>;
+
+const invalidReturnTo = () =>
+  new ApiError(400, 'INVALID_RETURN_TO', 'The return_to parameter is not a valid authorization request on this server.');
 
 export function createConsentService(deps: {
   db: Tx;
   consents: ConsentRepository;
-  authorize: AuthorizeDeps;
+  readRequest: ReadAuthorizationRequest;
   clock: Clock;
 }): ConsentService {
+  async function read(returnTo: unknown): Promise<PendingAuthorization> {
+    const request = isSafeReturnTo(returnTo) ? await deps.readRequest(returnTo) : null;
+    if (!request) throw invalidReturnTo();
+    return request;
+  }
+
   return {
-    async describe(returnTo, session) {
-      const request = await readAuthorizationRequest(returnTo, session, deps.authorize);
+    async describe(returnTo) {
+      const request = await read(returnTo);
       return {
         clientId: request.client.clientId,
         clientName: request.client.name,
@@ -41,7 +58,7 @@ export function createConsentService(deps: {
     },
 
     async decide(returnTo, decision, session) {
-      const request = await readAuthorizationRequest(returnTo, session, deps.authorize);
+      const request = await read(returnTo);
       if (decision === 'deny') {
         return { redirectTo: authorizeReturnTo(request.params, { dropPrompt: 'consent', set: { [interactionParams.consentDenied]: 'true' } }) };
       }

@@ -1,13 +1,63 @@
 /**
- * The interaction between an authorization request and its answer
- * (DESIGN.md 7): the authorization endpoint sends a browser without a
- * session to /login?return_to=…, and one whose consent is missing to
- * /consent?return_to=…; those pages talk to the JSON API (POST
- * /api/auth/login, GET and POST /api/consent) and then go back to
- * return_to, a same-origin path checked by ./return-to.ts.
+ * The sign-in (DESIGN.md 12): one list of named steps, ./sign-in-steps.ts,
+ * that every way of signing in passes through:
+ *
+ *   identify → selectAccount → secondFactor → consent → (answer)
+ *
+ * - identify: someone signed in, recently enough for the request
+ *   (prompt=login, max_age)? If not: /login?return_to=….
+ * - selectAccount: prompt=select_account: /login?…&select_account=true,
+ *   which offers the accounts remembered in this browser.
+ * - secondFactor: a new sign-in of a user who must use a second factor waits
+ *   for one (the login API answers second_factor_required).
+ * - consent: scopes not granted yet, or prompt=consent: /consent?return_to=…;
+ *   after a Deny the request ends with access_denied.
+ * - answer is the caller's: the authorization endpoint issues a code, the
+ *   login API creates the session.
+ *
+ * Two callers run the list. The authorization endpoint
+ * (src/oidc/authorize, resolveInteraction) runs it on every request, with
+ * the cookie's session: the first step that does not pass names the page
+ * to send the browser to (under prompt=none, the error instead). Each page
+ * ends by going back to return_to, where the list runs again, so no page
+ * decides what comes next. A sign-in method (POST /api/auth/login, in
+ * ./sign-in-service.ts) runs it with the identity it has just established
+ * and no request; the session it creates records how far that got. A
+ * remembered account (POST /api/auth/accounts/select) brings back a session
+ * that passed the list when it was created.
+ *
+ * A step is a function of the state (who, how and since when, which
+ * session, the request if any: ./sign-in-state.ts) and SignInDeps; it
+ * returns a StepResult (./step-result.ts): continue with the state, a page,
+ * a wait for a second factor, or a refusal. Nothing else is shared.
+ *
+ * Where a new sign-in step goes: write it as ./steps/<name>.ts, one exported
+ * function `(state: Identified, deps: SignInDeps) => StepResult`. It decides
+ * from `state.identity` (kind 'new': a sign-in happening now; 'session': a
+ * session that passed every step when it was created) and `state.request`
+ * (null: a sign-in through the API, without an authorization request). Add
+ * what it reads to SignInDeps (./sign-in-deps.ts), its page location to
+ * ./interaction-location.ts, insert it into signInSteps at its place in
+ * DESIGN.md 12's order, and give it a decision table in test/interaction/.
+ * Only when it needs an answer that StepResult cannot express yet does a
+ * caller change: add the kind there and answer it in ./sign-in-service.ts
+ * and src/oidc/authorize/resolve-interaction.ts.
  */
+export { signInSteps } from './sign-in-steps.js';
+export { runSignIn, type SignInResult } from './run-sign-in.js';
+export type { Identified, Identity, NewIdentity, PendingAuthorization, Prompt, SessionIdentity, SignInStart } from './sign-in-state.js';
+export type { StepResult } from './step-result.js';
+export { createSignInDeps, type SignInDeps } from './sign-in-deps.js';
+export { createSignInService, type SignInOutcome, type SignInService } from './sign-in-service.js';
+export { authorizePath, interactionParams } from './interaction-location.js';
 export { isSafeReturnTo } from './return-to.js';
-export { createConsentService, type ConsentService, type ConsentPrompt, type ConsentDecision } from './consent-service.js';
+export {
+  createConsentService,
+  type ConsentService,
+  type ConsentPrompt,
+  type ConsentDecision,
+  type ReadAuthorizationRequest,
+} from './consent-service.js';
 export { describeScope } from './scope-descriptions.js';
 export {
   createRememberedAccounts,

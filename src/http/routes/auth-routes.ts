@@ -9,7 +9,8 @@ import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js
  * Browser sign-in (DESIGN.md 6). The login answers either the signed-in
  * session user, or, when a second factor is required, which factors may
  * complete the sign-in (the cookie then holds a pending session that no
- * other route accepts). See docs/http-api.md.
+ * other route accepts): the sign-in steps of src/interaction decide which.
+ * See docs/http-api.md.
  */
 const secondFactorSchema = Joi.object({
   status: Joi.string().valid('second_factor_required').required(),
@@ -45,7 +46,7 @@ export const loginRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { email, password } = request.payload as { email: string; password: string };
-    const outcome = await deps.login.login({ email, password, clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    const outcome = await deps.signIn.withPassword({ email, password, clientAddress: clientAddress(request, deps.config.server.trustProxy) });
     setSessionCookie(h, outcome.sessionId);
     if (outcome.status === 'second_factor_required') return { status: outcome.status, factors: outcome.factors };
     return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };

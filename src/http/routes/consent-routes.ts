@@ -2,11 +2,10 @@ import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { readSession } from '../auth/cookie-session-auth.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
-import type { AuthorizeSession } from '../../oidc/authorize/index.js';
 import type { Request } from '@hapi/hapi';
 
 /**
- * The consent step (DESIGN.md 7) as JSON, so that the built-in page and an
+ * The consent page's API (the consent step of src/interaction) as JSON, so that the built-in page and an
  * operator's own front end do the same: read what the application asks for,
  * then post Allow or Deny and follow `redirect_to`.
  */
@@ -20,10 +19,11 @@ const consentErrors = {
   401: errorResponse('UNAUTHORIZED: Authentication is required to access this resource.'),
 };
 
-function authorizeSession(request: Request): AuthorizeSession {
+/** Who decides: the route's auth mode 'session' guarantees someone. */
+function signedInUser(request: Request): { sub: string } {
   const current = readSession(request);
   if (!current) throw new Error('the session auth mode guarantees a session');
-  return { sub: current.user.sub, authTime: current.authTime, sessionId: current.session.idHash };
+  return { sub: current.user.sub };
 }
 
 export const consentGetRoute: RouteSpec = {
@@ -43,7 +43,7 @@ export const consentGetRoute: RouteSpec = {
     ...consentErrors,
   },
   handler: (deps) => async (request, h) => {
-    const prompt = await deps.consent.describe(request.query.return_to, authorizeSession(request));
+    const prompt = await deps.consent.describe(request.query.return_to);
     return h
       .response({ client: { client_id: prompt.clientId, name: prompt.clientName }, scopes: prompt.scopes })
       .header('cache-control', 'no-store');
@@ -71,7 +71,7 @@ export const consentPostRoute: RouteSpec = {
   },
   handler: (deps) => async (request) => {
     const { return_to, decision } = request.payload as { return_to: string; decision: 'allow' | 'deny' };
-    const { redirectTo } = await deps.consent.decide(return_to, decision, authorizeSession(request));
+    const { redirectTo } = await deps.consent.decide(return_to, decision, signedInUser(request));
     return { redirect_to: redirectTo };
   },
 };

@@ -1,6 +1,6 @@
+import { interactionParams } from '../../interaction/index.js';
 import { OAuthError } from '../errors.js';
 import type { WithPkce } from './check-pkce.js';
-import { interactionParams } from './interaction-location.js';
 import type { Prompt } from './types.js';
 
 export interface WithPrompt extends WithPkce {

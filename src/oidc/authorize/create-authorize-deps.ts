@@ -1,26 +1,25 @@
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/types.js';
-import type { AuthorizationCodeRepository, ClientRepository, ConsentRepository, Tx } from '../../storage/repositories.js';
+import type { SignInDeps } from '../../interaction/index.js';
+import type { AuthorizationCodeRepository, ClientRepository, Tx } from '../../storage/repositories.js';
 import type { AuthorizeDeps } from './types.js';
 
-/** Wires the authorization steps to storage (called by the composition root). */
+/** Wires the authorization steps to storage and to the sign-in steps (called by the composition root). */
 export function createAuthorizeDeps(deps: {
   db: Tx;
   clients: ClientRepository;
-  consents: ConsentRepository;
   codes: AuthorizationCodeRepository;
+  signIn: SignInDeps;
   config: Pick<Config, 'server' | 'tokens'>;
   clock: Clock;
 }): AuthorizeDeps {
-  const { db, clients, consents, codes, config, clock } = deps;
+  const { db, clients, codes, signIn, config, clock } = deps;
   return {
     issuer: config.server.baseUrl,
     clock,
     codeTtlSeconds: config.tokens.authorizationCodeTtlSeconds,
     findClient: (clientId) => clients.findById(db, clientId),
-    async grantedScopes(sub, clientId) {
-      return (await consents.find(db, sub, clientId))?.scopes ?? [];
-    },
+    signIn,
     saveCode: (record) => codes.insert(db, record),
   };
 }

@@ -4,6 +4,8 @@
  * one returned and returns a larger one, ends early with `finish(outcome)`,
  * or throws an OAuthError (an error page before the redirect URI is trusted,
  * a response to the client after). The HTTP layer renders the outcome.
+ * resolveInteraction runs the sign-in steps of src/interaction (who, which
+ * account, second factor, consent) on the validated request.
  */
 import { checkPkce } from './check-pkce.js';
 import { checkPrompt } from './check-prompt.js';
@@ -39,4 +41,3 @@ export async function authorize(input: AuthorizeInput, deps: AuthorizeDeps): Pro
 
 export type { AuthorizeInput } from './parse.js';
 export type * from './types.js';
-export { authorizePath, authorizeReturnTo } from './interaction-location.js';

@@ -1,6 +1,10 @@
 import type { Clock } from '../../clock.js';
+import type { SignInDeps } from '../../interaction/index.js';
 import type { OAuthError } from '../errors.js';
 import type { AuthorizationCodeRecord } from '../../model/index.js';
+
+/** checkPrompt reads the prompt values, the sign-in steps act on them: defined once, in src/interaction. */
+export type { Prompt } from '../../interaction/index.js';
 
 /** The wire parameters as they arrived (query or form body); a repeated one is an array. */
 export type RawAuthorizationParams = Record<string, string | string[] | undefined>;
@@ -27,7 +31,6 @@ export interface AuthorizeSession {
 }
 
 export type ResponseMode = 'query' | 'form_post';
-export type Prompt = 'none' | 'login' | 'consent' | 'select_account';
 
 /** Where errors and the code go once the redirect URI is trusted. */
 export interface RedirectTarget {
@@ -52,7 +55,7 @@ export interface AuthorizeDeps {
   clock: Clock;
   codeTtlSeconds: number;
   findClient(clientId: string): Promise<AuthorizeClient | null>;
-  /** Scopes the user already granted to the client (empty when none). */
-  grantedScopes(sub: string, clientId: string): Promise<string[]>;
+  /** What the sign-in steps of src/interaction read (resolveInteraction runs them). */
+  signIn: SignInDeps;
   saveCode(record: AuthorizationCodeRecord): Promise<void>;
 }

@@ -5,7 +5,10 @@ import { applyConfig } from '../../../src/gitops/index.js';
 import { authorize, type AuthorizeDeps, type AuthorizeOutcome, type AuthorizeSession } from '../../../src/oidc/authorize/index.js';
 import { hashOpaqueToken } from '../../../src/oidc/tokens/index.js';
 import { createAuthorizeDeps } from '../../../src/oidc/authorize/create-authorize-deps.js';
+import { authorizationRequestReader } from '../../../src/oidc/authorize/read-authorization-request.js';
 import { createConsentService } from '../../../src/interaction/consent-service.js';
+import { createSignInDeps } from '../../../src/interaction/sign-in-deps.js';
+import { noRegisteredFactors } from '../../../src/accounts/login-second-factors.js';
 import { knexClientRepository } from '../../../src/storage/knex/clients.js';
 import { knexConsentRepository } from '../../../src/storage/knex/consents.js';
 import { knexAuthorizationCodeRepository } from '../../../src/storage/knex/authorization-codes.js';
@@ -59,8 +62,8 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     deps = createAuthorizeDeps({
       db: t.db,
       clients: knexClientRepository,
-      consents: knexConsentRepository,
       codes: knexAuthorizationCodeRepository,
+      signIn: createSignInDeps({ db: t.db, consents: knexConsentRepository, factors: noRegisteredFactors, auth: config.auth, clock }),
       config,
       clock,
     });
@@ -99,11 +102,11 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   });
 
   it('asks for consent, records it, then issues a code bound to the request', async () => {
-    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, authorize: deps, clock });
+    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, readRequest: authorizationRequestReader(deps), clock });
     const first = await authorize({ params: request, session: alice }, deps);
     expect(new URL(location(first), issuer).pathname).toBe('/consent');
     const returnTo = returnToOf(first);
-    expect(await consent.describe(returnTo, alice)).toEqual({
+    expect(await consent.describe(returnTo)).toEqual({
       clientId: 'web',
       clientName: 'Client web',
       scopes: [
@@ -128,7 +131,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   });
 
   it('answers access_denied after Deny', async () => {
-    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, authorize: deps, clock });
+    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, readRequest: authorizationRequestReader(deps), clock });
     const params = { ...request, scope: 'openid profile' };
     const returnTo = returnToOf(await authorize({ params, session: alice }, deps));
     const { redirectTo } = await consent.decide(returnTo, 'deny', alice);
@@ -137,7 +140,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   });
 
   it('refuses a consent return_to that is not an authorization request of this server', async () => {
-    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, authorize: deps, clock });
+    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, readRequest: authorizationRequestReader(deps), clock });
     for (const returnTo of ['//evil.example/oauth2/authorize', 'https://evil.example/', '/login', `/oauth2/authorize?client_id=web`]) {
       await expect(consent.decide(returnTo, 'allow', alice)).rejects.toMatchObject({ status: 400, code: 'INVALID_RETURN_TO' });
     }

@@ -6,7 +6,6 @@ import { checkResponseType } from '../../../src/oidc/authorize/check-response-ty
 import { checkScope } from '../../../src/oidc/authorize/check-scope.js';
 import { checkPkce } from '../../../src/oidc/authorize/check-pkce.js';
 import { checkPrompt } from '../../../src/oidc/authorize/check-prompt.js';
-import { authorizeReturnTo } from '../../../src/oidc/authorize/interaction-location.js';
 import type { AuthorizeClient } from '../../../src/oidc/authorize/types.js';
 
 const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
@@ -160,14 +159,5 @@ describe('checkPrompt', () => {
     const state = validate({ ...good, prompt: 'login consent', max_age: '0', nonce: 'n', auth_after: '1700', consent_denied: 'true' });
     expect([...state.prompt]).toEqual(['login', 'consent']);
     expect(state).toMatchObject({ maxAge: 0, nonce: 'n', authAfter: 1700, consentDenied: true });
-  });
-});
-
-describe('authorizeReturnTo', () => {
-  it('builds a same-origin path back, dropping a satisfied prompt value', () => {
-    expect(authorizeReturnTo({ client_id: 'a b', prompt: 'login consent' }, { dropPrompt: 'login', set: { auth_after: '5' } })).toBe(
-      '/oauth2/authorize?client_id=a+b&prompt=consent&auth_after=5',
-    );
-    expect(authorizeReturnTo({ prompt: 'consent' }, { dropPrompt: 'consent' })).toBe('/oauth2/authorize?');
   });
 });

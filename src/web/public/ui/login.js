@@ -3,8 +3,9 @@ import { byId, callApi, queryParam, safeReturnTo } from './api.js';
 
 /**
  * The sign-in page: POST /api/auth/login, then back to return_to (the
- * authorization request that sent the browser here). With select_account,
- * the accounts remembered in this browser are offered first.
+ * authorization request that sent the browser here), where the sign-in
+ * steps (src/interaction) decide what comes next: this page never does.
+ * With select_account, the accounts remembered in this browser are offered first.
  */
 const form = /** @type {HTMLFormElement} */ (byId('login-form'));
 const email = /** @type {HTMLInputElement} */ (byId('email'));

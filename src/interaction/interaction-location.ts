@@ -1,4 +1,4 @@
-import type { Prompt } from './types.js';
+import type { Prompt } from './sign-in-state.js';
 
 /**
  * Parameters this server adds to the authorization request it sends the

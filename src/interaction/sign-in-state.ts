@@ -1,0 +1,62 @@
+import type { UserRecord } from '../model/index.js';
+
+/** OIDC Core §3.1.2.1 prompt values: checked by src/oidc/authorize, acted on by the sign-in steps. */
+export type Prompt = 'none' | 'login' | 'consent' | 'select_account';
+
+/**
+ * The authorization request a sign-in answers, as far as the steps read it.
+ * src/oidc/authorize has already validated it (its validation steps); the
+ * browser comes back to it after each page, rebuilt from `params`.
+ */
+export interface PendingAuthorization {
+  /** Single-valued, as the client sent them plus this server's interaction parameters. */
+  params: Readonly<Record<string, string>>;
+  client: { clientId: string; name: string; skipConsent: boolean };
+  /** The scopes to grant, already narrowed to the client's. */
+  scopes: string[];
+  prompt: ReadonlySet<Prompt>;
+  /** max_age in seconds; null when not asked. */
+  maxAge: number | null;
+  /** Epoch ms: the sign-in must be this recent (set when this server sent the browser to /login). */
+  authAfter: number | null;
+  /** The user pressed Deny on the consent page. */
+  consentDenied: boolean;
+}
+
+/** The browser's session: every sign-in step passed when it was created (a pending one is none). */
+export interface SessionIdentity {
+  kind: 'session';
+  sub: string;
+  /** OIDC Core §2 auth_time, epoch ms. */
+  authTime: number;
+  /** SessionRecord.idHash. */
+  sessionId: string;
+}
+
+/** A sign-in method (a password today) has just established who this is; the session is created once the steps pass. */
+export interface NewIdentity {
+  kind: 'new';
+  sub: string;
+  authTime: number;
+  user: UserRecord;
+  /** RFC 8176 methods used, e.g. ['pwd']. */
+  amr: string[];
+}
+
+export type Identity = SessionIdentity | NewIdentity;
+
+/**
+ * Where a run of the steps starts: the authorization endpoint, with the
+ * cookie's session if there is one; or a sign-in method, with the identity
+ * it established and no request (the browser goes back to return_to, and
+ * the authorization endpoint runs the steps again with it).
+ */
+export type SignInStart =
+  | { identity: SessionIdentity | null; request: PendingAuthorization }
+  | { identity: NewIdentity; request: null };
+
+/** The state after identify: someone is signed in (or signing in). */
+export interface Identified {
+  identity: Identity;
+  request: PendingAuthorization | null;
+}

@@ -1,0 +1,22 @@
+import type { SignInDeps } from './sign-in-deps.js';
+import type { Identified, SignInStart } from './sign-in-state.js';
+import type { StepResult } from './step-result.js';
+import { consent } from './steps/consent.js';
+import { identify } from './steps/identify.js';
+import { secondFactor } from './steps/second-factor.js';
+import { selectAccount } from './steps/select-account.js';
+
+/** The first step turns "maybe someone" into "someone"; every later one knows who. */
+type IdentifyStep = (state: SignInStart, deps: SignInDeps) => StepResult | Promise<StepResult>;
+type SignInStep = (state: Identified, deps: SignInDeps) => StepResult | Promise<StepResult>;
+
+/**
+ * The sign-in, in order (DESIGN.md 12; ./index.ts says what each decides).
+ * A new step is a module in ./steps/ inserted here, at its place in the order.
+ */
+export const signInSteps = [
+  identify,
+  selectAccount,
+  secondFactor,
+  consent,
+] as const satisfies readonly [IdentifyStep, ...SignInStep[]];

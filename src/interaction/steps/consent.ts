@@ -1,0 +1,26 @@
+import { authorizeReturnTo, consentLocation } from '../interaction-location.js';
+import type { SignInDeps } from '../sign-in-deps.js';
+import type { Identified, PendingAuthorization } from '../sign-in-state.js';
+import { proceed, refuse, showPage, type StepResult } from '../step-result.js';
+
+/**
+ * consent: the user allows the client the requested scopes on /consent
+ * (./consent-service.ts records it), unless every scope was granted before
+ * or the client skips consent; prompt=consent always asks. A Deny ends the
+ * request with access_denied (RFC 6749 §4.1.2.1).
+ */
+export async function consent(state: Identified, deps: SignInDeps): Promise<StepResult> {
+  const { identity, request } = state;
+  if (request === null) return proceed(state);
+  if (request.consentDenied) return refuse({ error: 'access_denied', description: 'The user denied the request.' });
+  if (!(await needsConsent(request, identity.sub, deps))) return proceed(state);
+  const location = consentLocation(authorizeReturnTo(request.params, { dropPrompt: 'consent' }));
+  return showPage(request, location, { error: 'consent_required', description: 'The user must consent to this request.' });
+}
+
+async function needsConsent(request: PendingAuthorization, sub: string, deps: SignInDeps): Promise<boolean> {
+  if (request.prompt.has('consent')) return true;
+  if (request.client.skipConsent) return false;
+  const granted = await deps.grantedScopes(sub, request.client.clientId);
+  return request.scopes.some((scope) => !granted.includes(scope));
+}

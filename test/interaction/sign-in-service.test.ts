@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { invalidCredentials, type PasswordLogin } from '../../src/accounts/password-login.js';
+import type { CreateSessionInput, SessionService } from '../../src/accounts/sessions.js';
+import type { AuthConfig } from '../../src/config/types.js';
+import { createSignInService } from '../../src/interaction/sign-in-service.js';
+import type { SessionRecord, UserRecord } from '../../src/model/index.js';
+import { newIdentity, now, signInDeps } from './sign-in-fixtures.js';
+
+/** POST /api/auth/login's orchestration: whose password, the steps, then the session they allow. */
+function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentity().user) {
+  const created: CreateSessionInput[] = [];
+  const passwords: PasswordLogin = {
+    async identify({ password }) {
+      if (password !== 'right') throw invalidCredentials();
+      return user;
+    },
+  };
+  const sessions = {
+    async create(input: CreateSessionInput) {
+      created.push(input);
+      return { id: `raw-${created.length}`, session: {} as SessionRecord };
+    },
+  } as unknown as SessionService;
+  const deps = signInDeps({ secondFactorPolicy: policy });
+  const service = createSignInService({ passwords, sessions, stepDeps: deps, clock: deps.clock });
+  const login = (password: string) => service.withPassword({ email: user.email, password, clientAddress: '192.0.2.1' });
+  return { login, created, user };
+}
+
+describe('signing in with a password', () => {
+  it('creates a full session when every step passes', async () => {
+    const { login, created, user } = setUp('optional');
+    expect(await login('right')).toEqual({ status: 'authenticated', sessionId: 'raw-1', user });
+    expect(created).toEqual([{ sub: 'alice', amr: ['pwd'], authTime: now }]);
+  });
+
+  it('creates a pending session and names the factors when the second factor step waits', async () => {
+    const { login, created, user } = setUp('required');
+    expect(await login('right')).toEqual({ status: 'second_factor_required', sessionId: 'raw-1', user, factors: [] });
+    expect(created).toEqual([{ sub: 'alice', amr: ['pwd'], authTime: now, secondFactorPending: true }]);
+  });
+
+  it('creates no session for a wrong password', async () => {
+    const { login, created } = setUp('optional');
+    await expect(login('wrong')).rejects.toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
+    expect(created).toEqual([]);
+  });
+});
