@@ -5,6 +5,7 @@ import { registerCookieSessionAuth, sessionStrategy } from './auth/cookie-sessio
 import { bearerStrategy, registerBearerAuth } from './auth/bearer-auth.js';
 import { createOriginCheck } from './check-origin.js';
 import { createCors, type Cors } from './create-cors.js';
+import { applyPagePolicy } from './page-policy.js';
 import { createErrorRenderer } from './render-error.js';
 import { validationFailure } from './validation-failure.js';
 import { compileInputValidator } from './flat-form-validator.js';
@@ -17,8 +18,9 @@ export type HttpServer = Hapi.Server;
 
 /**
  * Builds the hapi server from the route table: server options, the session
- * cookie and auth strategies, the Origin rule, CORS, the error renderer,
- * then the routes. Not started: the caller (src/app.ts) starts and stops it.
+ * cookie and auth strategies, the Origin rule, CORS, the error renderer and
+ * the page policy, then the routes. Not started: the caller (src/app.ts)
+ * starts and stops it.
  */
 export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): Promise<HttpServer> {
   const { config } = deps;
@@ -45,8 +47,9 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
 
   const cors = createCors(routes, () => deps.provider.clients.origins());
   server.ext('onRequest', cors.preflight);
-  // Errors become responses first; CORS, per route, comes after.
+  // In this order: errors become responses first, which then get the page policy (CORS, per route, comes last).
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
+  server.ext('onPreResponse', applyPagePolicy);
   server.events.on('response', (request) => {
     // Per-request logging is debug only: skip building the entry on the hot path otherwise.
     if (!deps.logger.isLevelEnabled('debug')) return;

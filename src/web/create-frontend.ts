@@ -6,7 +6,8 @@ import { createStaticFrontend } from './static-frontend.js';
 
 export type Frontend =
   | { mode: 'disabled' }
-  | { mode: 'static'; static: ReturnType<typeof createStaticFrontend> }
+  /** builtin: the built-in UI, idp's own pages; otherwise the operator's directory. */
+  | { mode: 'static'; builtin: boolean; static: ReturnType<typeof createStaticFrontend> }
   | { mode: 'proxy'; proxy: ReturnType<typeof createProxyFrontend> };
 
 /**
@@ -23,6 +24,6 @@ export function createFrontend(frontend: FrontendConfig, branding: BrandingConfi
     return { mode: 'proxy', proxy: createProxyFrontend({ upstream: frontend.path, variables }) };
   }
   const directory = frontend.path || builtinUiDirectory;
-  const spaFallback = directory !== builtinUiDirectory;
-  return { mode: 'static', static: createStaticFrontend({ directory, variables, spaFallback }) };
+  const builtin = directory === builtinUiDirectory;
+  return { mode: 'static', builtin, static: createStaticFrontend({ directory, variables, spaFallback: !builtin }) };
 }
