@@ -1,4 +1,4 @@
-import type { Lifecycle, ResponseObject } from '@hapi/hapi';
+import type { Lifecycle, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type { ClientOrigins } from '../clients/index.js';
 import type { RouteCors, RouteDefinition } from './route-definition.js';
 
@@ -13,7 +13,7 @@ const exposedHeaders = 'WWW-Authenticate';
 const preflightMaxAgeSeconds = 7200;
 
 export interface Cors {
-  /** onRequest: answers the preflight (Fetch §4.8, OPTIONS) of a path with CORS rows; other OPTIONS requests stay 404. */
+  /** onRequest: answers the preflight (the Fetch standard's CORS-preflight request, OPTIONS) of a path with CORS rows; other OPTIONS requests stay 404. */
   preflight: Lifecycle.Method;
   /** onPreResponse of one CORS row: the headers of its actual responses, errors included. */
   responseHeaders(mode: RouteCors): Lifecycle.Method;
@@ -33,51 +33,64 @@ export function createCors(routes: readonly RouteDefinition[], origins: () => Pr
   const byPath = new Map<string, Map<string, RouteCors>>();
   for (const row of routes) {
     if (!row.cors) continue;
+    if (row.path.includes('{')) throw new Error(`${row.method} ${row.path}: a CORS row needs a literal path`);
     const methods = byPath.get(row.path) ?? new Map<string, RouteCors>();
     methods.set(row.method, row.cors);
     byPath.set(row.path, methods);
   }
 
-  /** The Access-Control-Allow-Origin value for this mode and Origin, or null when the origin may not read. */
-  async function allowOrigin(mode: RouteCors, origin: string | undefined): Promise<string | null> {
-    if (mode === 'any-origin') return '*';
-    if (origin === undefined) return null;
-    const known = await origins();
-    return (mode === 'client-origins' ? known.all : known.publicClients).has(origin) ? origin : null;
+  /** Whether a client's app runs at this origin; a directory that cannot be read (the database is down) allows none. */
+  async function isClientOrigin(mode: Exclude<RouteCors, 'any-origin'>, origin: string): Promise<boolean> {
+    try {
+      const known = await origins();
+      return (mode === 'client-origins' ? known.all : known.publicClients).has(origin);
+    } catch {
+      return false;
+    }
   }
 
-  function varyUnlessAny(response: ResponseObject, mode: RouteCors): void {
-    if (mode !== 'any-origin') response.vary('origin');
+  async function answerPreflight(h: ResponseToolkit, methods: Map<string, RouteCors>, mode: RouteCors | undefined, origin: string | undefined) {
+    const reply = h.response().code(204);
+    if (mode === undefined) return reply.takeover();
+    if (mode !== 'any-origin') reply.vary('origin');
+    const allowed = mode === 'any-origin' ? '*' : origin !== undefined && (await isClientOrigin(mode, origin)) ? origin : null;
+    if (allowed === null) return reply.takeover();
+    return reply
+      .header('access-control-allow-origin', allowed)
+      .header('access-control-allow-methods', [...methods.keys()].join(', '))
+      .header('access-control-allow-headers', allowedHeaders)
+      .header('access-control-max-age', String(preflightMaxAgeSeconds))
+      .takeover();
   }
 
   return {
-    async preflight(request, h) {
+    preflight(request, h) {
+      // Every request passes here: all but a preflight of a CORS path leave at once.
       if (request.method !== 'options') return h.continue;
       const methods = byPath.get(request.path);
       const requested = request.headers['access-control-request-method'] as string | undefined;
       if (!methods || requested === undefined) return h.continue;
-      const mode = methods.get(requested);
-      const reply = h.response().code(204);
-      if (mode === undefined) return reply.takeover();
-      varyUnlessAny(reply, mode);
-      const origin = await allowOrigin(mode, request.headers.origin as string | undefined);
-      if (origin === null) return reply.takeover();
-      return reply
-        .header('access-control-allow-origin', origin)
-        .header('access-control-allow-methods', [...methods.keys()].join(', '))
-        .header('access-control-allow-headers', allowedHeaders)
-        .header('access-control-max-age', String(preflightMaxAgeSeconds))
-        .takeover();
+      return answerPreflight(h, methods, methods.get(requested), request.headers.origin as string | undefined);
     },
 
-    responseHeaders: (mode) => async (request, h) => {
-      const response = request.response as ResponseObject;
-      varyUnlessAny(response, mode);
-      const origin = await allowOrigin(mode, request.headers.origin as string | undefined);
-      if (origin === null) return h.continue;
-      response.header('access-control-allow-origin', origin);
-      if (mode !== 'any-origin') response.header('access-control-expose-headers', exposedHeaders);
-      return h.continue;
+    responseHeaders(mode) {
+      if (mode === 'any-origin') {
+        return (request, h) => {
+          (request.response as ResponseObject).header('access-control-allow-origin', '*');
+          return h.continue;
+        };
+      }
+      return (request, h) => {
+        const response = request.response as ResponseObject;
+        response.vary('origin');
+        const origin = request.headers.origin as string | undefined;
+        // Servers send no Origin: no lookup, and nothing asynchronous, on their path.
+        if (origin === undefined) return h.continue;
+        return isClientOrigin(mode, origin).then((allowed) => {
+          if (allowed) response.header('access-control-allow-origin', origin).header('access-control-expose-headers', exposedHeaders);
+          return h.continue;
+        });
+      };
     },
   };
 }

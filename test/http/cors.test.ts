@@ -1,5 +1,9 @@
+import type { Request, ResponseToolkit } from '@hapi/hapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyConfig } from '../../src/gitops/index.js';
+import { createCors } from '../../src/http/create-cors.js';
+import { route } from '../../src/http/route-definition.js';
+import { userinfoGetRoute } from '../../src/http/routes/userinfo-routes.js';
 import { testClient, testUser } from '../support/config-fixture.js';
 import { createTestApp, inject, type TestApp } from '../support/test-app.js';
 
@@ -174,5 +178,25 @@ describe('CORS', () => {
     now += 1000;
     expect((await userinfoFrom(newcomer)).headers['access-control-allow-origin']).toBe(newcomer);
     expectNoCors(await userinfoFrom(web));
+  });
+});
+
+describe('createCors', () => {
+  const row = route('GET', '/oauth2/userinfo', 'none', userinfoGetRoute, { cors: 'client-origins' });
+  const toolkit = { continue: Symbol('continue') } as unknown as ResponseToolkit;
+
+  it('leaves the answer without CORS headers when the client directory cannot be read', async () => {
+    const cors = createCors([row], () => Promise.reject(new Error('the database is down')));
+    const headers: Record<string, string> = {};
+    const response = { vary: (name: string) => (headers.vary = name), header: (name: string, value: string) => (headers[name] = value) };
+    const request = { response, headers: { origin: 'https://web.example.com' } } as unknown as Request;
+    expect(await cors.responseHeaders('client-origins').call(null, request, toolkit)).toBe(toolkit.continue);
+    expect(headers).toEqual({ vary: 'origin' });
+  });
+
+  it('refuses a CORS row with a path parameter, which its preflight could not find', () => {
+    expect(() => createCors([{ ...row, path: '/oauth2/{x}' }], async () => ({ all: new Set(), publicClients: new Set() }))).toThrow(
+      'GET /oauth2/{x}: a CORS row needs a literal path',
+    );
   });
 });
