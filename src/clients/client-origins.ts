@@ -9,7 +9,7 @@ import type { ClientRecord } from '../model/index.js';
 export interface ClientOrigins {
   /** Of every client's redirect URIs. */
   all: ReadonlySet<string>;
-  /** Of public clients only (token_endpoint_auth_method none): the only apps that may hold no secret in a browser. */
+  /** Of public clients only (token_endpoint_auth_method none): the only apps that belong in a browser, which keeps no secret. */
   publicClients: ReadonlySet<string>;
 }
 

@@ -6,8 +6,12 @@ import { createStaticFrontend } from './static-frontend.js';
 
 export type Frontend =
   | { mode: 'disabled' }
-  /** builtin: the built-in UI, idp's own pages; otherwise the operator's directory. */
-  | { mode: 'static'; builtin: boolean; static: ReturnType<typeof createStaticFrontend> }
+  | {
+      mode: 'static';
+      /** The built-in UI (idp's own pages), or else the operator's directory. */
+      builtin: boolean;
+      static: ReturnType<typeof createStaticFrontend>;
+    }
   | { mode: 'proxy'; proxy: ReturnType<typeof createProxyFrontend> };
 
 /**
