@@ -1,10 +1,13 @@
 import type { Clock } from '../clock.js';
 import type { ClientChangeProbe, ClientRepository, Tx } from '../storage/repositories.js';
 import type { ClientRecord } from '../model/index.js';
+import { clientOrigins, type ClientOrigins } from './client-origins.js';
 
 export interface ClientDirectory {
   /** The client as stored, at most `maxStalenessMs` old. */
   find(clientId: string): Promise<ClientRecord | null>;
+  /** The web origins of the clients' redirect URIs (CORS), as fresh as find. */
+  origins(): Promise<ClientOrigins>;
 }
 
 /**
@@ -24,6 +27,7 @@ export function createClientDirectory(deps: {
 }): ClientDirectory {
   const maxStalenessMs = deps.maxStalenessMs ?? 1000;
   let byId = new Map<string, ClientRecord>();
+  let origins = clientOrigins([]);
   let fingerprint: string | null = null;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let checking: Promise<void> | null = null;
@@ -33,15 +37,24 @@ export function createClientDirectory(deps: {
     if (current !== fingerprint) {
       const all = await deps.clients.listAll(deps.db);
       byId = new Map(all.map((c) => [c.clientId, c]));
+      origins = clientOrigins(all);
       fingerprint = current;
     }
     checkedAt = deps.clock.now();
   }
 
+  async function fresh(): Promise<void> {
+    if (deps.clock.now() - checkedAt >= maxStalenessMs) await (checking ??= check().finally(() => (checking = null)));
+  }
+
   return {
     async find(clientId) {
-      if (deps.clock.now() - checkedAt >= maxStalenessMs) await (checking ??= check().finally(() => (checking = null)));
+      await fresh();
       return byId.get(clientId) ?? null;
+    },
+    async origins() {
+      await fresh();
+      return origins;
     },
   };
 }

@@ -4,6 +4,8 @@ import type { RouteAuth, RouteDefinition } from './route-definition.js';
 import { registerCookieSessionAuth, sessionStrategy } from './auth/cookie-session-auth.js';
 import { bearerStrategy, registerBearerAuth } from './auth/bearer-auth.js';
 import { createOriginCheck } from './check-origin.js';
+import { createCors, type Cors } from './create-cors.js';
+import { applyPagePolicy } from './page-policy.js';
 import { createErrorRenderer } from './render-error.js';
 import { validationFailure } from './validation-failure.js';
 import { compileInputValidator } from './flat-form-validator.js';
@@ -16,8 +18,9 @@ export type HttpServer = Hapi.Server;
 
 /**
  * Builds the hapi server from the route table: server options, the session
- * cookie and auth strategies, the Origin rule, the error renderer, then the
- * routes. Not started: the caller (src/app.ts) starts and stops it.
+ * cookie and auth strategies, the Origin rule, CORS, the error renderer and
+ * the page policy, then the routes. Not started: the caller (src/app.ts)
+ * starts and stops it.
  */
 export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): Promise<HttpServer> {
   const { config } = deps;
@@ -42,7 +45,11 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   });
   if (deps.verifyAccessToken) registerBearerAuth(server, deps.verifyAccessToken);
 
+  const cors = createCors(routes, () => deps.provider.clients.origins());
+  server.ext('onRequest', cors.preflight);
+  // In this order: errors become responses first, which then get the page policy (CORS, per route, comes last).
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
+  server.ext('onPreResponse', applyPagePolicy);
   server.events.on('response', (request) => {
     // Per-request logging is debug only: skip building the entry on the hot path otherwise.
     if (!deps.logger.isLevelEnabled('debug')) return;
@@ -51,7 +58,7 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   });
 
   const originCheck = createOriginCheck(config.server.baseUrl);
-  server.route(routes.map((route) => toHapiRoute(route, deps, originCheck)));
+  server.route(routes.map((route) => toHapiRoute(route, deps, originCheck, cors)));
   return server;
 }
 
@@ -69,7 +76,7 @@ function toHapiValidate(validate: RouteDefinition['validate']): RouteOptions['va
   };
 }
 
-function toHapiRoute(route: RouteDefinition, deps: HttpDeps, originCheck: Lifecycle.Method): ServerRoute {
+function toHapiRoute(route: RouteDefinition, deps: HttpDeps, originCheck: Lifecycle.Method, cors: Cors): ServerRoute {
   if (route.auth === 'bearer' && !deps.verifyAccessToken) {
     throw new Error(`${route.method} ${route.path} needs bearerAuth but no verifyAccessToken was supplied`);
   }
@@ -77,6 +84,11 @@ function toHapiRoute(route: RouteDefinition, deps: HttpDeps, originCheck: Lifecy
   for (const [code, response] of Object.entries(route.responses)) {
     if (Number(code) < 400 && response.schema) status[Number(code)] = response.schema;
   }
+  // Route-level steps run only where they apply, off the other routes' hot path.
+  const ext: RouteOptions['ext'] = {
+    ...(needsOriginCheck(route) ? { onPostAuth: { method: originCheck } } : {}),
+    ...(route.cors ? { onPreResponse: { method: cors.responseHeaders(route.cors) } } : {}),
+  };
   const options: RouteOptions = {
     auth: toHapiAuth(route.auth),
     tags: ['api', ...route.tags],
@@ -84,7 +96,7 @@ function toHapiRoute(route: RouteDefinition, deps: HttpDeps, originCheck: Lifecy
     notes: route.description,
     app: { protocol: route.protocol ?? false, checkOrigin: route.checkOrigin ?? false },
     validate: toHapiValidate(route.validate),
-    ...(needsOriginCheck(route) ? { ext: { onPostAuth: { method: originCheck } } } : {}),
+    ...(Object.keys(ext).length > 0 ? { ext } : {}),
     ...(Object.keys(status).length > 0 ? { response: { status, failAction: 'error' as const } } : {}),
     // The JSON API takes JSON only: anything else is 415 before validation.
     ...(route.validate?.payload && !route.protocol ? { payload: { allow: 'application/json' } } : {}),

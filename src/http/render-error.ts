@@ -23,7 +23,8 @@ export function createErrorRenderer(logger: Logger): Lifecycle.Method {
     const rendered = app?.protocol ? toOAuthBody(error) : toApiBody(error);
     const reply = h.response(rendered.body).code(rendered.status).type('application/json');
     for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
-    return reply.takeover();
+    // Not a takeover: the onPreResponse steps registered after this one (CORS, the page policy) still see the reply.
+    return reply;
   };
 }
 

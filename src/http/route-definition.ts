@@ -15,6 +15,17 @@ export type ApiTag = 'Auth' | 'User' | 'Consent' | 'Terms' | 'OAuth Connect' | '
  */
 export type RouteAuth = 'none' | 'session' | 'optional-session' | 'admin' | 'bearer';
 
+/**
+ * Which other origins' browser apps may read a route's responses
+ * (./create-cors.ts answers their preflight and sets the headers; docs/oidc.md "CORS"):
+ * - any-origin: `*`, for public documents (discovery, the JWK Set);
+ * - client-origins: an Origin that is the origin of a client's registered redirect URI, echoed;
+ * - public-client-origins: the same, of public clients only.
+ * Credentials (cookies) are never allowed cross-origin. A row without a mode
+ * is same-origin only: no CORS headers, and OPTIONS is a 404.
+ */
+export type RouteCors = 'any-origin' | 'client-origins' | 'public-client-origins';
+
 export interface ResponseSpec {
   description: string;
   /** joi schema of the body; validated on the way out and published in OpenAPI. */
@@ -62,14 +73,15 @@ export interface RouteSpec {
   handler(deps: HttpDeps): Lifecycle.Method;
 }
 
-/** One row of the route table: a spec at its method and path, with its auth mode. */
+/** One row of the route table: a spec at its method and path, with its auth mode and CORS mode. */
 export interface RouteDefinition extends RouteSpec {
   method: HttpMethod;
   path: string;
   auth: RouteAuth;
+  cors?: RouteCors;
 }
 
-/** A row of the table in ./routes.ts. */
-export function route(method: HttpMethod, path: string, auth: RouteAuth, spec: RouteSpec): RouteDefinition {
-  return { ...spec, method, path, auth };
+/** A row of the table in ./routes.ts; `cors` only on the routes browser apps of other origins call. */
+export function route(method: HttpMethod, path: string, auth: RouteAuth, spec: RouteSpec, options: { cors?: RouteCors } = {}): RouteDefinition {
+  return { ...spec, method, path, auth, ...options };
 }

@@ -23,9 +23,11 @@ import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.
 
 /**
  * THE route table (STYLE.md 2): every METHOD path → handler of the server,
- * with its auth mode (see RouteAuth), in blocks. The method, path and auth
- * written here are the only ones: the specs under ./routes/ hold the
- * schemas, OpenAPI text and handler. test/http/route-table.test.ts checks
+ * with its auth mode (see RouteAuth) and, on the few that allow other
+ * origins, its CORS mode (RouteCors), in blocks. The method, path, auth and
+ * CORS mode written here are the only ones: the specs under ./routes/ hold
+ * the schemas, OpenAPI text and handler. A row with a CORS mode also
+ * answers its preflight (OPTIONS, ./create-cors.ts), which is not a row. test/http/route-table.test.ts checks
  * that the server serves exactly these rows and documents the public ones.
  */
 
@@ -46,16 +48,20 @@ const publicRoutes: RouteDefinition[] = [
  * `protocol: true`, so errors render as OAuthError. Auth none because each
  * authenticates in the engine: the client (RFC 6749 §2.3), the userinfo
  * bearer token (RFC 6750), the optional session of /oauth2/authorize.
+ * The fifth column is the CORS mode (RouteCors) of the routes a browser app
+ * on another origin calls with fetch; authorize and logout are navigations
+ * (they need the session cookie, which is never sent cross-origin), and
+ * introspection is for confidential clients, whose secret is never in a browser.
  */
 const protocolRoutes: RouteDefinition[] = [
-  route('GET',  '/.well-known/openid-configuration', 'none', discoveryRoute),
-  route('GET',  '/oauth2/jwks',                      'none', jwksRoute),
+  route('GET',  '/.well-known/openid-configuration', 'none', discoveryRoute,    { cors: 'any-origin' }),
+  route('GET',  '/oauth2/jwks',                      'none', jwksRoute,         { cors: 'any-origin' }),
   route('GET',  '/oauth2/authorize',                 'none', authorizeGetRoute),
   route('POST', '/oauth2/authorize',                 'none', authorizePostRoute),
-  route('POST', '/oauth2/token',                     'none', tokenRoute),
-  route('GET',  '/oauth2/userinfo',                  'none', userinfoGetRoute),
-  route('POST', '/oauth2/userinfo',                  'none', userinfoPostRoute),
-  route('POST', '/oauth2/revoke',                    'none', revokeRoute),
+  route('POST', '/oauth2/token',                     'none', tokenRoute,        { cors: 'public-client-origins' }),
+  route('GET',  '/oauth2/userinfo',                  'none', userinfoGetRoute,  { cors: 'client-origins' }),
+  route('POST', '/oauth2/userinfo',                  'none', userinfoPostRoute, { cors: 'client-origins' }),
+  route('POST', '/oauth2/revoke',                    'none', revokeRoute,       { cors: 'public-client-origins' }),
   route('POST', '/oauth2/introspect',                'none', introspectRoute),
   route('GET',  '/oauth2/logout',                    'none', endSessionGetRoute),
   route('POST', '/oauth2/logout',                    'none', endSessionPostRoute),

@@ -6,7 +6,12 @@ import { createStaticFrontend } from './static-frontend.js';
 
 export type Frontend =
   | { mode: 'disabled' }
-  | { mode: 'static'; static: ReturnType<typeof createStaticFrontend> }
+  | {
+      mode: 'static';
+      /** The built-in UI (idp's own pages), or else the operator's directory. */
+      builtin: boolean;
+      static: ReturnType<typeof createStaticFrontend>;
+    }
   | { mode: 'proxy'; proxy: ReturnType<typeof createProxyFrontend> };
 
 /**
@@ -23,6 +28,6 @@ export function createFrontend(frontend: FrontendConfig, branding: BrandingConfi
     return { mode: 'proxy', proxy: createProxyFrontend({ upstream: frontend.path, variables }) };
   }
   const directory = frontend.path || builtinUiDirectory;
-  const spaFallback = directory !== builtinUiDirectory;
-  return { mode: 'static', static: createStaticFrontend({ directory, variables, spaFallback }) };
+  const builtin = directory === builtinUiDirectory;
+  return { mode: 'static', builtin, static: createStaticFrontend({ directory, variables, spaFallback: !builtin }) };
 }

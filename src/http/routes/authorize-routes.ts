@@ -109,7 +109,12 @@ function render(outcome: AuthorizeOutcome, deps: HttpDeps, h: ResponseToolkit) {
     case 'client_response': {
       const { target, params } = outcome;
       if (target.responseMode === 'form_post') {
-        return h.response(renderFormPostPage(target.redirectUri, params)).type('text/html; charset=utf-8').header('cache-control', 'no-store');
+        const page = renderFormPostPage(target.redirectUri, params);
+        return h
+          .response(page.html)
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', page.contentSecurityPolicy)
+          .header('cache-control', 'no-store');
       }
       const location = new URL(target.redirectUri);
       for (const [name, v] of Object.entries(params)) location.searchParams.append(name, v);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Joi from 'joi';
 import { ApiError } from '../../api-error.js';
+import { contentSecurityPolicy } from '../../web/index.js';
 import type { RouteSpec } from '../route-definition.js';
 import type { OpenApiDocument } from '../openapi/build-openapi-document.js';
 
@@ -58,6 +59,14 @@ function referencePage(title: string): string {
 `;
 }
 
+/**
+ * idp's page policy, plus data: images: Swagger UI draws its icons as
+ * data:image/svg+xml URIs from its bundle. Its scripts and styles are files
+ * from here ('self'); its inline styles are set through the DOM, which
+ * style-src does not govern, so no 'unsafe-inline' (test/e2e/page-policy.test.ts).
+ */
+const referencePolicy = contentSecurityPolicy({ 'img-src': "'self' data:" });
+
 const hiddenRoute: Pick<RouteSpec, 'tags' | 'hidden'> = { tags: [], hidden: true };
 const page = (description: string) => ({ 200: { description } });
 
@@ -75,7 +84,8 @@ export const docsPageRoute: RouteSpec = {
   ...hiddenRoute,
   summary: 'The interactive API reference',
   responses: page('HTML page'),
-  handler: (deps) => (_request, h) => h.response(referencePage(deps.config.openapi.uiTitle)).type('text/html; charset=utf-8'),
+  handler: (deps) => (_request, h) =>
+    h.response(referencePage(deps.config.openapi.uiTitle)).type('text/html; charset=utf-8').header('content-security-policy', referencePolicy),
 };
 
 export const docsInitRoute: RouteSpec = {

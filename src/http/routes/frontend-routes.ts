@@ -7,12 +7,15 @@ import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
 import { isApiPath, renderErrorPage } from '../../web/index.js';
 import { clientAddress } from '../client-address.js';
+import { leaveToOperator } from '../page-policy.js';
 
 /**
  * Every path no other route owns (SPEC.md 2.5 frontend): files of the
  * static directory (the built-in UI by default), or the developer's front
  * end in proxy mode. API paths (/api, /oauth2, /.well-known, /openapi.json)
  * are never served from here: an unknown one is the JSON API's 404.
+ * The built-in UI's pages and idp's error pages here get idp's page policy
+ * (../page-policy.ts); the operator's own front end gets none from idp.
  */
 const notFound = () => new ApiError(404, 'NOT_FOUND', 'The requested resource was not found.');
 
@@ -51,7 +54,7 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
       const page = renderErrorPage({ brandingName: config.branding.name, title: 'Front end unavailable', message: 'The front end is not answering. Try again in a moment.' });
       return h.response(page).code(502).type('text/html; charset=utf-8');
     }
-    const response = h.response(answer.body).code(answer.status);
+    const response = leaveToOperator(h.response(answer.body).code(answer.status));
     // Repeated headers (several Set-Cookie) stay separate lines.
     for (const [name, value] of Object.entries(answer.headers)) {
       for (const one of Array.isArray(value) ? value : [value]) response.header(name, one, { append: true });
@@ -64,7 +67,8 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
     return h.response(page).code(404).type('text/html; charset=utf-8');
   }
   const cache = file.contentType.startsWith('text/html') ? 'no-cache' : 'public, max-age=300';
-  return h.response(file.body).type(file.contentType).header('cache-control', cache);
+  const response = h.response(file.body).type(file.contentType).header('cache-control', cache);
+  return frontend.builtin ? response : leaveToOperator(response);
 }
 
 /** GET serves pages in every mode. */

@@ -1,0 +1,40 @@
+import type { Lifecycle, ResponseObject } from '@hapi/hapi';
+import { contentSecurityPolicy } from '../web/index.js';
+
+const idpPagePolicy = contentSecurityPolicy();
+
+/** Set on a response by leaveToOperator. */
+interface PagePolicyState {
+  operatorFrontEnd?: true;
+}
+
+/**
+ * onPreResponse, after the error renderer: every HTML response gets the
+ * Content-Security-Policy of idp's pages unless its handler set a policy of
+ * its own (the form_post page, the API reference) or it is the operator's
+ * front end. Decided by the content type, so a new page cannot be forgotten.
+ * X-Content-Type-Options and Referrer-Policy come with hapi's `security`
+ * route option, on every response (create-server.ts).
+ */
+export const applyPagePolicy: Lifecycle.Method = (request, h) => {
+  // contentType (hapi's documented getter, missing from its types) includes the
+  // default a string payload gets at transmission: text/html.
+  const response = request.response as ResponseObject & { readonly contentType: string | null };
+  if ((response.app as PagePolicyState).operatorFrontEnd) return h.continue;
+  if (response.headers['content-security-policy'] !== undefined) return h.continue;
+  if (!response.contentType?.startsWith('text/html')) return h.continue;
+  response.header('content-security-policy', idpPagePolicy);
+  return h.continue;
+};
+
+/**
+ * Marks a file or answer of the operator's own front end (a `static`
+ * directory of theirs, or the `proxy` upstream): idp does not know what it
+ * loads or calls, so it sends no policy; the front end sets its own (a
+ * <meta http-equiv> tag, or the header from the proxied server, which
+ * passes through).
+ */
+export function leaveToOperator<T extends ResponseObject>(response: T): T {
+  (response.app as PagePolicyState).operatorFrontEnd = true;
+  return response;
+}
