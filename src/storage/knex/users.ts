@@ -91,11 +91,13 @@ function applyListFilters(builder: Knex.QueryBuilder, query: UserListQuery, post
   if (query.query) {
     const pattern = `%${escapeLike(query.query.toLowerCase())}%`;
     // SQLite's LIKE already folds ASCII case, exactly as its lower() does, and
-    // a bare column lets the covering index of migration 0007 answer; on
-    // PostgreSQL lower(sub) is the expression of the trigram index (0006).
-    const sub = postgres ? 'lower(sub)' : 'sub';
+    // bare columns let the covering index of migration 0007 answer. On
+    // PostgreSQL these are the expressions of the trigram indexes (0006,
+    // 0009): lower() of the already lower-cased e-mail keeps the trigram
+    // index away from e-mail equality, which the unique B-tree answers.
+    const [email, sub] = postgres ? ['lower(email_normalized)', 'lower(sub)'] : ['email_normalized', 'sub'];
     builder.where((q) =>
-      q.whereRaw(`email_normalized LIKE ? ESCAPE '\\'`, [pattern]).orWhereRaw(`${sub} LIKE ? ESCAPE '\\'`, [pattern]),
+      q.whereRaw(`${email} LIKE ? ESCAPE '\\'`, [pattern]).orWhereRaw(`${sub} LIKE ? ESCAPE '\\'`, [pattern]),
     );
   }
 }
