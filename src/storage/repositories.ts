@@ -85,6 +85,8 @@ export interface SessionRepository {
   delete(tx: Tx, idHash: string): Promise<void>;
   /** Revokes every session of a user at once (deletion, removal by apply). */
   deleteBySub(tx: Tx, sub: string): Promise<number>;
+  /** Revokes every session of these users (apply's removal of many users): one statement per list, not per user. */
+  deleteBySubs(tx: Tx, subs: string[]): Promise<void>;
   /** Cleanup: removes up to `limit` sessions that expired before `now`. */
   deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
 }
@@ -286,8 +288,9 @@ export interface TokenRepository {
   extendGrant(tx: Tx, grantId: string, expiresAt: number): Promise<void>;
   /** Revokes the grant and every refresh token under it (replay, reuse, RFC 7009). */
   revokeGrant(tx: Tx, grantId: string, now: number): Promise<void>;
-  revokeGrantsOfUser(tx: Tx, sub: string, now: number): Promise<void>;
-  revokeGrantsOfClient(tx: Tx, clientId: string, now: number): Promise<void>;
+  /** Revokes every grant (and refresh token) of these users, or of these clients: a few statements, however many ids. */
+  revokeGrantsOfUsers(tx: Tx, subs: string[], now: number): Promise<void>;
+  revokeGrantsOfClients(tx: Tx, clientIds: string[], now: number): Promise<void>;
   insertRefreshToken(tx: Tx, token: RefreshTokenRecord): Promise<void>;
   findRefreshToken(tx: Tx, tokenHash: string): Promise<RefreshTokenRecord | null>;
   /**
