@@ -356,6 +356,14 @@ export interface Storage {
    * apply transaction. Released when the transaction ends.
    */
   takeApplyLock(tx: Tx): Promise<void>;
+  /**
+   * Brings the query planner's statistics up to date after bulk writes, at
+   * the end of the transaction that made them: `changedRows` counts the
+   * rows it inserted, updated or deleted, per table. PostgreSQL ANALYZEs
+   * where autovacuum would (50 rows + 10% of the table changed), without
+   * waiting for it; SQLite does nothing (src/storage/knex/refresh-statistics.ts).
+   */
+  refreshStatistics(tx: Tx, changedRows: { users: number; clients: number }): Promise<void>;
   /** One trivial query: rejects when the database does not answer. */
   ping(): Promise<void>;
   /** Runs the pending migrations (migrations/ is the one source of the schema); resolves with their names. */
