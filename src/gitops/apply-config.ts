@@ -4,7 +4,7 @@ import type { Storage } from '../storage/repositories.js';
 import { FINGERPRINT_KEY_SETTING, generateFingerprintKey } from './fingerprint-secret.js';
 import { gitopsStoreOf } from './gitops-store.js';
 import { planChanges } from './plan-changes.js';
-import type { Plan } from './plan.js';
+import type { Plan, PlanWrites } from './plan.js';
 import { writePlan, type ApplyProgress } from './write-plan.js';
 
 export interface ApplyOptions {
@@ -30,9 +30,19 @@ export interface ApplyResult {
  * 2. make sure the identity-provider fingerprint key exists;
  * 3. plan: read everything once, check collisions with database-managed
  *    objects (ApplyConflictError before any write), compare in memory;
- * 4. write the plan in batches, revoking grants of removed users and clients.
+ * 4. write the plan in batches, revoking grants of removed users and clients;
+ * 5. refresh the planner's statistics of the users and clients tables when
+ *    it wrote many rows to them (ANALYZE on PostgreSQL).
  *
  * Any error rolls the whole transaction back: nothing is half-applied.
+ *
+ * Step 5 runs inside the transaction, under the apply lock: the rows and
+ * their statistics become visible together, so the next apply or `serve`,
+ * which waits on that lock, never plans against a table it knows nothing
+ * about (after a bulk load, the admin search read every row through the
+ * B-tree: ~190 ms for one match in 100,000 users instead of ~30 ms). ANALYZE
+ * samples at most 30,000 rows whatever the table's size, so it holds the
+ * lock for a bounded, small time (measured in docs/gitops.md).
  */
 export async function applyConfig(storage: Storage, config: Config, options: ApplyOptions = {}): Promise<ApplyResult> {
   const store = gitopsStoreOf(storage);
@@ -47,6 +57,13 @@ export async function applyConfig(storage: Storage, config: Config, options: App
     const plan = await planChanges(tx, config, store);
     if (plan.changes.length === 0) return { plan, applied: false };
     await writePlan(tx, plan.writes, now, store, options.onProgress ?? (() => {}));
+    await store.refreshStatistics(tx, rowsWritten(plan.writes));
     return { plan, applied: true };
   });
+}
+
+/** Rows apply inserted, updated or deleted in the tables that can hold thousands. */
+function rowsWritten(writes: PlanWrites): { users: number; clients: number } {
+  const count = (kind: PlanWrites['users'] | PlanWrites['clients']) => kind.create.length + kind.update.length + kind.remove.length;
+  return { users: count(writes.users), clients: count(writes.clients) };
 }

@@ -18,9 +18,19 @@ export interface GitopsStore {
   settings: SettingsRepository;
   revokers: GrantRevoker[];
   takeApplyLock(tx: Tx): Promise<void>;
+  refreshStatistics: Storage['refreshStatistics'];
 }
 
 export function gitopsStoreOf(storage: Storage): GitopsStore {
   const { users, clients, terms, identityProviders, settings, grantRevokers } = storage.repositories;
-  return { users, clients, terms, identityProviders, settings, revokers: grantRevokers, takeApplyLock: (tx) => storage.takeApplyLock(tx) };
+  return {
+    users,
+    clients,
+    terms,
+    identityProviders,
+    settings,
+    revokers: grantRevokers,
+    takeApplyLock: (tx) => storage.takeApplyLock(tx),
+    refreshStatistics: (tx, changedRows) => storage.refreshStatistics(tx, changedRows),
+  };
 }

@@ -85,6 +85,8 @@ export interface SessionRepository {
   delete(tx: Tx, idHash: string): Promise<void>;
   /** Revokes every session of a user at once (deletion, removal by apply). */
   deleteBySub(tx: Tx, sub: string): Promise<number>;
+  /** Revokes every session of these users (apply's removal of many users): one statement per list, not per user. */
+  deleteBySubs(tx: Tx, subs: string[]): Promise<void>;
   /** Cleanup: removes up to `limit` sessions that expired before `now`. */
   deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
 }
@@ -286,8 +288,9 @@ export interface TokenRepository {
   extendGrant(tx: Tx, grantId: string, expiresAt: number): Promise<void>;
   /** Revokes the grant and every refresh token under it (replay, reuse, RFC 7009). */
   revokeGrant(tx: Tx, grantId: string, now: number): Promise<void>;
-  revokeGrantsOfUser(tx: Tx, sub: string, now: number): Promise<void>;
-  revokeGrantsOfClient(tx: Tx, clientId: string, now: number): Promise<void>;
+  /** Revokes every grant (and refresh token) of these users, or of these clients: a few statements, however many ids. */
+  revokeGrantsOfUsers(tx: Tx, subs: string[], now: number): Promise<void>;
+  revokeGrantsOfClients(tx: Tx, clientIds: string[], now: number): Promise<void>;
   insertRefreshToken(tx: Tx, token: RefreshTokenRecord): Promise<void>;
   findRefreshToken(tx: Tx, tokenHash: string): Promise<RefreshTokenRecord | null>;
   /**
@@ -353,6 +356,14 @@ export interface Storage {
    * apply transaction. Released when the transaction ends.
    */
   takeApplyLock(tx: Tx): Promise<void>;
+  /**
+   * Brings the query planner's statistics up to date after bulk writes, at
+   * the end of the transaction that made them: `changedRows` counts the
+   * rows it inserted, updated or deleted, per table. PostgreSQL ANALYZEs
+   * where autovacuum would (50 rows + 10% of the table changed), without
+   * waiting for it; SQLite does nothing (src/storage/knex/refresh-statistics.ts).
+   */
+  refreshStatistics(tx: Tx, changedRows: { users: number; clients: number }): Promise<void>;
   /** One trivial query: rejects when the database does not answer. */
   ping(): Promise<void>;
   /** Runs the pending migrations (migrations/ is the one source of the schema); resolves with their names. */

@@ -1,6 +1,7 @@
 import type { ClientRepository } from '../repositories.js';
 import type { ClientRecord } from '../../model/index.js';
 import { inBatches } from './in-batches.js';
+import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
 
 interface ClientRow {
@@ -22,7 +23,7 @@ interface ClientRow {
 type ClientChanges = Partial<Omit<ClientRecord, 'clientId' | 'createdAt'>>;
 
 /**
- * Rows per statement: knex writes a multi-row insert on SQLite as a
+ * Rows per insert statement: knex writes a multi-row insert on SQLite as a
  * compound SELECT, capped at 500 terms; 400 rows also keep the bound
  * parameters far below both engines' limits.
  */
@@ -87,6 +88,6 @@ export const knexClientRepository = onKnex<ClientRepository>({
   },
 
   async deleteMany(tx, clientIds) {
-    for (const batch of inBatches(clientIds, BATCH_SIZE)) await tx('clients').whereIn('client_id', batch).delete();
+    for (const list of oneOfLists(tx, clientIds)) await whereOneOf(tx, 'clients', 'client_id', list).delete();
   },
 });

@@ -4,6 +4,7 @@ import { connectDatabase, isPostgres } from './connect.js';
 import { migrateUp, migrationStatus } from './migrate.js';
 import { knexOf, txOf } from './on-knex.js';
 import { takeApplyLock } from './apply-lock.js';
+import { refreshStatistics } from './refresh-statistics.js';
 import { grantRevokers } from './grant-revokers.js';
 import { knexUserRepository } from './users.js';
 import { knexSessionRepository } from './sessions.js';
@@ -53,6 +54,7 @@ export function openKnexStorage(config: DatabaseConfig): Storage {
     repositories: knexRepositories,
     transaction: (work) => knex.transaction((trx) => work(txOf(trx))),
     takeApplyLock: (tx) => takeApplyLock(knexOf(tx)),
+    refreshStatistics: (tx, changedRows) => refreshStatistics(knexOf(tx), changedRows),
     async ping() {
       await knex.raw('SELECT 1');
     },

@@ -2,9 +2,11 @@ import type { GrantRevoker } from '../repositories.js';
 import { knexSessionRepository } from './sessions.js';
 
 /** A user removed by apply loses its browser sessions in apply's transaction; clients hold no sessions. */
-export const sessionGrantRevoker : GrantRevoker = {
+export const sessionGrantRevoker: GrantRevoker = {
   async revokeUser(tx, sub) {
     await knexSessionRepository.deleteBySub(tx, sub);
   },
   async revokeClient() {},
+  revokeUsers: (tx, subs) => knexSessionRepository.deleteBySubs(tx, subs),
+  async revokeClients() {},
 };

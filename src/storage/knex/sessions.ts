@@ -1,6 +1,7 @@
 import type { SessionRepository } from '../repositories.js';
 import type { SessionRecord } from '../../model/index.js';
 import type { Knex } from 'knex';
+import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
 
 interface SessionRow {
@@ -56,6 +57,9 @@ export const knexSessionRepository = onKnex<SessionRepository>({
   },
   async deleteBySub(tx: Knex, sub: string) {
     return tx('sessions').where({ sub }).delete();
+  },
+  async deleteBySubs(tx, subs) {
+    for (const list of oneOfLists(tx, subs)) await whereOneOf(tx, 'sessions', 'sub', list).delete();
   },
   async deleteExpired(tx, now, limit) {
     const expired = tx('sessions').select('id_hash').where('expires_at', '<', now).limit(limit);

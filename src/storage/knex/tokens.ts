@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { TokenRepository } from '../repositories.js';
 import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
+import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
 
 interface GrantRow {
@@ -58,10 +59,13 @@ function refreshFromRow(row: RefreshTokenRow): RefreshTokenRecord {
   };
 }
 
-async function revokeGrantsWhere(tx: Knex, where: Partial<GrantRow>, now: number) {
-  const ids = tx('grants').select('grant_id').where(where);
-  await tx('refresh_tokens').whereIn('grant_id', ids).whereNull('revoked_at').update({ revoked_at: now });
-  await tx('grants').where(where).whereNull('revoked_at').update({ revoked_at: now });
+/** Revokes the grants whose `column` is one of `values`, refresh tokens first: two statements per list (oneOfLists). */
+async function revokeGrantsWhereOneOf(tx: Knex, column: 'grant_id' | 'sub' | 'client_id', values: string[], now: number) {
+  for (const list of oneOfLists(tx, values)) {
+    const ids = whereOneOf(tx, 'grants', column, list).select('grant_id');
+    await tx('refresh_tokens').whereIn('grant_id', ids).whereNull('revoked_at').update({ revoked_at: now });
+    await whereOneOf(tx, 'grants', column, list).whereNull('revoked_at').update({ revoked_at: now });
+  }
 }
 
 export const knexTokenRepository = onKnex<TokenRepository>({
@@ -92,9 +96,9 @@ export const knexTokenRepository = onKnex<TokenRepository>({
     await tx('grants').where({ grant_id: grantId }).where('expires_at', '<', expiresAt).update({ expires_at: expiresAt });
   },
 
-  revokeGrant: (tx, grantId, now) => revokeGrantsWhere(tx, { grant_id: grantId }, now),
-  revokeGrantsOfUser: (tx, sub, now) => revokeGrantsWhere(tx, { sub }, now),
-  revokeGrantsOfClient: (tx, clientId, now) => revokeGrantsWhere(tx, { client_id: clientId }, now),
+  revokeGrant: (tx, grantId, now) => revokeGrantsWhereOneOf(tx, 'grant_id', [grantId], now),
+  revokeGrantsOfUsers: (tx, subs, now) => revokeGrantsWhereOneOf(tx, 'sub', subs, now),
+  revokeGrantsOfClients: (tx, clientIds, now) => revokeGrantsWhereOneOf(tx, 'client_id', clientIds, now),
 
   async insertRefreshToken(tx, token) {
     await tx('refresh_tokens').insert({

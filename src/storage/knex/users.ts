@@ -4,6 +4,7 @@ import type { ManagedBy, UserRecord } from '../../model/index.js';
 import { escapeLike } from './escape-like.js';
 import { inBatches } from './in-batches.js';
 import { isPostgres } from './connect.js';
+import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
 
 interface UserRow {
@@ -24,7 +25,7 @@ interface UserRow {
 type UserChanges = Partial<Omit<UserRecord, 'sub' | 'createdAt'>>;
 
 /**
- * Rows per statement: knex writes a multi-row insert on SQLite as a
+ * Rows per insert statement: knex writes a multi-row insert on SQLite as a
  * compound SELECT, capped at 500 terms; 400 rows also keep the bound
  * parameters far below both engines' limits.
  */
@@ -91,11 +92,13 @@ function applyListFilters(builder: Knex.QueryBuilder, query: UserListQuery, post
   if (query.query) {
     const pattern = `%${escapeLike(query.query.toLowerCase())}%`;
     // SQLite's LIKE already folds ASCII case, exactly as its lower() does, and
-    // a bare column lets the covering index of migration 0007 answer; on
-    // PostgreSQL lower(sub) is the expression of the trigram index (0006).
-    const sub = postgres ? 'lower(sub)' : 'sub';
+    // bare columns let the covering index of migration 0007 answer. On
+    // PostgreSQL these are the expressions of the trigram indexes (0006,
+    // 0009): lower() of the already lower-cased e-mail keeps the trigram
+    // index away from e-mail equality, which the unique B-tree answers.
+    const [email, sub] = postgres ? ['lower(email_normalized)', 'lower(sub)'] : ['email_normalized', 'sub'];
     builder.where((q) =>
-      q.whereRaw(`email_normalized LIKE ? ESCAPE '\\'`, [pattern]).orWhereRaw(`${sub} LIKE ? ESCAPE '\\'`, [pattern]),
+      q.whereRaw(`${email} LIKE ? ESCAPE '\\'`, [pattern]).orWhereRaw(`${sub} LIKE ? ESCAPE '\\'`, [pattern]),
     );
   }
 }
@@ -137,8 +140,8 @@ export const knexUserRepository = onKnex<UserRepository>({
 
   async findBySubs(tx, subs) {
     const found: UserRecord[] = [];
-    for (const batch of inBatches(subs, BATCH_SIZE)) {
-      const rows = (await tx<UserRow>('users').whereIn('sub', batch)) as UserRow[];
+    for (const list of oneOfLists(tx, subs)) {
+      const rows = (await whereOneOf(tx, 'users', 'sub', list)) as UserRow[];
       found.push(...rows.map(fromRow));
     }
     return found;
@@ -146,8 +149,8 @@ export const knexUserRepository = onKnex<UserRepository>({
 
   async findLiveByEmails(tx, emails) {
     const found: UserRecord[] = [];
-    for (const batch of inBatches(emails.map(normalizeEmail), BATCH_SIZE)) {
-      const rows = (await tx<UserRow>('users').whereIn('email_normalized', batch).whereNull('deleted_at')) as UserRow[];
+    for (const list of oneOfLists(tx, emails.map(normalizeEmail))) {
+      const rows = (await whereOneOf(tx, 'users', 'email_normalized', list).whereNull('deleted_at')) as UserRow[];
       found.push(...rows.map(fromRow));
     }
     return found;
@@ -169,6 +172,6 @@ export const knexUserRepository = onKnex<UserRepository>({
   async updateMany(tx, subs, changes) {
     const columns = toColumns(changes);
     if (Object.keys(columns).length === 0) return;
-    for (const batch of inBatches(subs, BATCH_SIZE)) await tx('users').whereIn('sub', batch).update(columns);
+    for (const list of oneOfLists(tx, subs)) await whereOneOf(tx, 'users', 'sub', list).update(columns);
   },
 });
