@@ -58,12 +58,12 @@ export function describeTokens(s: Subject): void {
     expect(await tokens.rotateRefreshToken(db, 'r3', 4000)).toBe(true);
   });
 
-  it('revokes the grants of one user, or of one client, with their refresh tokens', async () => {
+  it('revokes the grants of listed users, or of listed clients, with their refresh tokens', async () => {
     await seed([grant('ga'), 'ra'], [grant('gb', { sub: 'bob' }), 'rb'], [grant('gc', { sub: 'bob', clientId: 'other' }), 'rc']);
-    await tokens.revokeGrantsOfUser(db, 'alice', 5000);
+    await tokens.revokeGrantsOfUsers(db, ['alice'], 5000);
     expect([await grantRevokedAt('ga'), await revokedAt('ra')]).toEqual([5000, 5000]);
     expect([await grantRevokedAt('gb'), await grantRevokedAt('gc')]).toEqual([null, null]);
-    await tokens.revokeGrantsOfClient(db, 'other', 6000);
+    await tokens.revokeGrantsOfClients(db, ['other'], 6000);
     expect([await grantRevokedAt('gc'), await revokedAt('rc')]).toEqual([6000, 6000]);
     expect([await grantRevokedAt('gb'), await revokedAt('rb')]).toEqual([null, null]);
   });
