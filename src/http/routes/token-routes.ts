@@ -4,6 +4,7 @@ import type { RouteSpec } from '../route-definition.js';
 import { handleTokenRequest } from '../../oidc/token/index.js';
 import { revokeToken } from '../../oidc/revocation/index.js';
 import { introspectToken } from '../../oidc/introspection/index.js';
+import { readClientCredentials } from '../../clients/index.js';
 import { clientAuthParams, formParam, noStoreHeaders, oauthErrorResponse } from '../schemas/oauth-schemas.js';
 
 /**
@@ -76,7 +77,7 @@ export const revokeRoute: RouteSpec = {
   hapiOptions: form,
   handler: (deps) => async (request, h) => {
     const p = request.payload as Record<string, string | undefined>;
-    const credentials = { authorization: authorizationOf(request), clientId: p.client_id, clientSecret: p.client_secret };
+    const credentials = readClientCredentials(authorizationOf(request), p.client_id, p.client_secret);
     await revokeToken({ token: p.token ?? '', tokenTypeHint: p.token_type_hint, credentials }, deps.provider);
     return h.response().code(200).header('cache-control', 'no-store');
   },
@@ -104,7 +105,7 @@ export const introspectRoute: RouteSpec = {
   hapiOptions: form,
   handler: (deps) => async (request, h) => {
     const p = request.payload as Record<string, string | undefined>;
-    const credentials = { authorization: authorizationOf(request), clientId: p.client_id, clientSecret: p.client_secret };
+    const credentials = readClientCredentials(authorizationOf(request), p.client_id, p.client_secret);
     return h.response(await introspectToken({ token: p.token ?? '', credentials }, deps.provider)).header('cache-control', 'no-store');
   },
 };

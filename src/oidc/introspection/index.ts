@@ -4,14 +4,15 @@
  * servers); a refresh token only to the client that holds it. Anything
  * else is `{ active: false }` (§2.2), never an error.
  */
-import { authenticateClient, type ClientCredentialsInput } from '../../clients/index.js';
+import type { PresentedCredentials } from '../../clients/index.js';
+import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
 import { checkAccessTokenLive, decodeAccessToken, hashOpaqueToken } from '../tokens/index.js';
 
 export interface IntrospectionRequest {
   token: string;
-  credentials: ClientCredentialsInput;
+  credentials: PresentedCredentials;
 }
 
 const inactive = { active: false } as const;

@@ -4,7 +4,8 @@
  * grant → check the grant's parameters → run the grant (src/oidc/grants).
  * The HTTP layer adds Cache-Control: no-store and Pragma: no-cache (§5.1).
  */
-import { authenticateClient, type ClientCredentialsInput } from '../../clients/index.js';
+import { readClientCredentials } from '../../clients/index.js';
+import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
 import { grants, type Grant, type TokenResponse } from '../grants/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
@@ -29,13 +30,9 @@ function checkParameters(grant: Grant, params: TokenRequest['params']): void {
   if (missing.length > 0) throw new OAuthError('invalid_request', `Missing parameter: ${missing.join(', ')}.`);
 }
 
-export function clientCredentialsOf(request: TokenRequest): ClientCredentialsInput {
-  return { authorization: request.authorization, clientId: request.params.client_id, clientSecret: request.params.client_secret };
-}
-
 export async function handleTokenRequest(request: TokenRequest, deps: ProviderDeps): Promise<TokenResponse> {
   const grant = checkGrantType(request.params);
-  const client = await authenticateClient(clientCredentialsOf(request), deps);
+  const client = await authenticateClient(readClientCredentials(request.authorization, request.params.client_id, request.params.client_secret), deps);
   if (!client.grantTypes.includes(grant.grantType)) {
     throw new OAuthError('unauthorized_client', `The client is not allowed to use the ${grant.grantType} grant.`);
   }
