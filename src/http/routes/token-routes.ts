@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
-import { handleTokenRequest } from '../../oidc/token/index.js';
+import { handleTokenRequest, readTokenRequest, type TokenForm } from '../../oidc/token/index.js';
 import { revokeToken } from '../../oidc/revocation/index.js';
 import { introspectToken } from '../../oidc/introspection/index.js';
 import { readClientCredentials } from '../../clients/index.js';
@@ -53,8 +53,8 @@ export const tokenRoute: RouteSpec = {
   // so it is not validated again on the way out (the schema documents it).
   hapiOptions: { ...form, response: { sample: 0 } },
   handler: (deps) => async (request, h) => {
-    const params = (request.payload ?? {}) as Record<string, string | undefined>;
-    const response = await handleTokenRequest({ params, authorization: authorizationOf(request) }, deps.provider);
+    const tokenRequest = readTokenRequest((request.payload ?? {}) as TokenForm, authorizationOf(request));
+    const response = await handleTokenRequest(tokenRequest, deps.provider);
     const reply = h.response(response);
     for (const [name, value] of Object.entries(noStoreHeaders)) reply.header(name, value);
     return reply;
