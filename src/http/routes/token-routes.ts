@@ -25,7 +25,7 @@ const tokenResponseSchema = Joi.object({
   access_token: Joi.string().required().description('RFC 9068 JWT access token (typ at+jwt)'),
   token_type: Joi.string().valid('Bearer').required(),
   expires_in: Joi.number().integer().required(),
-  scope: Joi.string().allow('').required(),
+  scope: Joi.string().description('The granted scopes; absent when none were granted (RFC 6749 §3.3)'),
   id_token: Joi.string().description('When openid was granted'),
   refresh_token: Joi.string().description('When offline_access was granted and the client may refresh'),
 }).label('TokenResponse');
