@@ -49,7 +49,7 @@ export const tokenRoute: RouteSpec = {
       .label('TokenRequest'),
   },
   responses: { 200: { description: 'Tokens (RFC 6749 §5.1)', schema: tokenResponseSchema }, ...clientAuthErrors },
-  // The hot path: the response is built by the grants' typed TokenResponse,
+  // The hot path: the response is built by the endpoint's typed TokenResponse,
   // so it is not validated again on the way out (the schema documents it).
   hapiOptions: { ...form, response: { sample: 0 } },
   handler: (deps) => async (request, h) => {
