@@ -24,6 +24,11 @@ export interface IssuedTokens {
  * steps around them, so no grant can skip one: client authentication, the
  * client's permission for the grant, the required parameters, the scope
  * step (between `check` and `issue`) and the response.
+ *
+ * The phases are methods, not function-typed properties, on purpose: so a
+ * Grant<AuthorizationCodeRequest, …> sits in the registry as a plain Grant,
+ * and the registry's keys (grants/index.ts) keep each grant to its own
+ * request and its own check's result.
  */
 export interface Grant<R extends GrantRequest = GrantRequest, C extends Checked = Checked> {
   readonly grantType: R['grantType'];
