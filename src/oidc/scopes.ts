@@ -9,3 +9,12 @@ export function parseScope(scope: string): string[] {
   if (scopes.some((s) => s === '' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s))) throw new OAuthError('invalid_scope', 'The scope parameter is malformed.');
   return [...new Set(scopes)];
 }
+
+/**
+ * The wire form of granted scopes. RFC 6749 §3.3 defines a scope as one or
+ * more tokens, so an empty grant has no value at all: undefined, for the
+ * caller to leave the member or claim out, never "".
+ */
+export function formatScope(scopes: string[]): string | undefined {
+  return scopes.length > 0 ? scopes.join(' ') : undefined;
+}

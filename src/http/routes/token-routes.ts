@@ -1,9 +1,10 @@
 import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
-import { handleTokenRequest } from '../../oidc/token/index.js';
+import { handleTokenRequest, readTokenRequest, type TokenForm } from '../../oidc/token/index.js';
 import { revokeToken } from '../../oidc/revocation/index.js';
 import { introspectToken } from '../../oidc/introspection/index.js';
+import { readClientCredentials } from '../../clients/index.js';
 import { clientAuthParams, formParam, noStoreHeaders, oauthErrorResponse } from '../schemas/oauth-schemas.js';
 
 /**
@@ -24,7 +25,7 @@ const tokenResponseSchema = Joi.object({
   access_token: Joi.string().required().description('RFC 9068 JWT access token (typ at+jwt)'),
   token_type: Joi.string().valid('Bearer').required(),
   expires_in: Joi.number().integer().required(),
-  scope: Joi.string().allow('').required(),
+  scope: Joi.string().description('The granted scopes; absent when none were granted (RFC 6749 §3.3)'),
   id_token: Joi.string().description('When openid was granted'),
   refresh_token: Joi.string().description('When offline_access was granted and the client may refresh'),
 }).label('TokenResponse');
@@ -48,12 +49,12 @@ export const tokenRoute: RouteSpec = {
       .label('TokenRequest'),
   },
   responses: { 200: { description: 'Tokens (RFC 6749 §5.1)', schema: tokenResponseSchema }, ...clientAuthErrors },
-  // The hot path: the response is built by the grants' typed TokenResponse,
+  // The hot path: the response is built by the endpoint's typed TokenResponse,
   // so it is not validated again on the way out (the schema documents it).
   hapiOptions: { ...form, response: { sample: 0 } },
   handler: (deps) => async (request, h) => {
-    const params = (request.payload ?? {}) as Record<string, string | undefined>;
-    const response = await handleTokenRequest({ params, authorization: authorizationOf(request) }, deps.provider);
+    const tokenRequest = readTokenRequest((request.payload ?? {}) as TokenForm, authorizationOf(request));
+    const response = await handleTokenRequest(tokenRequest, deps.provider);
     const reply = h.response(response);
     for (const [name, value] of Object.entries(noStoreHeaders)) reply.header(name, value);
     return reply;
@@ -76,7 +77,7 @@ export const revokeRoute: RouteSpec = {
   hapiOptions: form,
   handler: (deps) => async (request, h) => {
     const p = request.payload as Record<string, string | undefined>;
-    const credentials = { authorization: authorizationOf(request), clientId: p.client_id, clientSecret: p.client_secret };
+    const credentials = readClientCredentials(authorizationOf(request), p.client_id, p.client_secret);
     await revokeToken({ token: p.token ?? '', tokenTypeHint: p.token_type_hint, credentials }, deps.provider);
     return h.response().code(200).header('cache-control', 'no-store');
   },
@@ -104,7 +105,7 @@ export const introspectRoute: RouteSpec = {
   hapiOptions: form,
   handler: (deps) => async (request, h) => {
     const p = request.payload as Record<string, string | undefined>;
-    const credentials = { authorization: authorizationOf(request), clientId: p.client_id, clientSecret: p.client_secret };
+    const credentials = readClientCredentials(authorizationOf(request), p.client_id, p.client_secret);
     return h.response(await introspectToken({ token: p.token ?? '', credentials }, deps.provider)).header('cache-control', 'no-store');
   },
 };

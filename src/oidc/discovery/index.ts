@@ -22,7 +22,7 @@ export function providerMetadata(issuer: string, alg: SigningAlgorithm): Record<
     scopes_supported: [...openIdScopes],
     response_types_supported: ['code'],
     response_modes_supported: ['query', 'form_post'],
-    grant_types_supported: [...grants.keys()],
+    grant_types_supported: Object.keys(grants),
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [alg],
     token_endpoint_auth_methods_supported: clientAuthMethods,

@@ -1,26 +1,26 @@
 import { OAuthError } from '../errors.js';
-import { openIdScopes, parseScope } from '../scopes.js';
+import { openIdScopes } from '../scopes.js';
 import { issueAccessToken } from '../tokens/index.js';
-import type { Grant } from './grant.js';
+import type { Checked, Grant } from './grant.js';
+import type { ClientCredentialsRequest } from './grant-request.js';
 
 const userScopes = new Set<string>(openIdScopes);
 
 /**
  * RFC 6749 §4.4: confidential clients only; scopes limited to the client's
- * allowed scopes that do not need a user. Without a scope parameter the
- * token gets all of them (RFC 6749 §3.3 default). No database access: the
- * client comes from the in-memory directory and the token is a signed JWT.
+ * allowed scopes that do not need a user. No database access: the client
+ * comes from the in-memory directory and the token is a signed JWT.
  */
-export const clientCredentialsGrant: Grant = {
+export const clientCredentialsGrant: Grant<ClientCredentialsRequest, Checked> = {
   grantType: 'client_credentials',
-  parameters: [],
-  async handler({ client, params }, deps) {
+  read: (form) => ({ grantType: 'client_credentials', scope: form.scope }),
+  async check(_request, client) {
     if (client.tokenEndpointAuthMethod === 'none') throw new OAuthError('unauthorized_client', 'A public client cannot use client_credentials.');
-    const allowed = client.scopes.filter((s) => !userScopes.has(s));
-    const scopes = params.scope === undefined ? allowed : parseScope(params.scope);
-    const refused = scopes.filter((s) => !allowed.includes(s));
-    if (refused.length > 0) throw new OAuthError('invalid_scope', `Scopes not allowed for client_credentials: ${refused.join(' ')}.`);
+    return { allowedScopes: client.scopes.filter((s) => !userScopes.has(s)) };
+  },
+  scopeRefusal: 'Scopes not allowed for client_credentials: ',
+  async issue(_checked, scopes, client, deps) {
     const access = await issueAccessToken({ sub: client.clientId, clientId: client.clientId, scopes, grantId: null, authTime: null }, deps);
-    return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, scope: scopes.join(' ') };
+    return { accessToken: access.token, expiresIn: access.expiresIn };
   },
 };

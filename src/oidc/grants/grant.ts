@@ -1,31 +1,47 @@
-import type { ClientRecord, ClientGrantType } from '../../model/index.js';
+import type { ClientRecord } from '../../model/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
+import type { GrantRequest, MissingParameters } from './grant-request.js';
+import type { TokenForm } from './token-form.js';
 
-/** RFC 6749 §5.1 successful response. */
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  scope: string;
-  id_token?: string;
-  refresh_token?: string;
+/** What a grant's check settles, for the endpoint's scope step and the grant's issue. */
+export interface Checked {
+  /** RFC 6749 §3.3: the most the request may be granted, and what it gets without a scope parameter. */
+  allowedScopes: string[];
 }
 
-/** A parsed token request: the form's parameters, client authentication done. */
-export interface GrantRequest {
-  client: ClientRecord;
-  /** Every form parameter, single-valued (the HTTP edge refuses repeats, RFC 6749 §3.2). */
-  params: Record<string, string | undefined>;
+/** The tokens a grant made, before the endpoint renders them (RFC 6749 §5.1). */
+export interface IssuedTokens {
+  accessToken: string;
+  /** Seconds. */
+  expiresIn: number;
+  idToken?: string;
+  refreshToken?: string;
 }
 
 /**
- * One grant type (STYLE.md 4): the token endpoint authenticates the client,
- * checks it may use the grant and that `parameters` are present, then hands
- * over to `handler`.
+ * One grant type (STYLE.md 4). A grant says what it takes from the form
+ * and does its own work in two phases; the token endpoint runs the shared
+ * steps around them, so no grant can skip one: client authentication, the
+ * client's permission for the grant, the required parameters, the scope
+ * step (between `check` and `issue`) and the response.
+ *
+ * The phases are methods, not function-typed properties, on purpose: so a
+ * Grant<AuthorizationCodeRequest, …> sits in the registry as a plain Grant,
+ * and the registry's keys (grants/index.ts) keep each grant to its own
+ * request and its own check's result.
  */
-export interface Grant {
-  grantType: ClientGrantType;
-  /** Required parameters besides grant_type; a missing one is invalid_request. */
-  parameters: string[];
-  handler(request: GrantRequest, deps: ProviderDeps): Promise<TokenResponse>;
+export interface Grant<R extends GrantRequest = GrantRequest, C extends Checked = Checked> {
+  readonly grantType: R['grantType'];
+  /** The grant's parameters, read once at the edge (the wire names live here), or the required ones missing. */
+  read(form: TokenForm): R | MissingParameters;
+  /**
+   * Everything that can refuse the request before tokens are made, against
+   * what it presents (a code, a refresh token, the client itself); it
+   * settles the scopes the request may have.
+   */
+  check(request: R, client: ClientRecord, deps: ProviderDeps): Promise<C>;
+  /** The invalid_scope description, followed by the refused scopes (RFC 6749 §5.2). */
+  readonly scopeRefusal: string;
+  /** Makes and stores the tokens for the scopes the endpoint settled on. */
+  issue(checked: C, scopes: string[], client: ClientRecord, deps: ProviderDeps): Promise<IssuedTokens>;
 }

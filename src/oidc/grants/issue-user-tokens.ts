@@ -2,7 +2,7 @@ import type { Tx } from '../../storage/repositories.js';
 import type { ClientRecord, GrantRecord, UserRecord } from '../../model/index.js';
 import { hashOpaqueToken, issueAccessToken, issueIdToken, newOpaqueToken } from '../tokens/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
-import type { TokenResponse } from './grant.js';
+import type { IssuedTokens } from './grant.js';
 
 export interface UserTokensInput {
   client: ClientRecord;
@@ -26,12 +26,12 @@ export interface UserTokensInput {
  * `claim` refuses, nothing is stored, the signed tokens are dropped unseen,
  * and the answer is null.
  */
-export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps, claim: (tx: Tx) => Promise<boolean>): Promise<TokenResponse | null> {
+export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps, claim: (tx: Tx) => Promise<boolean>): Promise<IssuedTokens | null> {
   const { client, user, grant, scopes } = input;
   const access = await issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
-  const response: TokenResponse = { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, scope: scopes.join(' ') };
+  const issued: IssuedTokens = { accessToken: access.token, expiresIn: access.expiresIn };
   if (scopes.includes('openid')) {
-    response.id_token = await issueIdToken({ user, clientId: client.clientId, scopes, authTime: grant.authTime, nonce: input.nonce, accessToken: access.token }, deps);
+    issued.idToken = await issueIdToken({ user, clientId: client.clientId, scopes, authTime: grant.authTime, nonce: input.nonce, accessToken: access.token }, deps);
   }
   const refreshes = grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token');
   const refreshToken = refreshes ? newOpaqueToken() : null;
@@ -54,6 +54,6 @@ export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps
       });
     }
     await deps.tokenStore.extendGrant(tx, grant.grantId, expiresAt);
-    return refreshToken === null ? response : { ...response, refresh_token: refreshToken };
+    return refreshToken === null ? issued : { ...issued, refreshToken };
   });
 }

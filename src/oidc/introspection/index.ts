@@ -4,17 +4,26 @@
  * servers); a refresh token only to the client that holds it. Anything
  * else is `{ active: false }` (§2.2), never an error.
  */
-import { authenticateClient, type ClientCredentialsInput } from '../../clients/index.js';
+import type { PresentedCredentials } from '../../clients/index.js';
+import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
+import { formatScope } from '../scopes.js';
 import { checkAccessTokenLive, decodeAccessToken, hashOpaqueToken } from '../tokens/index.js';
 
 export interface IntrospectionRequest {
   token: string;
-  credentials: ClientCredentialsInput;
+  credentials: PresentedCredentials;
 }
 
 const inactive = { active: false } as const;
+
+/** RFC 7662 §2.2: scope is optional; an empty grant has none to state (RFC 6749 §3.3 has no empty scope). */
+function withScope(response: Record<string, unknown>, scopes: string[]): Record<string, unknown> {
+  const scope = formatScope(scopes);
+  if (scope !== undefined) response.scope = scope;
+  return response;
+}
 
 export async function introspectToken(request: IntrospectionRequest, deps: ProviderDeps): Promise<Record<string, unknown>> {
   const client = await authenticateClient(request.credentials, deps);
@@ -25,25 +34,24 @@ export async function introspectToken(request: IntrospectionRequest, deps: Provi
     if (refresh.clientId !== client.clientId || refresh.revokedAt !== null || refresh.rotatedAt !== null || refresh.expiresAt <= now) return inactive;
     const grant = await deps.tokenStore.findGrant(deps.db, refresh.grantId);
     if (!grant || grant.revokedAt !== null) return inactive;
-    return {
+    const response = {
       active: true,
       token_type: 'refresh_token',
-      scope: refresh.scopes.join(' '),
       client_id: refresh.clientId,
       sub: refresh.sub,
       iss: deps.issuer,
       exp: Math.floor(refresh.expiresAt / 1000),
       iat: Math.floor(refresh.createdAt / 1000),
     };
+    return withScope(response, refresh.scopes);
   }
   try {
     const claims = await decodeAccessToken(request.token, deps);
     if (!(await checkAccessTokenLive(claims, deps))) return inactive;
     const { iss, aud } = claims.claims;
-    return {
+    const response = {
       active: true,
       token_type: 'Bearer',
-      scope: claims.scopes.join(' '),
       client_id: claims.clientId,
       sub: claims.sub,
       iss,
@@ -52,6 +60,7 @@ export async function introspectToken(request: IntrospectionRequest, deps: Provi
       iat: claims.iat,
       jti: claims.jti,
     };
+    return withScope(response, claims.scopes);
   } catch (error) {
     if (error instanceof OAuthError) return inactive;
     throw error;

@@ -5,7 +5,8 @@
  * until it expires. Unknown, invalid or foreign tokens answer 200 as
  * well (§2.2): the caller learns nothing about tokens it does not hold.
  */
-import { authenticateClient, type ClientCredentialsInput } from '../../clients/index.js';
+import type { PresentedCredentials } from '../../clients/index.js';
+import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
 import { decodeAccessToken, hashOpaqueToken } from '../tokens/index.js';
@@ -13,7 +14,7 @@ import { decodeAccessToken, hashOpaqueToken } from '../tokens/index.js';
 export interface RevocationRequest {
   token: string;
   tokenTypeHint: string | undefined;
-  credentials: ClientCredentialsInput;
+  credentials: PresentedCredentials;
 }
 
 export async function revokeToken(request: RevocationRequest, deps: ProviderDeps): Promise<void> {

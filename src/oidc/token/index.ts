@@ -1,44 +1,46 @@
 /**
- * The token endpoint (RFC 6749 §3.2), as steps: check the grant type →
- * authenticate the client (src/clients) → check the client may use the
- * grant → check the grant's parameters → run the grant (src/oidc/grants).
- * The HTTP layer adds Cache-Control: no-store and Pragma: no-cache (§5.1).
+ * The token endpoint (RFC 6749 §3.2). The edge reads the request once
+ * (readTokenRequest: grant_type, the client's credentials, the grant's
+ * parameters); then the steps, the same for every grant:
+ *
+ *   authenticateClient → checkGrantAllowed → checkParameters
+ *     → grant.check → checkScope → grant.issue → respond
+ *
+ * Grants (src/oidc/grants) only fill in check and issue. The HTTP layer
+ * adds Cache-Control: no-store and Pragma: no-cache (§5.1).
  */
-import { authenticateClient, type ClientCredentialsInput } from '../../clients/index.js';
+import type { ClientGrantType, ClientRecord } from '../../model/index.js';
+import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
-import { grants, type Grant, type TokenResponse } from '../grants/index.js';
+import { grants, type Grant, type GrantRequest, type MissingParameters } from '../grants/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
+import { checkScope } from './check-scope.js';
+import type { TokenRequest } from './read-token-request.js';
+import { respond, type TokenResponse } from './respond.js';
 
-export interface TokenRequest {
-  /** The form body, one value per parameter. */
-  params: Record<string, string | undefined>;
-  /** The Authorization header, if any. */
-  authorization: string | undefined;
+export { readTokenRequest, type TokenRequest } from './read-token-request.js';
+export type { TokenResponse } from './respond.js';
+export type { TokenForm } from '../grants/index.js';
+
+/** RFC 6749 §5.2 unauthorized_client: the client is not registered for this grant. */
+function checkGrantAllowed(client: ClientRecord, grantType: ClientGrantType): void {
+  if (!client.grantTypes.includes(grantType)) throw new OAuthError('unauthorized_client', `The client is not allowed to use the ${grantType} grant.`);
 }
 
-function checkGrantType(params: TokenRequest['params']): Grant {
-  const grantType = params.grant_type;
-  if (grantType === undefined || grantType === '') throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
-  const grant = grants.get(grantType);
-  if (!grant) throw new OAuthError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
-  return grant;
-}
-
-function checkParameters(grant: Grant, params: TokenRequest['params']): void {
-  const missing = grant.parameters.filter((name) => params[name] === undefined || params[name] === '');
-  if (missing.length > 0) throw new OAuthError('invalid_request', `Missing parameter: ${missing.join(', ')}.`);
-}
-
-export function clientCredentialsOf(request: TokenRequest): ClientCredentialsInput {
-  return { authorization: request.authorization, clientId: request.params.client_id, clientSecret: request.params.client_secret };
+/** RFC 6749 §5.2 invalid_request: a required parameter is missing. */
+function checkParameters(parameters: GrantRequest | MissingParameters): GrantRequest {
+  if ('missing' in parameters) throw new OAuthError('invalid_request', `Missing parameter: ${parameters.missing.join(', ')}.`);
+  return parameters;
 }
 
 export async function handleTokenRequest(request: TokenRequest, deps: ProviderDeps): Promise<TokenResponse> {
-  const grant = checkGrantType(request.params);
-  const client = await authenticateClient(clientCredentialsOf(request), deps);
-  if (!client.grantTypes.includes(grant.grantType)) {
-    throw new OAuthError('unauthorized_client', `The client is not allowed to use the ${grant.grantType} grant.`);
-  }
-  checkParameters(grant, request.params);
-  return grant.handler({ client, params: request.params }, deps);
+  const client = await authenticateClient(request.credentials, deps);
+  checkGrantAllowed(client, request.grantType);
+  const parameters = checkParameters(request.parameters);
+  const grant: Grant = grants[parameters.grantType];
+  const checked = await grant.check(parameters, client, deps);
+  // RFC 6749 §4.1.3 has no scope parameter: a code's request takes the code's scopes.
+  const requested = 'scope' in parameters ? parameters.scope : undefined;
+  const scopes = checkScope(requested, checked.allowedScopes, grant.scopeRefusal);
+  return respond(await grant.issue(checked, scopes, client, deps), scopes);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signJwt } from '../../keys/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
+import { formatScope } from '../scopes.js';
 
 export interface AccessTokenInput {
   /** The user, or the client itself for client_credentials (RFC 9068 §2.2). */
@@ -24,7 +25,8 @@ export const grantIdClaim = 'gid';
 
 /**
  * An RFC 9068 JWT access token: header typ `at+jwt` (§2.1), claims iss,
- * exp, aud, sub, client_id, iat, jti (§2.2) and scope (§2.2.3). The
+ * exp, aud, sub, client_id, iat, jti (§2.2) and scope (§2.2.3, left out
+ * when nothing was granted: RFC 6749 §3.3 has no empty scope). The
  * audience is this server: its own bearerAuth API and userinfo are the
  * only resource it serves.
  */
@@ -40,8 +42,9 @@ export async function issueAccessToken(input: AccessTokenInput, deps: Pick<Provi
     // randomUUID draws from a cached entropy pool: cheaper than randomBytes per token.
     jti: randomUUID(),
     client_id: input.clientId,
-    scope: input.scopes.join(' '),
   };
+  const scope = formatScope(input.scopes);
+  if (scope !== undefined) claims.scope = scope;
   if (input.authTime !== null) claims.auth_time = Math.floor(input.authTime / 1000);
   if (input.grantId !== null) claims[grantIdClaim] = input.grantId;
   return { token: await signJwt(deps.signingPool, deps.keys.current(), 'at+jwt', claims), expiresIn, expiresAt: (now + expiresIn) * 1000 };
