@@ -7,6 +7,7 @@ import { createOriginCheck } from './check-origin.js';
 import { createErrorRenderer } from './render-error.js';
 import { validationFailure } from './validation-failure.js';
 import { compileInputValidator } from './flat-form-validator.js';
+import { refuseControlCharacters } from './refuse-control-characters.js';
 
 /** Bodies above this answer 413: the JSON API never needs more. */
 export const maxPayloadBytes = 64 * 1024;
@@ -16,8 +17,9 @@ export type HttpServer = Hapi.Server;
 
 /**
  * Builds the hapi server from the route table: server options, the session
- * cookie and auth strategies, the Origin rule, the error renderer, then the
- * routes. Not started: the caller (src/app.ts) starts and stops it.
+ * cookie and auth strategies, the Origin rule, the control-character check,
+ * the error renderer, then the routes. Not started: the caller (src/app.ts)
+ * starts and stops it.
  */
 export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): Promise<HttpServer> {
   const { config } = deps;
@@ -42,6 +44,7 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   });
   if (deps.verifyAccessToken) registerBearerAuth(server, deps.verifyAccessToken);
 
+  server.ext('onPreHandler', refuseControlCharacters);
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
   server.events.on('response', (request) => {
     // Per-request logging is debug only: skip building the entry on the hot path otherwise.
