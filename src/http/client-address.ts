@@ -3,7 +3,7 @@ import type { Request } from '@hapi/hapi';
 import type { TrustProxy } from '../config/types.js';
 
 /** What clientAddress reads of a request. */
-export type AddressedRequest = { info: Pick<Request['info'], 'remoteAddress'>; headers: Request['headers'] };
+type AddressedRequest = { info: Pick<Request['info'], 'remoteAddress'>; headers: Request['headers'] };
 
 /**
  * The caller's address for rate limits (server.trust_proxy,
