@@ -23,7 +23,8 @@ let compiled: ValidateFunction | null = null;
 function configValidator(): ValidateFunction {
   if (compiled) return compiled;
   const schema = JSON.parse(readFileSync(configSchemaUrl, 'utf8')) as object;
-  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, verbose: true, strict: true });
+  // Union types: server.trust_proxy is true/false, a number of hops or a list of addresses.
+  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, verbose: true, strict: true, allowUnionTypes: true });
   addFormatsModule.default(ajv, ['uri']);
   compiled = ajv.compile(schema);
   return compiled;

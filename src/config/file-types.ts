@@ -36,7 +36,8 @@ export interface ServerFile {
   base_url: string;
   host: string;
   port: number;
-  trust_proxy: boolean;
+  /** false, a number of hops, or proxy addresses and CIDR ranges; true is read as 1 hop. */
+  trust_proxy: boolean | number | string[];
 }
 
 export interface TokensFile {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ConfigFile, ClientFile, IdentityProviderFile, TermFile, UserFile } from './file-types.js';
 import type { ClientConfig, Config, IdentityProviderConfig, TermConfig, UserConfig } from './types.js';
 import { processInstanceId } from './process-instance-id.js';
+import { normalizeTrustProxy } from './normalize-trust-proxy.js';
 
 /** proxy mode's upstream when frontend.path is absent: a Vite dev server on its default port. */
 export const defaultProxyUpstream = 'http://127.0.0.1:5173';
@@ -27,7 +28,7 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
   const f = file;
   return {
     file: options.file,
-    server: { baseUrl: f.server.base_url.replace(/\/+$/, ''), host: f.server.host, port: f.server.port, trustProxy: f.server.trust_proxy },
+    server: { baseUrl: f.server.base_url.replace(/\/+$/, ''), host: f.server.host, port: f.server.port, trustProxy: normalizeTrustProxy(f.server.trust_proxy) },
     tokens: {
       accessTokenTtlSeconds: f.tokens.access_token_ttl_seconds,
       idTokenTtlSeconds: f.tokens.id_token_ttl_seconds,

@@ -5,6 +5,7 @@
  * described by schemas/config.schema.json and mirrored by ./file-types.ts.
  */
 
+import type { BlockList } from 'node:net';
 import type { ClientAuthMethod, ClientGrantType, EmailConflictStrategy, IdentityProviderType, SigningAlgorithm, UserRole } from '../model/index.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -13,8 +14,15 @@ export interface ServerConfig {
   baseUrl: string;
   host: string;
   port: number;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
 }
+
+/**
+ * Who may tell the client address through X-Forwarded-For (server.trust_proxy,
+ * docs/configuration.md): nobody (the socket peer is the client), the
+ * nearest `hops` peers whoever they are, or the peers in `trusted`.
+ */
+export type TrustProxy = false | { hops: number } | { trusted: BlockList };
 
 export interface TokensConfig {
   accessTokenTtlSeconds: number;

@@ -1,14 +1,40 @@
+import { isIP } from 'node:net';
 import type { Request } from '@hapi/hapi';
+import type { TrustProxy } from '../config/types.js';
+
+/** What clientAddress reads of a request. */
+type AddressedRequest = { info: Pick<Request['info'], 'remoteAddress'>; headers: Request['headers'] };
 
 /**
- * The caller's address for rate limits. Behind a proxy (server.trust_proxy)
- * it is the first X-Forwarded-For entry; otherwise the socket's peer, so a
- * direct client cannot pick its own address.
+ * The caller's address for rate limits (server.trust_proxy,
+ * docs/configuration.md). Each proxy appends the address of its own peer to
+ * X-Forwarded-For, so only the right end of the list was written by proxies
+ * we know; everything to the left of them came from the client and may be
+ * anything. The walk starts at the socket peer and moves left while the
+ * address it stands on is a trusted proxy (one of the nearest `hops`, or
+ * inside the `trusted` ranges); the first address that is not is the client.
+ * An untrusted peer is the client at once: its X-Forwarded-For is not read.
+ * When every entry is trusted, the left-most is the best answer there is.
+ * An entry that is not an IP address ends the walk at the proxy that passed
+ * it on, so the answer is always an address some proxy saw.
  */
-export function clientAddress(request: Request, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = (request.headers['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
+export function clientAddress(request: AddressedRequest, trustProxy: TrustProxy): string {
+  const peer = request.info.remoteAddress;
+  if (trustProxy === false) return peer;
+  const header = request.headers['x-forwarded-for'];
+  // Node joins repeated X-Forwarded-For headers with ", ", in arrival order.
+  const forwarded = typeof header === 'string' ? header.split(',') : [];
+  let address = peer;
+  for (let hop = 0; isTrusted(address, hop, trustProxy) && forwarded.length > 0; hop++) {
+    const next = forwarded.pop()!.trim();
+    if (isIP(next) === 0) break;
+    address = next;
   }
-  return request.info.remoteAddress;
+  return address;
+}
+
+function isTrusted(address: string, hop: number, trustProxy: Exclude<TrustProxy, false>): boolean {
+  if ('hops' in trustProxy) return hop < trustProxy.hops;
+  const family = isIP(address);
+  return family !== 0 && trustProxy.trusted.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }

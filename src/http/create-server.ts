@@ -9,6 +9,7 @@ import { applyPagePolicy } from './page-policy.js';
 import { createErrorRenderer } from './render-error.js';
 import { validationFailure } from './validation-failure.js';
 import { compileInputValidator } from './flat-form-validator.js';
+import { refuseControlCharacters } from './refuse-control-characters.js';
 
 /** Bodies above this answer 413: the JSON API never needs more. */
 export const maxPayloadBytes = 64 * 1024;
@@ -18,9 +19,9 @@ export type HttpServer = Hapi.Server;
 
 /**
  * Builds the hapi server from the route table: server options, the session
- * cookie and auth strategies, the Origin rule, CORS, the error renderer and
- * the page policy, then the routes. Not started: the caller (src/app.ts)
- * starts and stops it.
+ * cookie and auth strategies, the Origin rule, CORS, the control-character
+ * check, the error renderer and the page policy, then the routes. Not
+ * started: the caller (src/app.ts) starts and stops it.
  */
 export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): Promise<HttpServer> {
   const { config } = deps;
@@ -47,6 +48,7 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
 
   const cors = createCors(routes, () => deps.provider.clients.origins());
   server.ext('onRequest', cors.preflight);
+  server.ext('onPreHandler', refuseControlCharacters);
   // In this order: errors become responses first, which then get the page policy (CORS, per route, comes last).
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
   server.ext('onPreResponse', applyPagePolicy);

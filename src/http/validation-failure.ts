@@ -1,6 +1,6 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
-import { ApiError, type ApiErrorDetail } from '../api-error.js';
-import { OAuthError } from '../oidc/errors.js';
+import type { ApiErrorDetail } from '../api-error.js';
+import { invalidInput } from './invalid-input.js';
 
 interface JoiLikeError extends Error {
   details?: { path: (string | number)[]; message: string }[];
@@ -8,9 +8,8 @@ interface JoiLikeError extends Error {
 }
 
 /**
- * The joi failAction of every route: 400 VALIDATION_ERROR with one detail per
- * problem (`path` like `query.page_size`), or invalid_request on protocol
- * routes (STYLE.md 5: never hapi's default body).
+ * The joi failAction of every route: one detail per problem (`path` like
+ * `query.page_size`), answered as invalid input (./invalid-input.ts).
  */
 export function validationFailure(request: Request, _h: ResponseToolkit, error?: Error): never {
   const joiError = error as JoiLikeError | undefined;
@@ -19,7 +18,5 @@ export function validationFailure(request: Request, _h: ResponseToolkit, error?:
     path: [source, ...d.path].join('.'),
     message: d.message,
   }));
-  const app = request.route.settings.app as { protocol?: boolean } | undefined;
-  if (app?.protocol) throw new OAuthError('invalid_request', details[0]?.message ?? 'The request is invalid.');
-  throw new ApiError(400, 'VALIDATION_ERROR', 'The request is invalid.', { details });
+  throw invalidInput(request, details);
 }

@@ -37,7 +37,7 @@ describe('expandReferences', () => {
 describe('interpolation in a config file', () => {
   it('reads an unquoted reference that expands to a number or boolean as that type', () => {
     const result = load(yaml(secretLine, 'server:', '  port: ${PORT}', '  trust_proxy: ${TRUST:-true}'), { PORT: '9090' });
-    expect(result.ok && result.config.server).toMatchObject({ port: 9090, trustProxy: true });
+    expect(result.ok && result.config.server).toMatchObject({ port: 9090, trustProxy: { hops: 1 } });
   });
 
   it('keeps a quoted reference a string', () => {

@@ -32,6 +32,9 @@ describe('each class of error is located by file:line:column and config path', (
     ['missing required key', yaml('users:', '  - email: a@example.com'), ['idp.yaml:2:5: users[0]: missing required key "sub"']],
     ['enum with a suggestion', yaml('users:', '  - sub: a', '    email: a@example.com', '    role: admn'), ['idp.yaml:4:11: users[0].role: must be one of user, admin (did you mean "admin"?)']],
     ['bound', yaml('server:', '  port: 70000'), ['idp.yaml:2:9: server.port: must be at most 65535']],
+    ['trust_proxy of another type', yaml('server:', '  trust_proxy: yes'), ['idp.yaml:2:16: server.trust_proxy: must be true or false or a whole number or a list, not a string']],
+    ['trust_proxy: negative hops', yaml('server:', '  trust_proxy: -1'), ['idp.yaml:2:16: server.trust_proxy: must be at least 0']],
+    ['trust_proxy: a list of other than text', yaml('server:', '  trust_proxy: [1, ""]'), ['idp.yaml:2:17: server.trust_proxy[0]: must be a string, not the number 1', 'idp.yaml:2:20: server.trust_proxy[1]: must not be empty']],
     ['short secret', yaml('security:', '  secret: short'), ['idp.yaml:2:11: security.secret: must be at least 32 characters long']],
     [
       'duplicate id',

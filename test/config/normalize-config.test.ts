@@ -99,6 +99,29 @@ describe('normalize', () => {
     expect(result.config.terms[0]).toEqual({ id: 'tos', required: false, consentMode: 'explicit', version: '1', content: { en: { title: 'T', type: 'text', content: 'c' } } });
   });
 
+  it.each<[string, unknown]>([
+    ['false', false],
+    ['0', false],
+    ['[]', false],
+    ['true', { hops: 1 }],
+    ['1', { hops: 1 }],
+    ['3', { hops: 3 }],
+  ])('reads server.trust_proxy: %s as %j', (setting, expected) => {
+    const result = load(yaml(secretLine, `server: { trust_proxy: ${setting} }`));
+    expect(result.ok && result.config.server.trustProxy).toEqual(expected);
+  });
+
+  it('reads a server.trust_proxy list as the set of trusted proxy addresses', () => {
+    const result = load(yaml(secretLine, 'server: { trust_proxy: [10.0.0.0/8, 192.0.2.1, "2001:db8::/32", "10.9.9.9/8"] }'));
+    const trust = result.ok ? result.config.server.trustProxy : false;
+    if (!trust || !('trusted' in trust)) throw new Error(`expected a list, got ${JSON.stringify(trust)}`);
+    const family = (address: string) => (address.includes(':') ? 'ipv6' : 'ipv4');
+    const inside = ['10.0.0.1', '10.255.255.255', '192.0.2.1', '2001:db8::1', '2001:db8:ffff::', '::ffff:10.1.2.3'];
+    const outside = ['11.0.0.0', '192.0.2.2', '2001:db9::', '::1', '127.0.0.1'];
+    expect(inside.filter((a) => !trust.trusted.check(a, family(a)))).toEqual([]);
+    expect(outside.filter((a) => trust.trusted.check(a, family(a)))).toEqual([]);
+  });
+
   it('reads an empty file as all defaults', () => {
     expect(load('').ok).toBe(true);
     expect(load('# only a comment\n').ok).toBe(true);

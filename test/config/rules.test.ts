@@ -157,6 +157,17 @@ describe.each([
     bad: yaml(secretLine, 'users:', ...user('x'.repeat(256), 'a@example.com'), ...user('""', 'b@example.com')),
     expected: ['idp.yaml:3:10: users[0].sub: must be at most 255 characters long', 'idp.yaml:5:10: users[1].sub: must not be empty'],
   },
+  {
+    rule: 'server.trust_proxy lists IPv4 and IPv6 addresses and CIDR ranges',
+    good: yaml(secretLine, 'server:', '  trust_proxy: [10.0.0.0/8, 192.0.2.1, "2001:db8::/32", "::1", 0.0.0.0/0]'),
+    bad: yaml(secretLine, 'server:', '  trust_proxy:', '    - 10.0.0.0/33', '    - proxy.internal', '    - "2001:db8::/129"', '    - 10.0.0.1/', '    - 192.0.2.1'),
+    expected: [
+      'idp.yaml:4:7: server.trust_proxy[0]: "10.0.0.0/33": the prefix length after "/" must be a whole number from 0 to 32',
+      'idp.yaml:5:7: server.trust_proxy[1]: "proxy.internal" is not an IPv4 or IPv6 address or CIDR range (such as 10.0.0.0/8 or 2001:db8::/32)',
+      'idp.yaml:6:7: server.trust_proxy[2]: "2001:db8::/129": the prefix length after "/" must be a whole number from 0 to 128',
+      'idp.yaml:7:7: server.trust_proxy[3]: "10.0.0.1/": the prefix length after "/" must be a whole number from 0 to 32',
+    ],
+  },
 ])('rule: $rule', ({ good, bad, expected }) => {
   it('passes a file that follows it', () => {
     expect(problemLines(good)).toEqual([]);
@@ -172,6 +183,11 @@ describe('warnings do not make a file invalid', () => {
     ['e-mail patterns while registration is off', yaml(secretLine, 'registration:', '  allowed_email_patterns: ["*@example.com"]'), 'idp.yaml:3:27: warning: registration.allowed_email_patterns: has no effect while registration.enabled is false'],
     ['verification without e-mail', yaml(secretLine, 'registration: { enabled: true }'), 'idp.yaml:2:15: warning: registration.email_verification_required: verification e-mails cannot be sent while email.enabled is false'],
     ['url with sqlite', yaml(secretLine, 'database: { url: "postgres://x@y/z" }'), 'idp.yaml:2:18: warning: database.url: is ignored when client is sqlite (set client: postgres to use it)'],
+    [
+      'trust_proxy: true (one hop)',
+      yaml(secretLine, 'server: { trust_proxy: true }'),
+      "idp.yaml:2:24: warning: server.trust_proxy: true trusts one proxy hop: the client address is the last X-Forwarded-For entry, written by the proxy idp sees; write 1, or the proxies' addresses, to say so",
+    ],
   ])('%s', (_name, text, expected) => {
     expect(problemLines(text)).toEqual([expected]);
   });

@@ -27,7 +27,7 @@ describe.each(databaseKinds)('login and sessions on %s', (kind) => {
   beforeAll(async () => {
     const base = testConfig();
     // trust_proxy so that tests can pick client addresses through X-Forwarded-For.
-    t = await createTestApp(kind, { server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: true } });
+    t = await createTestApp(kind, { server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: { hops: 1 } } });
     await seedUser(t, { sub: 'root', role: 'admin', email: 'root@example.com' });
     await seedUser(t, { sub: 'alice', email: 'alice@example.com' });
     await seedUser(t, { sub: 'gone', email: 'gone@example.com', deletedAt: Date.now() - 1000 });
@@ -156,7 +156,7 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
   beforeAll(async () => {
     const base = testConfig();
     t = await createTestApp(kind, {
-      server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: true },
+      server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: { hops: 1 } },
       security: { ...base.security, loginRateLimit: { maxAttempts, windowSeconds: 600 } },
     });
     for (const sub of ['victim', 'a1', 'a2', 'a3', 'a4', 'shared', 'burst', 'regular']) await seedUser(t, { sub, email: `${sub}@example.com` });

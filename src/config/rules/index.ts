@@ -13,6 +13,7 @@ import { checkLocales } from './check-locales.js';
 import { checkFrontend } from './check-frontend.js';
 import { checkRegistration } from './check-registration.js';
 import { checkSecret } from './check-secret.js';
+import { checkTrustProxy } from './check-trust-proxy.js';
 
 /**
  * Phase 4: the cross-field rules the schema cannot express, in the order
@@ -20,6 +21,7 @@ import { checkSecret } from './check-secret.js';
  * are an enum of the schema, so they are checked in phase 3.
  */
 export const configRules: readonly ConfigRule[] = [
+  checkTrustProxy,
   checkUniqueUserSubs,
   checkUniqueUserEmails,
   checkUserEmails,

@@ -1,0 +1,25 @@
+import type { Request, ResponseToolkit } from '@hapi/hapi';
+import { findControlCharacter } from './find-control-character.js';
+import { invalidInput } from './invalid-input.js';
+
+const sources = ['params', 'query', 'payload'] as const;
+
+/**
+ * A server-wide onPreHandler step, so that no route can forget it: after
+ * parsing, authentication and joi, before any handler, a path param, query
+ * value or body string (at any depth, keys included) with a control
+ * character (./find-control-character.ts) is invalid input, answered like a
+ * joi failure on that route. Only the first such string is reported, and
+ * never echoed back.
+ */
+export function refuseControlCharacters(request: Request, h: ResponseToolkit) {
+  for (const source of sources) {
+    const found = findControlCharacter(request[source]);
+    if (!found) continue;
+    const path = [source, ...found.path].join('.');
+    const name = found.path.length > 0 ? found.path.join('.') : source;
+    const message = found.inKey ? `the keys of "${name}" must not contain control characters` : `"${name}" must not contain control characters`;
+    throw invalidInput(request, [{ path, message }]);
+  }
+  return h.continue;
+}
