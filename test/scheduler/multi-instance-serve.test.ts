@@ -8,7 +8,7 @@ import { createJobQueue } from '../../src/scheduler/job-queue.js';
 import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/background-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { checkExactlyOnce } from './check-exactly-once.js';
-import { requireBuild, spawnProcess, waitUntil, type SpawnedProcess } from './spawned-process.js';
+import { killDuringJob, requireBuild, spawnProcess, waitUntil, type SpawnedProcess } from './spawned-process.js';
 
 const lockTtlMs = 1500;
 
@@ -73,8 +73,7 @@ describe('three idp serve processes sharing PostgreSQL (scheduler.mode database)
 
     const victim = servers[1];
     await waitUntil(async () => victim.lines.filter((l) => l.event === 'job.transition' && l.to === 'succeeded').length >= 50, 60_000, 'the victim ran 50 jobs');
-    victim.child.kill('SIGKILL');
-    await victim.exited;
+    await killDuringJob(victim, instanceIds[1], () => jobs.list(t.db, { state: 'running', limit: 100 }));
     await waitUntil(async () => (await jobs.countByState(t.db)).succeeded === 1000, 120_000, 'all 1,000 jobs succeeded');
     await new Promise((resolve) => setTimeout(resolve, 2500)); // a few ticks with two instances left
 

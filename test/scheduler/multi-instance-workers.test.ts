@@ -4,7 +4,7 @@ import { systemClock } from '../../src/clock.js';
 import { createJobQueue } from '../../src/scheduler/job-queue.js';
 import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/background-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { requireBuild, spawnProcess, waitUntil, type SpawnedProcess } from './spawned-process.js';
+import { killDuringJob, requireBuild, spawnProcess, waitUntil, type SpawnedProcess } from './spawned-process.js';
 import { checkExactlyOnce } from './check-exactly-once.js';
 
 /**
@@ -39,8 +39,7 @@ describe('three scheduler processes sharing PostgreSQL', () => {
 
     // Kill w2 while it is in the middle of jobs.
     await waitUntil(async () => workers[1].lines.filter((l) => l.to === 'succeeded').length >= 50, 60_000, 'w2 ran 50 jobs');
-    workers[1].child.kill('SIGKILL');
-    await workers[1].exited;
+    await killDuringJob(workers[1], 'w2', () => jobs.list(t.db, { state: 'running', limit: 100 }));
     await waitUntil(async () => (await jobs.countByState(t.db)).succeeded === 1000, 90_000, 'all jobs succeeded');
     // Let a few more ticks pass with only two instances left.
     await new Promise((resolve) => setTimeout(resolve, 2500));

@@ -70,3 +70,22 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_00
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * SIGKILLs a scheduler process while it holds a running job whose claim it
+ * has already logged, so the kill interrupts work the logs can account for.
+ * Killing at an arbitrary moment could land between jobs, or after a claim
+ * whose log line was never written, and then no interruption is visible.
+ */
+export async function killDuringJob(victim: SpawnedProcess, instanceId: string, runningJobs: () => Promise<{ id: string; leaseOwner: string | null }[]>): Promise<void> {
+  const loggedAndUnfinished = (id: string) =>
+    victim.lines.some((l) => l.event === 'job.transition' && l.jobId === id && l.to === 'running') &&
+    !victim.lines.some((l) => l.event === 'job.transition' && l.jobId === id && l.from === 'running');
+  await waitUntil(
+    async () => (await runningJobs()).some((job) => job.leaseOwner === instanceId && loggedAndUnfinished(job.id)),
+    60_000,
+    `${instanceId} holding a job whose claim it logged`,
+  );
+  victim.child.kill('SIGKILL');
+  await victim.exited;
+}
