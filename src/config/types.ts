@@ -123,6 +123,7 @@ export interface ClientConfig {
   scopes: string[];
   requirePkce: boolean;
   skipConsent: boolean;
+  idTokenSignedResponseAlg: SigningAlgorithm;
 }
 
 export interface UserConfig {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createKeyStore, createSigningPool, keyEncryptionKey, rotateSigningKey, signJwt, verifyJws, type KeyStore } from '../../src/keys/index.js';
+import { jwtVerify } from 'jose';
+import { createKeyStore, createSigningPool, keyEncryptionKey, rotateSigningKey, signJwt, type KeyStore } from '../../src/keys/index.js';
 import { knexSigningKeyRepository } from '../../src/storage/knex/signing-keys.js';
 import { createApp } from '../../src/app.js';
 import { applyConfig } from '../../src/gitops/index.js';
@@ -38,7 +39,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     const keys = store(alg);
     await keys.init();
     const token = await signJwt(pool, keys.current(), 'JWT', { sub: 'a' });
-    const { header, payload } = await verifyJws(token, (kid) => keys.findKey(kid));
+    const { protectedHeader: header, payload } = await jwtVerify(token, keys.verificationKey);
     expect(header).toMatchObject({ alg, kid: keys.current().kid });
     expect(payload).toEqual({ sub: 'a' });
     expect(keys.jwks().keys[0]).toMatchObject({ kid: keys.current().kid, alg, use: 'sig' });
@@ -62,12 +63,12 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     // Another instance learns the new kid the first time it sees it.
     now += 2000;
     const newToken = await signJwt(pool, keys.current(), 'JWT', { sub: 'b' });
-    expect((await verifyJws(newToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'b' });
-    expect((await verifyJws(oldToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'a' });
+    expect((await jwtVerify(newToken, other.verificationKey)).payload).toEqual({ sub: 'b' });
+    expect((await jwtVerify(oldToken, other.verificationKey)).payload).toEqual({ sub: 'a' });
     now += retireAfterMs;
     await keys.reload();
     expect(keys.jwks().keys.map((k) => k.kid)).toEqual([keys.current().kid]);
-    await expect(verifyJws(oldToken, (kid) => keys.findKey(kid))).rejects.toThrow(/unknown key/);
+    await expect(jwtVerify(oldToken, keys.verificationKey)).rejects.toThrow(/unknown key/);
   });
 
   it('rotates to a newly configured algorithm on start', async () => {
@@ -91,9 +92,10 @@ describe('two instances on one PostgreSQL database', () => {
     await applyConfig(database.storage, config);
     const [a, b] = await Promise.all([0, 1].map(() => createApp(config, { logger: pino({ level: 'silent' }) })));
     try {
-      const jwksA = (await a.server.inject('/oauth2/jwks')).result as { keys: { kid: string }[] };
+      const jwksA = (await a.server.inject('/oauth2/jwks')).result as { keys: { kid: string; alg: string }[] };
       const jwksB = (await b.server.inject('/oauth2/jwks')).result as { keys: { kid: string }[] };
-      expect(jwksA.keys).toHaveLength(1);
+      // One key per algorithm, not one per instance: ES256 (tokens.signing_alg) and RS256, which always exists.
+      expect(jwksA.keys.map((k) => k.alg)).toEqual(['ES256', 'RS256']);
       expect(jwksB.keys).toEqual(jwksA.keys);
       const auth = `Basic ${Buffer.from(`svc:${testClient({ clientId: 'svc' }).clientSecret}`).toString('base64')}`;
       const form = { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } } as const;

@@ -15,6 +15,7 @@ function client(clientId: string, overrides: Partial<ClientRecord> = {}): Client
     scopes: ['openid', 'email'],
     requirePkce: true,
     skipConsent: false,
+    idTokenSignedResponseAlg: 'RS256',
     managedBy: 'config',
     createdAt: 1000,
     updatedAt: 1000,

@@ -5,9 +5,9 @@
  * browser session when told to and redirects or shows the logged-out page.
  */
 import { isRegisteredPostLogoutRedirectUri } from '../../clients/index.js';
-import { JwsError, verifyJws } from '../../keys/index.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
+import { readIdTokenHint } from '../tokens/index.js';
 
 export interface EndSessionRequest {
   idTokenHint: string | undefined;
@@ -22,29 +22,15 @@ export type EndSessionOutcome =
   | { kind: 'redirect'; location: string; endSession: boolean }
   | { kind: 'logged_out_page'; endSession: boolean };
 
-/** The hint's sub and audience; its expiry does not matter here (§2: the RP may send an expired one). */
-async function readIdTokenHint(hint: string, deps: ProviderDeps): Promise<{ sub: string; aud: string }> {
-  try {
-    const { header, payload } = await verifyJws(hint, (kid) => deps.keys.findKey(kid));
-    if (String(header.typ ?? 'JWT').toUpperCase() !== 'JWT' || payload.iss !== deps.issuer) throw new JwsError('not our ID token');
-    const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
-    if (typeof payload.sub !== 'string' || typeof aud !== 'string') throw new JwsError('no sub or aud');
-    return { sub: payload.sub, aud };
-  } catch (error) {
-    if (error instanceof JwsError) throw new OAuthError('invalid_request', 'The id_token_hint is not a valid ID token of this provider.');
-    throw error;
-  }
-}
-
 export async function endSession(request: EndSessionRequest, deps: ProviderDeps): Promise<EndSessionOutcome> {
   const hint = request.idTokenHint ? await readIdTokenHint(request.idTokenHint, deps) : null;
-  if (hint && request.clientId !== undefined && request.clientId !== hint.aud) {
+  if (hint && request.clientId !== undefined && request.clientId !== hint.clientId) {
     throw new OAuthError('invalid_request', 'The client_id does not match the id_token_hint.');
   }
   // A hint for another user than the signed-in one must not sign that user out.
   const endsSession = request.sessionSub !== null && (hint === null || hint.sub === request.sessionSub);
   if (request.postLogoutRedirectUri === undefined) return { kind: 'logged_out_page', endSession: endsSession };
-  const clientId = hint?.aud ?? request.clientId;
+  const clientId = hint?.clientId ?? request.clientId;
   if (clientId === undefined) throw new OAuthError('invalid_request', 'post_logout_redirect_uri needs an id_token_hint or a client_id.');
   const client = await deps.clients.find(clientId);
   if (!client || !isRegisteredPostLogoutRedirectUri(client, request.postLogoutRedirectUri)) {

@@ -31,7 +31,7 @@ export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps
   const access = await issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
   const response: TokenResponse = { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, scope: scopes.join(' ') };
   if (scopes.includes('openid')) {
-    response.id_token = await issueIdToken({ user, clientId: client.clientId, scopes, authTime: grant.authTime, nonce: input.nonce, accessToken: access.token }, deps);
+    response.id_token = await issueIdToken({ user, clientId: client.clientId, alg: client.idTokenSignedResponseAlg, scopes, authTime: grant.authTime, nonce: input.nonce, accessToken: access.token }, deps);
   }
   const refreshes = grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token');
   const refreshToken = refreshes ? newOpaqueToken() : null;

@@ -7,7 +7,7 @@
 import { authenticateClient, type ClientCredentialsInput } from '../../clients/index.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
-import { checkAccessTokenLive, decodeAccessToken, hashOpaqueToken } from '../tokens/index.js';
+import { checkAccessTokenLive, hashOpaqueToken, verifyAccessTokenJwt } from '../tokens/index.js';
 
 export interface IntrospectionRequest {
   token: string;
@@ -37,7 +37,7 @@ export async function introspectToken(request: IntrospectionRequest, deps: Provi
     };
   }
   try {
-    const claims = await decodeAccessToken(request.token, deps);
+    const claims = await verifyAccessTokenJwt(request.token, deps);
     if (!(await checkAccessTokenLive(claims, deps))) return inactive;
     const { iss, aud } = claims.claims;
     return {
