@@ -71,6 +71,44 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     await expect(jwtVerify(oldToken, keys.verificationKey)).rejects.toThrow(/unknown key/);
   });
 
+  it('holds one signing key per algorithm: RS256 always, rotation per algorithm, a new algorithm on demand', async () => {
+    const stores = [store('ES256'), store('ES256'), store('ES256')];
+    await Promise.all(stores.map((s) => s.init()));
+    expect((await knexSigningKeyRepository.listAll(database.db)).map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+    const [keys, other] = stores;
+    expect(keys.algorithms()).toEqual(['RS256', 'ES256']);
+    const rs = keys.current('RS256');
+    const es = keys.current();
+    expect(es.alg).toBe('ES256');
+
+    await rotateSigningKey({ db: database.storage.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs }, 'ES256');
+    await keys.reload();
+    expect(keys.current('RS256').kid).toBe(rs.kid);
+    expect(keys.current().kid).not.toBe(es.kid);
+    expect(keys.jwks().keys.map((k) => k.kid)).toEqual([keys.current().kid, es.kid, rs.kid]);
+
+    // A client applied while running names EdDSA: instances that ask at once make one key between them.
+    const [a, b] = await Promise.all([keys.signingKey('EdDSA'), other.signingKey('EdDSA')]);
+    expect(a.kid).toBe(b.kid);
+    expect((await knexSigningKeyRepository.listAll(database.db)).filter((k) => k.alg === 'EdDSA')).toHaveLength(1);
+    expect(keys.algorithms()).toEqual(['RS256', 'ES256', 'EdDSA']);
+    expect(keys.algorithms()).toBe(keys.algorithms());
+    expect(() => store('ES256').current('EdDSA')).toThrow(/no EdDSA signing key/);
+  });
+
+  it('verifies with jose only what the key of the kid may have signed', async () => {
+    const keys = store('ES256');
+    await keys.init();
+    const es = await signJwt(pool, keys.current(), 'JWT', { sub: 'a' });
+    // The ES256 token's header with the RS256 key's kid: jose's key set finds no ES256 key under that kid.
+    const [, payload, signature] = es.split('.');
+    const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: keys.current('RS256').kid })).toString('base64url');
+    await expect(jwtVerify(`${header}.${payload}.${signature}`, keys.verificationKey)).rejects.toThrow(/no applicable key/);
+    const noKid = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT' })).toString('base64url');
+    await expect(jwtVerify(`${noKid}.${payload}.${signature}`, keys.verificationKey)).rejects.toThrow(/names no key/);
+    expect((await jwtVerify(es, keys.verificationKey)).payload).toEqual({ sub: 'a' });
+  });
+
   it('rotates to a newly configured algorithm on start', async () => {
     await store('RS256').init();
     const es = store('ES256');

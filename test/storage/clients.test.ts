@@ -42,6 +42,17 @@ describe.each(databaseKinds)('client repository on %s', (kind) => {
     expect(await clients.findById(t.db, 'nope')).toBeNull();
   });
 
+  it('stores the ID token algorithm, RS256 for rows written before the column existed', async () => {
+    await clients.insertMany(t.db, [client('modern', { idTokenSignedResponseAlg: 'EdDSA' })]);
+    expect((await clients.findById(t.db, 'modern'))?.idTokenSignedResponseAlg).toBe('EdDSA');
+    await clients.update(t.db, 'modern', { idTokenSignedResponseAlg: 'ES256', updatedAt: 2000 });
+    expect((await clients.findById(t.db, 'modern'))?.idTokenSignedResponseAlg).toBe('ES256');
+    // Migration 0008's default: a row inserted without the column, as every row before it was.
+    const { id_token_signed_response_alg: _, ...legacy } = (await t.db('clients').where({ client_id: 'modern' }).first()) as Record<string, unknown>;
+    await t.db('clients').insert({ ...legacy, client_id: 'legacy' });
+    expect((await clients.findById(t.db, 'legacy'))?.idTokenSignedResponseAlg).toBe('RS256');
+  });
+
   it('inserts many in batches, lists them ordered, deletes many', async () => {
     const many = Array.from({ length: 1200 }, (_, i) => client(`c${String(1199 - i).padStart(4, '0')}`));
     await clients.insertMany(t.db, many);
