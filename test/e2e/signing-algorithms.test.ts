@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { applyConfig } from '../../src/gitops/index.js';
 import { testClient, testConfig, testUser } from '../support/config-fixture.js';
 import { CookieJar, locationOf } from './support/cookie-jar.js';
 import { RelyingParty } from './support/relying-party.js';
@@ -71,5 +72,23 @@ describe('ID token algorithms per client, with tokens.signing_alg ES256', () => 
     const result = await signIn(modern);
     expect(result.claims).toMatchObject({ sub: 'alice', aud: 'modern' });
     expect(decodeProtectedHeader(result.idToken).alg).toBe('ES256');
+  });
+
+  it('makes the first EdDSA key when a client applied while running asks for it, and lists EdDSA from then on', async () => {
+    const edge = new RelyingParty(await freePort(), { clientId: 'edge', clientSecret: testClient({ clientId: 'edge' }).clientSecret, metadata: { id_token_signed_response_alg: 'EdDSA' } });
+    const edgeClient = testClient({ clientId: 'edge', redirectUris: [edge.redirectUri], skipConsent: true, idTokenSignedResponseAlg: 'EdDSA' });
+    await applyConfig(idp.database.storage, { ...idp.config, clients: [...idp.config.clients, edgeClient] });
+    await edge.discover(idp.url);
+    // The client directory notices the apply within about a second.
+    let result;
+    for (let attempt = 0; !result; attempt += 1) {
+      result = await signIn(edge).catch((error: unknown) => {
+        if (attempt >= 20) throw error;
+        return new Promise<undefined>((resolve) => setTimeout(resolve, 100));
+      });
+    }
+    expect(decodeProtectedHeader(result.idToken).alg).toBe('EdDSA');
+    const metadata = (await (await fetch(`${idp.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(['RS256', 'ES256', 'EdDSA']);
   });
 });

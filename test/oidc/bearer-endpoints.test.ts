@@ -83,6 +83,7 @@ describe.each(databaseKinds)('the bearer and client-authenticated endpoints on %
     ['a token not valid before a future nbf', async () => await sign(claimsFor({ nbf: Math.floor(Date.now() / 1000) + 60, gid: await grantOf() }))],
     ['a token whose sub is not its grant\'s user', async () => await sign(claimsFor({ sub: 'bob', gid: await grantOf() }))],
     ['a token whose client_id is not its grant\'s client', async () => await sign(claimsFor({ client_id: 'other', gid: await grantOf() }))],
+    ['a token whose sub is not a string', async () => await sign(claimsFor({ sub: 42, gid: await grantOf() }))],
     ['a grant\'s token with typ JWT', async () => await signJwt(provider.idp.app.signingPool, currentKey(), 'JWT', claimsFor({ gid: await grantOf() }))],
     ['HS256 with the public key as the HMAC secret', async () => {
       const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'at+jwt', kid: currentKey().kid })).toString('base64url');

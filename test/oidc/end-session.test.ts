@@ -163,6 +163,29 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(await signedIn(jar)).toBe(true);
   });
 
+  it('reads the hint\'s audience from a list too, and asks about a hint without auth_time', async () => {
+    const jar = await signIn();
+    const idToken = await idTokenOf(jar);
+    const noAuthTime = await resigned(idToken, { auth_time: undefined });
+    expect(await (await logout(jar, { id_token_hint: noAuthTime })).text()).toContain('Sign out of Acme ID?');
+    const listed = await resigned(idToken, { aud: ['web'] });
+    const done = await logout(jar, { id_token_hint: listed, post_logout_redirect_uri: logoutUri });
+    expect(done.headers.get('location')).toBe(logoutUri);
+    expect(await signedIn(jar)).toBe(false);
+  });
+
+  it.each([
+    ['a client_id other than the hint\'s audience', async (hint: string) => ({ id_token_hint: hint, client_id: 'other' }), 'The client_id does not match the id_token_hint.'],
+    ['a redirect without hint or client_id', async () => ({ post_logout_redirect_uri: logoutUri }), 'post_logout_redirect_uri needs an id_token_hint or a client_id.'],
+    ['a redirect for an unknown client', async () => ({ client_id: 'nobody', post_logout_redirect_uri: logoutUri }), 'The post_logout_redirect_uri is not registered for this client.'],
+  ])('refuses %s with an error page, before asking anything', async (_name, params, message) => {
+    const jar = await signIn();
+    const refused = await logout(jar, await params(await idTokenOf(jar)));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(message);
+    expect(await signedIn(jar)).toBe(true);
+  });
+
   it('needs no question without a session', async () => {
     const done = await logout(new CookieJar(), { client_id: 'web', post_logout_redirect_uri: logoutUri });
     expect(done.status).toBe(302);
