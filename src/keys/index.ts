@@ -12,9 +12,8 @@
  */
 export { createKeyStore, keyRefreshIntervalMs, type KeyStore } from './key-store.js';
 export { rotateSigningKey, type RotationDeps } from './rotate-signing-key.js';
-export { signingAlgorithms } from './signing-algorithms.js';
 export { signJwt } from './sign-jwt.js';
 export { createSigningPool, type SigningPool } from './signing-pool.js';
-export { verifyJwt, JwtError, type JwtExpectations, type VerifiedJwt } from './verify-jwt.js';
+export { verifyJwt, JwtError } from './verify-jwt.js';
 export { jwkThumbprint, type SigningKey } from './signing-key.js';
 export { keyEncryptionKey } from './key-encryption-key.js';

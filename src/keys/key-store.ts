@@ -103,7 +103,8 @@ export function createKeyStore(deps: KeyStoreDeps): KeyStore {
    */
   function addMissing(wanted: readonly SigningAlgorithm[]): Promise<void> {
     adding = adding.catch(() => undefined).then(async () => {
-      for (let missing = wanted.find((a) => !signing.has(a)); missing; missing = wanted.find((a) => !signing.has(a))) {
+      let missing: SigningAlgorithm | undefined;
+      while ((missing = wanted.find((alg) => !signing.has(alg)))) {
         await rotateSigningKey(deps, missing, keys[0]?.generation ?? 0);
         await load();
       }

@@ -24,27 +24,20 @@ export interface VerifiedJwt {
   payload: JWTPayload;
 }
 
-/** Why a JWT was refused, as a phrase to put in the caller's protocol error; `reason` for decisions. */
-export class JwtError extends Error {
-  constructor(
-    message: string,
-    readonly reason: 'malformed' | 'alg' | 'key' | 'signature' | 'claim' | 'expired',
-  ) {
-    super(message);
-  }
-}
+/** Why a JWT was refused, as a phrase for the caller's protocol error. */
+export class JwtError extends Error {}
 
 const allowedAlgorithms = [...signingAlgorithms];
 
 function toJwtError(error: errors.JOSEError): JwtError {
-  if (error instanceof errors.JWTExpired) return new JwtError('the token has expired', 'expired');
+  if (error instanceof errors.JWTExpired) return new JwtError('the token has expired');
   if (error instanceof errors.JWTClaimValidationFailed) {
-    return new JwtError(error.reason === 'missing' ? `the token has no ${error.claim}` : `the token's ${error.claim} is not the expected one`, 'claim');
+    return new JwtError(error.reason === 'missing' ? `the token has no ${error.claim}` : `the token's ${error.claim} is not the expected one`);
   }
-  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return new JwtError('the token\'s alg is not allowed', 'alg');
-  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return new JwtError('the token was signed by an unknown key', 'key');
-  if (error instanceof errors.JWSSignatureVerificationFailed) return new JwtError('the token signature is invalid', 'signature');
-  return new JwtError('the token is not a well-formed JWT', 'malformed');
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return new JwtError('the token\'s alg is not allowed');
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return new JwtError('the token was signed by an unknown key');
+  if (error instanceof errors.JWSSignatureVerificationFailed) return new JwtError('the token signature is invalid');
+  return new JwtError('the token is not a well-formed JWT');
 }
 
 /**

@@ -30,7 +30,7 @@ export async function readIdTokenHint(hint: string, deps: Pick<ProviderDeps, 'is
     });
     // Ours name exactly one audience, the client (OIDC Core §2, no azp).
     const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
-    if (typeof payload.sub !== 'string' || typeof aud !== 'string') throw new JwtError('the token has no sub or aud', 'claim');
+    if (typeof payload.sub !== 'string' || typeof aud !== 'string') throw new JwtError('the token has no sub or aud');
     return { sub: payload.sub, clientId: aud, authTime: typeof payload.auth_time === 'number' ? payload.auth_time * 1000 : null };
   } catch (error) {
     if (error instanceof JwtError) throw new OAuthError('invalid_request', 'The id_token_hint is not a valid ID token of this provider.');
