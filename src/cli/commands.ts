@@ -76,7 +76,7 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
 
   program
     .command('keys')
-    .description('list the signing keys, or rotate to a new one (old keys stay published until their tokens expire)')
+    .description('list the signing keys, or rotate to new ones, one per algorithm (old keys stay published until their tokens expire)')
     .argument('<action>', 'list | rotate')
     .addOption(configOption())
     .option('--json', 'machine-readable output (list)')

@@ -143,6 +143,7 @@ export interface ClientFile {
   scopes: string[];
   require_pkce: boolean;
   skip_consent: boolean;
+  id_token_signed_response_alg: 'RS256' | 'ES256' | 'EdDSA';
 }
 
 export interface UserFile {

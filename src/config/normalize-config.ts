@@ -129,6 +129,7 @@ function normalizeClient(c: ClientFile): ClientConfig {
     scopes: c.scopes,
     requirePkce: c.require_pkce,
     skipConsent: c.skip_consent,
+    idTokenSignedResponseAlg: c.id_token_signed_response_alg,
   };
 }
 

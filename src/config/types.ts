@@ -131,6 +131,7 @@ export interface ClientConfig {
   scopes: string[];
   requirePkce: boolean;
   skipConsent: boolean;
+  idTokenSignedResponseAlg: SigningAlgorithm;
 }
 
 export interface UserConfig {

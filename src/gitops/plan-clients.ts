@@ -19,6 +19,7 @@ const clientFields: FieldSpec<DesiredClient>[] = [
   { field: 'scopes', property: 'scopes' },
   { field: 'require_pkce', property: 'requirePkce' },
   { field: 'skip_consent', property: 'skipConsent' },
+  { field: 'id_token_signed_response_alg', property: 'idTokenSignedResponseAlg' },
 ];
 
 /** A plaintext secret is stored as its SHA-256; a configured argon2id hash as is; none for public clients. */
@@ -39,6 +40,7 @@ function toDesired(client: ClientConfig): DesiredClient {
     scopes: client.scopes,
     requirePkce: client.requirePkce,
     skipConsent: client.skipConsent,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
     managedBy: 'config',
   };
 }

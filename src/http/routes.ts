@@ -16,7 +16,7 @@ import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
 import { discoveryRoute, jwksRoute } from './routes/discovery-routes.js';
 import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js';
-import { endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
+import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
@@ -47,7 +47,9 @@ const publicRoutes: RouteDefinition[] = [
  * OpenID Connect protocol endpoints (DESIGN.md 7): their specs say
  * `protocol: true`, so errors render as OAuthError. Auth none because each
  * authenticates in the engine: the client (RFC 6749 §2.3), the userinfo
- * bearer token (RFC 6750), the optional session of /oauth2/authorize.
+ * bearer token (RFC 6750), the optional session of /oauth2/authorize and
+ * /oauth2/logout. The answer of the sign-out page is the exception: our
+ * own form, posted with the session, so the Origin rule guards it.
  * The fifth column is the CORS mode (RouteCors) of the routes a browser app
  * on another origin calls with fetch; authorize and logout are navigations
  * (they need the session cookie, which is never sent cross-origin), and
@@ -65,6 +67,7 @@ const protocolRoutes: RouteDefinition[] = [
   route('POST', '/oauth2/introspect',                'none', introspectRoute),
   route('GET',  '/oauth2/logout',                    'none', endSessionGetRoute),
   route('POST', '/oauth2/logout',                    'none', endSessionPostRoute),
+  route('POST', '/oauth2/logout/confirm',            'optional-session', endSessionConfirmRoute),
 ];
 
 /** SPEC.md 4: every operation requires an admin session (cookieSessionAuth). */

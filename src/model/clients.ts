@@ -1,3 +1,4 @@
+import type { SigningAlgorithm } from './keys.js';
 import type { ManagedBy } from './users.js';
 
 export type ClientGrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
@@ -19,6 +20,8 @@ export interface ClientRecord {
   scopes: string[];
   requirePkce: boolean;
   skipConsent: boolean;
+  /** Signs this client's ID tokens (OIDC Registration §2 id_token_signed_response_alg; RS256 by default). */
+  idTokenSignedResponseAlg: SigningAlgorithm;
   managedBy: ManagedBy;
   createdAt: number;
   updatedAt: number;

@@ -24,7 +24,7 @@ export function issuerOf(baseUrl: string): string {
  * keys. Called once by the composition root with the resolved secret.
  */
 export async function createProviderDeps(deps: {
-  config: Pick<Config, 'server' | 'tokens'>;
+  config: Pick<Config, 'server' | 'tokens' | 'clients'>;
   secret: string;
   clock: Clock;
   db: Tx;
@@ -47,6 +47,8 @@ export async function createProviderDeps(deps: {
     kek: keyEncryptionKey(deps.secret),
     clock,
     alg: config.tokens.signingAlg,
+    // A key per algorithm the configured clients' ID tokens need, so that discovery lists it from the start.
+    algorithms: config.clients.map((c) => c.idTokenSignedResponseAlg),
     refreshIntervalMs: keyRefreshIntervalMs,
     retireAfterMs: signingKeyRetireAfterMs(config.tokens),
   });

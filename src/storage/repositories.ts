@@ -24,6 +24,7 @@ import type {
   RefreshTokenRecord,
   SchedulerLeaseRecord,
   SessionRecord,
+  SigningAlgorithm,
   SigningKeyRecord,
   TermRecord,
   TermVersionRecord,
@@ -276,8 +277,12 @@ export interface SigningKeyRepository {
    * NOTHING`. True when this key was inserted.
    */
   insertIfGenerationFree(tx: Tx, key: SigningKeyRecord): Promise<boolean>;
-  /** Schedules every key below `generation` that has no retire time yet to retire at `retireAt`. */
-  retireOlderThan(tx: Tx, generation: number, retireAt: number): Promise<void>;
+  /**
+   * Schedules every key of `alg` below `generation` that has no retire time
+   * yet to retire at `retireAt`: a rotation replaces the key of one
+   * algorithm, the others keep signing.
+   */
+  retireOlderThan(tx: Tx, alg: SigningAlgorithm, generation: number, retireAt: number): Promise<void>;
 }
 
 export interface TokenRepository {
@@ -304,10 +309,12 @@ export interface TokenRepository {
   revokeAccessToken(tx: Tx, jti: string, expiresAt: number): Promise<void>;
   /**
    * In one round trip: the access token's jti is not revoked and, when it
-   * has a grant, that grant exists and is not revoked. Every bearer request
-   * asks this, so it is one query, not two.
+   * has a grant, that grant exists, is not revoked, and belongs to the
+   * token's `sub` and `clientId` (RFC 9068 §4 leaves no room for a token
+   * that names someone else than its grant). Every bearer request asks
+   * this, so it is one query, not two.
    */
-  isAccessTokenLive(tx: Tx, jti: string, grantId: string | null): Promise<boolean>;
+  isAccessTokenLive(tx: Tx, jti: string, grant: { grantId: string; sub: string; clientId: string } | null): Promise<boolean>;
 }
 
 /** A cheap probe of the clients table, so that a cache knows when to reload. */

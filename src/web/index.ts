@@ -11,6 +11,8 @@ export { createFrontend, type Frontend } from './create-frontend.js';
 export { builtinUiDirectory } from './builtin-ui-directory.js';
 export { isApiPath } from './is-api-path.js';
 export { renderErrorPage } from './error-page.js';
+export { renderSignOutPage } from './sign-out-page.js';
+export { renderSignedOutPage } from './signed-out-page.js';
 export { renderFormPostPage } from './form-post-page.js';
 export { contentSecurityPolicy } from './content-security-policy.js';
 export { fillHtmlVariables, escapeHtml } from './html-variables.js';

@@ -93,6 +93,7 @@ describe('normalize', () => {
       scopes: ['openid', 'profile', 'email', 'offline_access'],
       requirePkce: true,
       skipConsent: false,
+      idTokenSignedResponseAlg: 'RS256',
     });
     expect(result.config.users[0]).toEqual({ sub: 'a', email: 'a@example.com', role: 'user', emailVerified: true, passwordHash: null });
     expect(result.config.identityProviders[0]).toMatchObject({ id: 'gh', enabled: true, displayName: null, scopes: ['read:user', 'user:email'], emailConflictStrategy: 'require_link', userinfoUrl: null });

@@ -165,6 +165,17 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     clock.set(1_700_000_000_000);
   });
 
+  it('updates a client whose ID token algorithm changed, and changes nothing more', async () => {
+    await applyConfig(storage, full, { clock });
+    const es256 = testConfig({ ...full, clients: [testClient({ clientId: 'web', idTokenSignedResponseAlg: 'ES256' }), full.clients[1]] });
+    const result = await applyConfig(storage, es256, { clock });
+    expect(result.plan.changes).toEqual([
+      { kind: 'client', action: 'update', key: 'web', fields: [{ field: 'id_token_signed_response_alg', old: 'RS256', new: 'ES256' }] },
+    ]);
+    expect((await knexClientRepository.findById(t.db, 'web'))?.idTokenSignedResponseAlg).toBe('ES256');
+    expect((await applyConfig(storage, es256, { clock })).plan.changes).toEqual([]);
+  });
+
   it('prunes: soft-deletes a removed user and revokes its grants, deletes a removed client, restores a returning user', async () => {
     await applyConfig(storage, full, { clock });
     const pruned = testConfig({ users: [full.users[0]], clients: [full.clients[0]], terms: [], identityProviders: [] });

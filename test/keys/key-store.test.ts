@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createKeyStore, createSigningPool, keyEncryptionKey, rotateSigningKey, signJwt, verifyJws, type KeyStore } from '../../src/keys/index.js';
+import { jwtVerify } from 'jose';
+import { createKeyStore, createSigningPool, keyEncryptionKey, rotateSigningKey, signJwt, type KeyStore } from '../../src/keys/index.js';
 import { knexSigningKeyRepository } from '../../src/storage/knex/signing-keys.js';
 import { createApp } from '../../src/app.js';
 import { applyConfig } from '../../src/gitops/index.js';
@@ -38,7 +39,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     const keys = store(alg);
     await keys.init();
     const token = await signJwt(pool, keys.current(), 'JWT', { sub: 'a' });
-    const { header, payload } = await verifyJws(token, (kid) => keys.findKey(kid));
+    const { protectedHeader: header, payload } = await jwtVerify(token, keys.verificationKey);
     expect(header).toMatchObject({ alg, kid: keys.current().kid });
     expect(payload).toEqual({ sub: 'a' });
     expect(keys.jwks().keys[0]).toMatchObject({ kid: keys.current().kid, alg, use: 'sig' });
@@ -62,12 +63,50 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     // Another instance learns the new kid the first time it sees it.
     now += 2000;
     const newToken = await signJwt(pool, keys.current(), 'JWT', { sub: 'b' });
-    expect((await verifyJws(newToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'b' });
-    expect((await verifyJws(oldToken, (kid) => other.findKey(kid))).payload).toEqual({ sub: 'a' });
+    expect((await jwtVerify(newToken, other.verificationKey)).payload).toEqual({ sub: 'b' });
+    expect((await jwtVerify(oldToken, other.verificationKey)).payload).toEqual({ sub: 'a' });
     now += retireAfterMs;
     await keys.reload();
     expect(keys.jwks().keys.map((k) => k.kid)).toEqual([keys.current().kid]);
-    await expect(verifyJws(oldToken, (kid) => keys.findKey(kid))).rejects.toThrow(/unknown key/);
+    await expect(jwtVerify(oldToken, keys.verificationKey)).rejects.toThrow(/unknown key/);
+  });
+
+  it('holds one signing key per algorithm: RS256 always, rotation per algorithm, a new algorithm on demand', async () => {
+    const stores = [store('ES256'), store('ES256'), store('ES256')];
+    await Promise.all(stores.map((s) => s.init()));
+    expect((await knexSigningKeyRepository.listAll(database.db)).map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+    const [keys, other] = stores;
+    expect(keys.algorithms()).toEqual(['RS256', 'ES256']);
+    const rs = keys.current('RS256');
+    const es = keys.current();
+    expect(es.alg).toBe('ES256');
+
+    await rotateSigningKey({ db: database.storage.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs }, 'ES256');
+    await keys.reload();
+    expect(keys.current('RS256').kid).toBe(rs.kid);
+    expect(keys.current().kid).not.toBe(es.kid);
+    expect(keys.jwks().keys.map((k) => k.kid)).toEqual([keys.current().kid, es.kid, rs.kid]);
+
+    // A client applied while running names EdDSA: instances that ask at once make one key between them.
+    const [a, b] = await Promise.all([keys.signingKey('EdDSA'), other.signingKey('EdDSA')]);
+    expect(a.kid).toBe(b.kid);
+    expect((await knexSigningKeyRepository.listAll(database.db)).filter((k) => k.alg === 'EdDSA')).toHaveLength(1);
+    expect(keys.algorithms()).toEqual(['RS256', 'ES256', 'EdDSA']);
+    expect(keys.algorithms()).toBe(keys.algorithms());
+    expect(() => store('ES256').current('EdDSA')).toThrow(/no EdDSA signing key/);
+  });
+
+  it('verifies with jose only what the key of the kid may have signed', async () => {
+    const keys = store('ES256');
+    await keys.init();
+    const es = await signJwt(pool, keys.current(), 'JWT', { sub: 'a' });
+    // The ES256 token's header with the RS256 key's kid: jose's key set finds no ES256 key under that kid.
+    const [, payload, signature] = es.split('.');
+    const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: keys.current('RS256').kid })).toString('base64url');
+    await expect(jwtVerify(`${header}.${payload}.${signature}`, keys.verificationKey)).rejects.toThrow(/no applicable key/);
+    const noKid = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT' })).toString('base64url');
+    await expect(jwtVerify(`${noKid}.${payload}.${signature}`, keys.verificationKey)).rejects.toThrow(/names no key/);
+    expect((await jwtVerify(es, keys.verificationKey)).payload).toEqual({ sub: 'a' });
   });
 
   it('rotates to a newly configured algorithm on start', async () => {
@@ -91,9 +130,10 @@ describe('two instances on one PostgreSQL database', () => {
     await applyConfig(database.storage, config);
     const [a, b] = await Promise.all([0, 1].map(() => createApp(config, { logger: pino({ level: 'silent' }) })));
     try {
-      const jwksA = (await a.server.inject('/oauth2/jwks')).result as { keys: { kid: string }[] };
+      const jwksA = (await a.server.inject('/oauth2/jwks')).result as { keys: { kid: string; alg: string }[] };
       const jwksB = (await b.server.inject('/oauth2/jwks')).result as { keys: { kid: string }[] };
-      expect(jwksA.keys).toHaveLength(1);
+      // One key per algorithm, not one per instance: ES256 (tokens.signing_alg) and RS256, which always exists.
+      expect(jwksA.keys.map((k) => k.alg)).toEqual(['ES256', 'RS256']);
       expect(jwksB.keys).toEqual(jwksA.keys);
       const auth = `Basic ${Buffer.from(`svc:${testClient({ clientId: 'svc' }).clientSecret}`).toString('base64')}`;
       const form = { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } } as const;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { databaseKinds } from '../support/databases.js';
 import { testClient, testUser } from '../support/config-fixture.js';
@@ -18,7 +18,7 @@ describe.each(databaseKinds)('the bearer and client-authenticated endpoints on %
 
   beforeAll(async () => {
     provider = await startProvider(kind, {
-      users: [testUser({ sub: 'alice' })],
+      users: [testUser({ sub: 'alice' }), testUser({ sub: 'bob' })],
       clients: [
         testClient({ clientId: 'web', redirectUris: [redirectUri], postLogoutRedirectUris: [logoutUri] }),
         testClient({ clientId: 'other', redirectUris: [redirectUri] }),
@@ -38,6 +38,9 @@ describe.each(databaseKinds)('the bearer and client-authenticated endpoints on %
     const now = Math.floor(Date.now() / 1000);
     return { iss: provider.idp.url, sub: 'alice', aud: provider.idp.url, client_id: 'web', scope: 'openid email', jti: `j${now}${Math.random()}`, iat: now, exp: now + 60, ...overrides };
   };
+  const sign = (claims: Record<string, unknown>) => signJwt(provider.idp.app.signingPool, currentKey(), 'at+jwt', claims);
+  /** The grant id (gid) of a real access token, to forge others that name it. */
+  const grantOf = async () => JSON.parse(Buffer.from((await tokens()).access_token.split('.')[1], 'base64url').toString()).gid as string;
   const userinfoWith = (token: string) => fetch(`${provider.idp.url}/oauth2/userinfo`, { headers: { authorization: `Bearer ${token}` } });
 
   it('answers userinfo for a good token (GET and POST), claims by scope', async () => {
@@ -74,11 +77,40 @@ describe.each(databaseKinds)('the bearer and client-authenticated endpoints on %
     ['an ID token (typ JWT) used as an access token', async () => await signJwt(provider.idp.app.signingPool, currentKey(), 'JWT', claimsFor())],
     ['a token of another issuer', async () => await signJwt(provider.idp.app.signingPool, currentKey(), 'at+jwt', claimsFor({ iss: 'https://evil.example.com' }))],
     ['garbage', async () => 'not.a.jwt'],
+    // RFC 9068 §4 and RFC 8725: what a token signed with our key, for a live grant, must still get right.
+    ['a token for another audience', async () => await sign(claimsFor({ aud: 'https://api.example.com', gid: await grantOf() }))],
+    ['a token without aud', async () => await sign(claimsFor({ aud: undefined, gid: await grantOf() }))],
+    ['a token not valid before a future nbf', async () => await sign(claimsFor({ nbf: Math.floor(Date.now() / 1000) + 60, gid: await grantOf() }))],
+    ['a token whose sub is not its grant\'s user', async () => await sign(claimsFor({ sub: 'bob', gid: await grantOf() }))],
+    ['a token whose client_id is not its grant\'s client', async () => await sign(claimsFor({ client_id: 'other', gid: await grantOf() }))],
+    ['a token whose sub is not a string', async () => await sign(claimsFor({ sub: 42, gid: await grantOf() }))],
+    ['a grant\'s token with typ JWT', async () => await signJwt(provider.idp.app.signingPool, currentKey(), 'JWT', claimsFor({ gid: await grantOf() }))],
+    ['HS256 with the public key as the HMAC secret', async () => {
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'at+jwt', kid: currentKey().kid })).toString('base64url');
+      const input = `${header}.${Buffer.from(JSON.stringify(claimsFor({ gid: await grantOf() }))).toString('base64url')}`;
+      const secret = currentKey().publicKey.export({ format: 'pem', type: 'spki' });
+      return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+    }],
+    ['alg none for a live grant', async () => {
+      const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid: currentKey().kid })).toString('base64url');
+      return `${header}.${Buffer.from(JSON.stringify(claimsFor({ gid: await grantOf() }))).toString('base64url')}.`;
+    }],
   ])('refuses %s with 401 invalid_token', async (_name, make) => {
     const response = await userinfoWith(await make());
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
     expect(await response.json()).toMatchObject({ error: 'invalid_token' });
+  });
+
+  it('accepts a well-formed token of a live grant, and introspects forged grant and client claims as inactive', async () => {
+    const gid = await grantOf();
+    expect((await userinfoWith(await sign(claimsFor({ gid })))).status).toBe(200);
+    const introspect = async (token: string) => (await postForm(provider, '/oauth2/introspect', { token }, { authorization: basic('web', webSecret) })).body;
+    expect(await introspect(await sign(claimsFor({ gid })))).toMatchObject({ active: true, sub: 'alice' });
+    expect(await introspect(await sign(claimsFor({ gid, sub: 'bob' })))).toEqual({ active: false });
+    // Without a grant a token is the client's own (client_credentials): its sub must be the client.
+    expect(await introspect(await sign(claimsFor({ sub: 'bob' })))).toEqual({ active: false });
+    expect(await introspect(await sign(claimsFor({ sub: 'web' })))).toMatchObject({ active: true, sub: 'web' });
   });
 
   it('answers 403 insufficient_scope to a token without openid', async () => {

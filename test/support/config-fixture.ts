@@ -79,6 +79,7 @@ export function testClient(overrides: Partial<ClientConfig> = {}): ClientConfig 
     scopes: ['openid', 'profile', 'email', 'offline_access'],
     requirePkce: true,
     skipConsent: false,
+    idTokenSignedResponseAlg: 'RS256',
     ...overrides,
   };
 }

@@ -6,11 +6,13 @@ import { openCommandFoundation } from '../open-command-foundation.js';
 import { keyEncryptionKey, rotateSigningKey } from '../../keys/index.js';
 import { signingKeyRetireAfterMs } from '../../oidc/create-provider-deps.js';
 import { serverSecretSetting } from '../../security/resolve-server-secret.js';
-import type { SigningKeyRecord } from '../../model/index.js';
+import type { SigningAlgorithm, SigningKeyRecord } from '../../model/index.js';
 
 /**
- * `idp keys list|rotate`: the signing keys in the database. rotate adds a
- * key of tokens.signing_alg that every instance signs with within
+ * `idp keys list|rotate`: the signing keys in the database. rotate replaces
+ * the signing key of every algorithm that has one (RS256 and whatever
+ * tokens.signing_alg and the clients use; before the first start, a key of
+ * tokens.signing_alg), and every instance signs with the new keys within
  * keyRefreshIntervalMs; the replaced keys stay in the JWKS until the
  * tokens they signed have expired (docs/oidc.md).
  */
@@ -26,9 +28,13 @@ export async function runKeys(ctx: CliContext, action: string, opts: { config?: 
       const secret =
         config.security.secret ?? (await repositories.settings.getOrCreate(db, serverSecretSetting, () => randomBytes(32).toString('base64url'), now));
       const retireAfterMs = signingKeyRetireAfterMs(config.tokens);
-      const key = await rotateSigningKey({ db, keys: repositories.signingKeys, kek: keyEncryptionKey(secret), clock, retireAfterMs }, config.tokens.signingAlg);
-      if (!key) throw new CliError('another rotation happened at the same time; run `idp keys list` to see the keys');
-      ctx.output.out(`${ctx.output.color.green('rotated')}: ${key.alg} key ${key.kid} signs from now on (instances switch within 30 s)`);
+      const rotation = { db, keys: repositories.signingKeys, kek: keyEncryptionKey(secret), clock, retireAfterMs };
+      const algorithms = signingAlgsOf(await repositories.signingKeys.listAll(db));
+      for (const alg of algorithms.length > 0 ? algorithms : [config.tokens.signingAlg]) {
+        const key = await rotateSigningKey(rotation, alg);
+        if (!key) throw new CliError('another rotation happened at the same time; run `idp keys list` to see the keys');
+        ctx.output.out(`${ctx.output.color.green('rotated')}: ${key.alg} key ${key.kid} signs from now on (instances switch within 30 s)`);
+      }
       ctx.output.out(`older keys stay published until ${new Date(now + retireAfterMs).toISOString()}`);
       return 0;
     }
@@ -50,7 +56,17 @@ export async function runKeys(ctx: CliContext, action: string, opts: { config?: 
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** The key that signs for its algorithm: the newest of that algorithm without a retire time (KeyStore's rule). */
+function isSigning(key: SigningKeyRecord, all: SigningKeyRecord[]): boolean {
+  return key.retireAt === null && all.find((k) => k.alg === key.alg && k.retireAt === null) === key;
+}
+
+/** The algorithms that have a signing key now, newest key first. */
+function signingAlgsOf(all: SigningKeyRecord[]): SigningAlgorithm[] {
+  return all.filter((k) => isSigning(k, all)).map((k) => k.alg);
+}
+
 function statusOf(key: SigningKeyRecord, all: SigningKeyRecord[], now: number): 'signing' | 'published' | 'retired' {
-  if (key === all[0]) return 'signing';
+  if (isSigning(key, all)) return 'signing';
   return key.retireAt !== null && key.retireAt <= now ? 'retired' : 'published';
 }

@@ -11,8 +11,14 @@ export const discoveryRoute: RouteSpec = {
     200: { description: 'OpenID Connect Discovery 1.0 §3 metadata', schema: Joi.object({ issuer: Joi.string().required() }).unknown(true).label('ProviderMetadata') },
   },
   handler: (deps) => {
-    const metadata = providerMetadata(deps.provider.issuer, deps.config.tokens.signingAlg);
-    return (_request, h) => h.response(metadata).header('cache-control', 'public, max-age=300');
+    const keys = deps.provider.keys;
+    let algorithms = keys.algorithms();
+    let metadata = providerMetadata(deps.provider.issuer, algorithms);
+    return (_request, h) => {
+      // Rebuilt only when the set of algorithms with a key changes (the key store keeps the array otherwise).
+      if (keys.algorithms() !== algorithms) metadata = providerMetadata(deps.provider.issuer, (algorithms = keys.algorithms()));
+      return h.response(metadata).header('cache-control', 'public, max-age=300');
+    };
   },
 };
 

@@ -2,14 +2,17 @@ import Joi from 'joi';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { clearSessionCookie, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { clearSessionCookie, readSession, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { endSession } from '../../oidc/end-session/index.js';
 import { OAuthError } from '../../oidc/errors.js';
-import { renderErrorPage } from '../../web/index.js';
+import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from '../../web/index.js';
+import { errorResponse } from '../schemas/error-schema.js';
 
 /**
- * GET and POST /oauth2/logout (OpenID Connect RP-Initiated Logout 1.0).
- * A browser endpoint: errors are pages, never redirects to an unverified URI.
+ * GET and POST /oauth2/logout (OpenID Connect RP-Initiated Logout 1.0), and
+ * POST /oauth2/logout/confirm, where the question "Sign out of NAME?" posts
+ * its answer. A browser endpoint: errors are pages, never redirects to an
+ * unverified URI.
  */
 const params = Joi.object({
   id_token_hint: Joi.string().description('An ID token this provider issued to the client (may be expired)'),
@@ -21,6 +24,14 @@ const params = Joi.object({
   .unknown(true)
   .label('EndSessionRequest');
 
+type EndSessionInput = Record<string, string | undefined>;
+
+/** The parameters the question posts back, as they came. */
+const carriedParams = ['id_token_hint', 'post_logout_redirect_uri', 'client_id', 'state'] as const;
+
+const confirmPath = '/oauth2/logout/confirm';
+
+/** The RP's request is not cookie-authenticated by its route (a cross-site top-level request must reach the engine); read the session here. */
 async function signedIn(request: Request): Promise<SessionCredentials | null> {
   try {
     return (await request.server.auth.test(sessionStrategy, request)).credentials as unknown as SessionCredentials;
@@ -29,13 +40,12 @@ async function signedIn(request: Request): Promise<SessionCredentials | null> {
   }
 }
 
-function page(h: ResponseToolkit, deps: HttpDeps, status: number, title: string, message: string) {
-  const html = renderErrorPage({ brandingName: deps.config.branding.name, title, message });
+function page(h: ResponseToolkit, status: number, html: string) {
   return h.response(html).code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store');
 }
 
-async function handle(deps: HttpDeps, request: Request, h: ResponseToolkit, input: Record<string, string | undefined>) {
-  const session = await signedIn(request);
+async function handle(deps: HttpDeps, h: ResponseToolkit, input: EndSessionInput, session: SessionCredentials | null, confirmed: boolean) {
+  const brandingName = deps.config.branding.name;
   try {
     const outcome = await endSession(
       {
@@ -43,43 +53,78 @@ async function handle(deps: HttpDeps, request: Request, h: ResponseToolkit, inpu
         postLogoutRedirectUri: input.post_logout_redirect_uri,
         clientId: input.client_id,
         state: input.state,
-        sessionSub: session?.user.sub ?? null,
+        session: session && { sub: session.user.sub, authTime: session.authTime },
+        confirmed,
       },
       deps.provider,
     );
+    if (outcome.kind === 'confirm') {
+      const fields: Record<string, string> = {};
+      for (const name of carriedParams) if (input[name] !== undefined) fields[name] = input[name];
+      const cancelHref = deps.config.frontend.enabled ? '/' : null;
+      return page(h, 200, renderSignOutPage({ brandingName, email: session!.user.email, action: confirmPath, fields, cancelHref }));
+    }
     if (outcome.endSession && session) {
       await deps.sessions.revoke(session.session.idHash);
       clearSessionCookie(h);
     }
-    if (outcome.kind === 'redirect') return h.redirect(outcome.location).code(302).header('cache-control', 'no-store');
-    return page(h, deps, 200, 'Signed out', outcome.endSession ? 'You have been signed out.' : 'You are not signed in.');
+    // The question's answer moves on from a page instead (renderSignedOutPage says why).
+    if (outcome.kind === 'redirect' && !confirmed) return h.redirect(outcome.location).code(302).header('cache-control', 'no-store');
+    const continueTo = outcome.kind === 'redirect' ? outcome.location : null;
+    return page(h, 200, renderSignedOutPage({ brandingName, signedOut: outcome.endSession, continueTo }));
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    return page(h, deps, 400, 'Sign-out request rejected', error.description);
+    return page(h, 400, renderErrorPage({ brandingName, title: 'Sign-out request rejected', message: error.description }));
   }
 }
 
 const responses = {
-  200: { description: 'The signed-out page', contentType: 'text/html' },
+  200: { description: 'The question "Sign out of NAME?" (a form posting to /oauth2/logout/confirm), or the signed-out page', contentType: 'text/html' },
   302: { description: 'To the registered post_logout_redirect_uri, with state' },
   400: { description: 'Invalid id_token_hint or unregistered post_logout_redirect_uri: an HTML page', contentType: 'text/html' },
 };
+
+const description =
+  'Ends the browser session at once only for an id_token_hint of the signed-in user and sign-in; otherwise (no hint, or a hint of another session) ' +
+  'it asks the user first (RP-Initiated Logout 1.0 §2), and only the answer posted to /oauth2/logout/confirm ends the session.';
 
 export const endSessionGetRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'End session (RP-initiated logout)',
+  description,
   validate: { query: params },
   responses,
-  handler: (deps) => (request, h) => handle(deps, request, h, request.query as Record<string, string | undefined>),
+  handler: (deps) => async (request, h) => handle(deps, h, request.query as EndSessionInput, await signedIn(request), false),
 };
 
 export const endSessionPostRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'End session (RP-initiated logout, form post)',
+  description,
   validate: { payload: params },
   responses,
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
-  handler: (deps) => (request, h) => handle(deps, request, h, (request.payload ?? {}) as Record<string, string | undefined>),
+  handler: (deps) => async (request, h) => handle(deps, h, (request.payload ?? {}) as EndSessionInput, await signedIn(request), false),
+};
+
+/**
+ * The answer "Sign out": the Origin rule (DESIGN.md 6) refuses it from any
+ * other origin with 403 ORIGIN_NOT_ALLOWED, with or without a session
+ * (and the session cookie, SameSite=Lax, is not even sent on a cross-site
+ * POST). Not a protocol route: only our page calls it.
+ */
+export const endSessionConfirmRoute: RouteSpec = {
+  checkOrigin: true,
+  tags: ['OpenID'],
+  summary: 'Confirm the end of the session (the answer of the sign-out page)',
+  validate: { payload: params },
+  responses: {
+    200: { description: 'The signed-out page; with a post_logout_redirect_uri it moves on there at once (meta refresh, and a link)', contentType: 'text/html' },
+    400: responses[400],
+    403: errorResponse('ORIGIN_NOT_ALLOWED: posted from another site'),
+  },
+  hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
+  handler: (deps) => (request, h) => handle(deps, h, (request.payload ?? {}) as EndSessionInput, readSession(request), true),
 };

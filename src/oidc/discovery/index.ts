@@ -9,7 +9,8 @@ import { grants } from '../grants/index.js';
 const clientAuthMethods = ['client_secret_basic', 'client_secret_post', 'none'];
 const authenticatedClientMethods = ['client_secret_basic', 'client_secret_post'];
 
-export function providerMetadata(issuer: string, alg: SigningAlgorithm): Record<string, unknown> {
+/** `algorithms`: those that have a key (KeyStore.algorithms(), RS256 always among them). */
+export function providerMetadata(issuer: string, algorithms: readonly SigningAlgorithm[]): Record<string, unknown> {
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth2/authorize`,
@@ -24,7 +25,8 @@ export function providerMetadata(issuer: string, alg: SigningAlgorithm): Record<
     response_modes_supported: ['query', 'form_post'],
     grant_types_supported: Object.keys(grants),
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: [alg],
+    // §3: RS256 MUST be listed; every client may ask for any of them (id_token_signed_response_alg).
+    id_token_signing_alg_values_supported: [...algorithms],
     token_endpoint_auth_methods_supported: clientAuthMethods,
     // RFC 7009 and RFC 7662 endpoints take the same client authentication;
     // public clients may revoke their own tokens.

@@ -1,50 +1,49 @@
 /**
  * RP-Initiated Logout 1.0: id_token_hint (one of our ID tokens, expired or
  * not), post_logout_redirect_uri (exact match against the client's
- * registered ones), state. The engine decides; the HTTP layer ends the
- * browser session when told to and redirects or shows the logged-out page.
+ * registered ones), state. Flow: read the hint → check client_id against
+ * it → resolve the redirect → decide about the browser session. The
+ * session ends at once only for a hint of its own user and sign-in;
+ * otherwise the user is asked (§2: "the OP MUST ask the End-User" without
+ * a hint, or with one that does not belong to the current session), and
+ * only the confirmed request, posted by our page, ends it. The HTTP layer
+ * shows the question, ends the session when told to, and redirects or
+ * shows the signed-out page.
  */
 import { isRegisteredPostLogoutRedirectUri } from '../../clients/index.js';
-import { JwsError, verifyJws } from '../../keys/index.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
+import { readIdTokenHint, type IdTokenHint } from '../tokens/index.js';
 
 export interface EndSessionRequest {
   idTokenHint: string | undefined;
   postLogoutRedirectUri: string | undefined;
   clientId: string | undefined;
   state: string | undefined;
-  /** The signed-in user of the browser session, if any. */
-  sessionSub: string | null;
+  /** The signed-in user of the browser session and when they signed in (epoch ms), if any. */
+  session: { sub: string; authTime: number } | null;
+  /** The user answered our question with "Sign out" (the same-origin form post). */
+  confirmed: boolean;
 }
 
 export type EndSessionOutcome =
+  | { kind: 'confirm' }
   | { kind: 'redirect'; location: string; endSession: boolean }
   | { kind: 'logged_out_page'; endSession: boolean };
 
-/** The hint's sub and audience; its expiry does not matter here (§2: the RP may send an expired one). */
-async function readIdTokenHint(hint: string, deps: ProviderDeps): Promise<{ sub: string; aud: string }> {
-  try {
-    const { header, payload } = await verifyJws(hint, (kid) => deps.keys.findKey(kid));
-    if (String(header.typ ?? 'JWT').toUpperCase() !== 'JWT' || payload.iss !== deps.issuer) throw new JwsError('not our ID token');
-    const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
-    if (typeof payload.sub !== 'string' || typeof aud !== 'string') throw new JwsError('no sub or aud');
-    return { sub: payload.sub, aud };
-  } catch (error) {
-    if (error instanceof JwsError) throw new OAuthError('invalid_request', 'The id_token_hint is not a valid ID token of this provider.');
-    throw error;
-  }
+/**
+ * The hint speaks for this session: same user, and issued for this sign-in
+ * or a later one (auth_time, in whole seconds), so that an old ID token
+ * that leaked cannot sign the user out of a later session unasked.
+ */
+function hintMatchesSession(hint: IdTokenHint | null, session: { sub: string; authTime: number }): boolean {
+  return hint !== null && hint.sub === session.sub && hint.authTime !== null && hint.authTime >= Math.floor(session.authTime / 1000) * 1000;
 }
 
-export async function endSession(request: EndSessionRequest, deps: ProviderDeps): Promise<EndSessionOutcome> {
-  const hint = request.idTokenHint ? await readIdTokenHint(request.idTokenHint, deps) : null;
-  if (hint && request.clientId !== undefined && request.clientId !== hint.aud) {
-    throw new OAuthError('invalid_request', 'The client_id does not match the id_token_hint.');
-  }
-  // A hint for another user than the signed-in one must not sign that user out.
-  const endsSession = request.sessionSub !== null && (hint === null || hint.sub === request.sessionSub);
-  if (request.postLogoutRedirectUri === undefined) return { kind: 'logged_out_page', endSession: endsSession };
-  const clientId = hint?.aud ?? request.clientId;
+/** §3: the redirect URI must be one the client registered; `state` goes back with it. */
+async function postLogoutLocation(request: EndSessionRequest, hint: IdTokenHint | null, deps: ProviderDeps): Promise<string | null> {
+  if (request.postLogoutRedirectUri === undefined) return null;
+  const clientId = hint?.clientId ?? request.clientId;
   if (clientId === undefined) throw new OAuthError('invalid_request', 'post_logout_redirect_uri needs an id_token_hint or a client_id.');
   const client = await deps.clients.find(clientId);
   if (!client || !isRegisteredPostLogoutRedirectUri(client, request.postLogoutRedirectUri)) {
@@ -52,5 +51,17 @@ export async function endSession(request: EndSessionRequest, deps: ProviderDeps)
   }
   const location = new URL(request.postLogoutRedirectUri);
   if (request.state !== undefined) location.searchParams.set('state', request.state);
-  return { kind: 'redirect', location: location.href, endSession: endsSession };
+  return location.href;
+}
+
+export async function endSession(request: EndSessionRequest, deps: ProviderDeps): Promise<EndSessionOutcome> {
+  const hint = request.idTokenHint ? await readIdTokenHint(request.idTokenHint, deps) : null;
+  if (hint && request.clientId !== undefined && request.clientId !== hint.clientId) {
+    throw new OAuthError('invalid_request', 'The client_id does not match the id_token_hint.');
+  }
+  const location = await postLogoutLocation(request, hint, deps);
+  const { session } = request;
+  if (session !== null && !request.confirmed && !hintMatchesSession(hint, session)) return { kind: 'confirm' };
+  const endsSession = session !== null;
+  return location === null ? { kind: 'logged_out_page', endSession: endsSession } : { kind: 'redirect', location, endSession: endsSession };
 }

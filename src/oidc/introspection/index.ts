@@ -9,7 +9,7 @@ import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
 import { formatScope } from '../scopes.js';
-import { checkAccessTokenLive, decodeAccessToken, hashOpaqueToken } from '../tokens/index.js';
+import { checkAccessTokenLive, hashOpaqueToken, verifyAccessTokenJwt } from '../tokens/index.js';
 
 export interface IntrospectionRequest {
   token: string;
@@ -46,7 +46,7 @@ export async function introspectToken(request: IntrospectionRequest, deps: Provi
     return withScope(response, refresh.scopes);
   }
   try {
-    const claims = await decodeAccessToken(request.token, deps);
+    const claims = await verifyAccessTokenJwt(request.token, deps);
     if (!(await checkAccessTokenLive(claims, deps))) return inactive;
     const { iss, aud } = claims.claims;
     const response = {

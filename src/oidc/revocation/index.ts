@@ -9,7 +9,7 @@ import type { PresentedCredentials } from '../../clients/index.js';
 import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
-import { decodeAccessToken, hashOpaqueToken } from '../tokens/index.js';
+import { hashOpaqueToken, verifyAccessTokenJwt } from '../tokens/index.js';
 
 export interface RevocationRequest {
   token: string;
@@ -26,7 +26,7 @@ export async function revokeToken(request: RevocationRequest, deps: ProviderDeps
     return;
   }
   try {
-    const claims = await decodeAccessToken(request.token, deps);
+    const claims = await verifyAccessTokenJwt(request.token, deps);
     if (claims.clientId === client.clientId) await deps.tokenStore.revokeAccessToken(deps.db, claims.jti, claims.exp * 1000);
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;

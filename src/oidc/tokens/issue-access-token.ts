@@ -28,7 +28,9 @@ export const grantIdClaim = 'gid';
  * exp, aud, sub, client_id, iat, jti (§2.2) and scope (§2.2.3, left out
  * when nothing was granted: RFC 6749 §3.3 has no empty scope). The
  * audience is this server: its own bearerAuth API and userinfo are the
- * only resource it serves.
+ * only resource it serves. Signed with tokens.signing_alg: the ID token
+ * defaults of relying parties (RS256) do not concern access tokens, which
+ * are opaque to clients (RFC 9068 §6).
  */
 export async function issueAccessToken(input: AccessTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<IssuedAccessToken> {
   const now = Math.floor(deps.clock.now() / 1000);

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { signJwt, type SigningKey } from '../../keys/index.js';
-import type { UserRecord } from '../../model/index.js';
+import type { SigningAlgorithm, UserRecord } from '../../model/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
 
 export interface IdTokenInput {
   user: UserRecord;
   clientId: string;
+  /** The client's id_token_signed_response_alg (OIDC Registration §2; RS256 unless it names another). */
+  alg: SigningAlgorithm;
   scopes: string[];
   authTime: number;
   nonce: string | null;
@@ -25,7 +27,7 @@ function atHash(accessToken: string, key: SigningKey): string {
  * at_hash, and the e-mail claims when the email scope was granted (§5.4).
  */
 export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<string> {
-  const key = deps.keys.current();
+  const key = await deps.keys.signingKey(input.alg);
   const now = Math.floor(deps.clock.now() / 1000);
   const claims: Record<string, unknown> = {
     iss: deps.issuer,

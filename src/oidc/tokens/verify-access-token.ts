@@ -1,4 +1,4 @@
-import { JwsError, verifyJws } from '../../keys/index.js';
+import { JwtError, verifyJwt } from '../../keys/index.js';
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
 import { grantIdClaim } from './issue-access-token.js';
@@ -14,6 +14,18 @@ export interface AccessTokenClaims {
   claims: Record<string, unknown>;
 }
 
+/**
+ * Leeway on `exp` and `nbf`, in seconds. The tokens are issued and checked
+ * by the instances of one deployment, whose clocks are NTP-synchronised
+ * (docs/oidc.md): one second covers the skew between them and the
+ * truncation of NumericDate to whole seconds, and no token lives more than
+ * a second past its `exp`.
+ */
+export const accessTokenClockToleranceSeconds = 1;
+
+/** RFC 9068 §2.2: the claims every access token has (iss and aud are required by the checks themselves). */
+const requiredClaims = ['exp', 'iat', 'jti', 'sub', 'client_id'];
+
 /** RFC 6750 §3.1: a bad token is 401 invalid_token with the Bearer challenge. */
 export function invalidToken(description: string): OAuthError {
   const error = new OAuthError('invalid_token', description);
@@ -21,20 +33,28 @@ export function invalidToken(description: string): OAuthError {
   return error;
 }
 
-/** Signature, typ, iss and shape only; expiry and revocation are checkAccessTokenLive's. */
-export async function decodeAccessToken(token: string, deps: Pick<ProviderDeps, 'issuer' | 'keys'>): Promise<AccessTokenClaims> {
-  let verified;
+/**
+ * RFC 9068 §4, everything the token itself can tell: signed by one of our
+ * published keys with an allowed algorithm, `typ` at+jwt, `iss` ours, `aud`
+ * this server (its userinfo and bearerAuth API are the only resource),
+ * `nbf` and `exp` within accessTokenClockToleranceSeconds. Whether it is
+ * still live is checkAccessTokenLive's question.
+ */
+export async function verifyAccessTokenJwt(token: string, deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock'>): Promise<AccessTokenClaims> {
+  let payload;
   try {
-    verified = await verifyJws(token, (kid) => deps.keys.findKey(kid));
+    ({ payload } = await verifyJwt(token, deps.keys, {
+      typ: 'at+jwt',
+      issuer: deps.issuer,
+      audience: deps.issuer,
+      requiredClaims,
+      now: deps.clock.now(),
+      clockToleranceSeconds: accessTokenClockToleranceSeconds,
+    }));
   } catch (error) {
-    if (error instanceof JwsError) throw invalidToken(`The access token is invalid: ${error.message}.`);
+    if (error instanceof JwtError) throw invalidToken(`The access token is invalid: ${error.message}.`);
     throw error;
   }
-  const { header, payload } = verified;
-  // RFC 9068 §4: the typ must be at+jwt (application/at+jwt is the same media type).
-  const typ = String(header.typ ?? '').toLowerCase();
-  if (typ !== 'at+jwt' && typ !== 'application/at+jwt') throw invalidToken('The token is not an access token.');
-  if (payload.iss !== deps.issuer) throw invalidToken('The access token was issued by another issuer.');
   const { sub, client_id: clientId, jti, exp, iat, scope } = payload;
   if (typeof sub !== 'string' || typeof clientId !== 'string' || typeof jti !== 'string' || typeof exp !== 'number' || typeof iat !== 'number') {
     throw invalidToken('The access token lacks required claims.');
@@ -44,20 +64,22 @@ export async function decodeAccessToken(token: string, deps: Pick<ProviderDeps, 
   return { sub, clientId, scopes, jti, exp, iat, grantId, claims: payload };
 }
 
-/** Not expired, not revoked (itself or its grant), client still registered. */
+/**
+ * The client still registered, the token not revoked, and its grant live
+ * and held by the token's own user and client (one query); a token without
+ * a grant is the client's own (client_credentials, RFC 9068 §2.2: its sub
+ * is the client).
+ */
 export async function checkAccessTokenLive(claims: AccessTokenClaims, deps: ProviderDeps): Promise<boolean> {
-  if (claims.exp * 1000 <= deps.clock.now()) return false;
+  if (claims.grantId === null && claims.sub !== claims.clientId) return false;
   if (!(await deps.clients.find(claims.clientId))) return false;
-  return deps.tokenStore.isAccessTokenLive(deps.db, claims.jti, claims.grantId);
+  const grant = claims.grantId === null ? null : { grantId: claims.grantId, sub: claims.sub, clientId: claims.clientId };
+  return deps.tokenStore.isAccessTokenLive(deps.db, claims.jti, grant);
 }
 
-/**
- * bearerAuth (SPEC.md 5): a JWT access token signed by one of our published
- * keys (unknown kid, alg none, wrong typ rejected), unexpired and not revoked.
- */
+/** bearerAuth (SPEC.md 5) and userinfo: a verified access token that is still live. */
 export async function verifyAccessToken(token: string, deps: ProviderDeps): Promise<AccessTokenClaims> {
-  const claims = await decodeAccessToken(token, deps);
-  if (claims.exp * 1000 <= deps.clock.now()) throw invalidToken('The access token has expired.');
-  if (!(await checkAccessTokenLive(claims, deps))) throw invalidToken('The access token has been revoked.');
+  const claims = await verifyAccessTokenJwt(token, deps);
+  if (!(await checkAccessTokenLive(claims, deps))) throw invalidToken('The access token has been revoked, or does not match its grant.');
   return claims;
 }

@@ -15,6 +15,7 @@ interface ClientRow {
   scopes: string;
   require_pkce: boolean | number;
   skip_consent: boolean | number;
+  id_token_signed_response_alg: ClientRecord['idTokenSignedResponseAlg'];
   managed_by: ClientRecord['managedBy'];
   created_at: number;
   updated_at: number;
@@ -41,6 +42,7 @@ function fromRow(row: ClientRow): ClientRecord {
     scopes: JSON.parse(row.scopes) as string[],
     requirePkce: Boolean(row.require_pkce),
     skipConsent: Boolean(row.skip_consent),
+    idTokenSignedResponseAlg: row.id_token_signed_response_alg,
     managedBy: row.managed_by,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -58,6 +60,7 @@ function toColumns(changes: ClientChanges): Partial<ClientRow> {
   if (changes.scopes !== undefined) columns.scopes = JSON.stringify(changes.scopes);
   if (changes.requirePkce !== undefined) columns.require_pkce = changes.requirePkce;
   if (changes.skipConsent !== undefined) columns.skip_consent = changes.skipConsent;
+  if (changes.idTokenSignedResponseAlg !== undefined) columns.id_token_signed_response_alg = changes.idTokenSignedResponseAlg;
   if (changes.managedBy !== undefined) columns.managed_by = changes.managedBy;
   if (changes.updatedAt !== undefined) columns.updated_at = changes.updatedAt;
   return columns;

@@ -54,7 +54,7 @@ export const knexSigningKeyRepository = onKnex<SigningKeyRepository>({
     return (inserted as unknown[]).length === 1;
   },
 
-  async retireOlderThan(tx, generation, retireAt) {
-    await tx('signing_keys').where('generation', '<', generation).whereNull('retire_at').update({ retire_at: retireAt });
+  async retireOlderThan(tx, alg, generation, retireAt) {
+    await tx('signing_keys').where({ alg }).where('generation', '<', generation).whereNull('retire_at').update({ retire_at: retireAt });
   },
 });

@@ -132,9 +132,10 @@ export const knexTokenRepository = onKnex<TokenRepository>({
     await tx('revoked_access_tokens').insert({ jti, expires_at: expiresAt }).onConflict('jti').ignore();
   },
 
-  async isAccessTokenLive(tx, jti, grantId) {
+  async isAccessTokenLive(tx, jti, grant) {
     const revoked = tx('revoked_access_tokens').where({ jti }).select(tx.raw('1'));
-    const grantLive = grantId === null ? null : tx('grants').where({ grant_id: grantId }).whereNull('revoked_at').select(tx.raw('1'));
+    const grantLive =
+      grant === null ? null : tx('grants').where({ grant_id: grant.grantId, sub: grant.sub, client_id: grant.clientId }).whereNull('revoked_at').select(tx.raw('1'));
     const sql = grantLive === null ? 'CASE WHEN EXISTS ? THEN 0 ELSE 1 END AS live' : 'CASE WHEN EXISTS ? OR NOT EXISTS ? THEN 0 ELSE 1 END AS live';
     const row = (await tx.first(tx.raw(sql, grantLive === null ? [revoked] : [revoked, grantLive]))) as { live: number | string } | undefined;
     return Number(row?.live) === 1;

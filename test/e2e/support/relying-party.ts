@@ -4,6 +4,9 @@ import * as oidc from 'openid-client';
 
 export interface SignInResult {
   claims: oidc.IDToken;
+  /** The ID token as received (its header names the algorithm). */
+  idToken: string;
+  accessToken: string;
   userinfo: oidc.UserInfoResponse;
   scope: string | undefined;
 }
@@ -22,7 +25,7 @@ export class RelyingParty {
 
   constructor(
     readonly port: number,
-    private readonly options: { clientId: string; clientSecret: string | null; scope?: string },
+    private readonly options: { clientId: string; clientSecret: string | null; scope?: string; metadata?: Partial<oidc.ClientMetadata> },
   ) {}
 
   get redirectUri(): string {
@@ -36,7 +39,7 @@ export class RelyingParty {
   /** Discovery against the provider (only once it runs). */
   async discover(issuer: string): Promise<oidc.Configuration> {
     const auth = this.options.clientSecret === null ? oidc.None() : oidc.ClientSecretBasic(this.options.clientSecret);
-    this.configuration = await oidc.discovery(new URL(issuer), this.options.clientId, undefined, auth, {
+    this.configuration = await oidc.discovery(new URL(issuer), this.options.clientId, this.options.metadata, auth, {
       execute: [oidc.allowInsecureRequests],
     });
     return this.configuration;
@@ -75,7 +78,7 @@ export class RelyingParty {
     const claims = tokens.claims();
     if (!claims) throw new Error('no ID token');
     const userinfo = await oidc.fetchUserInfo(this.config(), tokens.access_token, claims.sub);
-    return { claims, userinfo, scope: tokens.scope };
+    return { claims, idToken: tokens.id_token!, accessToken: tokens.access_token, userinfo, scope: tokens.scope };
   }
 
   async listen(): Promise<void> {

@@ -18,6 +18,17 @@ export function describeClients(s: Subject): void {
     expect(await clients.findById(db, 'nope')).toBeNull();
   });
 
+  it('stores the ID token algorithm, RS256 for rows written before the column existed', async () => {
+    await clients.insertMany(db, [client('modern', { idTokenSignedResponseAlg: 'EdDSA' })]);
+    expect((await clients.findById(db, 'modern'))?.idTokenSignedResponseAlg).toBe('EdDSA');
+    await clients.update(db, 'modern', { idTokenSignedResponseAlg: 'ES256', updatedAt: 2000 });
+    expect((await clients.findById(db, 'modern'))?.idTokenSignedResponseAlg).toBe('ES256');
+    // Migration 0008's default: a row inserted without the column, as every row before it was.
+    const { id_token_signed_response_alg: _, ...legacy } = (await s.database.db('clients').where({ client_id: 'modern' }).first()) as Record<string, unknown>;
+    await s.database.db('clients').insert({ ...legacy, client_id: 'legacy' });
+    expect((await clients.findById(db, 'legacy'))?.idTokenSignedResponseAlg).toBe('RS256');
+  });
+
   it('inserts many in batches, lists them ordered, deletes many', async () => {
     const many = Array.from({ length: 1200 }, (_, i) => client(`c${String(1199 - i).padStart(4, '0')}`));
     await clients.insertMany(db, many);

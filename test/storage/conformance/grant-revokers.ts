@@ -42,7 +42,9 @@ export function describeGrantRevokers(s: Subject): void {
     const grants: Record<string, [boolean, boolean]> = {};
     for (const id of ['ga', 'gb', 'gc']) {
       const refresh = await tokens.findRefreshToken(db, `r-${id}`);
-      grants[id] = [await tokens.isAccessTokenLive(db, `jti-${id}`, id), refresh?.revokedAt === null];
+      const grant = await tokens.findGrant(db, id);
+      const live = grant !== null && (await tokens.isAccessTokenLive(db, `jti-${id}`, { grantId: id, sub: grant.sub, clientId: grant.clientId }));
+      grants[id] = [live, refresh?.revokedAt === null];
     }
     return { grants, sessions: { sa: (await sessions.findByIdHash(db, 'sa')) !== null, sb: (await sessions.findByIdHash(db, 'sb')) !== null } };
   }

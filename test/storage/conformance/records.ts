@@ -30,6 +30,7 @@ export function clientRecord(clientId: string, overrides: Partial<ClientRecord> 
     scopes: ['openid', 'email'],
     requirePkce: true,
     skipConsent: false,
+    idTokenSignedResponseAlg: 'RS256',
     managedBy: 'config',
     createdAt: 1000,
     updatedAt: 1000,

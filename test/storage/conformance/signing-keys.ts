@@ -37,19 +37,25 @@ export function describeSigningKeys(s: Subject): void {
     expect((await keys.listAll(db))[0]).toEqual(key(3, { alg: 'EdDSA', retireAt: 99_000 }));
   });
 
-  it('retires older keys that have no retire time yet; listLive drops a key once its retire time is reached', async () => {
-    for (const k of [key(1, { retireAt: 500 }), key(2), key(3), key(4)]) await keys.insertIfGenerationFree(db, k);
-    await keys.retireOlderThan(db, 3, 10_000);
+  it('retires older keys of one algorithm that have no retire time yet; listLive drops a key once its retire time is reached', async () => {
+    for (const k of [key(1, { retireAt: 500 }), key(2), key(3), key(4), key(5, { alg: 'RS256' })]) await keys.insertIfGenerationFree(db, k);
+    await keys.retireOlderThan(db, 'ES256', 4, 10_000);
     expect((await keys.listAll(db)).map((k) => [k.generation, k.retireAt])).toEqual([
+      [5, null],
       [4, null],
-      [3, null],
+      [3, 10_000],
       [2, 10_000],
       [1, 500],
     ]);
-    expect(generations(await keys.listLive(db, 499))).toEqual([4, 3, 2, 1]);
-    expect(generations(await keys.listLive(db, 500))).toEqual([4, 3, 2]);
-    expect(generations(await keys.listLive(db, 9_999))).toEqual([4, 3, 2]);
-    expect(generations(await keys.listLive(db, 10_000))).toEqual([4, 3]);
+    await keys.retireOlderThan(db, 'RS256', 5, 20_000);
+    expect((await keys.listAll(db)).find((k) => k.generation === 5)?.retireAt).toBeNull();
+    await keys.retireOlderThan(db, 'RS256', 6, 20_000);
+    expect((await keys.listAll(db)).find((k) => k.generation === 4)?.retireAt).toBeNull();
+    expect(generations(await keys.listLive(db, 499))).toEqual([5, 4, 3, 2, 1]);
+    expect(generations(await keys.listLive(db, 500))).toEqual([5, 4, 3, 2]);
+    expect(generations(await keys.listLive(db, 9_999))).toEqual([5, 4, 3, 2]);
+    expect(generations(await keys.listLive(db, 10_000))).toEqual([5, 4]);
+    expect(generations(await keys.listLive(db, 20_000))).toEqual([4]);
   });
 
   it('lets exactly one of several instances racing for a generation insert its key', async () => {

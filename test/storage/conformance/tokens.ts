@@ -68,19 +68,22 @@ export function describeTokens(s: Subject): void {
     expect([await grantRevokedAt('gb'), await revokedAt('rb')]).toEqual([null, null]);
   });
 
-  it('tells whether an access token is live: jti not revoked, and its grant (if any) present and not revoked', async () => {
+  it("tells whether an access token is live: jti not revoked, and its grant (if any) present, not revoked, and the token's user and client", async () => {
     await seed([grant('live')], [grant('revoked')]);
     await tokens.revokeGrant(db, 'revoked', 2000);
+    const of = (grantId: string, overrides: { sub?: string; clientId?: string } = {}) => ({ grantId, sub: 'alice', clientId: 'app', ...overrides });
     expect(await tokens.isAccessTokenLive(db, 'j1', null)).toBe(true);
-    expect(await tokens.isAccessTokenLive(db, 'j1', 'live')).toBe(true);
-    expect(await tokens.isAccessTokenLive(db, 'j1', 'revoked')).toBe(false);
-    expect(await tokens.isAccessTokenLive(db, 'j1', 'missing')).toBe(false);
+    expect(await tokens.isAccessTokenLive(db, 'j1', of('live'))).toBe(true);
+    expect(await tokens.isAccessTokenLive(db, 'j1', of('revoked'))).toBe(false);
+    expect(await tokens.isAccessTokenLive(db, 'j1', of('missing'))).toBe(false);
+    expect(await tokens.isAccessTokenLive(db, 'j1', of('live', { sub: 'mallory' }))).toBe(false);
+    expect(await tokens.isAccessTokenLive(db, 'j1', of('live', { clientId: 'other' }))).toBe(false);
     await tokens.revokeAccessToken(db, 'j1', 9000);
     // RFC 7009 §2.2: revoking again is not an error.
     await tokens.revokeAccessToken(db, 'j1', 9000);
     expect(await tokens.isAccessTokenLive(db, 'j1', null)).toBe(false);
-    expect(await tokens.isAccessTokenLive(db, 'j1', 'live')).toBe(false);
-    expect(await tokens.isAccessTokenLive(db, 'j2', 'live')).toBe(true);
+    expect(await tokens.isAccessTokenLive(db, 'j1', of('live'))).toBe(false);
+    expect(await tokens.isAccessTokenLive(db, 'j2', of('live'))).toBe(true);
   });
 
   it('lets exactly one of many concurrent rotations on separate connections win', async () => {
