@@ -18,7 +18,7 @@ export default defineConfig({
       // The floor, just under what the full suite reached when it was set
       // (lines 95.28%, branches 90.41%): raise it when the suite does, never
       // lower it. Run single test files without --coverage: they fall short.
-      thresholds: { lines: 95, branches: 90 },
+      thresholds: { lines: 95.5, branches: 92.5 },
     },
   },
 });
