@@ -16,7 +16,7 @@ export default defineConfig({
       exclude: ['src/web/public/**'],
       reporter: ['text-summary', 'json-summary'],
       // The floor, just under what the full suite reached when it was set
-      // (lines 95.28%, branches 90.41%): raise it when the suite does, never
+      // (lines 95.86%, branches 93.02%): raise it when the suite does, never
       // lower it. Run single test files without --coverage: they fall short.
       thresholds: { lines: 95.5, branches: 92.5 },
     },
