@@ -1,17 +1,16 @@
 // A benchmark worker process: the real scheduler (dist/) in database mode,
 // running `noop` jobs until SIGTERM. Environment: BENCH_DATABASE_URL, BENCH_INSTANCE.
 import { pino } from 'pino';
-import { connectDatabase } from '../../../dist/storage/knex/connect.js';
+import { openStorage } from '../../../dist/app.js';
 import { createScheduler } from '../../../dist/scheduler/index.js';
-import { knexRepositories } from '../../../dist/storage/knex/open-knex-storage.js';
 import { systemClock } from '../../../dist/clock.js';
 
-const db = connectDatabase({ client: 'postgres', filename: '', url: process.env.BENCH_DATABASE_URL, pool: { min: 1, max: 10 } });
+const storage = openStorage({ client: 'postgres', filename: '', url: process.env.BENCH_DATABASE_URL, pool: { min: 1, max: 10 } });
 const scheduler = createScheduler({
-  db,
+  db: storage.db,
   clock: systemClock,
   logger: pino({ level: 'silent' }),
-  repositories: knexRepositories,
+  repositories: storage.repositories,
   config: {
     scheduler: {
       enabled: true,
@@ -28,11 +27,11 @@ const scheduler = createScheduler({
     cleanup: { enabled: false, batchSize: 1000 },
   },
 });
-await db.raw('SELECT 1');
+await storage.ping();
 scheduler.start();
 process.stdout.write('ready\n');
 process.on('SIGTERM', async () => {
   await scheduler.stop({ graceMs: 5000 });
-  await db.destroy();
+  await storage.close();
   process.exit(0);
 });

@@ -13,7 +13,6 @@ import { pino } from 'pino';
 import { loadConfigText } from '../../../dist/config/index.js';
 import { createApp, openStorage } from '../../../dist/app.js';
 import { applyConfig } from '../../../dist/gitops/index.js';
-import { knexAuthorizationCodeRepository } from '../../../dist/storage/knex/authorization-codes.js';
 import { benchClients, refreshPoolSize } from './bench-clients.js';
 
 const alg = process.argv[2] ?? 'ES256';
@@ -56,7 +55,7 @@ async function mintUserTokens() {
     const code = randomBytes(32).toString('base64url');
     const verifier = randomBytes(32).toString('base64url');
     const now = Date.now();
-    await knexAuthorizationCodeRepository.insert(storage.db, {
+    await storage.repositories.authorizationCodes.insert(storage.db, {
       codeHash: createHash('sha256').update(code).digest('base64url'),
       grantId: randomBytes(16).toString('base64url'),
       clientId: 'web',

@@ -5,4 +5,4 @@
  * opaque `Tx` is a knex handle here) and open-knex-storage.ts, which bundles
  * them. The only code in src/ that imports knex, pg or sqlite3.
  */
-export { openKnexStorage, knexRepositories } from './open-knex-storage.js';
+export { openKnexStorage } from './open-knex-storage.js';
