@@ -43,17 +43,17 @@ export function createClientDirectory(deps: {
     checkedAt = deps.clock.now();
   }
 
-  async function fresh(): Promise<void> {
-    if (deps.clock.now() - checkedAt >= maxStalenessMs) await (checking ??= check().finally(() => (checking = null)));
-  }
+  // Awaited only when stale: every token request looks its client up, and a fresh cache costs no microtask.
+  const stale = () => deps.clock.now() - checkedAt >= maxStalenessMs;
+  const refresh = () => (checking ??= check().finally(() => (checking = null)));
 
   return {
     async find(clientId) {
-      await fresh();
+      if (stale()) await refresh();
       return byId.get(clientId) ?? null;
     },
     async origins() {
-      await fresh();
+      if (stale()) await refresh();
       return origins;
     },
   };

@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, errors, jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { errors, jwtVerify, type JWTPayload } from 'jose';
 import type { KeyStore } from './key-store.js';
 import { signingAlgorithms } from './signing-algorithms.js';
 
@@ -20,7 +20,6 @@ export interface JwtExpectations {
 }
 
 export interface VerifiedJwt {
-  header: JWTHeaderParameters;
   payload: JWTPayload;
 }
 
@@ -50,7 +49,7 @@ function toJwtError(error: errors.JOSEError): JwtError {
  */
 export async function verifyJwt(token: string, keys: Pick<KeyStore, 'verificationKey'>, expected: JwtExpectations): Promise<VerifiedJwt> {
   try {
-    const { protectedHeader, payload } = await jwtVerify(token, keys.verificationKey, {
+    const { payload } = await jwtVerify(token, keys.verificationKey, {
       algorithms: allowedAlgorithms,
       typ: expected.typ,
       issuer: expected.issuer,
@@ -59,10 +58,10 @@ export async function verifyJwt(token: string, keys: Pick<KeyStore, 'verificatio
       currentDate: new Date(expected.now),
       clockTolerance: expected.clockToleranceSeconds,
     });
-    return { header: protectedHeader, payload };
+    return { payload };
   } catch (error) {
     // jose checks exp last, after the signature and every other claim, and hands back the payload.
-    if (expected.acceptExpired && error instanceof errors.JWTExpired) return { header: decodeProtectedHeader(token) as JWTHeaderParameters, payload: error.payload };
+    if (expected.acceptExpired && error instanceof errors.JWTExpired) return { payload: error.payload };
     if (error instanceof errors.JOSEError) throw toJwtError(error);
     throw error;
   }

@@ -1,4 +1,5 @@
 import { escapeHtml } from './html-variables.js';
+import { renderPageShell } from './page-shell.js';
 
 /**
  * The question RP-Initiated Logout 1.0 §2 makes the OP ask when a sign-out
@@ -27,27 +28,13 @@ export function renderSignOutPage(page: {
     .map(([field, value]) => `\n      <input type="hidden" name="${escapeHtml(field)}" value="${escapeHtml(value)}">`)
     .join('');
   const cancel = page.cancelHref === null ? '' : `\n        <a class="button secondary" href="${escapeHtml(page.cancelHref)}">Cancel</a>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="same-origin">
-  <title>Sign out · ${name}</title>
-  <link rel="stylesheet" href="/ui/app.css">
-  <script type="module" src="/ui/sign-out.js"></script>
-</head>
-<body>
-  <main class="card">
-    <h1>Sign out of ${name}?</h1>
+  const head = '<meta name="referrer" content="same-origin">\n  <script type="module" src="/ui/sign-out.js"></script>';
+  const body = `    <h1>Sign out of ${name}?</h1>
     <p class="account">Signed in as ${escapeHtml(page.email)}</p>
     <form id="sign-out-form" method="post" action="${escapeHtml(page.action)}">${inputs}
       <div class="actions">${cancel}
         <button type="submit">Sign out</button>
       </div>
-    </form>
-  </main>
-</body>
-</html>
-`;
+    </form>`;
+  return renderPageShell({ title: 'Sign out', brandingName: page.brandingName, head, body });
 }

@@ -122,8 +122,8 @@ export const endSessionConfirmRoute: RouteSpec = {
   validate: { payload: params },
   responses: {
     200: { description: 'The signed-out page; with a post_logout_redirect_uri it moves on there at once (meta refresh, and a link)', contentType: 'text/html' },
-    400: responses[400],
-    403: errorResponse('ORIGIN_NOT_ALLOWED: posted from another site'),
+    400: errorResponse('VALIDATION_ERROR: malformed parameters (an invalid id_token_hint or unregistered post_logout_redirect_uri answers the HTML page of /oauth2/logout instead)'),
+    403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
   },
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
   handler: (deps) => (request, h) => handle(deps, h, (request.payload ?? {}) as EndSessionInput, readSession(request), true),

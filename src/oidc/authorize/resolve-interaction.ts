@@ -20,10 +20,7 @@ export async function resolveInteraction(state: WithPrompt, deps: AuthorizeDeps)
   const result = await runSignIn({ identity, request: state }, deps.signIn);
   if (result.kind === 'page') return finish({ kind: 'interaction', location: result.location });
   if (result.kind === 'refused') throw new OAuthError(result.error, result.description);
-  if (result.kind === 'complete' && result.identity.kind === 'session') {
-    const { sub, authTime, sessionId } = result.identity;
-    return { ...state, session: { sub, authTime, sessionId } };
-  }
+  if (result.kind === 'complete' && state.session) return { ...state, session: state.session };
   // The run starts from the cookie's session or none; only a new sign-in can wait for a second factor.
   throw new Error(`the sign-in steps ended a session's run with ${result.kind}`);
 }
