@@ -48,7 +48,7 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
 
   const cors = createCors(routes, () => deps.provider.clients.origins());
   server.ext('onRequest', cors.preflight);
-  server.ext('onPreHandler', refuseControlCharacters);
+  server.ext('onPostAuth', refuseControlCharacters);
   // In this order: errors become responses first, which then get the page policy (CORS, per route, comes last).
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
   server.ext('onPreResponse', applyPagePolicy);

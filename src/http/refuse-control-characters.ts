@@ -5,11 +5,12 @@ import { invalidInput } from './invalid-input.js';
 const sources = ['params', 'query', 'payload'] as const;
 
 /**
- * A server-wide onPreHandler step, so that no route can forget it: after
- * parsing, authentication and joi, before any handler, a path param, query
- * value or body string (at any depth, keys included) with a control
- * character (./find-control-character.ts) is invalid input, answered like a
- * joi failure on that route. Only the first such string is reported, and
+ * A server-wide onPostAuth step, so that no route can forget it: after
+ * parsing and authentication, BEFORE joi, a path param, query value or body
+ * string (at any depth, keys included) with a control character
+ * (./find-control-character.ts) is invalid input, answered like a joi
+ * failure on that route. Before joi, because joi converts: `trim()` on an
+ * e-mail would silently drop a vertical tab or form feed at its ends. Only the first such string is reported, and
  * never echoed back.
  */
 export function refuseControlCharacters(request: Request, h: ResponseToolkit) {

@@ -116,6 +116,12 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
     });
   });
 
+  it('a control character that joi would trim away (a vertical tab ending an e-mail) is refused, not trimmed', async () => {
+    const response = await inject(t, 'POST', '/api/auth/login', undefined, { email: 'bob@example.com\u000b', password: 'x' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(invalid('payload.email', 'email'));
+  });
+
   it('TAB, LF and CR pass: a password holding them is checked, not refused', async () => {
     const response = await inject(t, 'POST', '/api/auth/login', undefined, { email: 'bob@example.com', password: `${testPassword}\t\n\r` });
     expect(response.statusCode).toBe(401);
