@@ -72,20 +72,25 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_00
 }
 
 /**
- * SIGKILLs a scheduler process while it holds a running job whose claim it
- * has already logged, so the kill interrupts work the logs can account for.
- * Killing at an arbitrary moment could land between jobs, or after a claim
- * whose log line was never written, and then no interruption is visible.
+ * SIGKILLs a scheduler process while it is in the middle of a job: one whose
+ * claim it logged less than half a job's run time ago and has not finished.
+ * Killing at an arbitrary moment could land between jobs, after a claim
+ * whose log line was never written, or just after a job's success was
+ * stored, and then no interruption is visible in the logs.
  */
-export async function killDuringJob(victim: SpawnedProcess, instanceId: string, runningJobs: () => Promise<{ id: string; leaseOwner: string | null }[]>): Promise<void> {
-  const loggedAndUnfinished = (id: string) =>
-    victim.lines.some((l) => l.event === 'job.transition' && l.jobId === id && l.to === 'running') &&
-    !victim.lines.some((l) => l.event === 'job.transition' && l.jobId === id && l.from === 'running');
-  await waitUntil(
-    async () => (await runningJobs()).some((job) => job.leaseOwner === instanceId && loggedAndUnfinished(job.id)),
-    60_000,
-    `${instanceId} holding a job whose claim it logged`,
-  );
+export async function killDuringJob(victim: SpawnedProcess, jobMs: number, timeoutMs = 60_000): Promise<void> {
+  const transitions = () => victim.lines.filter((l) => l.event === 'job.transition');
+  const inTheMiddle = () => {
+    const now = Date.now();
+    const all = transitions();
+    const fresh = all.filter((l) => l.to === 'running' && (l.time as number) > now - jobMs / 2);
+    return fresh.some((claim) => !all.some((l) => l.jobId === claim.jobId && l.from === 'running'));
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (!inTheMiddle()) {
+    if (Date.now() > deadline) throw new Error(`the victim was not seen in the middle of a job within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
   victim.child.kill('SIGKILL');
   await victim.exited;
 }
