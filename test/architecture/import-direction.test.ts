@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 export const layers: string[][] = [
   ['model', 'clock.ts', 'api-error.ts'],
   ['config'],
-  ['storage', 'logger.ts'],
+  ['storage', 'logger.ts', 'i18n'],
   ['security'],
   ['keys', 'clients', 'accounts'],
   ['interaction'],

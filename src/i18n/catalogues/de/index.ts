@@ -1,0 +1,5 @@
+import { errors } from './errors.js';
+import { mail } from './mail.js';
+import { pages } from './pages.js';
+
+export const de = { pages, mail, errors };

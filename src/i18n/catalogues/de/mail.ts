@@ -1,0 +1,5 @@
+import type { mail as reference } from '../en/mail.js';
+
+export const mail: typeof reference = {
+  signature: 'Ihr {brand}-Team',
+};
