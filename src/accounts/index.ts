@@ -2,7 +2,10 @@
  * Accounts: the credentials of a person and what proves them. Passwords
  * (argon2id), server-side browser sessions (the `session` cookie points at a
  * row), password sign-in with its rate limit per account and per address,
- * and the second factors a user has registered. Orchestrating a whole
+ * the second factors a user has registered, and self-service through mailed
+ * links: registration, e-mail verification and a forgotten password, whose
+ * single-use link tokens (./link-tokens.ts) the account mails carry
+ * (./account-mail.ts, the handler of the `mail.send` jobs). Orchestrating a whole
  * sign-in (which steps, in which order) is src/interaction's job; this
  * folder answers "is this credential right?" and "who is this session?".
  */
@@ -11,3 +14,13 @@ export { createSessionService, hashSessionId, type ActiveSession, type SessionSe
 export { createLoginRateLimit, type LoginRateLimit } from './login-rate-limit.js';
 export { createPasswordLogin, type PasswordLogin, type PasswordLoginInput } from './password-login.js';
 export { noRegisteredFactors, type SecondFactor, type UserFactorReader, type UserFactorSummary } from './login-second-factors.js';
+export { createLinkTokens, hashLinkToken, linkTokenLifetimeHours, type LinkTokens } from './link-tokens.js';
+export { createRequestRateLimit, type RequestRateLimit } from './request-rate-limit.js';
+export { createMailRequest, type MailRequest, type MailRequestInput } from './mail-request.js';
+export { createRegistration, type Registration, type RegistrationInput, type Registered } from './registration.js';
+export { createEmailVerification, type EmailVerification } from './email-verification.js';
+export { createPasswordReset, type PasswordReset } from './password-reset.js';
+export { createAccountMail, type AccountMail, type MailOutcome } from './account-mail.js';
+export { isEmailAllowed } from './email-patterns.js';
+export { isUniqueViolation } from './is-unique-violation.js';
+export { emailNotVerified } from './account-errors.js';

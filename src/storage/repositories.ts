@@ -117,6 +117,8 @@ export interface LoginRateLimitRepository {
 
 export interface LinkTokenRepository {
   insert(tx: Tx, token: LinkTokenRecord): Promise<void>;
+  /** The token, used or not, expired or not; null when unknown. A look before the work a redemption needs, never a redemption. */
+  find(tx: Tx, tokenHash: string): Promise<LinkTokenRecord | null>;
   /**
    * Redeems a token once (DESIGN.md 11, STYLE habit 9): ONE conditional
    * `UPDATE … SET used_at = now WHERE token_hash = ? AND purpose = ? AND

@@ -36,6 +36,10 @@ export const knexLinkTokenRepository = onKnex<LinkTokenRepository>({
       used_at: token.usedAt,
     });
   },
+  async find(tx, tokenHash) {
+    const row = (await tx('link_tokens').where({ token_hash: tokenHash }).first()) as LinkTokenRow | undefined;
+    return row ? fromRow(row) : null;
+  },
   async redeem(tx, tokenHash, purpose, now) {
     // The conditional update is the single-use guarantee: both engines apply
     // it under a row lock, so only one concurrent caller changes the row, and

@@ -13,6 +13,7 @@ import { knexClientRepository } from '../../../src/storage/knex/clients.js';
 import { knexConsentRepository } from '../../../src/storage/knex/consents.js';
 import { knexAuthorizationCodeRepository } from '../../../src/storage/knex/authorization-codes.js';
 import type { Clock } from '../../../src/clock.js';
+import type { UserRecord } from '../../../src/model/index.js';
 
 const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const issuer = 'http://localhost:8080';
@@ -46,7 +47,11 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   let t: TestDatabase;
   let deps: AuthorizeDeps;
   const clock: Clock & { time: number } = { time: 1_000_000_000_000, now() { return this.time; } };
-  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, sessionId: 'sid-hash' };
+  const aliceUser: UserRecord = {
+    sub: 'alice', managedBy: 'config', email: 'alice@example.com', role: 'user', emailVerified: true, emailVerificationRequired: false,
+    passwordHash: null, secondFactorRequired: false, deletedAt: null, createdAt: 0, updatedAt: 0,
+  };
+  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, sessionId: 'sid-hash', user: aliceUser };
 
   beforeAll(async () => {
     t = await createTestDatabase(kind);

@@ -25,8 +25,11 @@ export function describeLinkTokens(s: Subject): void {
 
   it('redeems a token once, field for field, and never again', async () => {
     await tokens.insert(db, token('t1'));
+    expect(await tokens.find(db, 't1')).toEqual(token('t1'));
     expect(await tokens.redeem(db, 't1', 'password_reset', 5_000)).toEqual(token('t1', { usedAt: 5_000 }));
     expect(await tokens.redeem(db, 't1', 'password_reset', 5_001)).toBeNull();
+    expect(await tokens.find(db, 't1')).toEqual(token('t1', { usedAt: 5_000 }));
+    expect(await tokens.find(db, 'unknown')).toBeNull();
   });
 
   it('refuses an unknown token, one of another purpose, and one at or after its expiry', async () => {
