@@ -2,6 +2,7 @@ import type {
   AuthorizationCodeRepository,
   BackgroundJobRepository,
   ExpiredRowsRepository,
+  LinkTokenRepository,
   SchedulerLeaseRepository,
   SessionRepository,
 } from '../storage/repositories.js';
@@ -13,4 +14,5 @@ export interface SchedulerRepositories {
   expiredRows: ExpiredRowsRepository;
   authorizationCodes: AuthorizationCodeRepository;
   sessions: SessionRepository;
+  linkTokens: LinkTokenRepository;
 }
