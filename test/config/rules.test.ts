@@ -190,7 +190,7 @@ describe('warnings do not make a file invalid', () => {
     [
       'an SMTP user without a password',
       yaml(secretLine, 'email:', '  enabled: true', '  smtp: { user: mailer }'),
-      'idp.yaml:4:17: warning: email.smtp.user: is set without email.smtp.password: the SMTP server is sent an empty password',
+      'idp.yaml:4:17: warning: email.smtp.user: is set without email.smtp.password: every mail fails (an SMTP login needs both)',
     ],
     ['url with sqlite', yaml(secretLine, 'database: { url: "postgres://x@y/z" }'), 'idp.yaml:2:18: warning: database.url: is ignored when client is sqlite (set client: postgres to use it)'],
     [

@@ -19,7 +19,7 @@ export const checkRegistration: ConfigRule = (config) => {
     );
   }
   if (email.enabled && email.smtp.user !== null && email.smtp.password === null) {
-    problems.push(warning(['email', 'smtp', 'user'], 'is set without email.smtp.password: the SMTP server is sent an empty password'));
+    problems.push(warning(['email', 'smtp', 'user'], 'is set without email.smtp.password: every mail fails (an SMTP login needs both)'));
   }
   return problems;
 };
