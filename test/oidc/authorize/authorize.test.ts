@@ -99,6 +99,18 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     expect(paramsOf(returnToOf(outcome))).toEqual({ ...request, login_hint: 'alice@example.com', auth_after: String(clock.now()) });
   });
 
+  it('sends the session of a user who must verify their e-mail back to /login, and answers login_required under prompt=none', async () => {
+    const unverified = { ...alice, user: { ...aliceUser, emailVerificationRequired: true, emailVerified: false } };
+    const params = { ...request, client_id: 'first-party', redirect_uri: 'https://first-party.example.com/callback' };
+    const outcome = await authorize({ params, session: unverified }, deps);
+    expect(new URL(location(outcome), issuer).pathname).toBe('/login');
+    expect(paramsOf(returnToOf(outcome))).toEqual(params);
+    const none = await authorize({ params: { ...params, prompt: 'none' }, session: unverified }, deps);
+    expect(none).toMatchObject({ kind: 'client_response', params: { error: 'login_required', error_description: 'The user must verify their e-mail address.' } });
+    // Verified, the same request gets its code (the client skips consent).
+    expect((await authorize({ params, session: alice }, deps)).kind).toBe('client_response');
+  });
+
   it('answers prompt=none without a session or consent with login_required and consent_required', async () => {
     const noSession = await authorize({ params: { ...request, prompt: 'none' }, session: null }, deps);
     expect(noSession).toMatchObject({ kind: 'client_response', params: { error: 'login_required', state: 'st', iss: issuer } });
