@@ -8,6 +8,7 @@ import { createPasswordLogin } from './accounts/password-login.js';
 import { noRegisteredFactors } from './accounts/login-second-factors.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
+import { createAdminEventsService } from './admin/admin-events-service.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -98,6 +99,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
   const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, clock });
+  const adminEvents = createAdminEventsService(storage);
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -140,6 +142,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     signIn,
     admin,
     userViews,
+    adminEvents,
     authorize,
     provider,
     verifyAccessToken: async (token) => {
