@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
+import type { UserConsents } from '../accounts/user-consents.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { AdminEventsService } from '../admin/admin-events-service.js';
@@ -42,6 +43,8 @@ export interface HttpDeps {
   provider: ProviderDeps;
   /** GET and POST /api/consent (src/interaction, createConsentService). */
   consent: ConsentService;
+  /** GET /api/consents, DELETE /api/consents/{client_id} (src/accounts, createUserConsents). */
+  userConsents: UserConsents;
   /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */
   accounts: RememberedAccounts;
   /** Pages on every other path (src/web, createFrontend(config.frontend, config.branding)). */

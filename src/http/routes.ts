@@ -20,6 +20,7 @@ import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js
 import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
+import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 
 /**
@@ -42,6 +43,8 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/auth/accounts/select',  'none',             accountsSelectRoute),
   route('GET',  '/api/consent',               'session',          consentGetRoute),
   route('POST', '/api/consent',               'session',          consentPostRoute),
+  route('GET',    '/api/consents',              'session',        userConsentsListRoute),
+  route('DELETE', '/api/consents/{client_id}',  'session',        userConsentRevokeRoute),
 ];
 
 /**

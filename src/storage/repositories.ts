@@ -299,6 +299,8 @@ export interface TokenRepository {
   /** Revokes every grant (and refresh token) of these users, or of these clients: a few statements, however many ids. */
   revokeGrantsOfUsers(tx: Tx, subs: string[], now: number): Promise<void>;
   revokeGrantsOfClients(tx: Tx, clientIds: string[], now: number): Promise<void>;
+  /** Revokes every grant (and refresh token) the user gave this client: a withdrawn consent. */
+  revokeGrantsOfUserForClient(tx: Tx, sub: string, clientId: string, now: number): Promise<void>;
   insertRefreshToken(tx: Tx, token: RefreshTokenRecord): Promise<void>;
   findRefreshToken(tx: Tx, tokenHash: string): Promise<RefreshTokenRecord | null>;
   /**
