@@ -18,6 +18,9 @@ import {
 import { createSmtpMailer, type Mailer, type MailOutbox, type MailTemplate } from './mail/index.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
+import { createAdminEventsService } from './admin/admin-events-service.js';
+import { createEventLog } from './events/index.js';
+import { createUserConsents } from './accounts/user-consents.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -109,7 +112,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const revokeUser = async (tx: Tx, sub: string) => {
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
-  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, clock });
+  const events = createEventLog({ storage, logger, clock });
+  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, events, clock });
+  const adminEvents = createAdminEventsService(storage);
+  const userConsents = createUserConsents({ storage, events, clock });
 
   // Self-service accounts: their mails are `mail.send` jobs queued in the transaction of the change (src/mail).
   const outbox: MailOutbox = {
@@ -132,11 +138,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     users,
     termAcceptances: repositories.termAcceptances,
     outbox,
+    events,
     config,
     hashPassword,
     clock,
   });
-  const emailVerification = createEmailVerification({ transaction, users, linkTokens, resend: mailRequest('email_verification', 'email_resend'), clock });
+  const emailVerification = createEmailVerification({ transaction, users, linkTokens, resend: mailRequest('email_verification', 'email_resend'), events, clock });
   const passwordReset = createPasswordReset({
     db,
     transaction,
@@ -146,6 +153,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     auth: config.auth,
     hashPassword,
     revokeUser,
+    events,
     clock,
   });
 
@@ -175,7 +183,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     verifyArgon2: verifyPassword,
   });
-  const consent = createConsentService({ db, consents: repositories.consents, readRequest: authorizationRequestReader(authorize), clock });
+  const consent = createConsentService({ storage, events, readRequest: authorizationRequestReader(authorize), clock });
   const accounts = createRememberedAccounts({ sessions, cookiePassword });
   const frontend = createFrontend(config.frontend, config.branding);
 
@@ -193,6 +201,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     passwordReset,
     admin,
     userViews,
+    adminEvents,
     authorize,
     provider,
     verifyAccessToken: async (token) => {
@@ -200,6 +209,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return { sub: claims.sub, clientId: claims.clientId, scope: claims.scopes, claims: claims.claims };
     },
     consent,
+    userConsents,
     accounts,
     frontend,
   };

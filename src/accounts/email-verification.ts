@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { EventLog } from '../events/index.js';
 import type { Tx, UserRepository } from '../storage/repositories.js';
 import type { UserRecord } from '../model/index.js';
 import { invalidToken } from './account-errors.js';
@@ -13,7 +14,7 @@ import type { MailRequest, MailRequestInput } from './mail-request.js';
  */
 export interface EmailVerification {
   /** POST /api/auth/email/verify: the verified user, or 400 INVALID_TOKEN. */
-  verify(token: string): Promise<UserRecord>;
+  verify(token: string, context: { clientAddress: string }): Promise<UserRecord>;
   /** POST /api/auth/email/resend: 202 always (./mail-request.ts). */
   resend(input: MailRequestInput): Promise<void>;
 }
@@ -23,15 +24,17 @@ export function createEmailVerification(deps: {
   users: UserRepository;
   linkTokens: LinkTokens;
   resend: MailRequest;
+  events: EventLog;
   clock: Clock;
 }): EmailVerification {
   return {
-    verify(token) {
+    verify(token, context) {
       return deps.transaction(async (tx) => {
         const user = await deps.linkTokens.redeem(tx, token, 'email_verification', (sub) => deps.users.findBySub(tx, sub));
         if (!user) throw invalidToken();
         const changes = { emailVerified: true, updatedAt: deps.clock.now() };
         await deps.users.update(tx, user.sub, changes);
+        await deps.events.record(tx, { type: 'email.verified', actor: user.sub, subject: user.sub, clientAddress: context.clientAddress });
         return { ...user, ...changes };
       });
     },

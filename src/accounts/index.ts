@@ -14,6 +14,7 @@ export { createSessionService, hashSessionId, type ActiveSession, type SessionSe
 export { createLoginRateLimit, type LoginRateLimit } from './login-rate-limit.js';
 export { createPasswordLogin, type PasswordLogin, type PasswordLoginInput } from './password-login.js';
 export { noRegisteredFactors, type SecondFactor, type UserFactorReader, type UserFactorSummary } from './login-second-factors.js';
+export { createUserConsents, type UserConsent, type UserConsents } from './user-consents.js';
 export { createLinkTokens, hashLinkToken, linkTokenLifetimeHours, type LinkTokens } from './link-tokens.js';
 export { createRequestRateLimit, type RequestRateLimit } from './request-rate-limit.js';
 export { createMailRequest, type MailRequest, type MailRequestInput } from './mail-request.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { emailAlreadyExists } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { AuthConfig, EmailConfig, RegistrationConfig, TermConfig } from '../config/types.js';
+import type { EventLog } from '../events/index.js';
 import type { MailOutbox } from '../mail/index.js';
 import type { TermAcceptanceRepository, Tx, UserRepository } from '../storage/repositories.js';
 import type { TermAcceptanceRecord, UserRecord } from '../model/index.js';
@@ -17,6 +18,8 @@ export interface RegistrationInput {
   acceptedTerms: string[];
   /** The request's locale: the verification mail is written in it. */
   locale: string;
+  /** For the audit events. */
+  clientAddress: string;
 }
 
 export interface Registered {
@@ -33,7 +36,8 @@ export interface Registered {
  * PASSWORD_TOO_SHORT) → the required explicit terms are accepted (400
  * TERMS_NOT_ACCEPTED) → the e-mail is free (409 EMAIL_ALREADY_EXISTS).
  * Then one transaction: the database-managed user, the term acceptances,
- * and the verification mail's job when email_verification_required.
+ * their audit events (registration, terms.accepted), and the verification
+ * mail's job when email_verification_required.
  * Signing in (status active) is the caller's: src/interaction runs the
  * sign-in steps on the new account.
  */
@@ -47,6 +51,7 @@ export function createRegistration(deps: {
   users: UserRepository;
   termAcceptances: TermAcceptanceRepository;
   outbox: MailOutbox;
+  events: EventLog;
   config: { registration: RegistrationConfig; email: EmailConfig; auth: AuthConfig; terms: TermConfig[] };
   hashPassword(plain: string): Promise<string>;
   clock: Clock;
@@ -85,6 +90,9 @@ export function createRegistration(deps: {
           throw error;
         }
         await deps.termAcceptances.record(tx, accepted.map((term): TermAcceptanceRecord => ({ sub: created.sub, termId: term.id, version: term.version, acceptedAt: now })));
+        const who = { actor: created.sub, subject: created.sub, clientAddress: input.clientAddress };
+        await deps.events.record(tx, { type: 'registration', ...who, detail: { email_verification_required: mustVerify } });
+        if (accepted.length > 0) await deps.events.record(tx, { type: 'terms.accepted', ...who, detail: { terms: accepted.map((term) => `${term.id}@${term.version}`) } });
         if (mustVerify) await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });
         return created;
       });

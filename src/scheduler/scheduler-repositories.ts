@@ -1,6 +1,7 @@
 import type {
   AuthorizationCodeRepository,
   BackgroundJobRepository,
+  EventRepository,
   ExpiredRowsRepository,
   LinkTokenRepository,
   SchedulerLeaseRepository,
@@ -15,4 +16,5 @@ export interface SchedulerRepositories {
   authorizationCodes: AuthorizationCodeRepository;
   sessions: SessionRepository;
   linkTokens: LinkTokenRepository;
+  events: EventRepository;
 }

@@ -96,6 +96,8 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
     // The link proved the address.
     const user = await t.app.storage.repositories.users.findBySub(t.app.storage.db, 'quinn');
     expect(user?.emailVerified).toBe(true);
+    const { events } = await t.app.storage.repositories.events.list(t.app.storage.db, { type: 'password.reset', page: 1, pageSize: 10 });
+    expect(events).toEqual([expect.objectContaining({ actor: 'quinn', subject: 'quinn', clientAddress: '127.0.0.1' })]);
   });
 
   it('writes the reset mail in English for an English request, and one link ends the others', async () => {

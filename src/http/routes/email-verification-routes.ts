@@ -21,7 +21,7 @@ export const verifyEmailRoute: RouteSpec = {
   },
   handler: (deps) => async (request) => {
     const { token } = request.payload as { token: string };
-    const user = await deps.emailVerification.verify(token);
+    const user = await deps.emailVerification.verify(token, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
     return { user: toSessionUserBody(await deps.userViews.sessionUser(user)) };
   },
 };

@@ -47,7 +47,7 @@ export const resetPasswordRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { token, password } = request.payload as { token: string; password: string };
-    await deps.passwordReset.reset({ token, password });
+    await deps.passwordReset.reset({ token, password, clientAddress: clientAddress(request, deps.config.server.trustProxy) });
     return h.response().code(204);
   },
 };

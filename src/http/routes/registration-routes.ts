@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { setSessionCookie } from '../auth/cookie-session-auth.js';
+import { clientAddress } from '../client-address.js';
 import { requestLocale } from '../request-locale.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, emailSchema, toSessionUserBody } from '../schemas/user-schemas.js';
@@ -47,6 +48,7 @@ export const registerRoute: RouteSpec = {
       password: body.password,
       acceptedTerms: body.accepted_terms,
       locale: requestLocale(request, deps.config.i18n),
+      clientAddress: clientAddress(request, deps.config.server.trustProxy),
     });
     const user = toSessionUserBody(await deps.userViews.sessionUser(registered.user));
     if (registered.status === 'verification_required') return h.response({ user, status: registered.status }).code(201);
