@@ -6,6 +6,7 @@ import { createSessionService } from './accounts/sessions.js';
 import { createLoginRateLimit } from './accounts/login-rate-limit.js';
 import { createPasswordLogin } from './accounts/password-login.js';
 import { noRegisteredFactors } from './accounts/login-second-factors.js';
+import { createOwnAccountDeletion, createPasswordChanger, createPasswordConfirmation, createProfileUpdater } from './accounts/index.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
 import { createServer, type HttpServer } from './http/create-server.js';
@@ -98,6 +99,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
   const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, clock });
+  const profiles = createProfileUpdater({ db, users, i18n: config.i18n, clock });
+  const confirmation = createPasswordConfirmation({ rateLimit, verifyPassword });
+  const passwordChange = createPasswordChanger({
+    transaction,
+    users,
+    sessions: repositories.sessions,
+    tokens: repositories.tokens,
+    codes: repositories.authorizationCodes,
+    confirmation,
+    hashPassword,
+    auth: config.auth,
+    clock,
+  });
+  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, clock });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -140,6 +155,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     signIn,
     admin,
     userViews,
+    profiles,
+    passwordChange,
+    accountDeletion,
     authorize,
     provider,
     verifyAccessToken: async (token) => {

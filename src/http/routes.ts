@@ -19,6 +19,7 @@ import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js
 import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
+import { userChangePasswordRoute, userDeleteRoute, userGetRoute, userUpdateRoute } from './routes/user-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 
 /**
@@ -41,6 +42,14 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/auth/accounts/select',  'none',             accountsSelectRoute),
   route('GET',  '/api/consent',               'session',          consentGetRoute),
   route('POST', '/api/consent',               'session',          consentPostRoute),
+];
+
+/** The signed-in user's own account (SPEC tag User, DESIGN.md 11). */
+const userRoutes: RouteDefinition[] = [
+  route('GET',    '/api/user',          'session', userGetRoute),
+  route('PATCH',  '/api/user',          'session', userUpdateRoute),
+  route('DELETE', '/api/user',          'session', userDeleteRoute),
+  route('POST',   '/api/user/password', 'session', userChangePasswordRoute),
 ];
 
 /**
@@ -105,7 +114,7 @@ const staticRoutes: RouteDefinition[] = [
 
 /** The routes the OpenAPI document describes. */
 export function documentedRoutes(): RouteDefinition[] {
-  return [...publicRoutes, ...protocolRoutes, ...adminRoutes];
+  return [...publicRoutes, ...userRoutes, ...protocolRoutes, ...adminRoutes];
 }
 
 export function openApiDocument(config: Config): OpenApiDocument {

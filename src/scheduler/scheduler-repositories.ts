@@ -4,6 +4,7 @@ import type {
   ExpiredRowsRepository,
   SchedulerLeaseRepository,
   SessionRepository,
+  UserRepository,
 } from '../storage/repositories.js';
 
 /** The storage the scheduler and its cleanup job use; the Storage's repositories (src/storage/repositories.ts) satisfy it. */
@@ -13,4 +14,5 @@ export interface SchedulerRepositories {
   expiredRows: ExpiredRowsRepository;
   authorizationCodes: AuthorizationCodeRepository;
   sessions: SessionRepository;
+  users: UserRepository;
 }
