@@ -3,6 +3,8 @@ import { error, type ConfigRule, type RuleProblem } from './config-rule.js';
 
 /** C0 and C1 controls and DEL: a name is one line of visible text. */
 const controlCharacter = /[\u0000-\u001F\u007F-\u009F]/;
+/** A UTF-16 surrogate without its partner (a YAML "\ud800" escape): not text at all. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const nameFields = ['name', 'given_name', 'family_name'] as const;
 
@@ -18,7 +20,7 @@ export const checkUserProfiles: ConfigRule = (config) => {
     for (const field of nameFields) {
       const value = user[field];
       if (typeof value !== 'string') continue;
-      if (controlCharacter.test(value)) problems.push(error(['users', index, field], 'must not contain control characters (line breaks, tabs…)'));
+      if (controlCharacter.test(value) || loneSurrogate.test(value)) problems.push(error(['users', index, field], 'must not contain control characters (line breaks, tabs…)'));
       else if (value.trim() === '') problems.push(error(['users', index, field], 'must not be blank'));
     }
     if (typeof user.locale === 'string' && !offered.includes(user.locale)) {

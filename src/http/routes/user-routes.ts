@@ -14,8 +14,15 @@ import { isoDateTime, profileSchema, toProfileBody } from '../schemas/user-schem
 const signedIn = (request: Request) => request.auth.credentials as unknown as SessionCredentials;
 
 /**
+ * One line of well-formed text: no C0 or C1 control, no DEL, and no UTF-16
+ * surrogate without its partner (the databases would store U+FFFD in its
+ * place, so what was answered and what is kept would differ).
+ */
+const oneLineOfText = /^(?:[^\u0000-\u001F\u007F-\u009F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
+/**
  * A profile name: trimmed, at most 255 characters (the column), one line of
- * visible text; "" (or only spaces) and null clear the field. Tabs and line
+ * text; "" (or only spaces) and null clear the field. Tabs and line
  * breaks pass the server-wide control-character check (free text may hold
  * them) but not this one: a name is shown on one line, and in ID tokens.
  */
@@ -23,7 +30,7 @@ const profileText = (description: string) =>
   Joi.string()
     .trim()
     .max(255)
-    .pattern(/^[^\u0000-\u001F\u007F-\u009F]*$/, 'one line of visible text')
+    .pattern(oneLineOfText, 'one line of text')
     .allow('', null)
     .messages({ 'string.pattern.name': '{{#label}} must be one line of text without control characters' })
     .description(`${description}; "" or null clears it`);
