@@ -47,9 +47,10 @@ export function createPasswordChanger(deps: {
   return {
     async change({ user, session, currentPassword, newPassword, clientAddress }) {
       if (user.managedBy !== 'database') throw userNotEditable();
-      if (user.passwordHash !== null && currentPassword === undefined) throw invalidField('current_password', 'is required');
+      const { email, passwordHash: currentHash } = user;
+      if (currentHash !== null && currentPassword === undefined) throw invalidField('current_password', 'is required');
       checkNewPassword(newPassword, deps.auth);
-      if (user.passwordHash !== null) await deps.confirmation.confirm(user, currentPassword as string, clientAddress);
+      if (currentHash !== null) await deps.confirmation.confirm({ email, passwordHash: currentHash }, currentPassword as string, clientAddress);
       // Hash outside the transaction: argon2 takes tens of milliseconds.
       const passwordHash = await deps.hashPassword(newPassword);
       await deps.transaction(async (tx) => {

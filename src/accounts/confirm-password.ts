@@ -1,5 +1,4 @@
 import { ApiError } from '../api-error.js';
-import type { UserRecord } from '../model/index.js';
 import type { LoginRateLimit } from './login-rate-limit.js';
 
 /**
@@ -11,7 +10,8 @@ import type { LoginRateLimit } from './login-rate-limit.js';
  * account's counter; a wrong one answers 401 INVALID_CREDENTIALS.
  */
 export interface PasswordConfirmation {
-  confirm(user: UserRecord, password: string, clientAddress: string): Promise<void>;
+  /** `account`: the user's e-mail (the rate limit's key) and the stored hash. */
+  confirm(account: { email: string; passwordHash: string }, password: string, clientAddress: string): Promise<void>;
 }
 
 export const wrongPassword = () => new ApiError(401, 'INVALID_CREDENTIALS', 'The password is incorrect.');
@@ -21,12 +21,11 @@ export function createPasswordConfirmation(deps: {
   verifyPassword(hash: string, plain: string): Promise<boolean>;
 }): PasswordConfirmation {
   return {
-    async confirm(user, password, clientAddress) {
-      if (user.passwordHash === null) throw wrongPassword();
-      const keys = { account: user.email.toLowerCase(), clientAddress };
+    async confirm(account, password, clientAddress) {
+      const keys = { account: account.email.toLowerCase(), clientAddress };
       await deps.rateLimit.check(keys);
       const countedAt = await deps.rateLimit.beginAttempt(keys);
-      if (!(await deps.verifyPassword(user.passwordHash, password))) throw wrongPassword();
+      if (!(await deps.verifyPassword(account.passwordHash, password))) throw wrongPassword();
       await deps.rateLimit.recordSuccess(keys, countedAt);
     },
   };

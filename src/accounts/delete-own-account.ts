@@ -58,7 +58,7 @@ export function createOwnAccountDeletion(deps: {
       if (user.managedBy !== 'database') throw userNotEditable();
       if (user.passwordHash !== null) {
         if (password === undefined) throw invalidField('password', 'is required');
-        await deps.confirmation.confirm(user, password, clientAddress);
+        await deps.confirmation.confirm({ email: user.email, passwordHash: user.passwordHash }, password, clientAddress);
       } else if (deps.clock.now() - session.authTime > recentSignInMs) {
         throw reauthenticationRequired();
       }

@@ -100,8 +100,9 @@ describe.each(databaseKinds)('the profile API on %s', (kind) => {
     expect(response.payload).not.toContain('Ada\n');
   });
 
-  it('PATCH refuses a body that is not a JSON object', async () => {
-    for (const payload of ['"a string"', '[1,2]', '12']) {
+  it('PATCH refuses a missing body and a body that is not a JSON object', async () => {
+    expect((await inject(t, 'PATCH', '/api/user', alice)).statusCode).toBe(400);
+    for (const payload of ['"a string"', '[1,2]', '12', 'null']) {
       const response = await inject(t, 'PATCH', '/api/user', alice, payload, { 'content-type': 'application/json' });
       expect(response.statusCode).toBe(400);
     }

@@ -80,7 +80,7 @@ export const userUpdateRoute: RouteSpec = {
     403: errorResponse(`${notEditable} / ${originRefused}`),
   },
   handler: (deps) => async (request) => {
-    const body = (request.payload ?? {}) as { name?: string | null; given_name?: string | null; family_name?: string | null; locale?: string | null };
+    const body = request.payload as { name?: string | null; given_name?: string | null; family_name?: string | null; locale?: string | null };
     const user = await deps.profiles.update(signedIn(request).user, {
       name: orNull(body.name),
       givenName: orNull(body.given_name),
