@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * The profile of a user (DESIGN.md 11: name, given_name, family_name,
- * locale; OIDC Core §5.1 claims of the profile scope), and the subs of
- * erased users. The profile columns are nullable: a user without a name
- * has none, and the claims are left out.
+ * locale; OIDC Core §5.1 claims of the profile scope), the subs of erased
+ * users, and authorization codes indexed by user. The profile columns
+ * are nullable: a user without a name has none, and the claims are left out.
  *
  * Cleanup erases a user soft-deleted longer than
  * account_deletion.grace_period_days by deleting the row (the rows that
@@ -25,10 +25,19 @@ export async function up(knex) {
     t.string('sub', 255).primary();
     t.bigInteger('erased_at').notNullable();
   });
+
+  // Erasing a user cascades to its codes, and a password change deletes the
+  // codes of its other sessions: both find them by sub, not by a scan.
+  await knex.schema.alterTable('authorization_codes', (t) => {
+    t.index(['sub']);
+  });
 }
 
 /** @param {import('knex').Knex} knex */
 export async function down(knex) {
+  await knex.schema.alterTable('authorization_codes', (t) => {
+    t.dropIndex(['sub']);
+  });
   await knex.schema.dropTableIfExists('erased_users');
   await knex.schema.alterTable('users', (t) => {
     t.dropColumn('locale');
