@@ -11,7 +11,11 @@ import {
   createEmailVerification,
   createLinkTokens,
   createMailRequest,
+  createOwnAccountDeletion,
+  createPasswordChanger,
+  createPasswordConfirmation,
   createPasswordReset,
+  createProfileUpdater,
   createRegistration,
   createRequestRateLimit,
 } from './accounts/index.js';
@@ -116,6 +120,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, events, clock });
   const adminEvents = createAdminEventsService(storage);
   const userConsents = createUserConsents({ storage, events, clock });
+  const profiles = createProfileUpdater({ db, users, i18n: config.i18n, clock });
+  const confirmation = createPasswordConfirmation({ rateLimit, verifyPassword });
+  const passwordChange = createPasswordChanger({
+    transaction,
+    users,
+    sessions: repositories.sessions,
+    tokens: repositories.tokens,
+    codes: repositories.authorizationCodes,
+    confirmation,
+    hashPassword,
+    auth: config.auth,
+    clock,
+  });
+  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, clock });
 
   // Self-service accounts: their mails are `mail.send` jobs queued in the transaction of the change (src/mail).
   const outbox: MailOutbox = {
@@ -202,6 +220,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     admin,
     userViews,
     adminEvents,
+    profiles,
+    passwordChange,
+    accountDeletion,
     authorize,
     provider,
     verifyAccessToken: async (token) => {

@@ -5,8 +5,6 @@ export const registrationDisabled = () => new ApiError(403, 'REGISTRATION_DISABL
 export const emailNotAllowed = () => new ApiError(403, 'EMAIL_NOT_ALLOWED', 'This e-mail address may not be used to register here.');
 export const termsNotAccepted = (missing: string[]) =>
   new ApiError(400, 'TERMS_NOT_ACCEPTED', `The required terms must be accepted: ${missing.join(', ')}.`);
-export const passwordTooShort = (minLength: number) =>
-  new ApiError(400, 'PASSWORD_TOO_SHORT', `The password must be at least ${minLength} characters long.`);
 export const invalidToken = () => new ApiError(400, 'INVALID_TOKEN', 'The link is invalid, has expired or has already been used.');
 export const emailDisabled = () =>
   new ApiError(503, 'EMAIL_DISABLED', 'This server does not send e-mail (email.enabled is false), so this action is not available.');

@@ -5,7 +5,7 @@ import type { Tx, UserRepository } from '../storage/repositories.js';
 import { invalidToken } from './account-errors.js';
 import type { LinkTokens } from './link-tokens.js';
 import type { MailRequest, MailRequestInput } from './mail-request.js';
-import { checkPasswordLength } from './password-policy.js';
+import { checkNewPassword } from './check-new-password.js';
 
 /**
  * A forgotten password (DESIGN.md 11): forgot mails a reset link to a live
@@ -40,7 +40,7 @@ export function createPasswordReset(deps: {
   return {
     forgot: deps.forgot,
     async reset({ token, password, clientAddress }) {
-      checkPasswordLength(password, deps.auth.passwordMinLength);
+      checkNewPassword(password, deps.auth);
       if (!(await deps.linkTokens.peek(deps.db, token, 'password_reset'))) throw invalidToken();
       // Outside the transaction: argon2 takes tens of milliseconds.
       const passwordHash = await deps.hashPassword(password);

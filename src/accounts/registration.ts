@@ -9,7 +9,7 @@ import type { TermAcceptanceRecord, UserRecord } from '../model/index.js';
 import { emailDisabled, emailNotAllowed, registrationDisabled, termsNotAccepted } from './account-errors.js';
 import { isEmailAllowed } from './email-patterns.js';
 import { isUniqueViolation } from './is-unique-violation.js';
-import { checkPasswordLength } from './password-policy.js';
+import { checkNewPassword } from './check-new-password.js';
 
 export interface RegistrationInput {
   email: string;
@@ -63,7 +63,7 @@ export function createRegistration(deps: {
       const mustVerify = registration.emailVerificationRequired;
       if (mustVerify && !email.enabled) throw emailDisabled();
       if (!isEmailAllowed(input.email, registration.allowedEmailPatterns)) throw emailNotAllowed();
-      checkPasswordLength(input.password, auth.passwordMinLength);
+      checkNewPassword(input.password, auth);
       const accepted = acceptedTerms(terms, input.acceptedTerms);
       // Early, so that a taken address costs no argon2 work; the unique index decides a race.
       if (await deps.users.findLiveByEmail(deps.db, input.email)) throw emailAlreadyExists();
@@ -79,6 +79,11 @@ export function createRegistration(deps: {
           emailVerificationRequired: mustVerify,
           passwordHash,
           secondFactorRequired: false,
+          // The profile is the user's to fill in (PATCH /api/user); the mail's language comes from the request.
+          name: null,
+          givenName: null,
+          familyName: null,
+          locale: null,
           deletedAt: null,
           createdAt: now,
           updatedAt: now,

@@ -6,6 +6,7 @@ import type {
   LinkTokenRepository,
   SchedulerLeaseRepository,
   SessionRepository,
+  UserRepository,
 } from '../storage/repositories.js';
 
 /** The storage the scheduler and its cleanup job use; the Storage's repositories (src/storage/repositories.ts) satisfy it. */
@@ -17,4 +18,5 @@ export interface SchedulerRepositories {
   sessions: SessionRepository;
   linkTokens: LinkTokenRepository;
   events: EventRepository;
+  users: UserRepository;
 }

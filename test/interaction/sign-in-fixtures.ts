@@ -24,7 +24,7 @@ export function pending(overrides: Omit<Partial<PendingAuthorization>, 'prompt'>
 export function userRecord(user: Partial<UserRecord> = {}): UserRecord {
   return {
     sub: 'alice', managedBy: 'database', email: 'alice@example.com', role: 'user', emailVerified: true,
-    emailVerificationRequired: false, passwordHash: 'hash', secondFactorRequired: false, deletedAt: null,
+    emailVerificationRequired: false, passwordHash: 'hash', secondFactorRequired: false, name: null, givenName: null, familyName: null, locale: null, deletedAt: null,
     createdAt: 0, updatedAt: 0, ...user,
   };
 }

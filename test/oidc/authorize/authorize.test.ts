@@ -51,7 +51,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   const clock: Clock & { time: number } = { time: 1_000_000_000_000, now() { return this.time; } };
   const aliceUser: UserRecord = {
     sub: 'alice', managedBy: 'config', email: 'alice@example.com', role: 'user', emailVerified: true, emailVerificationRequired: false,
-    passwordHash: null, secondFactorRequired: false, deletedAt: null, createdAt: 0, updatedAt: 0,
+    passwordHash: null, secondFactorRequired: false, name: null, givenName: null, familyName: null, locale: null, deletedAt: null, createdAt: 0, updatedAt: 0,
   };
   const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, sessionId: 'sid-hash', user: aliceUser };
 
