@@ -8,6 +8,7 @@ import { createPasswordLogin } from './accounts/password-login.js';
 import { noRegisteredFactors } from './accounts/login-second-factors.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
+import { createAccountUnlock } from './admin/unlock-account.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -98,6 +99,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
   const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, clock });
+  const unlockAccount = createAccountUnlock({ db, users, rateLimit });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -139,6 +141,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     sessions,
     signIn,
     admin,
+    unlockAccount,
     userViews,
     authorize,
     provider,

@@ -82,6 +82,7 @@ export interface SecurityFile {
   session_idle_ttl_seconds: number;
   login_rate_limit: {
     max_attempts: number;
+    address_max_attempts: number;
     window_seconds: number;
   };
 }

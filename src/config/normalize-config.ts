@@ -50,7 +50,11 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
       secret: f.security.secret ?? null,
       sessionTtlSeconds: f.security.session_ttl_seconds,
       sessionIdleTtlSeconds: f.security.session_idle_ttl_seconds,
-      loginRateLimit: { maxAttempts: f.security.login_rate_limit.max_attempts, windowSeconds: f.security.login_rate_limit.window_seconds },
+      loginRateLimit: {
+        maxAttempts: f.security.login_rate_limit.max_attempts,
+        addressMaxAttempts: f.security.login_rate_limit.address_max_attempts,
+        windowSeconds: f.security.login_rate_limit.window_seconds,
+      },
     },
     database: { client: f.database.client, filename: resolve(f.database.filename), url: f.database.url ?? null, pool: { ...f.database.pool } },
     auth: {

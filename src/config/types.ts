@@ -61,8 +61,10 @@ export interface LoggingConfig {
 }
 
 export interface LoginRateLimitConfig {
-  /** Failed attempts allowed per account (and per client address) inside the window. */
+  /** Failed attempts allowed per account inside the window. */
   maxAttempts: number;
+  /** Failed attempts allowed per client address inside the window (higher: an address may be an office). */
+  addressMaxAttempts: number;
   windowSeconds: number;
 }
 

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
+import type { AccountUnlock } from '../admin/unlock-account.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { BearerCredentials } from './auth/bearer-auth.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
@@ -27,6 +28,8 @@ export interface HttpDeps {
   /** POST /api/auth/login (src/interaction, createSignInService). */
   signIn: SignInService;
   admin: AdminUsersService;
+  /** POST /api/admin/users/{sub}/unlock (src/admin, createAccountUnlock). */
+  unlockAccount: AccountUnlock;
   userViews: UserViewService;
   /**
    * Verifies a bearerAuth access token (RFC 9068 JWT); supplied by the OIDC

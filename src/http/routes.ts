@@ -11,6 +11,7 @@ import {
   adminMeRoute,
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
+import { adminUnlockUserRoute } from './routes/admin-unlock-route.js';
 import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
@@ -78,6 +79,7 @@ const adminRoutes: RouteDefinition[] = [
   route('GET',    '/api/admin/users/{sub}',  'admin', adminGetUserRoute),
   route('PATCH',  '/api/admin/users/{sub}',  'admin', adminUpdateUserRoute),
   route('DELETE', '/api/admin/users/{sub}',  'admin', adminDeleteUserRoute),
+  route('POST',   '/api/admin/users/{sub}/unlock', 'admin', adminUnlockUserRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */

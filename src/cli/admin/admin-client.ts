@@ -20,6 +20,8 @@ export interface AdminClient {
   createUser(body: CreateUserBody): Promise<{ user: AdminUser }>;
   updateUser(sub: string, body: UpdateUserBody): Promise<{ user: AdminUser }>;
   deleteUser(sub: string): Promise<{ user: AdminUser }>;
+  /** POST /api/admin/users/{sub}/unlock (DESIGN.md 11): 204. */
+  unlockUser(sub: string): Promise<void>;
 }
 
 export interface AdminClientOptions {
@@ -67,5 +69,8 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
     createUser: (body) => call({ method: 'POST', path: '/api/admin/users', body }),
     updateUser: (sub, body) => call({ method: 'PATCH', path: userPath(sub), body }),
     deleteUser: (sub) => call({ method: 'DELETE', path: userPath(sub) }),
+    async unlockUser(sub) {
+      await call({ method: 'POST', path: `${userPath(sub)}/unlock` });
+    },
   };
 }
