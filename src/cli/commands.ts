@@ -54,11 +54,12 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
 
   program
     .command('serve')
-    .description('migrate, apply the config and run the HTTP server')
+    .description('migrate, apply the config and run the HTTP server; SIGHUP reloads the config')
     .addOption(configOption())
     .option('--host <host>', 'listen address (default: server.host)')
     .option('--port <port>', 'listen port; 0 picks a free one (default: server.port)')
-    .option('--no-apply', 'do not apply the config on start')
+    .option('--no-apply', 'do not apply the config, on start or on reload')
+    .option('--watch', 'reload the config when the file changes (SIGHUP reloads it in any case)')
     .action((opts: ServeOptions) => run(async () => (await import('./commands/serve.js')).runServe(ctx, opts))());
 
   program

@@ -33,7 +33,7 @@ export interface ConfigFile {
 }
 
 export interface ServerFile {
-  base_url: string;
+  base_url?: string;
   host: string;
   port: number;
   /** false, a number of hops, or proxy addresses and CIDR ranges; true is read as 1 hop. */

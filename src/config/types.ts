@@ -12,6 +12,8 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 export interface ServerConfig {
   baseUrl: string;
+  /** server.base_url was absent: baseUrl is defaultBaseUrl(host, port) and follows `serve --host/--port`. */
+  baseUrlDerived: boolean;
   host: string;
   port: number;
   trustProxy: TrustProxy;

@@ -23,7 +23,10 @@ export function createSignInDeps(deps: {
   const { db, consents, factors, auth, clock } = deps;
   return {
     clock,
-    secondFactorPolicy: auth.secondFactor,
+    // Read through: a config reload changes auth.second_factor in place.
+    get secondFactorPolicy() {
+      return auth.secondFactor;
+    },
     factors,
     async grantedScopes(sub, clientId) {
       return (await consents.find(db, sub, clientId))?.scopes ?? [];

@@ -8,7 +8,7 @@ import type { ClientConfig, Config, IdentityProviderConfig, TermConfig, UserConf
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     file: null,
-    server: { baseUrl: 'http://localhost:8080', host: '0.0.0.0', port: 8080, trustProxy: false },
+    server: { baseUrl: 'http://localhost:8080', baseUrlDerived: false, host: '0.0.0.0', port: 8080, trustProxy: false },
     tokens: {
       accessTokenTtlSeconds: 3600,
       idTokenTtlSeconds: 3600,
