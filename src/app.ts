@@ -158,6 +158,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Jobs
   const scheduler = createFoundationScheduler(foundation, logger);
 
+  let stopKeyRefresh = () => {};
   return {
     ...foundation,
     server,
@@ -167,11 +168,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     signingPool,
     async start() {
       await server.start();
+      stopKeyRefresh = provider.keys.refreshPeriodically();
       scheduler.start();
       const host = server.info.address?.includes(':') ? `[${server.info.address}]` : server.info.address;
       return `${server.info.protocol}://${host}:${server.info.port}`;
     },
     async stop({ timeoutMs = 10_000 } = {}) {
+      stopKeyRefresh();
       await server.stop({ timeout: timeoutMs });
       await scheduler.stop({ graceMs: timeoutMs });
       await signingPool.close();

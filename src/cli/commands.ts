@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import type { ServeOptions } from './commands/serve.js';
@@ -15,6 +16,7 @@ import { CliError } from './output.js';
 export function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Command {
   const program = new Command('idp')
     .description('A CLI-driven GitOps identity server (OpenID Connect provider)')
+    .version(packageVersion(), '-v, --version', 'print the version of idp')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.output.out(s.trimEnd()),
@@ -215,6 +217,11 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
     .action((user: string, opts) => api(async () => (await import('./commands/admin/users-unlock.js')).runUsersUnlock(ctx, user, opts)));
+}
+
+/** package.json's version: the file sits two levels above this module in src/cli and in dist/cli alike. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 function positiveInteger(value: string): number {

@@ -73,7 +73,7 @@ export interface AccountDeletionFile {
 
 export interface LoggingFile {
   level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  format: 'json' | 'pretty';
+  format?: 'json' | 'pretty';
 }
 
 export interface SecurityFile {

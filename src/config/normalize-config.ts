@@ -51,7 +51,7 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
       signupNotice: f.registration.signup_notice,
     },
     accountDeletion: { enabled: f.account_deletion.enabled, gracePeriodDays: f.account_deletion.grace_period_days },
-    logging: { level: f.logging.level, format: f.logging.format },
+    logging: { level: f.logging.level, format: f.logging.format ?? null },
     security: {
       secret: f.security.secret ?? null,
       sessionTtlSeconds: f.security.session_ttl_seconds,

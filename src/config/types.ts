@@ -59,7 +59,8 @@ export interface AccountDeletionConfig {
 
 export interface LoggingConfig {
   level: LogLevel;
-  format: 'json' | 'pretty';
+  /** null: pretty when the log stream is a terminal, json otherwise (decided by src/logger.ts). */
+  format: 'json' | 'pretty' | null;
 }
 
 export interface LoginRateLimitConfig {

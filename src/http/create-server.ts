@@ -53,10 +53,11 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
   server.ext('onPreResponse', applyPagePolicy);
   server.events.on('response', (request) => {
-    // Per-request logging is debug only: skip building the entry on the hot path otherwise.
-    if (!deps.logger.isLevelEnabled('debug')) return;
-    const status = 'statusCode' in request.response ? request.response.statusCode : undefined;
-    deps.logger.debug({ method: request.method, path: request.path, status, ms: Date.now() - request.info.received }, 'request');
+    if (!deps.logger.isLevelEnabled('info')) return;
+    // The path only: a query string may hold codes and tokens. Never headers or bodies.
+    const response = request.response as { statusCode?: number; output?: { statusCode: number } } | null;
+    const status = response?.statusCode ?? response?.output?.statusCode;
+    deps.logger.info({ method: request.method.toUpperCase(), path: request.path, status, duration_ms: Date.now() - request.info.received }, 'request');
   });
 
   const originCheck = createOriginCheck(config.server.baseUrl);

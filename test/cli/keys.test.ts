@@ -27,8 +27,10 @@ describe('idp keys', () => {
     expect((await idp('keys', 'list')).stdout).toContain('no signing keys yet');
     const first = await idp('keys', 'rotate');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/rotated: ES256 key \S+ signs from now on/);
-    expect((await idp('keys', 'rotate')).code).toBe(0);
+    expect(first.stdout).toMatch(/^created: ES256 key \S+, the first signing key \(there were none to replace\)$/);
+    const second = await idp('keys', 'rotate');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^rotated: ES256 key \S+ signs from now on \(running instances switch within 15 s\)\nthe replaced key stays published until \S+$/);
     const listed = await idp('keys', 'list', '--json');
     const keys = JSON.parse(listed.stdout) as { kid: string; alg: string; status: string; retire_at: string | null }[];
     expect(keys.map((k) => [k.alg, k.status])).toEqual([['ES256', 'signing'], ['ES256', 'published']]);

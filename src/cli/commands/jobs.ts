@@ -21,7 +21,7 @@ export interface JobsListOptions {
 export async function runJobsList(ctx: CliContext, opts: JobsListOptions): Promise<number> {
   const state = parseState(opts.state);
   const limit = parseLimit(opts.limit);
-  const config = await loadCommandConfig(ctx, opts.config);
+  const config = await loadCommandConfig(ctx, opts.config, ['database', 'scheduler', 'cleanup']);
   const { storage } = await openCommandFoundation(config, ctx.cwd);
   try {
     const repo = storage.repositories.backgroundJobs;
@@ -41,7 +41,7 @@ export async function runJobsList(ctx: CliContext, opts: JobsListOptions): Promi
 
 /** `idp jobs run <name>`: runs a scheduled job (e.g. cleanup) once, now, in this process. */
 export async function runJobsRun(ctx: CliContext, name: string, opts: { config?: string; json?: boolean }): Promise<number> {
-  const config = await loadCommandConfig(ctx, opts.config);
+  const config = await loadCommandConfig(ctx, opts.config, ['database', 'scheduler', 'cleanup']);
   const known = allScheduledJobs(config).map((job) => job.name);
   if (!known.includes(name)) throw new CliError(`unknown scheduled job "${name}" (expected ${known.join(', ')})`, 2);
   const foundation = await openCommandFoundation(config, ctx.cwd);
