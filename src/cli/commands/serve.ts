@@ -95,8 +95,8 @@ export async function runServe(ctx: CliContext, opts: ServeOptions, signals: Ser
       }
 
       const signal = await signals.shutdown();
-      logger.info({ signal }, 'shutting down: draining in-flight requests');
       onReload = () => logger.info('SIGHUP ignored: the server is shutting down');
+      logger.info({ signal }, 'shutting down: draining in-flight requests');
       watcher?.close();
       await reloader.idle();
       await app.stop({ timeoutMs: drainTimeoutMs });
