@@ -16,6 +16,7 @@ const adminErrors: Record<string, string[]> = {
   'get /api/admin/users/{sub}': ['401', '403', '404'],
   'patch /api/admin/users/{sub}': ['401', '403', '404', '409'],
   'delete /api/admin/users/{sub}': ['401', '403', '404'],
+  'post /api/admin/users/{sub}/unlock': ['401', '403', '404'],
 };
 
 describe('OpenAPI document and reference', () => {
@@ -63,7 +64,15 @@ describe('OpenAPI document and reference', () => {
       .filter(([path]) => path.startsWith('/api/admin/'))
       .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method} ${path}`, op] as const));
     expect(adminOps.map(([name]) => name).sort()).toEqual(
-      ['get /api/admin/me', 'get /api/admin/users', 'post /api/admin/users', 'get /api/admin/users/{sub}', 'patch /api/admin/users/{sub}', 'delete /api/admin/users/{sub}'].sort(),
+      [
+        'get /api/admin/me',
+        'get /api/admin/users',
+        'post /api/admin/users',
+        'get /api/admin/users/{sub}',
+        'patch /api/admin/users/{sub}',
+        'delete /api/admin/users/{sub}',
+        'post /api/admin/users/{sub}/unlock',
+      ].sort(),
     );
     for (const [name, op] of adminOps) {
       expect(op.security, name).toEqual([{ cookieSessionAuth: [] }]);

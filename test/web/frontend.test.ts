@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFrontend, fillHtmlVariables, isApiPath } from '../../src/web/index.js';
 import { testConfig } from '../support/config-fixture.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const branding = testConfig().branding;
 
@@ -39,7 +39,8 @@ describe('static mode', () => {
     expect(login?.contentType).toBe('text/html; charset=utf-8');
     expect(String(login?.body)).toContain('<title>Sign in · Acme &#60;ID&#62;</title>');
     expect(String((await frontend.static.load('/consent'))?.body)).toContain('<title>Consent · Acme &#60;ID&#62;</title>');
-    expect((await frontend.static.load('/ui/login.js'))?.contentType).toBe('text/javascript; charset=utf-8');
+    // Not a page: named by its path, for the HTTP layer to stream.
+    expect(await frontend.static.load('/ui/login.js')).toEqual({ contentType: 'text/javascript; charset=utf-8', file: path.join(frontend.static.directory, 'ui', 'login.js') });
     expect(String((await frontend.static.load('/'))?.body)).toContain('<title>Acme &#60;ID&#62;</title>');
     // No single-page fallback for the built-in UI: an unknown page is a 404.
     expect(await frontend.static.load('/nothing-here')).toBeNull();
@@ -64,7 +65,7 @@ describe('static mode', () => {
       if (frontend.mode !== 'static') throw new Error('expected static');
       expect(String((await frontend.static.load('/'))?.body)).toBe('<h1>idp hello</h1>');
       expect(String((await frontend.static.load('/settings/profile'))?.body)).toBe('<h1>idp hello</h1>');
-      expect(String((await frontend.static.load('/assets/app.js'))?.body)).toBe('console.log("{{GREETING}}")');
+      expect(await frontend.static.load('/assets/app.js')).toEqual({ contentType: 'text/javascript; charset=utf-8', file: path.join(dir, 'assets', 'app.js') });
       expect(await frontend.static.load('/assets/missing.js')).toBeNull();
     });
 
@@ -73,23 +74,61 @@ describe('static mode', () => {
       if (frontend.mode !== 'static') throw new Error('expected static');
       for (const attempt of [`/../${path.basename(dir)}-secret.txt`, `/%2e%2e/${path.basename(dir)}-secret.txt`, '/..%2f..%2fetc%2fpasswd', '/%00']) {
         const found = await frontend.static.load(attempt);
-        expect(found === null || !String(found.body).includes('secret')).toBe(true);
+        expect(found === null || ('file' in found ? found.file.startsWith(`${dir}${path.sep}`) : !found.body.includes('secret'))).toBe(true);
       }
     });
+  });
+});
+
+describe('static files through the server (@hapi/inert)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(() => t.destroy());
+
+  it('answers with the type, an ETag, 304 for a matching If-None-Match, and ranges', async () => {
+    const css = await t.app.server.inject('/ui/app.css');
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.headers['cache-control']).toBe('public, max-age=300');
+    const etag = css.headers.etag as string;
+    expect(etag).toMatch(/^"[0-9a-f]+"$/);
+    const again = await t.app.server.inject({ url: '/ui/app.css', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.payload).toBe('');
+    const part = await t.app.server.inject({ url: '/ui/app.css', headers: { range: 'bytes=0-9' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.payload).toBe(css.payload.slice(0, 10));
+    expect((await t.app.server.inject('/ui/login.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
+  });
+
+  it('never serves a file outside the directory', async () => {
+    for (const attempt of ['/ui/..%2f..%2f..%2fpackage.json', '/..%2f..%2f..%2f..%2fetc%2fpasswd', '/ui/%2e%2e/%2e%2e/builtin-ui-directory.ts']) {
+      const answer = await t.app.server.inject(attempt);
+      expect(answer.statusCode, attempt).toBe(404);
+    }
+  });
+
+  it('serves the reference UI files the same way', async () => {
+    const bundle = await t.app.server.inject('/api/docs/assets/swagger-ui.css');
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect((await t.app.server.inject({ url: '/api/docs/assets/swagger-ui.css', headers: { 'if-none-match': bundle.headers.etag as string } })).statusCode).toBe(304);
   });
 });
 
 describe('proxy mode', () => {
   let upstream: http.Server;
   let url: string;
-  const seen: { method?: string; url?: string; host?: string; forwardedHost?: string; body: string }[] = [];
+  const seen: { method?: string; url?: string; host?: string; forwardedHost?: string; cookie?: string; body: string }[] = [];
 
   beforeAll(async () => {
     upstream = http.createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        seen.push({ method: req.method, url: req.url, host: req.headers.host, forwardedHost: req.headers['x-forwarded-host'] as string, body });
+        seen.push({ method: req.method, url: req.url, host: req.headers.host, forwardedHost: req.headers['x-forwarded-host'] as string, cookie: req.headers.cookie, body });
         if (req.url?.startsWith('/base/page')) {
           const html = '<p>{{GREETING}} from upstream</p>';
           res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(html)), 'x-upstream': 'yes' });
@@ -105,30 +144,73 @@ describe('proxy mode', () => {
   });
   afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
 
-  it('forwards under the upstream base path and fills html_variables in HTML answers', async () => {
+  it('maps a path under the upstream base path, and says which headers go each way', () => {
     const frontend = createFrontend({ enabled: true, mode: 'proxy', path: url, htmlVariables: { GREETING: 'hi' } }, branding);
     if (frontend.mode !== 'proxy') throw new Error('expected proxy');
-    const answer = await frontend.proxy.forward({
-      method: 'GET', url: '/page?x=1', headers: { host: 'idp.example', connection: 'keep-alive' }, body: null, clientAddress: '127.0.0.9', protocol: 'http',
+    const { proxy } = frontend;
+    expect(proxy.uriFor('/page?x=1')).toBe(`${url}page?x=1`);
+    const headers = proxy.requestHeaders({
+      headers: { host: 'idp.example', connection: 'keep-alive', cookie: 'session=idp; theme=dark', accept: 'text/html', 'accept-encoding': 'gzip' },
+      cookie: 'theme=dark',
+      clientAddress: '127.0.0.9',
+      protocol: 'https',
     });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toBe('<p>hi from upstream</p>');
-    expect(answer.headers['content-length']).toBeUndefined();
-    expect(answer.headers['x-upstream']).toBe('yes');
-    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/base/page?x=1', forwardedHost: 'idp.example' });
-    expect(seen.at(-1)?.host).toBe(new URL(url).host);
+    expect(headers).toEqual({
+      accept: 'text/html',
+      'accept-encoding': 'identity',
+      cookie: 'theme=dark',
+      host: new URL(url).host,
+      'x-forwarded-for': '127.0.0.9',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'idp.example',
+    });
+    expect(proxy.requestHeaders({ headers: { cookie: 'session=idp' }, cookie: null, clientAddress: '::1', protocol: 'http' }).cookie).toBeUndefined();
+    expect(proxy.responseHeaders({ 'content-type': 'text/html', 'content-length': '10', 'set-cookie': ['a=1', 'b=2'], 'transfer-encoding': 'chunked' })).toEqual({
+      'content-type': 'text/html',
+      'set-cookie': ['a=1', 'b=2'],
+    });
+    expect(proxy.responseHeaders({ 'content-type': 'text/javascript', 'content-length': '10' })).toEqual({ 'content-type': 'text/javascript', 'content-length': '10' });
+    expect(proxy.fillHtml('<p>{{GREETING}}</p>')).toBe('<p>hi</p>');
   });
 
-  it('streams other methods and bodies both ways', async () => {
-    const frontend = createFrontend({ enabled: true, mode: 'proxy', path: url, htmlVariables: {} }, branding);
-    if (frontend.mode !== 'proxy') throw new Error('expected proxy');
-    const answer = await frontend.proxy.forward({
-      method: 'POST', url: '/form', headers: { 'content-type': 'text/plain' }, body: Readable.from(['a=1']), clientAddress: '127.0.0.1', protocol: 'http',
+  describe('through the server (@hapi/h2o2)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp('sqlite', { frontend: { enabled: true, mode: 'proxy', path: url, htmlVariables: { GREETING: 'hi' } } });
     });
-    expect(answer.status).toBe(201);
-    const chunks: Buffer[] = [];
-    for await (const chunk of answer.body as Readable) chunks.push(chunk as Buffer);
-    expect(JSON.parse(Buffer.concat(chunks).toString())).toEqual({ echoed: 'a=1' });
+    afterAll(() => t.destroy());
+
+    it('forwards under the base path, fills html_variables in HTML and keeps idp\'s session cookie to itself', async () => {
+      const answer = await t.app.server.inject({ method: 'GET', url: '/page?x=1', headers: { host: 'idp.example', cookie: 'session=sealed; theme=dark' } });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.payload).toBe('<p>hi from upstream</p>');
+      // hapi counts the filled page itself; the upstream's length was for the unfilled one.
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength('<p>hi from upstream</p>'));
+      expect(answer.headers['x-upstream']).toBe('yes');
+      expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/base/page?x=1', forwardedHost: 'idp.example', host: new URL(url).host, cookie: 'theme=dark' });
+    });
+
+    it('streams other methods and bodies both ways', async () => {
+      const answer = await t.app.server.inject({ method: 'POST', url: '/form', headers: { 'content-type': 'text/plain' }, payload: 'a=1' });
+      expect(answer.statusCode).toBe(201);
+      expect(JSON.parse(answer.payload)).toEqual({ echoed: 'a=1' });
+    });
+  });
+
+  it('answers 502 with a page when the front end does not answer', async () => {
+    const gone = http.createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const port = (gone.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    const t = await createTestApp('sqlite', { frontend: { enabled: true, mode: 'proxy', path: `http://127.0.0.1:${port}`, htmlVariables: {} } });
+    try {
+      const answer = await t.app.server.inject('/anything');
+      expect(answer.statusCode).toBe(502);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(answer.payload).toContain('The front end is not answering.');
+    } finally {
+      await t.destroy();
+    }
   });
 });
 
