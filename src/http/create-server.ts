@@ -1,5 +1,4 @@
 import Hapi, { type Lifecycle, type RouteOptions, type ServerRoute } from '@hapi/hapi';
-import H2o2 from '@hapi/h2o2';
 import Inert from '@hapi/inert';
 import type { HttpDeps } from './http-deps.js';
 import type { RouteAuth, RouteDefinition } from './route-definition.js';
@@ -40,8 +39,8 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
     state: { strictHeader: false, ignoreErrors: true },
   });
 
-  // h.file (static files: ETag, 304, ranges) and h.proxy (the front end's proxy mode).
-  await server.register([Inert, H2o2]);
+  // h.file: static files with ETag, 304 and ranges.
+  await server.register(Inert);
   registerCookieSessionAuth(server, {
     sessions: deps.sessions,
     cookiePassword: deps.cookiePassword,

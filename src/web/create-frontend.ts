@@ -12,9 +12,7 @@ export type Frontend =
       builtin: boolean;
       static: ReturnType<typeof createStaticFrontend>;
     }
-  | { mode: 'proxy'; proxy: ProxyFrontend };
-
-export type ProxyFrontend = ReturnType<typeof createProxyFrontend>;
+  | { mode: 'proxy'; proxy: ReturnType<typeof createProxyFrontend> };
 
 /**
  * The `frontend` group (SPEC.md 2.5): `enabled: false` serves no pages

@@ -5,7 +5,7 @@ import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
-import { isApiPath, renderErrorPage, type ProxyFrontend } from '../../web/index.js';
+import { isApiPath, ProxyTimeoutError, renderErrorPage } from '../../web/index.js';
 import { clientAddress } from '../client-address.js';
 import { leaveToOperator } from '../page-policy.js';
 
@@ -36,7 +36,34 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
     });
     return h.response(page).code(400).type('text/html; charset=utf-8');
   }
-  if (frontend.mode === 'proxy') return proxyToFrontend(deps, frontend.proxy, request, h);
+  if (frontend.mode === 'proxy') {
+    const answer = await frontend.proxy
+      .forward({
+        method: request.method.toUpperCase(),
+        url: request.url.pathname + request.url.search,
+        headers: request.headers as IncomingHttpHeaders,
+        body: reads ? null : (request.payload as Readable),
+        // The browser went away: so does the request to the front end.
+        abandoned: new Promise<void>((resolve) => request.raw.res.once('close', () => resolve())),
+        clientAddress: clientAddress(request, config.server.trustProxy),
+        protocol: new URL(config.server.baseUrl).protocol === 'https:' ? 'https' : 'http',
+      })
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error, upstream: frontend.proxy.upstream }, 'frontend proxy: the upstream does not answer');
+        return error instanceof ProxyTimeoutError ? 'timeout' : null;
+      });
+    if (answer === null || answer === 'timeout') {
+      const message = answer === 'timeout' ? 'The front end did not answer in time. Try again in a moment.' : 'The front end is not answering. Try again in a moment.';
+      const page = renderErrorPage({ brandingName: config.branding.name, title: 'Front end unavailable', message });
+      return h.response(page).code(answer === 'timeout' ? 504 : 502).type('text/html; charset=utf-8');
+    }
+    const response = leaveToOperator(h.response(answer.body).code(answer.status));
+    // Repeated headers (several Set-Cookie) stay separate lines.
+    for (const [name, value] of Object.entries(answer.headers)) {
+      for (const one of Array.isArray(value) ? value : [value]) response.header(name, one, { append: true });
+    }
+    return response;
+  }
   const file = await frontend.static.load(request.path);
   if (!file) {
     const page = renderErrorPage({ brandingName: config.branding.name, title: 'Page not found', message: 'There is no page at this address.' });
@@ -48,60 +75,6 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
       ? h.file(file.file, { confine: frontend.static.directory }).type(file.contentType).header('cache-control', 'public, max-age=300')
       : h.response(file.body).type(file.contentType).header('cache-control', 'no-cache');
   return frontend.builtin ? response : leaveToOperator(response);
-}
-
-/** How long the front end may take to start answering before the browser gets 504. */
-const proxyTimeoutMs = 30_000;
-
-/**
- * proxy mode through @hapi/h2o2: the request body streams up, the answer
- * streams down (HTML excepted: html_variables need it whole), the upstream
- * request is abandoned when the browser goes away, and an upstream that
- * does not answer is 502 (504 past proxyTimeoutMs), as a page.
- */
-function proxyToFrontend(deps: HttpDeps, proxy: ProxyFrontend, request: Request, h: ResponseToolkit) {
-  const { config } = deps;
-  const own = new Set(request.server.states.names);
-  const cookie = String(request.headers.cookie ?? '')
-    .split(';')
-    .map((pair: string) => pair.trim())
-    .filter((pair: string) => pair !== '' && !own.has(pair.split('=', 1)[0]))
-    .join('; ');
-  return h.proxy({
-    timeout: proxyTimeoutMs,
-    mapUri: async () => ({
-      uri: proxy.uriFor(request.url.pathname + request.url.search),
-      headers: proxy.requestHeaders({
-        headers: request.headers as IncomingHttpHeaders,
-        cookie: cookie === '' ? null : cookie,
-        clientAddress: clientAddress(request, config.server.trustProxy),
-        protocol: new URL(config.server.baseUrl).protocol === 'https:' ? 'https' : 'http',
-      }),
-    }),
-    onResponse: async (error, upstream, _request, toolkit) => {
-      if (error || !upstream) {
-        deps.logger.warn({ err: error, upstream: proxy.upstream }, 'frontend proxy: the upstream does not answer');
-        const timedOut = (error as { output?: { statusCode?: number } } | null)?.output?.statusCode === 504;
-        const message = timedOut ? 'The front end did not answer in time. Try again in a moment.' : 'The front end is not answering. Try again in a moment.';
-        const page = renderErrorPage({ brandingName: config.branding.name, title: 'Front end unavailable', message });
-        return toolkit.response(page).code(timedOut ? 504 : 502).type('text/html; charset=utf-8');
-      }
-      const html = proxy.isHtml(upstream.headers);
-      const body = html ? proxy.fillHtml((await readAll(upstream)).toString('utf8')) : upstream;
-      const response = leaveToOperator(toolkit.response(body).code(upstream.statusCode ?? 502));
-      // Repeated headers (several Set-Cookie) stay separate lines.
-      for (const [name, value] of Object.entries(proxy.responseHeaders(upstream.headers))) {
-        for (const one of Array.isArray(value) ? value : [value]) response.header(name, one, { append: true });
-      }
-      return response;
-    },
-  });
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /** GET serves pages in every mode. */
