@@ -23,7 +23,7 @@ export async function runRatelimitClear(ctx: CliContext, opts: RatelimitClearOpt
   if (address === null) throw new CliError(`--address "${opts.address}" is not an IPv4 or IPv6 address (e.g. 203.0.113.7 or 2001:db8::7)`);
   const account = opts.account?.trim();
   if (account !== undefined && !account.includes('@')) throw new CliError(`--account "${opts.account}" is not an e-mail address`);
-  const config = await loadCommandConfig(ctx, opts.config, ['database', 'security']);
+  const config = await loadCommandConfig(ctx, opts.config, ['database']);
   const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
   try {
     const { db, repositories } = storage;
