@@ -1,10 +1,10 @@
-import { destination, pino } from 'pino';
 import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
 import { renderTable, type TableColumn } from '../admin/render-table.js';
 import { createFoundationScheduler } from '../../app.js';
+import { createLogger } from '../../logger.js';
 import { allScheduledJobs } from '../../scheduler/index.js';
 import type { BackgroundJobRecord, BackgroundJobState } from '../../model/index.js';
 
@@ -47,7 +47,7 @@ export async function runJobsRun(ctx: CliContext, name: string, opts: { config?:
   const foundation = await openCommandFoundation(config, ctx.cwd);
   try {
     // Logs go to stderr: stdout carries the result.
-    const logger = pino({ level: config.logging.level === 'silent' ? 'silent' : 'warn' }, destination(2));
+    const logger = createLogger({ level: config.logging.level === 'silent' ? 'silent' : 'warn', format: config.logging.format }, process.stderr);
     const scheduler = createFoundationScheduler(foundation, logger);
     const summary = await scheduler.runNow(name);
     if (opts.json) ctx.output.out(JSON.stringify({ job: name, result: summary }, null, 2));
