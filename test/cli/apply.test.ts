@@ -113,7 +113,8 @@ describe.each(databaseKinds)('bin/idp apply (spawned) on %s', (kind) => {
     return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
   };
 
-  it('two processes applying at once both succeed: one applies, the other finds nothing to do', async () => {
+  // Each test starts several processes: on a loaded machine that alone can take most of the default 30 s.
+  it('two processes applying at once both succeed: one applies, the other finds nothing to do', { timeout: 90_000 }, async () => {
     const many = Array.from({ length: 1500 }, (_, i) => ({ sub: `user-${i}` }));
     work.write('many.yaml', gitopsYaml(t.config, many));
     // Migrate first: concurrent first-time migrations are knex's business, not apply's.
@@ -128,7 +129,7 @@ describe.each(databaseKinds)('bin/idp apply (spawned) on %s', (kind) => {
     expect(Number((await t.db('users').count({ n: '*' }))[0].n)).toBe(1500);
   });
 
-  it('applies through the real binary, and diff --exit-code then exits 0', async () => {
+  it('applies through the real binary, and diff --exit-code then exits 0', { timeout: 90_000 }, async () => {
     work.write('idp.yaml', gitopsYaml(t.config, [{ sub: 'alice' }]));
     const pending = await run(['diff', '--exit-code', '-c', 'idp.yaml']);
     expect(pending.code).toBe(2);

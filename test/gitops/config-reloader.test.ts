@@ -198,6 +198,31 @@ describe.each(databaseKinds)('config reload on %s', (kind) => {
     expect(config.branding.name).toBe('After');
   });
 
+  it('a database error during the apply, or any unexpected failure, keeps the old config and says why', async () => {
+    await writeFile(file, yaml({ clients: ['first', 'sixth', 'seventh'], branding: 'Unreached' }));
+    const gone = { ...database.storage, transaction: () => Promise.reject(new Error('connection terminated\nstack')) };
+    const failing = createConfigReloader({ storage: gone, clock: systemClock, logger: logs.logger, running: config, load, apply: true, onApplied: async () => {} });
+    expect(await failing.reload('test')).toBe('refused');
+    expect(logs.lines.at(-1)).toMatchObject({ level: 50, msg: 'config reload (test) refused: it could not be applied: connection terminated; still serving the previous config' });
+    const broken = createConfigReloader({
+      storage: database.storage, clock: systemClock, logger: logs.logger, running: config, apply: true, onApplied: async () => {},
+      load: () => Promise.reject(new Error('EMFILE: too many open files')),
+    });
+    expect(await broken.reload('test')).toBe('refused');
+    expect(logs.lines.at(-1)?.msg).toBe('config reload (test) refused: unexpected error: EMFILE: too many open files; still serving the previous config');
+    expect(config.branding.name).not.toBe('Unreached');
+    expect((await token(app, 'seventh')).statusCode).toBe(401);
+  });
+
+  it('under --no-apply swaps the live settings and writes nothing', async () => {
+    const readOnly = createConfigReloader({ storage: database.storage, clock: systemClock, logger: logs.logger, running: config, load, apply: false, onApplied: async () => {} });
+    await writeFile(file, yaml({ clients: ['first', 'eighth'], branding: 'Read only' }));
+    expect(await readOnly.reload('test')).toBe('reloaded');
+    expect(reloadLine()?.msg).toBe('config reloaded (test): now in effect: branding.name (objects not applied: --no-apply)');
+    expect(config.branding.name).toBe('Read only');
+    expect(await database.storage.repositories.clients.findById(database.storage.db, 'eighth')).toBeNull();
+  });
+
   it('reloads one at a time: requests during a reload fold into one more run, which reads the latest file', async () => {
     await writeFile(file, yaml({ clients: ['first', 'fifth'], branding: 'One' }));
     const first = reloader.reload('a');
