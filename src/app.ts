@@ -26,6 +26,7 @@ import { createAdminEventsService } from './admin/admin-events-service.js';
 import { createEventLog } from './events/index.js';
 import { createUserConsents } from './accounts/user-consents.js';
 import { createUserTerms } from './accounts/user-terms.js';
+import { createAccountUnlock } from './admin/unlock-account.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -176,6 +177,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events,
     clock,
   });
+  const unlockAccount = createAccountUnlock({ db, users, rateLimit });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -220,6 +222,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     emailVerification,
     passwordReset,
     admin,
+    unlockAccount,
     userViews,
     adminEvents,
     profiles,
@@ -250,6 +253,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
   }
 
+  let stopKeyRefresh = () => {};
   return {
     ...foundation,
     server,
@@ -259,11 +263,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     signingPool,
     async start() {
       await server.start();
+      stopKeyRefresh = provider.keys.refreshPeriodically();
       scheduler.start();
       const host = server.info.address?.includes(':') ? `[${server.info.address}]` : server.info.address;
       return `${server.info.protocol}://${host}:${server.info.port}`;
     },
     async stop({ timeoutMs = 10_000 } = {}) {
+      stopKeyRefresh();
       await server.stop({ timeout: timeoutMs });
       await scheduler.stop({ graceMs: timeoutMs });
       mailer?.close();
