@@ -6,7 +6,7 @@ import { safeHref } from './safe-href.js';
 const allowedTags = new Set(['a', 'b', 'strong', 'i', 'em', 'u', 'small', 'code', 'br', 'p', 'ul', 'ol', 'li']);
 const voidTags = new Set(['br']);
 
-const tagPattern = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:\s[^<>]*)?)>/g;
+const tagPattern = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:\s[^<>]*)?)\/?>/g;
 const hrefPattern = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
 
 /** Text as it stands: `<` and `>` escaped, `&` too unless it starts a character reference the author wrote. */
