@@ -245,7 +245,11 @@ try {
           const page = await context.newPage();
           page.setDefaultTimeout(10_000);
           page.on('pageerror', (error) => problems.push(`${shot.name}: ${error}`));
-          await shot.go(page, idp.url);
+          try {
+            await shot.go(page, idp.url);
+          } catch (error) {
+            problems.push(`${shot.name} ${label} ${colorScheme} ${locale}: ${String(error).split('\n')[0]}`);
+          }
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           if (overflow > 0) problems.push(`${shot.name} ${label} ${colorScheme} ${locale}: ${overflow}px horizontal overflow`);
           const file = path.join(outDir, `${shot.name}-${label}-${colorScheme}-${locale}.png`);

@@ -146,6 +146,15 @@ describe.each([
     expected: ['idp.yaml:2:25: i18n.default_locale: is not one of i18n.locales'],
   },
   {
+    rule: 'branding: a colour and a logo the pages can use',
+    good: yaml(secretLine, 'branding: { primary_color: "rgb(31, 111, 235)", logo_url: /brand/logo.svg }'),
+    bad: yaml(secretLine, 'branding: { primary_color: blue, logo_url: "javascript:alert(1)" }'),
+    expected: [
+      'idp.yaml:2:28: branding.primary_color: must be a colour written #rgb, #rrggbb or rgb(r, g, b), such as #1f6feb',
+      'idp.yaml:2:44: branding.logo_url: must be an http(s) URL, a path on this server (/logo.svg) or a data:image/ URI',
+    ],
+  },
+  {
     rule: 'proxy upstream is an http URL',
     good: yaml(secretLine, 'frontend: { mode: proxy, path: "http://127.0.0.1:3000" }'),
     bad: yaml(secretLine, 'frontend: { mode: proxy, path: ./web }'),

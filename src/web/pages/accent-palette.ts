@@ -1,11 +1,14 @@
+import { parseColour, type Rgb } from '../../config/index.js';
+
 /**
  * branding.primary_color as the pages' accent (UI.md "Frame"): the colour
  * itself fills primary buttons; their label is white or near-black,
  * whichever reads better (one of them always reaches WCAG AA's 4.5:1); links and focus rings, which
  * sit on the card, get the accent darkened (light theme) or lightened (dark
  * theme) just enough to reach 4.5:1 against it; the hover shade moves away
- * from the label's colour, so it only gains contrast. A colour that cannot be
- * read (not #rgb, #rrggbb or rgb()) gives null: the built-in default stays.
+ * from the label's colour, so it only gains contrast. validate refuses a
+ * colour the pages cannot read; a Config built otherwise gives null here,
+ * and the built-in default stays.
  */
 export interface AccentPalette {
   accent: string;
@@ -17,7 +20,6 @@ export interface AccentPalette {
   accentTextDark: string;
 }
 
-type Rgb = readonly [number, number, number];
 
 /** The card backgrounds of src/web/public/ui/app.css (--card), light and dark. */
 export const cardLight: Rgb = [255, 255, 255];
@@ -28,18 +30,6 @@ const black: Rgb = [0, 0, 0];
 
 /** WCAG 2.x: normal text needs 4.5:1. */
 export const minimumTextContrast = 4.5;
-
-export function parseColour(text: string): Rgb | null {
-  const value = text.trim().toLowerCase();
-  const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/.exec(value);
-  if (short) return [short[1], short[2], short[3]].map((d) => parseInt(d + d, 16)) as unknown as Rgb;
-  const long = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/.exec(value);
-  if (long) return [long[1], long[2], long[3]].map((d) => parseInt(d, 16)) as unknown as Rgb;
-  const functional = /^rgb\(\s*(\d{1,3})\s*[,\s]\s*(\d{1,3})\s*[,\s]\s*(\d{1,3})\s*\)$/.exec(value);
-  if (!functional) return null;
-  const channels = [functional[1], functional[2], functional[3]].map(Number);
-  return channels.every((c) => c <= 255) ? (channels as unknown as Rgb) : null;
-}
 
 /** WCAG 2.x relative luminance. */
 function luminance([r, g, b]: Rgb): number {

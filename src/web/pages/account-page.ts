@@ -41,10 +41,12 @@ const profileSection: AccountSection = {
     const t = account.profile;
     const common = context.text.pages.common;
     const locales = context.config.i18n.locales;
+    // A config-managed user's profile is the file's (DESIGN.md 11): shown, not editable.
+    const readOnly = user.managedBy === 'config';
     const localeField = locales.length < 2 ? html`` : html`
       <div class="field">
         <label for="profile-locale">${t.locale}</label>
-        <select id="profile-locale" name="locale" aria-describedby="profile-locale-hint">
+        <select id="profile-locale" name="locale" aria-describedby="profile-locale-hint"${readOnly && html` disabled`}>
           <option value="">${t.localeAutomatic}</option>${locales.map((locale) => html`
           <option value="${locale}" lang="${locale}">${new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale}</option>`)}
         </select>
@@ -52,11 +54,11 @@ const profileSection: AccountSection = {
         <p class="field-error" id="profile-locale-error" hidden></p>
       </div>`;
     const nameField = (id: string, label: string, autocomplete: string) =>
-      textField({ id: `profile-${id}`, name: id, label, autocomplete, maxLength: profileFieldMaxLength });
+      textField({ id: `profile-${id}`, name: id, label, autocomplete, maxLength: profileFieldMaxLength, readOnly });
     return html`
-      <p class="intro">${t.intro}</p>${user.managedBy === 'config' && html`
+      <p class="intro">${t.intro}</p>${readOnly && html`
       <p class="note">${t.managed}</p>`}
-      <form id="profile-form" class="form" novalidate aria-busy="true">${errorSummary('profile-summary', common.errorSummary)}${statusRegion('profile-status')}${textField({ id: 'profile-email', name: 'email', label: common.email, type: 'email', value: user.email, readOnly: true })}${nameField('name', t.name, 'name')}${nameField('given_name', t.givenName, 'given-name')}${nameField('family_name', t.familyName, 'family-name')}${localeField}${submitButton(account.save, account.saving)}
+      <form id="profile-form" class="form" novalidate aria-busy="true"${readOnly && html` data-read-only`}>${errorSummary('profile-summary', common.errorSummary)}${statusRegion('profile-status')}${textField({ id: 'profile-email', name: 'email', label: common.email, type: 'email', value: user.email, readOnly: true })}${nameField('name', t.name, 'name')}${nameField('given_name', t.givenName, 'given-name')}${nameField('family_name', t.familyName, 'family-name')}${localeField}${!readOnly && submitButton(account.save, account.saving)}
       </form>`;
   },
 };

@@ -55,6 +55,9 @@ export function passwordField(context: PageContext, options: Omit<TextFieldOptio
   return textField({ ...options, control });
 }
 
+/** The longest new password the API takes (DESIGN.md 11's routes answer VALIDATION_ERROR beyond it). */
+export const newPasswordMaxLength = 256;
+
 /** The password field of a new password, with the minimum as its hint. */
 export function newPasswordField(context: PageContext, options: { id: string; label: string }): SafeHtml {
   const min = context.config.auth.passwordMinLength;
@@ -63,7 +66,7 @@ export function newPasswordField(context: PageContext, options: { id: string; la
     autocomplete: 'new-password',
     required: true,
     minLength: min,
-    maxLength: 1024,
+    maxLength: newPasswordMaxLength,
     hint: formatMessage(context.text.pages.common.passwordHint, { min }),
   });
 }

@@ -15,8 +15,8 @@ export interface RegisterPage {
 /**
  * /register (DESIGN.md 11, POST /api/auth/register): Email, Password, a
  * checkbox per explicit term (required ones must be ticked), the signup
- * notice of the locale (the implicit terms, accepted by registering, so
- * their ids are sent too), Create account. A new account that must verify
+ * notice of the locale (the implicit terms, which registering accepts),
+ * Create account. A new account that must verify
  * its address sees "Check your inbox" with a resend button; one that is
  * active at once continues to return_to. With registration off the page
  * says so (and answers 404).
@@ -47,14 +47,13 @@ export function renderRegisterPage(context: PageContext, page: RegisterPage): { 
       <p class="hint">${t.notReceived}</p>${statusRegion('register-status')}
       <button type="button" id="register-resend" class="secondary" data-busy-label="${t.resending}">${t.resend}</button>
     </div>`;
-  const implicitTermIds = config.terms.filter((term) => term.consentMode === 'implicit').map((term) => term.id);
   return {
     status: 200,
     html: renderPage(context, {
       task: t.task,
       body,
       script: 'register.js',
-      data: { ...scriptStrings(context), register: t, returnTo: page.returnTo ?? '/', implicitTermIds },
+      data: { ...scriptStrings(context), register: t, login: text.pages.login, returnTo: page.returnTo ?? '/' },
     }),
   };
 }

@@ -1,3 +1,4 @@
+import { logoHref } from '../../config/index.js';
 import { formatMessage } from '../../i18n/index.js';
 import { html, jsonBlock, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
@@ -29,7 +30,7 @@ export function renderPage(context: PageContext, page: PageParts): string {
   const { config, text } = context;
   const brandName = config.branding.name;
   const title = formatMessage(text.pages.titleFormat, { task: page.task, brand: brandName });
-  const logo = config.branding.logoUrl === null ? null : safeHref(config.branding.logoUrl, { allowData: true });
+  const logo = config.branding.logoUrl === null ? null : logoHref(config.branding.logoUrl);
   const brand = logo === null ? html`<span class="brand-name">${brandName}</span>` : html`<img class="brand-logo" src="${logo}" alt="${brandName}">`;
   const layout = page.layout ?? 'card';
   const document = html`<!doctype html>

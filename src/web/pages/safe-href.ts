@@ -1,13 +1,14 @@
+import { logoHref } from '../../config/index.js';
+
 /**
- * A URL from the config (a logo, a terms link, a link in the signup notice)
- * as an href or src, or null when it is not one a page should follow:
- * only http(s), a same-origin path, mailto: where asked, and for images a
- * data:image/ URI. Never javascript: or another scheme that runs code.
+ * A URL from the config (a terms link, a link in the signup notice) as an
+ * href, or null when it is not one a page should follow: only http(s), a
+ * same-origin path, and mailto: where asked. Never javascript: or another
+ * scheme that runs code.
  */
-export function safeHref(url: string, options: { allowData?: boolean; allowMailto?: boolean } = {}): string | null {
+export function safeHref(url: string, options: { allowMailto?: boolean } = {}): string | null {
   const value = url.trim();
   if (value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\')) return value;
-  if (options.allowData && /^data:image\/[a-z0-9.+-]+[;,]/i.test(value)) return value;
   let parsed: URL;
   try {
     parsed = new URL(value);
@@ -24,7 +25,7 @@ export function safeHref(url: string, options: { allowData?: boolean; allowMailt
  * when it is on another host, `data:` for an inline image, else nothing.
  */
 export function logoSource(logoUrl: string | null, ownOrigin: string): string | null {
-  const href = logoUrl === null ? null : safeHref(logoUrl, { allowData: true });
+  const href = logoUrl === null ? null : logoHref(logoUrl);
   if (href === null || href.startsWith('/')) return null;
   if (href.startsWith('data:')) return 'data:';
   const origin = new URL(href).origin;

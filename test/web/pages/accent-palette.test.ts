@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { accentPalette, cardDark, cardLight, contrast, minimumTextContrast, parseColour } from '../../../src/web/pages/accent-palette.js';
+import { logoHref, parseColour } from '../../../src/config/index.js';
+import { accentPalette, cardDark, cardLight, contrast, minimumTextContrast } from '../../../src/web/pages/accent-palette.js';
 import { renderThemeStylesheet } from '../../../src/web/pages/theme-stylesheet.js';
 
 const rgb = (hex: string) => parseColour(hex)!;
@@ -17,6 +18,22 @@ describe('parseColour', () => {
     ['#123456; } body { display: none', null],
   ])('%s → %j', (text, expected) => {
     expect(parseColour(text)).toEqual(expected);
+  });
+});
+
+describe('logoHref', () => {
+  it.each([
+    ['https://cdn.example/logo.svg', 'https://cdn.example/logo.svg'],
+    [' /brand/logo.png ', '/brand/logo.png'],
+    ['data:image/png;base64,AAAA', 'data:image/png;base64,AAAA'],
+    ['data:text/html,<script>', null],
+    ['//evil.example/logo.svg', null],
+    ['/\\evil.example', null],
+    ['javascript:alert(1)', null],
+    ['https://', null],
+    ['logo.svg', null],
+  ])('%s → %s', (url, expected) => {
+    expect(logoHref(url)).toBe(expected);
   });
 });
 

@@ -91,7 +91,7 @@ describe('/register', () => {
     expect(page.html).not.toContain('term-3');
     expect(page.html).toContain('<div class="signup-notice">By signing up you accept the <a href="https://acme.example/rules">rules</a>.x()</div>');
     expect(page.html).toContain('Already have an account? <a href="/login?return_to=%2Foauth2%2Fauthorize%3Fx%3D1">Sign in</a>');
-    expect(dataOf(page.html)).toMatchObject({ implicitTermIds: ['privacy'], returnTo: '/oauth2/authorize?x=1', passwordMinLength: 8 });
+    expect(dataOf(page.html)).toMatchObject({ returnTo: '/oauth2/authorize?x=1', passwordMinLength: 8 });
   });
 
   it('shows the notice of the page\'s language, else of the default locale, else none', () => {

@@ -14,6 +14,7 @@ export const errors: typeof reference = {
   INVALID_TOKEN: 'Dieser Link ist ungültig, abgelaufen oder wurde bereits verwendet.',
   USER_NOT_EDITABLE: 'Dies wird von Ihrer Organisation verwaltet und kann hier nicht geändert werden.',
   ACCOUNT_DELETION_DISABLED: 'Konten können hier nicht gelöscht werden. Bitte wenden Sie sich an Ihre Administration.',
+  REAUTHENTICATION_REQUIRED: 'Bitte bestätigen Sie, dass Sie es sind: Melden Sie sich ab, wieder an und versuchen Sie es innerhalb von 10 Minuten erneut.',
   EMAIL_DISABLED: 'Dieser Dienst kann keine E-Mails versenden. Bitte wenden Sie sich an Ihre Administration.',
   VALIDATION_ERROR: 'Einige Angaben sind ungültig. Bitte prüfen Sie sie und versuchen Sie es erneut.',
   UNAUTHORIZED: 'Sie sind nicht mehr angemeldet. Bitte melden Sie sich erneut an.',

@@ -119,8 +119,8 @@ export const pages: typeof reference = {
       familyName: 'Nachname',
       locale: 'Sprache',
       localeHint: 'Die Sprache dieser Seiten und unserer E-Mails.',
-      localeAutomatic: 'Wie in meinem Browser eingestellt',
-      managed: 'Einige dieser Angaben verwaltet Ihre Organisation; sie können hier nicht geändert werden.',
+      localeAutomatic: 'Wie im Browser',
+      managed: 'Ihr Profil wird von Ihrer Organisation verwaltet und kann hier nicht geändert werden.',
       tooLong: 'Verwenden Sie höchstens {max} Zeichen.',
     },
     password: {
@@ -169,6 +169,7 @@ export const pages: typeof reference = {
   },
   home: {
     task: 'Willkommen',
+    heading: 'Willkommen bei {brand}',
     signedInAs: 'Sie sind angemeldet als {email}.',
     notSignedIn: 'Sie sind nicht angemeldet.',
     manageAccount: 'Konto verwalten',

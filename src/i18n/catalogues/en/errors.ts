@@ -17,6 +17,7 @@ export const errors = {
   INVALID_TOKEN: 'This link is invalid, has expired or was already used.',
   USER_NOT_EDITABLE: 'Your organisation manages this, so it cannot be changed here.',
   ACCOUNT_DELETION_DISABLED: 'Accounts cannot be deleted here. Ask your administrator.',
+  REAUTHENTICATION_REQUIRED: 'Please confirm it is you: sign out, sign in again, and try once more within 10 minutes.',
   EMAIL_DISABLED: 'This service cannot send email. Ask your administrator for help.',
   VALIDATION_ERROR: 'Some of the details are not valid. Check them and try again.',
   UNAUTHORIZED: 'You are not signed in any more. Sign in again.',

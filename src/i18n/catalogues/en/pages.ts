@@ -124,8 +124,8 @@ export const pages = {
       familyName: 'Family name',
       locale: 'Language',
       localeHint: 'The language of these pages and of our emails.',
-      localeAutomatic: 'As my browser prefers',
-      managed: 'Your organisation manages some of these details; they cannot be changed here.',
+      localeAutomatic: 'Same as my browser',
+      managed: 'Your organisation manages your profile; it cannot be changed here.',
       tooLong: 'Use at most {max} characters.',
     },
     password: {
@@ -174,6 +174,7 @@ export const pages = {
   },
   home: {
     task: 'Welcome',
+    heading: 'Welcome to {brand}',
     signedInAs: 'You are signed in as {email}.',
     notSignedIn: 'You are not signed in.',
     manageAccount: 'Manage your account',

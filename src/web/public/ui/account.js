@@ -1,6 +1,6 @@
 // @ts-check
 import { byId, callApi, pageData } from './api.js';
-import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
+import { enhanceForm, setBusy, showProblems } from './form.js';
 
 /**
  * /account (src/web/pages/account-page.ts): the profile from GET /api/user
@@ -45,6 +45,7 @@ async function setUpProfile(form) {
   }
   const user = loaded.body?.user ?? {};
   for (const field of fields) field.value = typeof user[field.name] === 'string' ? user[field.name] : '';
+  if (form.dataset.readOnly !== undefined) return;
   const localeBefore = user.locale ?? null;
   enhanceForm(form, {
     send() {
@@ -63,7 +64,7 @@ async function setUpProfile(form) {
       status.textContent = data.account.saved;
     },
     onFailure(result) {
-      if (result.status === 401) toSignIn();
+      if (result.code === 'UNAUTHORIZED') toSignIn();
     },
   });
 }
@@ -84,7 +85,7 @@ if (passwordForm) {
       status.textContent = data.account.password.changed;
     },
     onFailure(result) {
-      if (result.status === 401 && result.code !== 'INVALID_CREDENTIALS') toSignIn();
+      if (result.code === 'UNAUTHORIZED') toSignIn();
     },
     fieldFor: { INVALID_CREDENTIALS: current, PASSWORD_TOO_SHORT: next },
   });
@@ -113,8 +114,8 @@ if (deleteForm) {
       /** @type {HTMLElement} */ (byId('account-deleted').querySelector('h1')).focus();
     },
     onFailure(result) {
-      if (result.status === 401 && result.code !== 'INVALID_CREDENTIALS') toSignIn();
-      if (result.code === 'INVALID_CREDENTIALS' && password) return [{ message: errorMessage(result), code: result.code, field: password }];
+      if (result.code === 'UNAUTHORIZED') toSignIn();
     },
+    fieldFor: { INVALID_CREDENTIALS: password },
   });
 }

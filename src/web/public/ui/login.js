@@ -52,7 +52,7 @@ resendButton.addEventListener('click', async () => {
     return;
   }
   setBusy(resendButton, true);
-  const result = await callApi('POST', '/api/auth/email/resend', { email: email.value.trim() });
+  const result = await callApi('POST', `/api/auth/email/resend?${new URLSearchParams({ locale: data.locale })}`, { email: email.value.trim() });
   setBusy(resendButton, false);
   if (result.ok) {
     resendBox.hidden = true;
