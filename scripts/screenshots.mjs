@@ -48,6 +48,8 @@ database:
   filename: ${path.join(dir, 'idp.sqlite')}
 security:
   secret: screenshots-secret-screenshots-secret-0123
+  # Every shot asks for a link from the same address.
+  login_rate_limit: { max_attempts: 1000, window_seconds: 60 }
 logging:
   level: warn
 i18n:
@@ -87,6 +89,11 @@ terms:
 users:
   - sub: ada
     email: ada@acme.example
+    name: Ada Lovelace
+    password_hash: "${passwordHash}"
+  - sub: admin
+    email: admin@acme.example
+    role: admin
     password_hash: "${passwordHash}"
 clients:
   - client_id: notes
@@ -113,6 +120,7 @@ async function startServer() {
     if (attempt > 100) throw new Error('idp serve did not start');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  await createDatabaseUser(url);
   return {
     url,
     async stop() {
@@ -122,6 +130,18 @@ async function startServer() {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** grace@acme.example, a database-managed user (whose account page has every section), created through the admin API. */
+async function createDatabaseUser(url) {
+  const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@acme.example', password }) });
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const created = await fetch(`${url}/api/admin/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ email: 'grace@acme.example', password, email_verified: true }),
+  });
+  if (created.status !== 201) throw new Error(`creating grace@acme.example: ${created.status} ${await created.text()}`);
 }
 
 /** An authorization request of the demo client, as a relying party would send it. */
@@ -138,8 +158,8 @@ function authorizeUrl(url) {
   return `${url}/oauth2/authorize?${query}`;
 }
 
-async function signIn(page, url) {
-  const response = await page.request.post(`${url}/api/auth/login`, { data: { email: 'ada@acme.example', password }, headers: { origin: url } });
+async function signIn(page, url, email = 'ada@acme.example') {
+  const response = await page.request.post(`${url}/api/auth/login`, { data: { email, password }, headers: { origin: url } });
   if (!response.ok()) throw new Error(`sign-in failed: ${response.status()}`);
 }
 
@@ -198,6 +218,25 @@ const shots = [
   },
   {
     name: 'account',
+    async go(page, url) {
+      await signIn(page, url, 'grace@acme.example');
+      await page.goto(`${url}/account`);
+      await page.locator('#profile-form[aria-busy="false"]').waitFor();
+    },
+  },
+  {
+    name: 'account-delete',
+    async go(page, url) {
+      await signIn(page, url, 'grace@acme.example');
+      await page.goto(`${url}/account#delete-account`);
+      await page.locator('#profile-form[aria-busy="false"]').waitFor();
+      await page.locator('#delete-start').click();
+      await page.locator('#delete-form button[type=submit]').click();
+      await page.locator('#delete-password-error').waitFor();
+    },
+  },
+  {
+    name: 'account-managed',
     async go(page, url) {
       await signIn(page, url);
       await page.goto(`${url}/account`);
