@@ -127,6 +127,17 @@ describe.each(databaseKinds)('the account pages end to end on %s', (kind) => {
     await page.reload();
     await expect.poll(() => page.getByLabel('Full name').inputValue()).toBe('Grace Hopper');
 
+    // The profile's language comes before the browser's: saving it shows the page in it at once.
+    await page.locator('#profile-locale').selectOption('de');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Ihr Konto' }).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    await page.locator('#profile-form[aria-busy="false"]').waitFor();
+    await page.locator('#profile-locale').selectOption('');
+    await page.getByRole('button', { name: 'Änderungen speichern' }).click();
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    await page.locator('#profile-form[aria-busy="false"]').waitFor();
+
     await page.getByLabel('Current password').fill('not my password');
     await page.getByLabel('New password', { exact: true }).fill('second password 456');
     await page.getByRole('button', { name: 'Change password' }).click();

@@ -47,7 +47,7 @@ function page(h: ResponseToolkit, status: number, html: string) {
 
 async function handle(deps: HttpDeps, request: Request, h: ResponseToolkit, input: EndSessionInput, session: SessionCredentials | null, confirmed: boolean) {
   // Only a GET can be loaded again in another language; the answers of a form post cannot.
-  const context = pageContextOf(deps, request, { reloadable: request.method === 'get' });
+  const context = pageContextOf(deps, request, { user: session?.user ?? null, reloadable: request.method === 'get' });
   try {
     const outcome = await endSession(
       {
