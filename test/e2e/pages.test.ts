@@ -149,8 +149,53 @@ describe('the built-in pages in Chromium', () => {
     expect(await unnamedControls(page)).toEqual([]);
     // Every input is labelled for assistive technology (a visible label or, for the toggles, aria-label).
     expect(await page.locator('input:not([type=hidden]):visible').count()).toBe(await page.locator('input:not([type=hidden]):visible[id]').count());
+    // Tap targets: controls and the links that stand alone are at least 44 px high; a checkbox's is its label.
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('button, input:not([type=hidden]), select, .footer a, .form-links a, .switch a, .toc a, a.button')]
+        .filter((element) => element.offsetParent !== null)
+        .map((element) => (element instanceof HTMLInputElement && element.type === 'checkbox' ? element.labels![0] : element))
+        .filter((element) => element.getBoundingClientRect().height < 44)
+        .map((element) => element.outerHTML.slice(0, 80)),
+    );
+    expect(small).toEqual([]);
     expect(reports.violations).toEqual([]);
     expect(reports.pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps the sign-in card inside a 390 px phone with 16 px margins (it used to end at 423 px)', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${idp.url}/login`);
+    const card = await page.locator('main.card').boundingBox();
+    expect(card).toMatchObject({ x: 16, width: 358 });
+    await page.close();
+  });
+
+  it('has a dark variant, and no animation for people who ask for reduced motion', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark', reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await page.goto(`${idp.url}/login`);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(15, 17, 21)');
+    expect(await page.locator('main.card').evaluate((card) => getComputedStyle(card).backgroundColor)).toBe('rgb(28, 31, 38)');
+    // The progress spinner of a busy button stands still.
+    await page.route('**/api/auth/login', () => undefined);
+    await page.getByLabel('Email').fill('alice@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('anything');
+    const button = page.getByRole('button', { name: 'Signing in…' });
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await button.isDisabled()).toBe(true);
+    expect(await button.evaluate((b) => getComputedStyle(b, '::before').animationName)).toBe('none');
+    await context.close();
+  });
+
+  it('switches language without scripts too: the switcher\'s button submits the same form', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${idp.url}/forgot-password?x=1`);
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL((url) => url.searchParams.get('locale') === 'de' && url.searchParams.get('x') === '1');
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
     await context.close();
   });
 
