@@ -38,6 +38,11 @@ async function freePort() {
   return port;
 }
 
+/** A small wordmark, inline, so the shots show a logo and the accent colour (branding.logo_url, primary_color). */
+const logo = `data:image/svg+xml;base64,${Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="132" height="36" viewBox="0 0 132 36"><rect width="36" height="36" rx="9" fill="#0b7a55"/><path d="M10 26 18 9l8 17h-5l-3-7-3 7z" fill="#fff"/><text x="46" y="26" font-family="Helvetica, Arial, sans-serif" font-size="22" font-weight="700" fill="#0b7a55">Acme</text></svg>',
+).toString('base64')}`;
+
 function config({ port, smtpPort, dir }) {
   return `server:
   base_url: http://127.0.0.1:${port}
@@ -57,6 +62,8 @@ i18n:
   locales: [en, de]
 branding:
   name: Acme
+  logo_url: "${logo}"
+  primary_color: "#0b7a55"
 registration:
   enabled: true
   email_verification_required: true
