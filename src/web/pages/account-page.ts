@@ -3,7 +3,7 @@ import type { ManagedBy } from '../../model/index.js';
 import { errorSummary, passwordField, newPasswordField, statusRegion, submitButton, textField } from './fields.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
-import { renderPage } from './render-page.js';
+import { languageName, renderPage } from './render-page.js';
 import { scriptStrings } from './script-strings.js';
 
 /** The signed-in user, as far as the page's layout depends on it (the rest comes from GET /api/user). */
@@ -48,7 +48,7 @@ const profileSection: AccountSection = {
         <label for="profile-locale">${t.locale}</label>
         <select id="profile-locale" name="locale" aria-describedby="profile-locale-hint"${readOnly && html` disabled`}>
           <option value="">${t.localeAutomatic}</option>${locales.map((locale) => html`
-          <option value="${locale}" lang="${locale}">${new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale}</option>`)}
+          <option value="${locale}" lang="${locale}">${languageName(locale)}</option>`)}
         </select>
         <p class="hint" id="profile-locale-hint">${t.localeHint}</p>
         <p class="field-error" id="profile-locale-error" hidden></p>
