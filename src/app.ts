@@ -136,9 +136,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     confirmation,
     hashPassword,
     auth: config.auth,
+    events,
     clock,
   });
-  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, clock });
+  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, events, clock });
 
   // Self-service accounts: their mails are `mail.send` jobs queued in the transaction of the change (src/mail).
   const outbox: MailOutbox = {
