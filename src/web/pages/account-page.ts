@@ -80,6 +80,31 @@ const passwordSection: AccountSection = {
   },
 };
 
+/** The applications the user let in (GET /api/consents), each with Revoke (DELETE /api/consents/{client_id}); filled by the script. */
+const appsSection: AccountSection = {
+  id: 'apps',
+  title: (context) => context.text.pages.account.apps.heading,
+  shown: () => true,
+  render(context) {
+    const t = context.text.pages.account.apps;
+    return html`
+      <p class="intro">${t.intro}</p>${statusRegion('apps-status')}
+      <ul id="apps-list" class="item-list" aria-busy="true"></ul>
+      <p id="apps-empty" class="note" hidden>${t.empty}</p>`;
+  },
+};
+
+/** Which version of each term the user accepted, and when (GET /api/terms); shown only when the config has terms. */
+const termsSection: AccountSection = {
+  id: 'terms',
+  title: (context) => context.text.pages.account.terms.heading,
+  shown: (context) => context.config.terms.length > 0,
+  render() {
+    return html`
+      <ul id="terms-list" class="item-list" aria-busy="true"></ul>`;
+  },
+};
+
 /** Hidden where deletion is refused anyway (DESIGN.md 11: account_deletion.enabled false, or a config-managed user). */
 const dangerSection: AccountSection = {
   id: 'delete-account',
@@ -107,7 +132,7 @@ const dangerSection: AccountSection = {
   },
 };
 
-export const accountSections: readonly AccountSection[] = [profileSection, passwordSection, dangerSection];
+export const accountSections: readonly AccountSection[] = [profileSection, passwordSection, appsSection, termsSection, dangerSection];
 
 /**
  * /account (UI.md "Account"): who is signed in and a way out, then one
