@@ -21,6 +21,12 @@ import type { LoginRateLimitCounter } from '../model/index.js';
  * successes never add up against an address; only attempts in flight at
  * the same moment count, which means more than max_attempts simultaneous
  * sign-ins from one address (a large NAT) see 429 for the moment.
+ *
+ * Second-factor codes (TOTP, recovery codes) count against the same two
+ * counters, and against a third of the account's own (`secondFactor`):
+ * a right password clears the account's counter, so without the third
+ * every new password sign-in would buy an attacker max_attempts more
+ * guesses at the code.
  */
 export interface LoginRateLimit {
   /** Throws 429 when the account or the address is blocked. */
@@ -39,10 +45,14 @@ export interface LoginRateLimitKeys {
   /** Lower-cased e-mail. */
   account: string;
   clientAddress: string;
+  /** The attempt is a second-factor code: it also counts on the account's second-factor counter. */
+  secondFactor?: boolean;
 }
 
 const accountKey = (keys: LoginRateLimitKeys) => `account:${keys.account}`;
 const addressKey = (keys: LoginRateLimitKeys) => `address:${keys.clientAddress}`;
+const secondFactorKey = (keys: LoginRateLimitKeys) => `second-factor:${keys.account}`;
+const counterKeys = (keys: LoginRateLimitKeys) => [accountKey(keys), addressKey(keys), ...(keys.secondFactor ? [secondFactorKey(keys)] : [])];
 
 export function tooManyLoginAttempts(retryAfterSeconds: number): ApiError {
   return new ApiError(429, 'TOO_MANY_REQUESTS', 'Too many failed login attempts. Try again later.', { retryAfterSeconds });
@@ -60,24 +70,37 @@ export function createLoginRateLimit(deps: { db: Tx; counters: LoginRateLimitRep
   return {
     async check(keys) {
       const now = clock.now();
-      const blocked = (await counters.find(db, [accountKey(keys), addressKey(keys)])).filter(
+      const blocked = (await counters.find(db, counterKeys(keys))).filter(
         (c) => c.failures >= limits.maxAttempts && c.windowStartedAt + windowMs > now,
       );
       if (blocked.length > 0) throw blockedUntil(blocked, now, windowMs);
     },
     async beginAttempt(keys) {
       const now = clock.now();
-      const counted = [
-        await counters.countAttempt(db, accountKey(keys), now, now - windowMs),
-        await counters.countAttempt(db, addressKey(keys), now, now - windowMs),
-      ];
+      const counted = [];
+      for (const key of counterKeys(keys)) counted.push(await counters.countAttempt(db, key, now, now - windowMs));
       const over = counted.filter((c) => c.failures > limits.maxAttempts && c.windowStartedAt + windowMs > now);
       if (over.length > 0) throw blockedUntil(over, now, windowMs);
       return now;
     },
     async recordSuccess(keys, countedAt) {
       await counters.clear(db, accountKey(keys));
+      if (keys.secondFactor) await counters.clear(db, secondFactorKey(keys));
       await counters.release(db, addressKey(keys), countedAt);
     },
   };
+}
+
+/**
+ * One rate-limited attempt at a credential: refused with 429 while the
+ * counters are over the limit, counted before `verify` runs, and forgiven
+ * when it answers something other than null. A null answer throws `refusal()`.
+ */
+export async function attemptWithinLimit<T>(rateLimit: LoginRateLimit, keys: LoginRateLimitKeys, verify: () => Promise<T | null>, refusal: () => ApiError): Promise<T> {
+  await rateLimit.check(keys);
+  const countedAt = await rateLimit.beginAttempt(keys);
+  const result = await verify();
+  if (result === null) throw refusal();
+  await rateLimit.recordSuccess(keys, countedAt);
+  return result;
 }

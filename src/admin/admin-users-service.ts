@@ -42,6 +42,12 @@ export interface AdminUsersService {
   update(caller: UserRecord, sub: string, input: UpdateUserInput): Promise<AdminUserView>;
   /** Soft delete; revokes the user's sessions in the same transaction. */
   delete(caller: UserRecord, sub: string): Promise<AdminUserView>;
+  /**
+   * Removes the user's authenticator app, recovery codes and passkeys and
+   * ends their sessions (a lost device). Any user, config-managed too: personal
+   * credentials are the user's own on every account (DESIGN.md 11).
+   */
+  resetSecondFactors(caller: UserRecord, sub: string): Promise<void>;
 }
 
 export function createAdminUsersService(deps: {
@@ -51,6 +57,8 @@ export function createAdminUsersService(deps: {
   views: UserViewService;
   /** Revokes every grant of a user (sessions now; tokens when they exist). */
   revokeUser(tx: Tx, sub: string): Promise<void>;
+  /** Removes a user's second factors and sessions (src/accounts, createSecondFactorReset). */
+  resetSecondFactors(tx: Tx, sub: string): Promise<void>;
   hashPassword(plain: string): Promise<string>;
   clock: Clock;
 }): AdminUsersService {
@@ -144,6 +152,14 @@ export function createAdminUsersService(deps: {
         return { ...target, deletedAt: now, updatedAt: now };
       });
       return views.adminUser(user);
+    },
+
+    async resetSecondFactors(caller, sub) {
+      requireAdmin(caller);
+      await deps.transaction(async (tx) => {
+        await requireUser(tx, sub);
+        await deps.resetSecondFactors(tx, sub);
+      });
     },
   };
 

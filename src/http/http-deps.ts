@@ -2,12 +2,14 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
+import type { PasskeyService } from '../accounts/passkey-service.js';
+import type { TotpService } from '../accounts/totp-service.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { BearerCredentials } from './auth/bearer-auth.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProviderDeps } from '../oidc/provider-deps.js';
-import type { ConsentService, RememberedAccounts, SignInService } from '../interaction/index.js';
+import type { ConsentService, EnrolmentService, RememberedAccounts, SignInService } from '../interaction/index.js';
 import type { Frontend } from '../web/index.js';
 
 /**
@@ -24,8 +26,14 @@ export interface HttpDeps {
   /** The iron password of the session cookie (derived from security.secret). */
   cookiePassword: string;
   sessions: SessionService;
-  /** POST /api/auth/login (src/interaction, createSignInService). */
+  /** POST /api/auth/login and the second factors that complete it (src/interaction, createSignInService). */
   signIn: SignInService;
+  /** The user's authenticator app and recovery codes (src/accounts, createTotpService). */
+  totp: TotpService;
+  /** The user's passkeys and the passkey sign-in's options (src/accounts, createPasskeyService). */
+  passkeys: PasskeyService;
+  /** Registering a factor, from a session or the enrolment at sign-in (src/interaction, createEnrolmentService). */
+  enrolment: EnrolmentService;
   admin: AdminUsersService;
   userViews: UserViewService;
   /**

@@ -3,12 +3,22 @@ import { route, type RouteDefinition } from './route-definition.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/build-openapi-document.js';
 import { healthRoute } from './routes/health-route.js';
 import { loginRoute, logoutRoute, sessionRoute } from './routes/auth-routes.js';
+import { loginRecoveryCodeRoute, loginTotpRoute, passkeyOptionsRoute, passkeyVerifyRoute } from './routes/second-factor-login-routes.js';
+import { recoveryCodesRoute, totpBeginRoute, totpConfirmRoute, totpDeleteRoute } from './routes/totp-routes.js';
+import {
+  passkeyDeleteRoute,
+  passkeyListRoute,
+  passkeyRegisterRoute,
+  passkeyRegistrationOptionsRoute,
+  passkeyRenameRoute,
+} from './routes/passkey-routes.js';
 import {
   adminCreateUserRoute,
   adminDeleteUserRoute,
   adminGetUserRoute,
   adminListUsersRoute,
   adminMeRoute,
+  adminResetSecondFactorsRoute,
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
 import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
@@ -33,14 +43,27 @@ import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.
 
 /** Anyone, or a browser session. */
 const publicRoutes: RouteDefinition[] = [
-  route('GET',  '/api/health',                'none',             healthRoute),
-  route('POST', '/api/auth/login',            'none',             loginRoute),
-  route('POST', '/api/auth/logout',           'optional-session', logoutRoute),
-  route('GET',  '/api/auth/session',          'session',          sessionRoute),
-  route('GET',  '/api/auth/accounts',         'none',             accountsListRoute),
-  route('POST', '/api/auth/accounts/select',  'none',             accountsSelectRoute),
-  route('GET',  '/api/consent',               'session',          consentGetRoute),
-  route('POST', '/api/consent',               'session',          consentPostRoute),
+  route('GET',    '/api/health',                    'none',               healthRoute),
+  route('POST',   '/api/auth/login',                'none',               loginRoute),
+  route('POST',   '/api/auth/login/totp',           'pending-session',    loginTotpRoute),
+  route('POST',   '/api/auth/login/recovery-code',  'pending-session',    loginRecoveryCodeRoute),
+  route('POST',   '/api/auth/passkey/options',      'none',               passkeyOptionsRoute),
+  route('POST',   '/api/auth/passkey/verify',       'none',               passkeyVerifyRoute),
+  route('POST',   '/api/auth/logout',               'optional-session',   logoutRoute),
+  route('GET',    '/api/auth/session',              'session',            sessionRoute),
+  route('GET',    '/api/auth/accounts',             'none',               accountsListRoute),
+  route('POST',   '/api/auth/accounts/select',      'none',               accountsSelectRoute),
+  route('GET',    '/api/consent',                   'session',            consentGetRoute),
+  route('POST',   '/api/consent',                   'session',            consentPostRoute),
+  route('POST',   '/api/user/totp',                 'session-or-pending', totpBeginRoute),
+  route('POST',   '/api/user/totp/confirm',         'session-or-pending', totpConfirmRoute),
+  route('DELETE', '/api/user/totp',                 'session',            totpDeleteRoute),
+  route('POST',   '/api/user/recovery-codes',       'session',            recoveryCodesRoute),
+  route('GET',    '/api/user/passkeys',             'session',            passkeyListRoute),
+  route('POST',   '/api/user/passkeys/options',     'session-or-pending', passkeyRegistrationOptionsRoute),
+  route('POST',   '/api/user/passkeys',             'session-or-pending', passkeyRegisterRoute),
+  route('PATCH',  '/api/user/passkeys/{id}',        'session',            passkeyRenameRoute),
+  route('DELETE', '/api/user/passkeys/{id}',        'session',            passkeyDeleteRoute),
 ];
 
 /**
@@ -72,12 +95,13 @@ const protocolRoutes: RouteDefinition[] = [
 
 /** SPEC.md 4: every operation requires an admin session (cookieSessionAuth). */
 const adminRoutes: RouteDefinition[] = [
-  route('GET',    '/api/admin/me',           'admin', adminMeRoute),
-  route('GET',    '/api/admin/users',        'admin', adminListUsersRoute),
-  route('POST',   '/api/admin/users',        'admin', adminCreateUserRoute),
-  route('GET',    '/api/admin/users/{sub}',  'admin', adminGetUserRoute),
-  route('PATCH',  '/api/admin/users/{sub}',  'admin', adminUpdateUserRoute),
-  route('DELETE', '/api/admin/users/{sub}',  'admin', adminDeleteUserRoute),
+  route('GET',    '/api/admin/me',                           'admin', adminMeRoute),
+  route('GET',    '/api/admin/users',                        'admin', adminListUsersRoute),
+  route('POST',   '/api/admin/users',                        'admin', adminCreateUserRoute),
+  route('GET',    '/api/admin/users/{sub}',                  'admin', adminGetUserRoute),
+  route('PATCH',  '/api/admin/users/{sub}',                  'admin', adminUpdateUserRoute),
+  route('DELETE', '/api/admin/users/{sub}',                  'admin', adminDeleteUserRoute),
+  route('DELETE', '/api/admin/users/{sub}/second-factors',   'admin', adminResetSecondFactorsRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */

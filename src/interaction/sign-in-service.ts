@@ -1,6 +1,8 @@
 import type { SecondFactor } from '../accounts/login-second-factors.js';
+import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { PasswordLogin, PasswordLoginInput } from '../accounts/password-login.js';
-import type { SessionService } from '../accounts/sessions.js';
+import type { ActiveSession, SessionService } from '../accounts/sessions.js';
+import type { TotpService } from '../accounts/totp-service.js';
 import type { Clock } from '../clock.js';
 import type { UserRecord } from '../model/index.js';
 import { runSignIn } from './run-sign-in.js';
@@ -9,21 +11,41 @@ import type { NewIdentity } from './sign-in-state.js';
 
 /**
  * How a sign-in through the API ends (DESIGN.md 6 and 11): signed in, or
- * waiting for a second factor in a pending session that no other route
- * accepts. Both carry the raw session id for the cookie.
+ * waiting in a pending session that only the second-factor routes accept,
+ * for one of the user's factors or for the enrolment of a first one. Both
+ * carry the raw session id for the cookie.
  */
 export type SignInOutcome =
   | { status: 'authenticated'; sessionId: string; user: UserRecord }
-  | { status: 'second_factor_required'; sessionId: string; user: UserRecord; factors: SecondFactor[] };
+  | { status: 'second_factor_required'; sessionId: string; user: UserRecord; factors: SecondFactor[]; enrolmentRequired: boolean };
+
+/** A passkey either completed the cookie's pending session in place (no new cookie) or signed in anew. */
+export type PasskeySignInOutcome = { status: 'completed'; user: UserRecord } | SignInOutcome;
+
+/** RFC 8176 method of each second factor: a one-time code, or a hardware-bound key. */
+export type SecondFactorMethod = 'otp' | 'hwk';
 
 export interface SignInService {
   /** POST /api/auth/login: identify by e-mail and password, then the sign-in steps. */
   withPassword(input: PasswordLoginInput): Promise<SignInOutcome>;
+  /** POST /api/auth/login/totp: the pending session's user proves their authenticator app. */
+  withTotp(pending: ActiveSession, code: string, clientAddress: string): Promise<UserRecord>;
+  /** POST /api/auth/login/recovery-code: spends one recovery code. */
+  withRecoveryCode(pending: ActiveSession, code: string, clientAddress: string): Promise<{ user: UserRecord; recoveryCodesLeft: number }>;
+  /** POST /api/auth/passkey/verify: the second factor of the cookie's pending session, or a passwordless sign-in. */
+  withPasskey(response: unknown, pending: ActiveSession | null): Promise<PasskeySignInOutcome>;
+  /**
+   * The pending session has its second factor now (`method`, proved or
+   * enrolled): the steps run again with it, and the session becomes full.
+   */
+  completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod): Promise<void>;
 }
 
 export function createSignInService(deps: {
   passwords: PasswordLogin;
   sessions: SessionService;
+  totp: TotpService;
+  passkeys: PasskeyService;
   stepDeps: SignInDeps;
   clock: Clock;
 }): SignInService {
@@ -35,12 +57,23 @@ export function createSignInService(deps: {
       const { id } = await deps.sessions.create({ sub, amr, authTime });
       return { status: 'authenticated', sessionId: id, user };
     }
-    if (result.kind === 'second_factor') {
+    if (result.kind === 'second_factor' || result.kind === 'second_factor_enrolment') {
       const { id } = await deps.sessions.create({ sub, amr, authTime, secondFactorPending: true });
-      return { status: 'second_factor_required', sessionId: id, user, factors: result.factors };
+      const factors = result.kind === 'second_factor' ? result.factors : [];
+      return { status: 'second_factor_required', sessionId: id, user, factors, enrolmentRequired: result.kind === 'second_factor_enrolment' };
     }
     // Pages and refusals answer an authorization request, and this run has none.
     throw new Error(`a sign-in without an authorization request ended with ${result.kind}`);
+  }
+
+  async function completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod): Promise<void> {
+    const { session, user } = pending;
+    const amr = [...session.amr.filter((m) => m !== method), method];
+    const identity: NewIdentity = { kind: 'new', sub: user.sub, user, amr, authTime: deps.clock.now() };
+    const result = await runSignIn({ identity, request: null }, deps.stepDeps);
+    // With a second factor in its amr, every step passes a sign-in that has no authorization request.
+    if (result.kind !== 'complete') throw new Error(`a sign-in with a second factor ended with ${result.kind}`);
+    await deps.sessions.completeSecondFactor(session.idHash, amr);
   }
 
   return {
@@ -48,5 +81,29 @@ export function createSignInService(deps: {
       const user = await deps.passwords.identify(input);
       return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] });
     },
+
+    async withTotp(pending, code, clientAddress) {
+      await deps.totp.verifySignInCode(pending.user, code, clientAddress);
+      await completeSecondFactor(pending, 'otp');
+      return pending.user;
+    },
+
+    async withRecoveryCode(pending, code, clientAddress) {
+      const recoveryCodesLeft = await deps.totp.useRecoveryCode(pending.user, code, clientAddress);
+      await completeSecondFactor(pending, 'otp');
+      return { user: pending.user, recoveryCodesLeft };
+    },
+
+    async withPasskey(response, pending) {
+      const pendingSignIn = pending && { sub: pending.user.sub, sessionId: pending.session.idHash };
+      const { user, completesPending } = await deps.passkeys.authenticate(response, pendingSignIn);
+      if (completesPending && pending) {
+        await completeSecondFactor(pending, 'hwk');
+        return { status: 'completed', user };
+      }
+      return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['hwk'] });
+    },
+
+    completeSecondFactor,
   };
 }

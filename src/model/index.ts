@@ -13,3 +13,4 @@ export type * from './identity-providers.js';
 export type * from './jobs.js';
 export type * from './keys.js';
 export type * from './tokens.js';
+export type * from './second-factors.js';

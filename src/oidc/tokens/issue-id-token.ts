@@ -10,6 +10,8 @@ export interface IdTokenInput {
   alg: SigningAlgorithm;
   scopes: string[];
   authTime: number;
+  /** RFC 8176 methods of the sign-in; no claim when empty (unknown). */
+  amr: string[];
   nonce: string | null;
   accessToken: string;
 }
@@ -23,8 +25,8 @@ function atHash(accessToken: string, key: SigningKey): string {
 
 /**
  * The ID token (OIDC Core §2): iss, sub, aud (the client alone, so no azp
- * is needed, §2), exp, iat, auth_time, nonce when the request had one,
- * at_hash, and the e-mail claims when the email scope was granted (§5.4).
+ * is needed, §2), exp, iat, auth_time, amr (the factors of the sign-in,
+ * RFC 8176), nonce when the request had one, at_hash, and the e-mail claims when the email scope was granted (§5.4).
  */
 export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<string> {
   const key = await deps.keys.signingKey(input.alg);
@@ -38,6 +40,7 @@ export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps,
     auth_time: Math.floor(input.authTime / 1000),
     at_hash: atHash(input.accessToken, key),
   };
+  if (input.amr.length > 0) claims.amr = input.amr;
   if (input.nonce !== null) claims.nonce = input.nonce;
   if (input.scopes.includes('email')) {
     claims.email = input.user.email;

@@ -9,6 +9,10 @@ import { grantRevokers } from './grant-revokers.js';
 import { knexUserRepository } from './users.js';
 import { knexSessionRepository } from './sessions.js';
 import { knexLoginRateLimitRepository } from './login-rate-limits.js';
+import { knexTotpRepository } from './totp.js';
+import { knexRecoveryCodeRepository } from './recovery-codes.js';
+import { knexPasskeyRepository } from './passkeys.js';
+import { knexWebAuthnChallengeRepository } from './webauthn-challenges.js';
 import { knexAuthorizationCodeRepository } from './authorization-codes.js';
 import { knexConsentRepository } from './consents.js';
 import { knexClientRepository } from './clients.js';
@@ -26,6 +30,10 @@ export const knexRepositories: Repositories = {
   users: knexUserRepository,
   sessions: knexSessionRepository,
   loginRateLimits: knexLoginRateLimitRepository,
+  totp: knexTotpRepository,
+  recoveryCodes: knexRecoveryCodeRepository,
+  passkeys: knexPasskeyRepository,
+  webauthnChallenges: knexWebAuthnChallengeRepository,
   authorizationCodes: knexAuthorizationCodeRepository,
   consents: knexConsentRepository,
   clients: knexClientRepository,
