@@ -182,9 +182,10 @@ export interface PasskeyRepository {
 export interface WebAuthnChallengeRepository {
   insert(tx: Tx, challenge: WebAuthnChallengeRecord): Promise<void>;
   /**
-   * Takes a challenge once: ONE `DELETE … WHERE challenge = ? RETURNING *`.
-   * Exactly one of concurrent callers gets the record; the others, and every
-   * later caller, get null. Expiry is the caller's check.
+   * Takes a challenge once: a read, then ONE `DELETE … WHERE challenge = ?`
+   * whose row count decides. Exactly one of concurrent callers gets the
+   * record; the others, and every later caller, get null. Expiry is the
+   * caller's check.
    */
   consume(tx: Tx, challenge: string): Promise<WebAuthnChallengeRecord | null>;
 }

@@ -91,6 +91,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
         codeChallenge: null,
         codeChallengeMethod: null,
         authTime: now,
+        amr: ['pwd'],
         sessionId: null,
         expiresAt,
         consumedAt,

@@ -24,9 +24,10 @@ export const knexWebAuthnChallengeRepository = onKnex<WebAuthnChallengeRepositor
     await tx('webauthn_challenges').insert(row);
   },
   async consume(tx, challenge) {
-    // The delete is the single-use guarantee: of concurrent deletes of one row, one returns it.
-    const [row] = (await tx('webauthn_challenges').where({ challenge }).delete().returning('*')) as ChallengeRow[];
+    const row = (await tx('webauthn_challenges').where({ challenge }).first()) as ChallengeRow | undefined;
     if (!row) return null;
+    // The delete is the single-use guarantee: of concurrent deletes of one row, one removes it; the others took nothing.
+    if ((await tx('webauthn_challenges').where({ challenge }).delete()) !== 1) return null;
     return {
       challenge: row.challenge,
       purpose: row.purpose,

@@ -46,7 +46,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   let t: TestDatabase;
   let deps: AuthorizeDeps;
   const clock: Clock & { time: number } = { time: 1_000_000_000_000, now() { return this.time; } };
-  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, sessionId: 'sid-hash' };
+  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, amr: ['pwd', 'otp'], sessionId: 'sid-hash' };
 
   beforeAll(async () => {
     t = await createTestDatabase(kind);
@@ -122,7 +122,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     const stored = await knexAuthorizationCodeRepository.consume(t.db, hashOpaqueToken(done.params.code), clock.now());
     expect(stored?.record).toMatchObject({
       clientId: 'web', sub: 'alice', redirectUri: request.redirect_uri, scopes: ['openid', 'email'], nonce: 'nn',
-      codeChallenge: challenge, codeChallengeMethod: 'S256', authTime: alice.authTime, sessionId: 'sid-hash',
+      codeChallenge: challenge, codeChallengeMethod: 'S256', authTime: alice.authTime, amr: ['pwd', 'otp'], sessionId: 'sid-hash',
       expiresAt: clock.now() + 60_000,
     });
     // Granted scopes need no second consent; a new scope does.

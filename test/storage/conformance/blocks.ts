@@ -3,6 +3,10 @@ import type { Subject } from './subject.js';
 import { describeUsers } from './users.js';
 import { describeSessions } from './sessions.js';
 import { describeLoginRateLimits } from './login-rate-limits.js';
+import { describeTotp } from './totp.js';
+import { describeRecoveryCodes } from './recovery-codes.js';
+import { describePasskeys } from './passkeys.js';
+import { describeWebAuthnChallenges } from './webauthn-challenges.js';
 import { describeAuthorizationCodes } from './authorization-codes.js';
 import { describeConsents } from './consents.js';
 import { describeClients } from './clients.js';
@@ -25,6 +29,10 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   users: describeUsers,
   sessions: describeSessions,
   loginRateLimits: describeLoginRateLimits,
+  totp: describeTotp,
+  recoveryCodes: describeRecoveryCodes,
+  passkeys: describePasskeys,
+  webauthnChallenges: describeWebAuthnChallenges,
   authorizationCodes: describeAuthorizationCodes,
   consents: describeConsents,
   clients: describeClients,
