@@ -26,7 +26,7 @@ export interface CeremonyOverrides {
   userVerified?: boolean;
   /** The counter to report (the stored one moves on to it). */
   signCount?: number;
-  /** Assert with this credential instead of the one the options or the RP pick. */
+  /** Assert with (or register again) this credential instead of the one the options pick, or a new one. */
   credential?: StoredCredential;
 }
 
@@ -54,8 +54,8 @@ export class SoftwareAuthenticator {
   /** navigator.credentials.create() as startRegistration returns it. */
   register(options: CreationOptions, overrides: CeremonyOverrides = {}) {
     const rpId = overrides.rpId ?? options.rp.id ?? this.defaultRpId;
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const credential: StoredCredential = { id: randomBytes(32), privateKey, publicKey, rpId, userHandle: options.user.id, signCount: overrides.signCount ?? 0 };
+    const credential = overrides.credential ?? this.newCredential(rpId, options.user.id, overrides.signCount ?? 0);
+    const { publicKey } = credential;
     const clientDataJSON = this.clientData('webauthn.create', options.challenge, overrides);
     const jwk = publicKey.export({ format: 'jwk' });
     const coseKey = cbor(new Map<number, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]));
@@ -64,7 +64,7 @@ export class SoftwareAuthenticator {
     const attested = Buffer.concat([Buffer.alloc(16), idLength, credential.id, coseKey]);
     const authData = Buffer.concat([this.authData(rpId, 0x40, credential.signCount, overrides), attested]);
     const attestationObject = cbor(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
-    this.credentials.push(credential);
+    if (!this.credentials.includes(credential)) this.credentials.push(credential);
     return {
       id: credential.id.toString('base64url'),
       rawId: credential.id.toString('base64url'),
@@ -97,6 +97,11 @@ export class SoftwareAuthenticator {
       clientExtensionResults: {},
       authenticatorAttachment: 'platform',
     };
+  }
+
+  private newCredential(rpId: string, userHandle: string, signCount: number): StoredCredential {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    return { id: randomBytes(32), privateKey, publicKey, rpId, userHandle, signCount };
   }
 
   private pick(options: RequestOptions): StoredCredential {
