@@ -11,6 +11,9 @@ import { createPasskeyService } from './accounts/passkey-service.js';
 import { createSecondFactorReset } from './accounts/second-factor-reset.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
+import { createAdminEventsService } from './admin/admin-events-service.js';
+import { createEventLog } from './events/index.js';
+import { createUserConsents } from './accounts/user-consents.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -98,6 +101,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const secret = await resolveServerSecret({ configured: config.security.secret, db, settings: repositories.settings, clock, logger });
   const users = repositories.users;
   const sessions = createSessionService({ db, sessions: repositories.sessions, users, security: config.security, clock });
+  const events = createEventLog({ storage, logger, clock });
   const { totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials } = repositories;
   const factors = createUserFactorReader({ db, totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials });
   const userViews = createUserViewService({ factors, auth: config.auth });
@@ -114,10 +118,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     recoveryCodeKey: sealingKey(secret, 'recovery codes'),
     issuer: config.auth.totpIssuer ?? config.branding.name,
     auth: config.auth,
+    events,
     clock,
   });
   const passkeys = createPasskeyService({
     db,
+    transaction,
     users,
     passkeys: passkeyCredentials,
     totp: totpCredentials,
@@ -125,6 +131,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     baseUrl: config.server.baseUrl,
     rpName: config.branding.name,
     auth: config.auth,
+    events,
     clock,
   });
   const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, auth: config.auth, clock });
@@ -134,7 +141,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
   const resetSecondFactors = createSecondFactorReset({ totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials, sessions: repositories.sessions });
-  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, resetSecondFactors, hashPassword, clock });
+  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, resetSecondFactors, hashPassword, events, clock });
+  const adminEvents = createAdminEventsService(storage);
+  const userConsents = createUserConsents({ storage, events, clock });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -162,7 +171,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     verifyArgon2: verifyPassword,
   });
-  const consent = createConsentService({ db, consents: repositories.consents, readRequest: authorizationRequestReader(authorize), clock });
+  const consent = createConsentService({ storage, events, readRequest: authorizationRequestReader(authorize), clock });
   const accounts = createRememberedAccounts({ sessions, cookiePassword });
   const frontend = createFrontend(config.frontend, config.branding);
 
@@ -180,6 +189,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     enrolment,
     admin,
     userViews,
+    adminEvents,
     authorize,
     provider,
     verifyAccessToken: async (token) => {
@@ -187,6 +197,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return { sub: claims.sub, clientId: claims.clientId, scope: claims.scopes, claims: claims.claims };
     },
     consent,
+    userConsents,
     accounts,
     frontend,
   };

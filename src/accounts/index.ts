@@ -24,3 +24,4 @@ export {
 export { createTotpService, type TotpEnrolment, type TotpService } from './totp-service.js';
 export { createPasskeyService, challengeTtlMs, type PasskeyService, type PendingSignIn } from './passkey-service.js';
 export { createSecondFactorReset, type SecondFactorReset } from './second-factor-reset.js';
+export { createUserConsents, type UserConsent, type UserConsents } from './user-consents.js';

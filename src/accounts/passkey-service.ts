@@ -11,6 +11,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Clock } from '../clock.js';
+import type { EventLog } from '../events/index.js';
 import type { AuthConfig } from '../config/types.js';
 import type { PasskeyRecord, UserRecord, WebAuthnCeremony, WebAuthnChallengeRecord } from '../model/index.js';
 import type { PasskeyRepository, TotpRepository, Tx, UserRepository, WebAuthnChallengeRepository } from '../storage/repositories.js';
@@ -42,11 +43,11 @@ export interface PendingSignIn {
 export interface PasskeyService {
   registrationOptions(user: UserRecord, sessionId: string): Promise<PublicKeyCredentialCreationOptionsJSON>;
   /** Verifies the attestation against the user's challenge and stores the passkey (400 INVALID_PASSKEY, 409 PASSKEY_ALREADY_REGISTERED). */
-  register(user: UserRecord, sessionId: string, response: unknown, name: string): Promise<PasskeyRecord>;
+  register(user: UserRecord, sessionId: string, response: unknown, name: string, clientAddress: string): Promise<PasskeyRecord>;
   list(user: UserRecord): Promise<PasskeyRecord[]>;
   rename(user: UserRecord, id: string, name: string): Promise<PasskeyRecord>;
   /** 404 PASSKEY_NOT_FOUND (also for another user's), 409 SECOND_FACTOR_REQUIRED for the last factor of a user who must keep one. */
-  remove(user: UserRecord, id: string): Promise<void>;
+  remove(user: UserRecord, id: string, clientAddress: string): Promise<void>;
   /** Options for a discoverable credential; a pending sign-in's lists the user's passkeys. */
   authenticationOptions(pending: PendingSignIn | null): Promise<PublicKeyCredentialRequestOptionsJSON>;
   /**
@@ -59,6 +60,7 @@ export interface PasskeyService {
 
 export function createPasskeyService(deps: {
   db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   users: UserRepository;
   passkeys: PasskeyRepository;
   totp: TotpRepository;
@@ -68,6 +70,7 @@ export function createPasskeyService(deps: {
   /** The relying party's name shown by authenticators (branding.name). */
   rpName: string;
   auth: Pick<AuthConfig, 'secondFactor' | 'passkeysEnabled'>;
+  events: EventLog;
   clock: Clock;
 }): PasskeyService {
   const { db, passkeys, challenges, clock } = deps;
@@ -122,7 +125,7 @@ export function createPasskeyService(deps: {
       return options;
     },
 
-    async register(user, sessionId, response, name) {
+    async register(user, sessionId, response, name, clientAddress) {
       enabled();
       const { challenge } = await takeChallenge(response, 400, (r) => r.purpose === 'registration' && r.sub === user.sub && r.sessionId === sessionId);
       const result = await verified(400, () =>
@@ -149,7 +152,10 @@ export function createPasskeyService(deps: {
         createdAt: clock.now(),
         lastUsedAt: null,
       };
-      if (!(await passkeys.insert(db, passkey))) throw passkeyAlreadyRegistered();
+      await deps.transaction(async (tx) => {
+        if (!(await passkeys.insert(tx, passkey))) throw passkeyAlreadyRegistered();
+        await deps.events.record(tx, { type: 'passkey.added', actor: user.sub, subject: user.sub, clientAddress, detail: { passkey_id: passkey.id, name } });
+      });
       return passkey;
     },
 
@@ -166,7 +172,7 @@ export function createPasskeyService(deps: {
       return renamed;
     },
 
-    async remove(user, id) {
+    async remove(user, id, clientAddress) {
       enabled();
       const own = await passkeys.listBySub(db, user.sub);
       if (!own.some((p) => p.id === id)) throw passkeyNotFound();
@@ -174,7 +180,10 @@ export function createPasskeyService(deps: {
         const totp = await deps.totp.findConfirmedSubs(db, [user.sub]);
         if (!totp.has(user.sub)) throw secondFactorRequired();
       }
-      if (!(await passkeys.delete(db, user.sub, id))) throw passkeyNotFound();
+      await deps.transaction(async (tx) => {
+        if (!(await passkeys.delete(tx, user.sub, id))) throw passkeyNotFound();
+        await deps.events.record(tx, { type: 'passkey.removed', actor: user.sub, subject: user.sub, clientAddress, detail: { passkey_id: id } });
+      });
     },
 
     async authenticationOptions(pending) {

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { EventLog } from '../events/index.js';
 import type { AuthConfig } from '../config/types.js';
 import type { UserRecord } from '../model/index.js';
 import { seal, unseal } from '../security/index.js';
@@ -29,7 +30,7 @@ export interface TotpService {
   /** Starts (or restarts) an enrolment; 409 TOTP_ALREADY_REGISTERED when one is confirmed. */
   begin(user: UserRecord): Promise<TotpEnrolment>;
   /** Confirms the enrolment with its first code; answers the new recovery codes. */
-  confirm(user: UserRecord, code: string): Promise<string[]>;
+  confirm(user: UserRecord, code: string, clientAddress: string): Promise<string[]>;
   /** Removes the app and its recovery codes, after a code; 409 SECOND_FACTOR_REQUIRED when it is the user's last factor and one is required. */
   remove(user: UserRecord, code: string, clientAddress: string): Promise<void>;
   /** New recovery codes after a code; the old ones stop working. */
@@ -55,6 +56,7 @@ export function createTotpService(deps: {
   /** auth.totp_issuer, else branding.name. */
   issuer: string;
   auth: Pick<AuthConfig, 'secondFactor' | 'passkeysEnabled'>;
+  events: EventLog;
   clock: Clock;
 }): TotpService {
   const { db, totp, recoveryCodes, clock } = deps;
@@ -106,7 +108,7 @@ export function createTotpService(deps: {
       return { secret, otpauthUrl: totpUri(secret, user.email, deps.issuer) };
     },
 
-    async confirm(user, code) {
+    async confirm(user, code, clientAddress) {
       const record = await totp.find(db, user.sub);
       if (!record) throw totpNotPending();
       if (record.confirmedAt !== null) throw totpAlreadyRegistered();
@@ -115,6 +117,7 @@ export function createTotpService(deps: {
       return deps.transaction(async (tx) => {
         // The secret read above, still pending: a concurrent confirm or a new begin makes this one lose.
         if (!(await totp.confirm(tx, user.sub, record.sealedSecret, step, clock.now()))) throw invalidCode();
+        await deps.events.record(tx, { type: 'second_factor.added', actor: user.sub, subject: user.sub, clientAddress, detail: { factor: 'totp' } });
         return issueRecoveryCodes(tx, user.sub);
       });
     },
@@ -129,6 +132,7 @@ export function createTotpService(deps: {
       await deps.transaction(async (tx) => {
         await totp.delete(tx, user.sub);
         await recoveryCodes.deleteBySub(tx, user.sub);
+        await deps.events.record(tx, { type: 'second_factor.removed', actor: user.sub, subject: user.sub, clientAddress, detail: { factor: 'totp' } });
       });
     },
 

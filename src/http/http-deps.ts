@@ -4,8 +4,10 @@ import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { TotpService } from '../accounts/totp-service.js';
+import type { UserConsents } from '../accounts/user-consents.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { UserViewService } from '../admin/user-view-service.js';
+import type { AdminEventsService } from '../admin/admin-events-service.js';
 import type { BearerCredentials } from './auth/bearer-auth.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProviderDeps } from '../oidc/provider-deps.js';
@@ -36,6 +38,8 @@ export interface HttpDeps {
   enrolment: EnrolmentService;
   admin: AdminUsersService;
   userViews: UserViewService;
+  /** GET /api/admin/events (src/admin, createAdminEventsService). */
+  adminEvents: AdminEventsService;
   /**
    * Verifies a bearerAuth access token (RFC 9068 JWT); supplied by the OIDC
    * token engine. Without it, routes with auth 'bearer' cannot be registered.
@@ -47,6 +51,8 @@ export interface HttpDeps {
   provider: ProviderDeps;
   /** GET and POST /api/consent (src/interaction, createConsentService). */
   consent: ConsentService;
+  /** GET /api/consents, DELETE /api/consents/{client_id} (src/accounts, createUserConsents). */
+  userConsents: UserConsents;
   /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */
   accounts: RememberedAccounts;
   /** Pages on every other path (src/web, createFrontend(config.frontend, config.branding)). */

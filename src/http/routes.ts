@@ -21,6 +21,7 @@ import {
   adminResetSecondFactorsRoute,
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
+import { adminListEventsRoute } from './routes/admin-event-routes.js';
 import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
@@ -29,6 +30,7 @@ import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js
 import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
+import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 
 /**
@@ -55,6 +57,8 @@ const publicRoutes: RouteDefinition[] = [
   route('POST',   '/api/auth/accounts/select',      'none',               accountsSelectRoute),
   route('GET',    '/api/consent',                   'session',            consentGetRoute),
   route('POST',   '/api/consent',                   'session',            consentPostRoute),
+  route('GET',    '/api/consents',                  'session',            userConsentsListRoute),
+  route('DELETE', '/api/consents/{client_id}',      'session',            userConsentRevokeRoute),
   route('POST',   '/api/user/totp',                 'session-or-pending', totpBeginRoute),
   route('POST',   '/api/user/totp/confirm',         'session-or-pending', totpConfirmRoute),
   route('DELETE', '/api/user/totp',                 'session',            totpDeleteRoute),
@@ -102,6 +106,7 @@ const adminRoutes: RouteDefinition[] = [
   route('PATCH',  '/api/admin/users/{sub}',                  'admin', adminUpdateUserRoute),
   route('DELETE', '/api/admin/users/{sub}',                  'admin', adminDeleteUserRoute),
   route('DELETE', '/api/admin/users/{sub}/second-factors',   'admin', adminResetSecondFactorsRoute),
+  route('GET',    '/api/admin/events',                       'admin', adminListEventsRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */

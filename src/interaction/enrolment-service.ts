@@ -19,9 +19,9 @@ import type { SignInService } from './sign-in-service.js';
 export interface EnrolmentService {
   beginTotp(active: ActiveSession): Promise<TotpEnrolment>;
   /** The recovery codes of the confirmed app. */
-  confirmTotp(active: ActiveSession, code: string): Promise<string[]>;
+  confirmTotp(active: ActiveSession, code: string, clientAddress: string): Promise<string[]>;
   passkeyOptions(active: ActiveSession): ReturnType<PasskeyService['registrationOptions']>;
-  registerPasskey(active: ActiveSession, response: unknown, name: string): Promise<PasskeyRecord>;
+  registerPasskey(active: ActiveSession, response: unknown, name: string, clientAddress: string): Promise<PasskeyRecord>;
 }
 
 export function createEnrolmentService(deps: {
@@ -43,9 +43,9 @@ export function createEnrolmentService(deps: {
       await mayEnrol(active);
       return deps.totp.begin(active.user);
     },
-    async confirmTotp(active, code) {
+    async confirmTotp(active, code, clientAddress) {
       await mayEnrol(active);
-      const codes = await deps.totp.confirm(active.user, code);
+      const codes = await deps.totp.confirm(active.user, code, clientAddress);
       if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'otp');
       return codes;
     },
@@ -53,9 +53,9 @@ export function createEnrolmentService(deps: {
       await mayEnrol(active);
       return deps.passkeys.registrationOptions(active.user, active.session.idHash);
     },
-    async registerPasskey(active, response, name) {
+    async registerPasskey(active, response, name, clientAddress) {
       await mayEnrol(active);
-      const passkey = await deps.passkeys.register(active.user, active.session.idHash, response, name);
+      const passkey = await deps.passkeys.register(active.user, active.session.idHash, response, name, clientAddress);
       // The authenticator verified its user to create the key (userVerification: required): the sign-in's second factor.
       if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'hwk');
       return passkey;

@@ -3,6 +3,7 @@ import type { Request } from '@hapi/hapi';
 import type { ActiveSession } from '../../accounts/sessions.js';
 import type { RouteSpec } from '../route-definition.js';
 import type { SessionCredentials } from '../auth/cookie-session-auth.js';
+import { clientAddress } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { passkeyNameSchema, passkeySchema, toPasskeyBody, webAuthnOptionsSchema, webAuthnResponseSchema } from '../schemas/second-factor-schemas.js';
 
@@ -62,7 +63,7 @@ export const passkeyRegisterRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { response, name } = request.payload as { response: unknown; name: string };
-    const passkey = await deps.enrolment.registerPasskey(caller(request), response, name);
+    const passkey = await deps.enrolment.registerPasskey(caller(request), response, name, clientAddress(request, deps.config.server.trustProxy));
     return h.response({ passkey: toPasskeyBody(passkey) }).code(201);
   },
 };
@@ -89,7 +90,7 @@ export const passkeyDeleteRoute: RouteSpec = {
     409: errorResponse('SECOND_FACTOR_REQUIRED: the account must keep a second factor and this is its last'),
   },
   handler: (deps) => async (request, h) => {
-    await deps.passkeys.remove(caller(request).user, (request.params as { id: string }).id);
+    await deps.passkeys.remove(caller(request).user, (request.params as { id: string }).id, clientAddress(request, deps.config.server.trustProxy));
     return h.response().code(204);
   },
 };

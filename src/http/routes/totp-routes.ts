@@ -68,7 +68,7 @@ export const totpConfirmRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const recoveryCodes = await deps.enrolment.confirmTotp(caller(request), code);
+    const recoveryCodes = await deps.enrolment.confirmTotp(caller(request), code, clientAddress(request, deps.config.server.trustProxy));
     return h.response({ recovery_codes: recoveryCodes }).header('cache-control', 'no-store');
   },
 };
