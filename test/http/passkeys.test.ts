@@ -173,6 +173,9 @@ describe.each(databaseKinds)('passkeys on %s', (kind) => {
     expect((await alice.b.call('DELETE', `/api/user/passkeys/${alice.passkey.id}`, alice.cookie)).statusCode).toBe(404);
     expect(await passkeyCount('owner-a')).toBe(0);
     expect(await passkeyCount('owner-b')).toBe(1);
+    // One audit event for the one removal; the refused ones left none.
+    const removals = await t.database.db('events').where({ type: 'passkey.removed' }).whereIn('subject', ['owner-a', 'owner-b']).select('actor', 'subject');
+    expect(removals).toEqual([{ actor: 'owner-a', subject: 'owner-a' }]);
   });
 
   it('signs in passwordless: a new session with amr hwk, the counter and the last use recorded', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/http/routes.js';
 import type { RouteAuth, RouteDefinition, RouteSpec } from '../../src/http/route-definition.js';
 import { bearerStrategy } from '../../src/http/auth/bearer-auth.js';
-import { sessionStrategy } from '../../src/http/auth/cookie-session-auth.js';
+import { pendingSessionStrategy, sessionOrPendingStrategy, sessionStrategy } from '../../src/http/auth/cookie-session-auth.js';
 import { createTestApp, inject, type TestApp } from '../support/test-app.js';
 
 /**
@@ -49,6 +49,8 @@ function authModeOf(auth: RequestRoute['settings']['auth']): string {
     [`${sessionStrategy} required `]: 'session',
     [`${sessionStrategy} try `]: 'optional-session',
     [`${sessionStrategy} required admin`]: 'admin',
+    [`${pendingSessionStrategy} required `]: 'pending-session',
+    [`${sessionOrPendingStrategy} required `]: 'session-or-pending',
     [`${bearerStrategy} required `]: 'bearer',
   };
   const settings = `${strategies.join(',')} ${mode} ${scopes.join(',')}`;

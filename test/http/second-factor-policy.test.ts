@@ -108,6 +108,8 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
     const passkey = (await b.call('POST', '/api/user/passkeys', cookie, { response: authenticator.register(options), name: 'Phone' })).json().passkey;
     clock.advance(step);
     expect((await b.call('DELETE', '/api/user/totp', cookie, { code: totpCode(secret, clock.now()) })).statusCode).toBe(204);
+    const removed = (await b.call('GET', '/api/admin/events?subject=keeper&type=second_factor.removed', cookie)).json().events;
+    expect(removed).toMatchObject([{ actor: 'keeper', detail: { factor: 'totp' }, client_address: expect.stringMatching(/^10\.3\.0\./) }]);
     const last = await b.call('DELETE', `/api/user/passkeys/${passkey.id}`, cookie);
     expect(last.statusCode).toBe(409);
     expect(last.json()).toEqual(SECOND_FACTOR_REQUIRED);
@@ -138,6 +140,18 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
     expect(Number((await t.database.db('recovery_codes').where({ sub: 'lost' }).count({ n: '*' }).first())?.n)).toBe(0);
     expect((await lost.call('GET', '/api/auth/session', lostCookie)).statusCode).toBe(401);
     expect((await browser().login('lost@example.com')).body).toEqual({ status: 'second_factor_required', factors: [], enrolment_required: true });
+
+    const events = async (type: string) =>
+      (await helper.call('GET', `/api/admin/events?subject=lost&type=${type}`, helperCookie)).json().events.map((e: Record<string, unknown>) => ({
+        type: e.type,
+        actor: e.actor,
+        detail: e.detail,
+      }));
+    expect(await events('second_factor.added')).toEqual([{ type: 'second_factor.added', actor: 'lost', detail: { factor: 'totp' } }]);
+    expect(await events('passkey.added')).toEqual([{ type: 'passkey.added', actor: 'lost', detail: { passkey_id: expect.any(String), name: 'Phone' } }]);
+    expect(await events('second_factor.reset_by_admin')).toEqual([
+      { type: 'second_factor.reset_by_admin', actor: 'helpdesk', detail: { totp: true, passkeys: 1 } },
+    ]);
 
     const unknown = await helper.call('DELETE', '/api/admin/users/nobody/second-factors', helperCookie);
     expect(unknown.statusCode).toBe(404);
