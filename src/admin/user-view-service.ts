@@ -22,8 +22,24 @@ export interface AdminUserView extends SessionUserView {
   deletedAt: string | null;
 }
 
+/**
+ * DESIGN.md 11: the profile (GET /api/user), the session user plus the
+ * profile fields (null when not given), the recovery codes left and when
+ * the account was created (ISO 8601 UTC, Z).
+ */
+export interface ProfileView extends SessionUserView {
+  /** Unused recovery codes of the authenticator app; 0 without one. */
+  recoveryCodesLeft: number;
+  name: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  locale: string | null;
+  createdAt: string;
+}
+
 export interface UserViewService {
   sessionUser(user: UserRecord): Promise<SessionUserView>;
+  profile(user: UserRecord): Promise<ProfileView>;
   adminUser(user: UserRecord): Promise<AdminUserView>;
   /** One factor lookup for a whole page of users. */
   adminUsers(users: UserRecord[]): Promise<AdminUserView[]>;
@@ -56,6 +72,18 @@ export function createUserViewService(deps: { factors: UserFactorReader; auth: A
     async sessionUser(user) {
       const summaries = await deps.factors.summarize([user.sub]);
       return sessionView(user, summaries.get(user.sub) ?? noFactors);
+    },
+    async profile(user) {
+      const factors = (await deps.factors.summarize([user.sub])).get(user.sub) ?? noFactors;
+      return {
+        ...sessionView(user, factors),
+        recoveryCodesLeft: factors.totpRegistered ? factors.unusedRecoveryCodes : 0,
+        name: user.name,
+        givenName: user.givenName,
+        familyName: user.familyName,
+        locale: user.locale,
+        createdAt: new Date(user.createdAt).toISOString(),
+      };
     },
     async adminUser(user) {
       return (await adminUsers([user]))[0];

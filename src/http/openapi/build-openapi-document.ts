@@ -71,7 +71,9 @@ function operation(route: RouteDefinition): Record<string, unknown> {
   if (parameters.length > 0) op.parameters = parameters;
   if (route.validate?.payload) {
     const contentType = route.protocol ? 'application/x-www-form-urlencoded' : 'application/json';
-    op.requestBody = { required: true, content: { [contentType]: { schema: toJsonSchema(route.validate.payload) } } };
+    // hapi hands joi a missing body as null: a schema that allows null makes the body optional (DELETE /api/user).
+    const required = route.validate.payload.validate(null).error !== undefined;
+    op.requestBody = { required, content: { [contentType]: { schema: toJsonSchema(route.validate.payload) } } };
   }
   op.responses = Object.fromEntries(
     Object.entries(route.responses).map(([status, response]) => [

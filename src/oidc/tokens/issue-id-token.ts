@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { signJwt, type SigningKey } from '../../keys/index.js';
 import type { SigningAlgorithm, UserRecord } from '../../model/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
+import { userClaims } from '../user-claims.js';
 
 export interface IdTokenInput {
   user: UserRecord;
@@ -26,7 +27,8 @@ function atHash(accessToken: string, key: SigningKey): string {
 /**
  * The ID token (OIDC Core §2): iss, sub, aud (the client alone, so no azp
  * is needed, §2), exp, iat, auth_time, amr (the factors of the sign-in,
- * RFC 8176), nonce when the request had one, at_hash, and the e-mail claims when the email scope was granted (§5.4).
+ * RFC 8176), nonce when the request had one, at_hash, and the profile and
+ * e-mail claims of the granted scopes (§5.4, ../user-claims.ts).
  */
 export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<string> {
   const key = await deps.keys.signingKey(input.alg);
@@ -42,9 +44,6 @@ export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps,
   };
   if (input.amr.length > 0) claims.amr = input.amr;
   if (input.nonce !== null) claims.nonce = input.nonce;
-  if (input.scopes.includes('email')) {
-    claims.email = input.user.email;
-    claims.email_verified = input.user.emailVerified;
-  }
+  Object.assign(claims, userClaims(input.user, input.scopes));
   return signJwt(deps.signingPool, key, 'JWT', claims);
 }
