@@ -188,6 +188,11 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     expect(used.statusCode).toBe(200);
     expect(used.json()).toMatchObject({ user: { sub: 'recover' }, recovery_codes_left: 9 });
     expect((await b.call('GET', '/api/auth/session', cookie)).json().session.amr).toEqual(['pwd', 'otp']);
+    // The profile says the same (DESIGN.md 11); a user without an app has none.
+    expect((await b.call('GET', '/api/user', cookie)).json().user).toMatchObject({ totp_registered: true, recovery_codes_left: 9 });
+    await user('noapp');
+    const plain = browser();
+    expect((await plain.call('GET', '/api/user', (await plain.login('noapp@example.com')).cookie)).json().user.recovery_codes_left).toBe(0);
 
     const again = await b.login('recover@example.com');
     for (const code of [recoveryCodes[0], 'not-a-code', 'zzzzz-zzzzz', '0000000000']) {
