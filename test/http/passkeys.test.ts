@@ -276,6 +276,14 @@ describe.each(databaseKinds)('passkeys on %s', (kind) => {
     }
   });
 
+  it('refuses the passkey of a deleted account', async () => {
+    const { authenticator } = await withPasskey('leaver');
+    await t.database.db('users').where({ sub: 'leaver' }).update({ deleted_at: clock.now() });
+    const refused = await passwordless(browser(), authenticator);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({ code: 'INVALID_PASSKEY', message: 'The passkey could not be verified: the account of this passkey is gone.' });
+  });
+
   it('completes a password sign-in as its second factor, in the same session', async () => {
     const { authenticator } = await withPasskey('twofa');
     const b = browser();

@@ -162,6 +162,24 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     expect(await attempt(clock.now())).toBe(200);
   });
 
+  it('ends a pending sign-in after 10 minutes, or at logout', async () => {
+    await user('slow');
+    const setup = browser();
+    const { secret } = await setup.enrolTotp((await setup.login('slow@example.com')).cookie, clock.now());
+    const b = browser();
+    const late = await b.login('slow@example.com');
+    clock.advance(10 * 60_000);
+    expect((await b.call('POST', '/api/auth/login/totp', late.cookie, { code: totpCode(secret, clock.now()) })).json()).toEqual(UNAUTHORIZED);
+    const left = await b.login('slow@example.com');
+    expect((await b.call('POST', '/api/auth/logout', left.cookie)).statusCode).toBe(204);
+    expect((await b.call('POST', '/api/auth/login/totp', left.cookie, { code: totpCode(secret, clock.now()) })).json()).toEqual(UNAUTHORIZED);
+    // A completed one lives the full session lifetime from its second factor.
+    const done = await b.login('slow@example.com');
+    expect((await b.call('POST', '/api/auth/login/totp', done.cookie, { code: totpCode(secret, clock.now()) })).statusCode).toBe(200);
+    clock.advance(30 * 60_000);
+    expect((await b.call('GET', '/api/auth/session', done.cookie)).statusCode).toBe(200);
+  });
+
   it('lets one of two sign-ins that send the same code at once succeed', async () => {
     await user('race');
     const setup = browser();

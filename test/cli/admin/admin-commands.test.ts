@@ -11,6 +11,7 @@ import { databaseKinds, type DatabaseKind } from '../../support/databases.js';
 import { testConfig, testUser } from '../../support/config-fixture.js';
 import type { Config } from '../../../src/config/types.js';
 import { createTestApp, seedUser, testPassword, type TestApp } from '../../support/test-app.js';
+import { SoftwareAuthenticator } from '../../support/software-authenticator.js';
 import { applyConfig } from '../../../src/gitops/index.js';
 
 const adminSub = 'root-admin';
@@ -321,6 +322,19 @@ describe.each(databaseKinds)('idp admin and second factors, on %s', (kind) => {
     terminal.write(`${authenticator.clone({ epoch: Date.now() + 30_000 }).generate(secret)}\r`);
     expect(await running).toBe(0);
     expect(output.stdout[0]).toBe(`logged in to ${server.url} as ${adminEmail} (admin)`);
+  });
+
+  it('says that a passkey cannot be used from a terminal', async () => {
+    await seedUser(server.testApp, { sub: 'keyholder', email: 'keyholder@example.com', role: 'admin' });
+    const { cookie } = await api('POST', '/api/auth/login', null, { email: 'keyholder@example.com', password: adminPassword });
+    const options = (await api('POST', '/api/user/passkeys/options', cookie)).body;
+    const device = new SoftwareAuthenticator(server.testApp.config.server.baseUrl);
+    expect((await api('POST', '/api/user/passkeys', cookie, { response: device.register(options as never), name: 'Key' })).status).toBe(201);
+    const result = await run(['login', '--url', server.url, '--email', 'keyholder@example.com', '--password-stdin'], Readable.from([adminPassword]));
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: ['error: keyholder@example.com confirms sign-ins with a passkey only, which a terminal cannot use: add an authenticator app on the account page, or use another admin account'],
+    });
   });
 
   it('resets a user\'s second factors, named by e-mail or sub', async () => {
