@@ -67,7 +67,7 @@ describe.each(databaseKinds)('passkeys on %s', (kind) => {
       timeout: 300_000,
     });
     const authenticator = new SoftwareAuthenticator(origin);
-    const created = await b.call('POST', '/api/user/passkeys', cookie, { response: authenticator.register(options.json()), name: '  Laptop  ' });
+    const created = await b.call('POST', '/api/user/passkeys', cookie, { response: authenticator.register(options.json() as never), name: '  Laptop  ' });
     expect(created.statusCode).toBe(201);
     const passkey = created.json().passkey;
     expect(passkey).toEqual({
@@ -185,7 +185,7 @@ describe.each(databaseKinds)('passkeys on %s', (kind) => {
     const options = await b.call('POST', '/api/auth/passkey/options', undefined, {});
     expect(options.statusCode).toBe(200);
     expect(options.json()).toMatchObject({ rpId: 'localhost', allowCredentials: [], userVerification: 'required', timeout: 300_000 });
-    const verified = await b.call('POST', '/api/auth/passkey/verify', undefined, { response: authenticator.assert(options.json()) });
+    const verified = await b.call('POST', '/api/auth/passkey/verify', undefined, { response: authenticator.assert(options.json() as never) });
     expect(verified.statusCode).toBe(200);
     expect(verified.json().user).toMatchObject({ sub: 'nopw', passkey_count: 1 });
     const cookie = sessionCookieOf(verified.headers['set-cookie']);
@@ -291,7 +291,7 @@ describe.each(databaseKinds)('passkeys on %s', (kind) => {
     expect(body).toEqual({ status: 'second_factor_required', factors: ['passkey'], enrolment_required: false });
     const options = await b.call('POST', '/api/auth/passkey/options', cookie, {});
     expect(options.json().allowCredentials).toEqual([{ id: authenticator.credentials[0].id.toString('base64url'), type: 'public-key', transports: ['internal'] }]);
-    const verified = await b.call('POST', '/api/auth/passkey/verify', cookie, { response: authenticator.assert(options.json()) });
+    const verified = await b.call('POST', '/api/auth/passkey/verify', cookie, { response: authenticator.assert(options.json() as never) });
     expect(verified.statusCode).toBe(200);
     expect(verified.headers['set-cookie']).toBeUndefined();
     expect(verified.json().user.sub).toBe('twofa');

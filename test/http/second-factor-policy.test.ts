@@ -83,7 +83,7 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
     const { cookie } = await b.login('enrol-passkey@example.com');
     const options = (await b.call('POST', '/api/user/passkeys/options', cookie)).json();
     const authenticator = new SoftwareAuthenticator(origin);
-    const created = await b.call('POST', '/api/user/passkeys', cookie, { response: authenticator.register(options), name: 'Security key' });
+    const created = await b.call('POST', '/api/user/passkeys', cookie, { response: authenticator.register(options as never), name: 'Security key' });
     expect(created.statusCode).toBe(201);
     expect((await b.call('GET', '/api/auth/session', cookie)).json().session.amr).toEqual(['pwd', 'hwk']);
     expect((await browser().login('enrol-passkey@example.com')).body).toMatchObject({ factors: ['passkey'], enrolment_required: false });
@@ -105,7 +105,7 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
 
     const authenticator = new SoftwareAuthenticator(origin);
     const options = (await b.call('POST', '/api/user/passkeys/options', cookie)).json();
-    const passkey = (await b.call('POST', '/api/user/passkeys', cookie, { response: authenticator.register(options), name: 'Phone' })).json().passkey;
+    const passkey = (await b.call('POST', '/api/user/passkeys', cookie, { response: authenticator.register(options as never), name: 'Phone' })).json().passkey;
     clock.advance(step);
     expect((await b.call('DELETE', '/api/user/totp', cookie, { code: totpCode(secret, clock.now()) })).statusCode).toBe(204);
     const removed = (await b.call('GET', '/api/admin/events?subject=keeper&type=second_factor.removed', cookie)).json().events;
@@ -129,7 +129,7 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
     const { cookie: lostCookie } = await lost.login('lost@example.com');
     await lost.enrolTotp(lostCookie, clock.now());
     const options = (await lost.call('POST', '/api/user/passkeys/options', lostCookie)).json();
-    await lost.call('POST', '/api/user/passkeys', lostCookie, { response: new SoftwareAuthenticator(origin).register(options), name: 'Phone' });
+    await lost.call('POST', '/api/user/passkeys', lostCookie, { response: new SoftwareAuthenticator(origin).register(options as never), name: 'Phone' });
     const before = (await helper.call('GET', '/api/admin/users/lost', helperCookie)).json().user;
     expect(before).toMatchObject({ totp_registered: true, totp_recovery_codes_missing: false, second_factor_required: true, passkey_count: 1 });
 
