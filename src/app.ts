@@ -9,7 +9,20 @@ import { createUserFactorReader } from './accounts/login-second-factors.js';
 import { createTotpService } from './accounts/totp-service.js';
 import { createPasskeyService } from './accounts/passkey-service.js';
 import { createSecondFactorReset } from './accounts/second-factor-reset.js';
-import { createOwnAccountDeletion, createPasswordChanger, createPasswordConfirmation, createProfileUpdater } from './accounts/index.js';
+import {
+  createAccountMail,
+  createEmailVerification,
+  createLinkTokens,
+  createMailRequest,
+  createOwnAccountDeletion,
+  createPasswordChanger,
+  createPasswordConfirmation,
+  createPasswordReset,
+  createProfileUpdater,
+  createRegistration,
+  createRequestRateLimit,
+} from './accounts/index.js';
+import { createSmtpMailer, type Mailer, type MailOutbox, type MailTemplate } from './mail/index.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
 import { createAdminEventsService } from './admin/admin-events-service.js';
@@ -97,6 +110,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   await storage.migrate();
   const signingPool = createSigningPool();
+  // Built before the services: the mail they queue is one of its jobs.
+  const scheduler = createFoundationScheduler(foundation, logger);
 
   // Services
   const secret = await resolveServerSecret({ configured: config.security.secret, db, settings: repositories.settings, clock, logger });
@@ -160,6 +175,46 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, clock });
 
+  // Self-service accounts: their mails are `mail.send` jobs queued in the transaction of the change (src/mail).
+  const outbox: MailOutbox = {
+    async queue(tx, job) {
+      await scheduler.enqueue('mail.send', job, { tx });
+    },
+  };
+  const linkTokens = createLinkTokens({ tokens: repositories.linkTokens, clock });
+  const mailRequest = (template: MailTemplate, scope: string) =>
+    createMailRequest({
+      db,
+      outbox,
+      email: config.email,
+      template,
+      rateLimit: createRequestRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock, scope }),
+    });
+  const registration = createRegistration({
+    db,
+    transaction,
+    users,
+    termAcceptances: repositories.termAcceptances,
+    outbox,
+    events,
+    config,
+    hashPassword,
+    clock,
+  });
+  const emailVerification = createEmailVerification({ transaction, users, linkTokens, resend: mailRequest('email_verification', 'email_resend'), events, clock });
+  const passwordReset = createPasswordReset({
+    db,
+    transaction,
+    users,
+    linkTokens,
+    forgot: mailRequest('password_reset', 'password_forgot'),
+    auth: config.auth,
+    hashPassword,
+    revokeUser,
+    events,
+    clock,
+  });
+
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
     db,
@@ -202,6 +257,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     totp,
     passkeys,
     enrolment,
+    registration,
+    emailVerification,
+    passwordReset,
     admin,
     userViews,
     adminEvents,
@@ -221,8 +279,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   const server = await createServer(deps, routeTable(config));
 
-  // Jobs
-  const scheduler = createFoundationScheduler(foundation, logger);
+  // Jobs: an instance with email.enabled false leaves mail jobs to one that sends (docs/scheduler.md).
+  let mailer: Mailer | null = null;
+  if (config.email.enabled) {
+    mailer = createSmtpMailer(config.email);
+    const accountMail = createAccountMail({ db, users, linkTokens, mailer, baseUrl: config.server.baseUrl, branding: config.branding });
+    scheduler.registerHandler('mail.send', async (job, { logger: jobLogger }) => {
+      const outcome = await accountMail.deliver(job);
+      jobLogger.info({ event: `mail.${outcome}`, template: job.template, locale: job.locale }, `${job.template} mail ${outcome}`);
+    });
+  }
 
   return {
     ...foundation,
@@ -240,6 +306,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async stop({ timeoutMs = 10_000 } = {}) {
       await server.stop({ timeout: timeoutMs });
       await scheduler.stop({ graceMs: timeoutMs });
+      mailer?.close();
       await signingPool.close();
       if (!options.storage) await storage.close();
     },

@@ -4,6 +4,7 @@ import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { TotpService } from '../accounts/totp-service.js';
+import type { EmailVerification, PasswordReset, Registration } from '../accounts/index.js';
 import type { UserConsents } from '../accounts/user-consents.js';
 import type { OwnAccountDeletion, PasswordChanger, ProfileUpdater } from '../accounts/index.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
@@ -37,6 +38,12 @@ export interface HttpDeps {
   passkeys: PasskeyService;
   /** Registering a factor, from a session or the enrolment at sign-in (src/interaction, createEnrolmentService). */
   enrolment: EnrolmentService;
+  /** POST /api/auth/register (src/accounts, createRegistration). */
+  registration: Registration;
+  /** POST /api/auth/email/verify and /resend (src/accounts, createEmailVerification). */
+  emailVerification: EmailVerification;
+  /** POST /api/auth/password/forgot and /reset (src/accounts, createPasswordReset). */
+  passwordReset: PasswordReset;
   admin: AdminUsersService;
   userViews: UserViewService;
   /** GET /api/admin/events (src/admin, createAdminEventsService). */

@@ -12,6 +12,9 @@ import {
   passkeyRegistrationOptionsRoute,
   passkeyRenameRoute,
 } from './routes/passkey-routes.js';
+import { registerRoute } from './routes/registration-routes.js';
+import { resendVerificationRoute, verifyEmailRoute } from './routes/email-verification-routes.js';
+import { forgotPasswordRoute, resetPasswordRoute } from './routes/password-reset-routes.js';
 import {
   adminCreateUserRoute,
   adminDeleteUserRoute,
@@ -54,29 +57,38 @@ const publicRoutes: RouteDefinition[] = [
   route('POST',   '/api/auth/passkey/verify',       'none',               passkeyVerifyRoute),
   route('POST',   '/api/auth/logout',               'optional-session',   logoutRoute),
   route('GET',    '/api/auth/session',              'session',            sessionRoute),
+  route('POST',   '/api/auth/register',             'none',               registerRoute),
+  route('POST',   '/api/auth/email/verify',         'none',               verifyEmailRoute),
+  route('POST',   '/api/auth/email/resend',         'none',               resendVerificationRoute),
+  route('POST',   '/api/auth/password/forgot',      'none',               forgotPasswordRoute),
+  route('POST',   '/api/auth/password/reset',       'none',               resetPasswordRoute),
   route('GET',    '/api/auth/accounts',             'none',               accountsListRoute),
   route('POST',   '/api/auth/accounts/select',      'none',               accountsSelectRoute),
   route('GET',    '/api/consent',                   'session',            consentGetRoute),
   route('POST',   '/api/consent',                   'session',            consentPostRoute),
   route('GET',    '/api/consents',                  'session',            userConsentsListRoute),
   route('DELETE', '/api/consents/{client_id}',      'session',            userConsentRevokeRoute),
-  route('POST',   '/api/user/totp',                 'session-or-pending', totpBeginRoute),
-  route('POST',   '/api/user/totp/confirm',         'session-or-pending', totpConfirmRoute),
-  route('DELETE', '/api/user/totp',                 'session',            totpDeleteRoute),
-  route('POST',   '/api/user/recovery-codes',       'session',            recoveryCodesRoute),
-  route('GET',    '/api/user/passkeys',             'session',            passkeyListRoute),
-  route('POST',   '/api/user/passkeys/options',     'session-or-pending', passkeyRegistrationOptionsRoute),
-  route('POST',   '/api/user/passkeys',             'session-or-pending', passkeyRegisterRoute),
-  route('PATCH',  '/api/user/passkeys/{id}',        'session',            passkeyRenameRoute),
-  route('DELETE', '/api/user/passkeys/{id}',        'session',            passkeyDeleteRoute),
 ];
 
-/** The signed-in user's own account (SPEC tag User, DESIGN.md 11). */
+/**
+ * The signed-in user's own account (SPEC tag User, DESIGN.md 11). The
+ * enrolment of a second factor also takes the pending session of a user
+ * who must register one at sign-in (session-or-pending).
+ */
 const userRoutes: RouteDefinition[] = [
-  route('GET',    '/api/user',          'session', userGetRoute),
-  route('PATCH',  '/api/user',          'session', userUpdateRoute),
-  route('DELETE', '/api/user',          'session', userDeleteRoute),
-  route('POST',   '/api/user/password', 'session', userChangePasswordRoute),
+  route('GET',    '/api/user',                   'session',            userGetRoute),
+  route('PATCH',  '/api/user',                   'session',            userUpdateRoute),
+  route('DELETE', '/api/user',                   'session',            userDeleteRoute),
+  route('POST',   '/api/user/password',          'session',            userChangePasswordRoute),
+  route('POST',   '/api/user/totp',              'session-or-pending', totpBeginRoute),
+  route('POST',   '/api/user/totp/confirm',      'session-or-pending', totpConfirmRoute),
+  route('DELETE', '/api/user/totp',              'session',            totpDeleteRoute),
+  route('POST',   '/api/user/recovery-codes',    'session',            recoveryCodesRoute),
+  route('GET',    '/api/user/passkeys',          'session',            passkeyListRoute),
+  route('POST',   '/api/user/passkeys/options',  'session-or-pending', passkeyRegistrationOptionsRoute),
+  route('POST',   '/api/user/passkeys',          'session-or-pending', passkeyRegisterRoute),
+  route('PATCH',  '/api/user/passkeys/{id}',     'session',            passkeyRenameRoute),
+  route('DELETE', '/api/user/passkeys/{id}',     'session',            passkeyDeleteRoute),
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { emailNotVerified } from '../accounts/account-errors.js';
 import type { SecondFactor } from '../accounts/login-second-factors.js';
 import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { PasswordLogin, PasswordLoginInput } from '../accounts/password-login.js';
@@ -26,7 +27,7 @@ export type PasskeySignInOutcome = { status: 'completed'; user: UserRecord } | S
 export type SecondFactorMethod = 'otp' | 'hwk';
 
 export interface SignInService {
-  /** POST /api/auth/login: identify by e-mail and password, then the sign-in steps. */
+  /** POST /api/auth/login: identify by e-mail and password, then the sign-in steps; 403 EMAIL_NOT_VERIFIED when the user must verify first. */
   withPassword(input: PasswordLoginInput): Promise<SignInOutcome>;
   /** POST /api/auth/login/totp: the pending session's user proves their authenticator app. */
   withTotp(pending: ActiveSession, code: string, clientAddress: string): Promise<UserRecord>;
@@ -39,6 +40,8 @@ export interface SignInService {
    * enrolled): the steps run again with it, and the session becomes full.
    */
   completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod): Promise<void>;
+  /** POST /api/auth/register with status active: the account just created with its password, through the same steps. */
+  withNewAccount(user: UserRecord): Promise<SignInOutcome>;
 }
 
 export function createSignInService(deps: {
@@ -62,6 +65,7 @@ export function createSignInService(deps: {
       const factors = result.kind === 'second_factor' ? result.factors : [];
       return { status: 'second_factor_required', sessionId: id, user, factors, enrolmentRequired: result.kind === 'second_factor_enrolment' };
     }
+    if (result.kind === 'email_not_verified') throw emailNotVerified();
     // Pages and refusals answer an authorization request, and this run has none.
     throw new Error(`a sign-in without an authorization request ended with ${result.kind}`);
   }
@@ -71,7 +75,9 @@ export function createSignInService(deps: {
     const amr = [...session.amr.filter((m) => m !== method), method];
     const identity: NewIdentity = { kind: 'new', sub: user.sub, user, amr, authTime: deps.clock.now() };
     const result = await runSignIn({ identity, request: null }, deps.stepDeps);
-    // With a second factor in its amr, every step passes a sign-in that has no authorization request.
+    // The steps after the second factor still decide: an address that must be verified first stops here too.
+    if (result.kind === 'email_not_verified') throw emailNotVerified();
+    // With a second factor in its amr, the second-factor steps pass, and the others need no authorization request.
     if (result.kind !== 'complete') throw new Error(`a sign-in with a second factor ended with ${result.kind}`);
     await deps.sessions.completeSecondFactor(session.idHash, amr);
   }
@@ -105,5 +111,9 @@ export function createSignInService(deps: {
     },
 
     completeSecondFactor,
+
+    withNewAccount(user) {
+      return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] });
+    },
   };
 }

@@ -3,6 +3,7 @@ import type { Identified, SignInStart } from './sign-in-state.js';
 import type { StepResult } from './step-result.js';
 import { consent } from './steps/consent.js';
 import { enrolSecondFactor } from './steps/enrol-second-factor.js';
+import { emailVerified } from './steps/email-verified.js';
 import { identify } from './steps/identify.js';
 import { secondFactor } from './steps/second-factor.js';
 import { selectAccount } from './steps/select-account.js';
@@ -20,5 +21,6 @@ export const signInSteps = [
   selectAccount,
   secondFactor,
   enrolSecondFactor,
+  emailVerified,
   consent,
 ] as const satisfies readonly [IdentifyStep, ...SignInStep[]];

@@ -14,6 +14,8 @@ import { knexTotpRepository } from './totp.js';
 import { knexRecoveryCodeRepository } from './recovery-codes.js';
 import { knexPasskeyRepository } from './passkeys.js';
 import { knexWebAuthnChallengeRepository } from './webauthn-challenges.js';
+import { knexLinkTokenRepository } from './link-tokens.js';
+import { knexTermAcceptanceRepository } from './term-acceptances.js';
 import { knexAuthorizationCodeRepository } from './authorization-codes.js';
 import { knexConsentRepository } from './consents.js';
 import { knexClientRepository } from './clients.js';
@@ -36,6 +38,8 @@ export const knexRepositories: Repositories = {
   recoveryCodes: knexRecoveryCodeRepository,
   passkeys: knexPasskeyRepository,
   webauthnChallenges: knexWebAuthnChallengeRepository,
+  linkTokens: knexLinkTokenRepository,
+  termAcceptances: knexTermAcceptanceRepository,
   authorizationCodes: knexAuthorizationCodeRepository,
   consents: knexConsentRepository,
   clients: knexClientRepository,

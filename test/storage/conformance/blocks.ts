@@ -7,6 +7,8 @@ import { describeTotp } from './totp.js';
 import { describeRecoveryCodes } from './recovery-codes.js';
 import { describePasskeys } from './passkeys.js';
 import { describeWebAuthnChallenges } from './webauthn-challenges.js';
+import { describeLinkTokens } from './link-tokens.js';
+import { describeTermAcceptances } from './term-acceptances.js';
 import { describeAuthorizationCodes } from './authorization-codes.js';
 import { describeConsents } from './consents.js';
 import { describeClients } from './clients.js';
@@ -34,6 +36,8 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   recoveryCodes: describeRecoveryCodes,
   passkeys: describePasskeys,
   webauthnChallenges: describeWebAuthnChallenges,
+  linkTokens: describeLinkTokens,
+  termAcceptances: describeTermAcceptances,
   authorizationCodes: describeAuthorizationCodes,
   consents: describeConsents,
   clients: describeClients,
