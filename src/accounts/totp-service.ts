@@ -29,6 +29,8 @@ export interface TotpEnrolment {
 export interface TotpService {
   /** Starts (or restarts) an enrolment; 409 TOTP_ALREADY_REGISTERED when one is confirmed. */
   begin(user: UserRecord): Promise<TotpEnrolment>;
+  /** The otpauth:// URL of the enrolment waiting for its first code (for the pages' QR code), or null. */
+  pendingUri(user: UserRecord): Promise<string | null>;
   /** Confirms the enrolment with its first code; answers the new recovery codes. */
   confirm(user: UserRecord, code: string, clientAddress: string): Promise<string[]>;
   /** Removes the app and its recovery codes, after a code; 409 SECOND_FACTOR_REQUIRED when it is the user's last factor and one is required. */
@@ -106,6 +108,12 @@ export function createTotpService(deps: {
       const saved = await totp.savePending(db, { sub: user.sub, sealedSecret, confirmedAt: null, lastUsedStep: null, createdAt: clock.now() });
       if (!saved) throw totpAlreadyRegistered();
       return { secret, otpauthUrl: totpUri(secret, user.email, deps.issuer) };
+    },
+
+    async pendingUri(user) {
+      const record = await totp.find(db, user.sub);
+      if (!record || record.confirmedAt !== null) return null;
+      return totpUri(openSecret(user.sub, record.sealedSecret), user.email, deps.issuer);
     },
 
     async confirm(user, code, clientAddress) {

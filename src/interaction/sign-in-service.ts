@@ -40,6 +40,8 @@ export interface SignInService {
    * enrolled): the steps run again with it, and the session becomes full.
    */
   completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod): Promise<void>;
+  /** What a pending session waits for now (the second-factor page asks): the same answer as its login. */
+  awaitedFactors(pending: ActiveSession): Promise<{ factors: SecondFactor[]; enrolmentRequired: boolean }>;
   /** POST /api/auth/register with status active: the account just created with its password, through the same steps. */
   withNewAccount(user: UserRecord): Promise<SignInOutcome>;
 }
@@ -111,6 +113,14 @@ export function createSignInService(deps: {
     },
 
     completeSecondFactor,
+
+    async awaitedFactors({ session, user }) {
+      const identity: NewIdentity = { kind: 'new', sub: user.sub, user, amr: session.amr, authTime: session.authTime };
+      const result = await runSignIn({ identity, request: null }, deps.stepDeps);
+      if (result.kind === 'second_factor') return { factors: result.factors, enrolmentRequired: false };
+      // Enrolment, or nothing awaited any more (its factor was removed meanwhile): the pending session may only enrol.
+      return { factors: [], enrolmentRequired: result.kind === 'second_factor_enrolment' };
+    },
 
     withNewAccount(user) {
       return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] });
