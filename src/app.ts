@@ -28,6 +28,7 @@ import { createAdminUsersService } from './admin/admin-users-service.js';
 import { createAdminEventsService } from './admin/admin-events-service.js';
 import { createEventLog } from './events/index.js';
 import { createUserConsents } from './accounts/user-consents.js';
+import { createUserTerms } from './accounts/user-terms.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -150,7 +151,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events,
     clock,
   });
-  const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, auth: config.auth, clock });
+  const userTerms = createUserTerms({ storage, config, events, clock });
+  const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, terms: userTerms, auth: config.auth, clock });
   const signIn = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: signInDeps, clock });
   const enrolment = createEnrolmentService({ totp, passkeys, signIn, factors, auth: config.auth });
   const revokeUser = async (tx: Tx, sub: string) => {
@@ -274,6 +276,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     consent,
     userConsents,
+    userTerms,
     accounts,
     frontend,
   };

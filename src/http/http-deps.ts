@@ -6,6 +6,7 @@ import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { TotpService } from '../accounts/totp-service.js';
 import type { EmailVerification, PasswordReset, Registration } from '../accounts/index.js';
 import type { UserConsents } from '../accounts/user-consents.js';
+import type { UserTerms } from '../accounts/user-terms.js';
 import type { OwnAccountDeletion, PasswordChanger, ProfileUpdater } from '../accounts/index.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { UserViewService } from '../admin/user-view-service.js';
@@ -67,6 +68,8 @@ export interface HttpDeps {
   consent: ConsentService;
   /** GET /api/consents, DELETE /api/consents/{client_id} (src/accounts, createUserConsents). */
   userConsents: UserConsents;
+  /** GET /api/terms, POST /api/terms/accept, GET /api/admin/terms (src/accounts, createUserTerms). */
+  userTerms: UserTerms;
   /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */
   accounts: RememberedAccounts;
   /** Pages on every other path (src/web, createFrontend(config.frontend, config.branding)). */

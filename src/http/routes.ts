@@ -25,6 +25,7 @@ import {
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
 import { adminListEventsRoute } from './routes/admin-event-routes.js';
+import { adminTermsStatusRoute, termsAcceptRoute, termsListRoute } from './routes/terms-routes.js';
 import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
@@ -68,6 +69,8 @@ const publicRoutes: RouteDefinition[] = [
   route('POST',   '/api/consent',                   'session',            consentPostRoute),
   route('GET',    '/api/consents',                  'session',            userConsentsListRoute),
   route('DELETE', '/api/consents/{client_id}',      'session',            userConsentRevokeRoute),
+  route('GET',    '/api/terms',                     'optional-session',   termsListRoute),
+  route('POST',   '/api/terms/accept',              'session',            termsAcceptRoute),
 ];
 
 /**
@@ -128,6 +131,7 @@ const adminRoutes: RouteDefinition[] = [
   route('DELETE', '/api/admin/users/{sub}',                  'admin', adminDeleteUserRoute),
   route('DELETE', '/api/admin/users/{sub}/second-factors',   'admin', adminResetSecondFactorsRoute),
   route('GET',    '/api/admin/events',                       'admin', adminListEventsRoute),
+  route('GET',    '/api/admin/terms',                        'admin', adminTermsStatusRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */
