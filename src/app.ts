@@ -29,6 +29,7 @@ import { createAdminEventsService } from './admin/admin-events-service.js';
 import { createEventLog } from './events/index.js';
 import { createUserConsents } from './accounts/user-consents.js';
 import { createUserTerms } from './accounts/user-terms.js';
+import { createAccountUnlock } from './admin/unlock-account.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -151,7 +152,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events,
     clock,
   });
-  const userTerms = createUserTerms({ storage, config, events, clock });
+  const userTerms = createUserTerms({ storage, events, clock });
   const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, terms: userTerms, auth: config.auth, clock });
   const signIn = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: signInDeps, clock });
   const enrolment = createEnrolmentService({ totp, passkeys, signIn, factors, auth: config.auth });
@@ -216,6 +217,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events,
     clock,
   });
+  const unlockAccount = createAccountUnlock({ db, users, rateLimit });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -263,6 +265,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     emailVerification,
     passwordReset,
     admin,
+    unlockAccount,
     userViews,
     adminEvents,
     profiles,
@@ -293,6 +296,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
   }
 
+  let stopKeyRefresh = () => {};
   return {
     ...foundation,
     server,
@@ -302,11 +306,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     signingPool,
     async start() {
       await server.start();
+      stopKeyRefresh = provider.keys.refreshPeriodically();
       scheduler.start();
       const host = server.info.address?.includes(':') ? `[${server.info.address}]` : server.info.address;
       return `${server.info.protocol}://${host}:${server.info.port}`;
     },
     async stop({ timeoutMs = 10_000 } = {}) {
+      stopKeyRefresh();
       await server.stop({ timeout: timeoutMs });
       await scheduler.stop({ graceMs: timeoutMs });
       mailer?.close();

@@ -1,11 +1,12 @@
 import Hapi, { type Lifecycle, type RouteOptions, type ServerRoute } from '@hapi/hapi';
+import Inert from '@hapi/inert';
 import type { HttpDeps } from './http-deps.js';
 import type { RouteAuth, RouteDefinition } from './route-definition.js';
 import { pendingSessionStrategy, registerCookieSessionAuth, sessionOrPendingStrategy, sessionStrategy } from './auth/cookie-session-auth.js';
 import { bearerStrategy, registerBearerAuth } from './auth/bearer-auth.js';
 import { createOriginCheck } from './check-origin.js';
 import { createCors, type Cors } from './create-cors.js';
-import { applyPagePolicy } from './page-policy.js';
+import { createPagePolicy } from './page-policy.js';
 import { createErrorRenderer } from './render-error.js';
 import { validationFailure } from './validation-failure.js';
 import { compileInputValidator } from './flat-form-validator.js';
@@ -38,6 +39,8 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
     state: { strictHeader: false, ignoreErrors: true },
   });
 
+  // h.file: static files with ETag, 304 and ranges.
+  await server.register(Inert);
   registerCookieSessionAuth(server, {
     sessions: deps.sessions,
     cookiePassword: deps.cookiePassword,
@@ -51,12 +54,13 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   server.ext('onPostAuth', refuseControlCharacters);
   // In this order: errors become responses first, which then get the page policy (CORS, per route, comes last).
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
-  server.ext('onPreResponse', applyPagePolicy);
+  server.ext('onPreResponse', createPagePolicy(config));
   server.events.on('response', (request) => {
-    // Per-request logging is debug only: skip building the entry on the hot path otherwise.
-    if (!deps.logger.isLevelEnabled('debug')) return;
-    const status = 'statusCode' in request.response ? request.response.statusCode : undefined;
-    deps.logger.debug({ method: request.method, path: request.path, status, ms: Date.now() - request.info.received }, 'request');
+    if (!deps.logger.isLevelEnabled('info')) return;
+    // The path only: a query string may hold codes and tokens. Never headers or bodies.
+    const response = request.response as { statusCode?: number; output?: { statusCode: number } } | null;
+    const status = response?.statusCode ?? response?.output?.statusCode;
+    deps.logger.info({ method: request.method.toUpperCase(), path: request.path, status, duration_ms: Date.now() - request.info.received }, 'request');
   });
 
   const originCheck = createOriginCheck(config.server.baseUrl);

@@ -26,6 +26,7 @@ import {
 } from './routes/admin-routes.js';
 import { adminListEventsRoute } from './routes/admin-event-routes.js';
 import { adminTermsStatusRoute, termsAcceptRoute, termsListRoute } from './routes/terms-routes.js';
+import { adminUnlockUserRoute } from './routes/admin-unlock-route.js';
 import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
@@ -37,6 +38,18 @@ import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.
 import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
 import { userChangePasswordRoute, userDeleteRoute, userGetRoute, userUpdateRoute } from './routes/user-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
+import {
+  accountPageRoute,
+  consentPageRoute,
+  forgotPasswordPageRoute,
+  homePageRoute,
+  loginPageRoute,
+  registerPageRoute,
+  resetPasswordPageRoute,
+  themeStylesheetRoute,
+  verifyEmailPageRoute,
+} from './routes/page-routes.js';
+import { usesBuiltinUi } from '../web/index.js';
 
 /**
  * THE route table (STYLE.md 2): every METHOD path → handler of the server,
@@ -132,6 +145,7 @@ const adminRoutes: RouteDefinition[] = [
   route('DELETE', '/api/admin/users/{sub}/second-factors',   'admin', adminResetSecondFactorsRoute),
   route('GET',    '/api/admin/events',                       'admin', adminListEventsRoute),
   route('GET',    '/api/admin/terms',                        'admin', adminTermsStatusRoute),
+  route('POST',   '/api/admin/users/{sub}/unlock',           'admin', adminUnlockUserRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */
@@ -144,6 +158,27 @@ function docsRoutes(config: Config): RouteDefinition[] {
     route('GET', '/api/docs',               'none', docsPageRoute),
     route('GET', '/api/docs/init.js',       'none', docsInitRoute),
     route('GET', '/api/docs/assets/{file}', 'none', docsAssetRoute),
+  ];
+}
+
+/**
+ * The built-in UI's pages (src/web/pages), in the request's locale; only
+ * when the built-in UI is served: with an operator's front end (or none)
+ * these paths belong to the catch-all below. Undocumented: pages, not API
+ * operations. The session is optional: it names the user and their locale.
+ */
+function builtinPageRoutes(config: Config): RouteDefinition[] {
+  if (!usesBuiltinUi(config.frontend)) return [];
+  return [
+    route('GET', '/',                'optional-session', homePageRoute),
+    route('GET', '/login',           'optional-session', loginPageRoute),
+    route('GET', '/register',        'optional-session', registerPageRoute),
+    route('GET', '/verify-email',    'optional-session', verifyEmailPageRoute),
+    route('GET', '/forgot-password', 'optional-session', forgotPasswordPageRoute),
+    route('GET', '/reset-password',  'optional-session', resetPasswordPageRoute),
+    route('GET', '/consent',         'optional-session', consentPageRoute),
+    route('GET', '/account',         'optional-session', accountPageRoute),
+    route('GET', '/ui/theme.css',    'none',             themeStylesheetRoute),
   ];
 }
 
@@ -168,5 +203,5 @@ export function openApiDocument(config: Config): OpenApiDocument {
 
 /** Everything the server serves for this config. */
 export function routeTable(config: Config): RouteDefinition[] {
-  return [...documentedRoutes(), ...docsRoutes(config), ...staticRoutes];
+  return [...documentedRoutes(), ...docsRoutes(config), ...builtinPageRoutes(config), ...staticRoutes];
 }

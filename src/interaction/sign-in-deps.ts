@@ -32,8 +32,14 @@ export function createSignInDeps(deps: {
   const { db, consents, factors, terms, auth, clock } = deps;
   return {
     clock,
-    secondFactorPolicy: auth.secondFactor,
-    passkeysEnabled: auth.passkeysEnabled,
+    // Read through: a config reload changes auth.second_factor in place.
+    get secondFactorPolicy() {
+      return auth.secondFactor;
+    },
+    // Read through as well: auth.passkeys_enabled decides whether passkeys count as factors.
+    get passkeysEnabled() {
+      return auth.passkeysEnabled;
+    },
     factors,
     terms,
     async grantedScopes(sub, clientId) {

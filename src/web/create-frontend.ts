@@ -14,6 +14,11 @@ export type Frontend =
     }
   | { mode: 'proxy'; proxy: ReturnType<typeof createProxyFrontend> };
 
+/** Whether the built-in UI is served: its pages then own their paths (/login, /account…); otherwise the operator's front end does. */
+export function usesBuiltinUi(frontend: FrontendConfig): boolean {
+  return frontend.enabled && frontend.mode === 'static' && (frontend.path === '' || frontend.path === builtinUiDirectory);
+}
+
 /**
  * The `frontend` group (SPEC.md 2.5): `enabled: false` serves no pages
  * (API-only); `static` serves `path`, by default the built-in UI; `proxy`
@@ -22,7 +27,13 @@ export type Frontend =
  */
 export function createFrontend(frontend: FrontendConfig, branding: BrandingConfig): Frontend {
   if (!frontend.enabled) return { mode: 'disabled' };
-  const variables = { BRANDING_NAME: escapeHtml(branding.name), ...frontend.htmlVariables };
+  // A getter: a config reload changes branding.name in place, and the next page shows it.
+  const variables: Record<string, string> = {
+    get BRANDING_NAME() {
+      return escapeHtml(branding.name);
+    },
+    ...frontend.htmlVariables,
+  };
   if (frontend.mode === 'proxy') {
     if (!frontend.path) throw new Error('frontend.path must be the upstream URL when frontend.mode is proxy');
     return { mode: 'proxy', proxy: createProxyFrontend({ upstream: frontend.path, variables }) };

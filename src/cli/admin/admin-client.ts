@@ -30,6 +30,8 @@ export interface AdminClient {
   /** DELETE /api/admin/users/{sub}/second-factors (DESIGN.md 11). */
   resetSecondFactors(sub: string): Promise<void>;
   listEvents(params: ListEventsParams): Promise<EventListResponse>;
+  /** POST /api/admin/users/{sub}/unlock (DESIGN.md 11): 204. */
+  unlockUser(sub: string): Promise<void>;
 }
 
 export interface AdminClientOptions {
@@ -93,5 +95,8 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
       await call({ method: 'DELETE', path: `${userPath(sub)}/second-factors` });
     },
     listEvents: (params) => call({ method: 'GET', path: '/api/admin/events', query: { ...params } }),
+    async unlockUser(sub) {
+      await call({ method: 'POST', path: `${userPath(sub)}/unlock` });
+    },
   };
 }

@@ -5,8 +5,9 @@ import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
-import { isApiPath, renderErrorPage } from '../../web/index.js';
+import { isApiPath, ProxyTimeoutError, renderErrorPage } from '../../web/index.js';
 import { clientAddress } from '../client-address.js';
+import { pageContextOf, pageResponse } from '../page-context.js';
 import { leaveToOperator } from '../page-policy.js';
 
 /**
@@ -14,12 +15,13 @@ import { leaveToOperator } from '../page-policy.js';
  * static directory (the built-in UI by default), or the developer's front
  * end in proxy mode. API paths (/api, /oauth2, /.well-known, /openapi.json)
  * are never served from here: an unknown one is the JSON API's 404.
- * The built-in UI's pages and idp's error pages here get idp's page policy
+ * The built-in UI's files and idp's error pages here get idp's page policy
  * (../page-policy.ts); the operator's own front end gets none from idp.
+ * The built-in pages themselves are routes of their own (./page-routes.ts).
  */
 const notFound = () => new ApiError(404, 'NOT_FOUND', 'The requested resource was not found.');
 
-/** The interaction pages take a return_to; an unsafe one is refused before any page can follow it. */
+/** The interaction pages of an operator's front end take a return_to; an unsafe one is refused before any page can follow it. */
 const interactionPages = new Set(['/login', '/consent']);
 
 async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolkit) {
@@ -29,12 +31,9 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
   if (!reads && frontend.mode !== 'proxy') throw notFound();
   const returnTo = request.query.return_to as unknown;
   if (interactionPages.has(request.path) && returnTo !== undefined && !isSafeReturnTo(returnTo)) {
-    const page = renderErrorPage({
-      brandingName: config.branding.name,
-      title: 'Invalid link',
-      message: 'This link points to another site, so it was not followed. Go back to the application and try again.',
-    });
-    return h.response(page).code(400).type('text/html; charset=utf-8');
+    const context = pageContextOf(deps, request);
+    const t = context.text.pages.errorPages;
+    return pageResponse(h, renderErrorPage(context, { title: t.invalidLinkTitle, message: t.invalidLinkMessage }), 400);
   }
   if (frontend.mode === 'proxy') {
     const answer = await frontend.proxy
@@ -43,16 +42,20 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
         url: request.url.pathname + request.url.search,
         headers: request.headers as IncomingHttpHeaders,
         body: reads ? null : (request.payload as Readable),
+        // The browser went away: so does the request to the front end.
+        abandoned: new Promise<void>((resolve) => request.raw.res.once('close', () => resolve())),
         clientAddress: clientAddress(request, config.server.trustProxy),
         protocol: new URL(config.server.baseUrl).protocol === 'https:' ? 'https' : 'http',
       })
       .catch((error: unknown) => {
         deps.logger.warn({ err: error, upstream: frontend.proxy.upstream }, 'frontend proxy: the upstream does not answer');
-        return null;
+        return error instanceof ProxyTimeoutError ? 'timeout' : null;
       });
-    if (!answer) {
-      const page = renderErrorPage({ brandingName: config.branding.name, title: 'Front end unavailable', message: 'The front end is not answering. Try again in a moment.' });
-      return h.response(page).code(502).type('text/html; charset=utf-8');
+    if (answer === null || answer === 'timeout') {
+      const context = pageContextOf(deps, request);
+      const t = context.text.pages.errorPages;
+      const message = answer === 'timeout' ? t.frontendTimeoutMessage : t.frontendUnavailableMessage;
+      return pageResponse(h, renderErrorPage(context, { title: t.frontendUnavailableTitle, message }), answer === 'timeout' ? 504 : 502);
     }
     const response = leaveToOperator(h.response(answer.body).code(answer.status));
     // Repeated headers (several Set-Cookie) stay separate lines.
@@ -63,11 +66,15 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
   }
   const file = await frontend.static.load(request.path);
   if (!file) {
-    const page = renderErrorPage({ brandingName: config.branding.name, title: 'Page not found', message: 'There is no page at this address.' });
-    return h.response(page).code(404).type('text/html; charset=utf-8');
+    const context = pageContextOf(deps, request);
+    const t = context.text.pages.errorPages;
+    return pageResponse(h, renderErrorPage(context, { title: t.notFoundTitle, message: t.notFoundMessage }), 404);
   }
-  const cache = file.contentType.startsWith('text/html') ? 'no-cache' : 'public, max-age=300';
-  const response = h.response(file.body).type(file.contentType).header('cache-control', cache);
+  // Files other than pages through @hapi/inert (ETag, 304, ranges), confined to the directory once more.
+  const response =
+    'file' in file
+      ? h.file(file.file, { confine: frontend.static.directory }).type(file.contentType).header('cache-control', 'public, max-age=300')
+      : h.response(file.body).type(file.contentType).header('cache-control', 'no-cache');
   return frontend.builtin ? response : leaveToOperator(response);
 }
 
