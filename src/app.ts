@@ -134,8 +134,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     rateLimit,
     secretKey: sealingKey(secret, 'totp secrets'),
     recoveryCodeKey: sealingKey(secret, 'recovery codes'),
-    issuer: config.auth.totpIssuer ?? config.branding.name,
     auth: config.auth,
+    branding: config.branding,
     events,
     clock,
   });
@@ -147,7 +147,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     totp: totpCredentials,
     challenges: repositories.webauthnChallenges,
     baseUrl: config.server.baseUrl,
-    rpName: config.branding.name,
+    branding: config.branding,
     auth: config.auth,
     events,
     clock,

@@ -12,7 +12,7 @@ import {
 } from '@simplewebauthn/server';
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
-import type { AuthConfig } from '../config/types.js';
+import type { AuthConfig, BrandingConfig } from '../config/types.js';
 import type { PasskeyRecord, UserRecord, WebAuthnCeremony, WebAuthnChallengeRecord } from '../model/index.js';
 import type { PasskeyRepository, TotpRepository, Tx, UserRepository, WebAuthnChallengeRepository } from '../storage/repositories.js';
 import { isSecondFactorRequired } from './login-second-factors.js';
@@ -67,8 +67,8 @@ export function createPasskeyService(deps: {
   challenges: WebAuthnChallengeRepository;
   /** server.base_url: RP ID (its host) and expected origin. */
   baseUrl: string;
-  /** The relying party's name shown by authenticators (branding.name). */
-  rpName: string;
+  /** branding.name is the relying party's name authenticators show; read at each use, like auth (a config reload changes them in place). */
+  branding: Pick<BrandingConfig, 'name'>;
   auth: Pick<AuthConfig, 'secondFactor' | 'passkeysEnabled'>;
   events: EventLog;
   clock: Clock;
@@ -111,7 +111,7 @@ export function createPasskeyService(deps: {
       enabled();
       const existing = await passkeys.listBySub(db, user.sub);
       const options = await generateRegistrationOptions({
-        rpName: deps.rpName,
+        rpName: deps.branding.name,
         rpID,
         userName: user.email,
         userDisplayName: user.email,

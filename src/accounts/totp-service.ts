@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
-import type { AuthConfig } from '../config/types.js';
+import type { AuthConfig, BrandingConfig } from '../config/types.js';
 import type { UserRecord } from '../model/index.js';
 import { seal, unseal } from '../security/index.js';
 import type { PasskeyRepository, RecoveryCodeRepository, TotpRepository, Tx } from '../storage/repositories.js';
@@ -55,13 +55,14 @@ export function createTotpService(deps: {
   secretKey: Buffer;
   /** Keys the recovery-code hashes (sealingKey(secret, 'recovery codes')). */
   recoveryCodeKey: Buffer;
-  /** auth.totp_issuer, else branding.name. */
-  issuer: string;
-  auth: Pick<AuthConfig, 'secondFactor' | 'passkeysEnabled'>;
+  /** Read at each use (a config reload changes them in place): the issuer is auth.totp_issuer, else branding.name. */
+  auth: Pick<AuthConfig, 'secondFactor' | 'passkeysEnabled' | 'totpIssuer'>;
+  branding: Pick<BrandingConfig, 'name'>;
   events: EventLog;
   clock: Clock;
 }): TotpService {
   const { db, totp, recoveryCodes, clock } = deps;
+  const issuer = () => deps.auth.totpIssuer ?? deps.branding.name;
   const keysOf = (user: UserRecord, clientAddress: string) => ({ account: user.email.toLowerCase(), clientAddress, secondFactor: true });
 
   const openSecret = (sub: string, sealed: string): string => {
@@ -107,13 +108,13 @@ export function createTotpService(deps: {
       const sealedSecret = seal(Buffer.from(secret), deps.secretKey, user.sub);
       const saved = await totp.savePending(db, { sub: user.sub, sealedSecret, confirmedAt: null, lastUsedStep: null, createdAt: clock.now() });
       if (!saved) throw totpAlreadyRegistered();
-      return { secret, otpauthUrl: totpUri(secret, user.email, deps.issuer) };
+      return { secret, otpauthUrl: totpUri(secret, user.email, issuer()) };
     },
 
     async pendingUri(user) {
       const record = await totp.find(db, user.sub);
       if (!record || record.confirmedAt !== null) return null;
-      return totpUri(openSecret(user.sub, record.sealedSecret), user.email, deps.issuer);
+      return totpUri(openSecret(user.sub, record.sealedSecret), user.email, issuer());
     },
 
     async confirm(user, code, clientAddress) {
