@@ -40,13 +40,16 @@ import { userChangePasswordRoute, userDeleteRoute, userGetRoute, userUpdateRoute
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 import {
   accountPageRoute,
+  authenticatorAppQrRoute,
   consentPageRoute,
   forgotPasswordPageRoute,
   homePageRoute,
   loginPageRoute,
   registerPageRoute,
   resetPasswordPageRoute,
+  secondFactorPageRoute,
   themeStylesheetRoute,
+  webAuthnBrowserRoute,
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
 import { usesBuiltinUi } from '../web/index.js';
@@ -170,15 +173,18 @@ function docsRoutes(config: Config): RouteDefinition[] {
 function builtinPageRoutes(config: Config): RouteDefinition[] {
   if (!usesBuiltinUi(config.frontend)) return [];
   return [
-    route('GET', '/',                'optional-session', homePageRoute),
-    route('GET', '/login',           'optional-session', loginPageRoute),
-    route('GET', '/register',        'optional-session', registerPageRoute),
-    route('GET', '/verify-email',    'optional-session', verifyEmailPageRoute),
-    route('GET', '/forgot-password', 'optional-session', forgotPasswordPageRoute),
-    route('GET', '/reset-password',  'optional-session', resetPasswordPageRoute),
-    route('GET', '/consent',         'optional-session', consentPageRoute),
-    route('GET', '/account',         'optional-session', accountPageRoute),
-    route('GET', '/ui/theme.css',    'none',             themeStylesheetRoute),
+    route('GET', '/',                            'optional-session',   homePageRoute),
+    route('GET', '/login',                       'optional-session',   loginPageRoute),
+    route('GET', '/login/second-factor',         'none',               secondFactorPageRoute),
+    route('GET', '/register',                    'optional-session',   registerPageRoute),
+    route('GET', '/verify-email',                'optional-session',   verifyEmailPageRoute),
+    route('GET', '/forgot-password',             'optional-session',   forgotPasswordPageRoute),
+    route('GET', '/reset-password',              'optional-session',   resetPasswordPageRoute),
+    route('GET', '/consent',                     'optional-session',   consentPageRoute),
+    route('GET', '/account',                     'optional-session',   accountPageRoute),
+    route('GET', '/ui/theme.css',                'none',               themeStylesheetRoute),
+    route('GET', '/ui/authenticator-app-qr.svg', 'session-or-pending', authenticatorAppQrRoute),
+    route('GET', '/ui/vendor/webauthn/{path*}',  'none',               webAuthnBrowserRoute),
   ];
 }
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /**
  * @simplewebauthn/browser's ES modules, for the pages' scripts (DESIGN.md
@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url';
  * Nothing else of node_modules is reachable: a path not in the map is a 404.
  */
 export function loadWebAuthnBrowserModules(): ReadonlyMap<string, string> {
-  const entry = fileURLToPath(import.meta.resolve('@simplewebauthn/browser'));
-  const root = path.dirname(entry);
+  // The package exports one entry per module system: require's (script/index.js) sits beside the esm directory.
+  const entry = createRequire(import.meta.url).resolve('@simplewebauthn/browser');
+  const root = path.join(path.dirname(path.dirname(entry)), 'esm');
   const modules = new Map<string, string>();
   for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
     if (!file.endsWith('.js')) continue;

@@ -165,7 +165,7 @@ describe('/account', () => {
   });
 
   it('keeps its sections in UI.md\'s order', () => {
-    expect(accountSections.map((section) => section.id)).toEqual(['profile', 'password', 'delete-account']);
+    expect(accountSections.map((section) => section.id)).toEqual(['profile', 'password', 'authenticator-app', 'recovery-codes', 'passkeys', 'delete-account']);
   });
 });
 
