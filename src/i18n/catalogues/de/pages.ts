@@ -196,7 +196,7 @@ export const pages: typeof reference = {
     saved: 'Ich habe sie gespeichert',
     passkeyHeading: 'Passkey',
     passkeyIntro: 'Melden Sie sich mit Fingerabdruck, Gesicht oder Bildschirmsperre an oder mit einem Sicherheitsschlüssel.',
-    passkeyName: 'Name',
+    passkeyName: 'Name des Passkeys',
     passkeyNameHint: 'Um Ihre Passkeys zu unterscheiden, etwa „Laptop“.',
     passkeyDefaultName: 'Passkey',
     passkeyCreate: 'Passkey erstellen',

@@ -201,7 +201,7 @@ export const pages = {
     saved: 'I have saved them',
     passkeyHeading: 'Passkey',
     passkeyIntro: 'Sign in with your fingerprint, face or screen lock, or with a security key.',
-    passkeyName: 'Name',
+    passkeyName: 'Passkey name',
     passkeyNameHint: 'To tell your passkeys apart, like “Laptop”.',
     passkeyDefaultName: 'Passkey',
     passkeyCreate: 'Create a passkey',
