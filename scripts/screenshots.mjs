@@ -168,6 +168,9 @@ function authorizeUrl(url) {
 async function signIn(page, url, email = 'ada@acme.example') {
   const response = await page.request.post(`${url}/api/auth/login`, { data: { email, password }, headers: { origin: url } });
   if (!response.ok()) throw new Error(`sign-in failed: ${response.status()}`);
+  // The terms step comes before consent: accepted here, as the terms page would.
+  const accepted = await page.request.post(`${url}/api/terms/accept`, { data: { terms: [{ id: 'tos', version: '1' }, { id: 'privacy', version: '1' }] }, headers: { origin: url } });
+  if (!accepted.ok()) throw new Error(`accepting the terms failed: ${accepted.status()}`);
 }
 
 /** Each shot: a name and how to bring the page into the state to show. */
@@ -215,6 +218,15 @@ const shots = [
     },
   },
   { name: 'reset-password', go: (page, url) => page.goto(`${url}/reset-password?token=abc`) },
+  {
+    name: 'terms',
+    async go(page, url) {
+      const response = await page.request.post(`${url}/api/auth/login`, { data: { email: 'grace@acme.example', password }, headers: { origin: url } });
+      if (!response.ok()) throw new Error(`sign-in failed: ${response.status()}`);
+      await page.goto(authorizeUrl(url));
+      await page.waitForURL((u) => u.pathname === '/terms');
+    },
+  },
   {
     name: 'consent',
     async go(page, url) {

@@ -29,6 +29,7 @@ import { createAdminEventsService } from './admin/admin-events-service.js';
 import { createEventLog } from './events/index.js';
 import { createUserConsents } from './accounts/user-consents.js';
 import { createUserTerms } from './accounts/user-terms.js';
+import { createSignOut } from './accounts/sign-out.js';
 import { createAccountUnlock } from './admin/unlock-account.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
@@ -124,7 +125,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const factors = createUserFactorReader({ db, totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials });
   const userViews = createUserViewService({ factors, auth: config.auth });
   const rateLimit = createLoginRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock });
-  const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword });
+  const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword, events });
+  const signOut = createSignOut({ storage, events });
   const totp = createTotpService({
     db,
     transaction,
@@ -154,7 +156,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   const userTerms = createUserTerms({ storage, events, clock });
   const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, terms: userTerms, auth: config.auth, clock });
-  const signIn = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: signInDeps, clock });
+  const signIn = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: signInDeps, events, db, clock });
   const enrolment = createEnrolmentService({ totp, passkeys, signIn, factors, auth: config.auth });
   const revokeUser = async (tx: Tx, sub: string) => {
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
@@ -174,9 +176,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     confirmation,
     hashPassword,
     auth: config.auth,
+    events,
     clock,
   });
-  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, clock });
+  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, events, clock });
 
   // Self-service accounts: their mails are `mail.send` jobs queued in the transaction of the change (src/mail).
   const outbox: MailOutbox = {
@@ -257,6 +260,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     pingDatabase: () => storage.ping(),
     cookiePassword,
     sessions,
+    signOut,
     signIn,
     totp,
     passkeys,

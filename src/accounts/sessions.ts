@@ -42,7 +42,8 @@ export interface SessionService {
    * (the time of the last factor) and its full lifetime from now.
    */
   completeSecondFactor(idHash: string, amr: string[]): Promise<void>;
-  revoke(idHash: string): Promise<void>;
+  /** Ends a sign-in still waiting for its second factor (sign-out of a signed-in session is src/accounts/sign-out.ts, with its event). */
+  abandonPending(idHash: string): Promise<void>;
   /** Revokes every session of a user, inside the caller's transaction. */
   revokeUser(tx: Tx, sub: string): Promise<number>;
 }
@@ -107,8 +108,9 @@ export function createSessionService(deps: {
       await sessions.update(db, idHash, { secondFactorPending: false, amr, authTime: now, lastSeenAt: now, expiresAt: now + security.sessionTtlSeconds * 1000 });
     },
 
-    async revoke(idHash) {
-      await sessions.delete(db, idHash);
+    async abandonPending(idHash) {
+      const session = await sessions.findByIdHash(db, idHash);
+      if (session?.secondFactorPending) await sessions.delete(db, idHash);
     },
 
     revokeUser(tx, sub) {

@@ -7,6 +7,7 @@ import type { TotpService } from '../accounts/totp-service.js';
 import type { EmailVerification, PasswordReset, Registration } from '../accounts/index.js';
 import type { UserConsents } from '../accounts/user-consents.js';
 import type { UserTerms } from '../accounts/user-terms.js';
+import type { SignOut } from '../accounts/sign-out.js';
 import type { OwnAccountDeletion, PasswordChanger, ProfileUpdater } from '../accounts/index.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { AccountUnlock } from '../admin/unlock-account.js';
@@ -32,6 +33,8 @@ export interface HttpDeps {
   /** The iron password of the session cookie (derived from security.secret). */
   cookiePassword: string;
   sessions: SessionService;
+  /** POST /api/auth/logout and RP-initiated logout: ends the session and records sign_out (src/accounts/sign-out.ts). */
+  signOut: SignOut;
   /** POST /api/auth/login and the second factors that complete it (src/interaction, createSignInService). */
   signIn: SignInService;
   /** The user's authenticator app and recovery codes (src/accounts, createTotpService). */

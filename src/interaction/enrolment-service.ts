@@ -46,7 +46,7 @@ export function createEnrolmentService(deps: {
     async confirmTotp(active, code, clientAddress) {
       await mayEnrol(active);
       const codes = await deps.totp.confirm(active.user, code, clientAddress);
-      if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'otp');
+      if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'otp', clientAddress);
       return codes;
     },
     async passkeyOptions(active) {
@@ -57,7 +57,7 @@ export function createEnrolmentService(deps: {
       await mayEnrol(active);
       const passkey = await deps.passkeys.register(active.user, active.session.idHash, response, name, clientAddress);
       // The authenticator verified its user to create the key (userVerification: required): the sign-in's second factor.
-      if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'hwk');
+      if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'hwk', clientAddress);
       return passkey;
     },
   };

@@ -8,6 +8,8 @@ import type { AuthConfig } from '../../src/config/types.js';
 import { createSignInService } from '../../src/interaction/sign-in-service.js';
 import type { SessionRecord, UserRecord } from '../../src/model/index.js';
 import { newIdentity, now, signInDeps } from './sign-in-fixtures.js';
+import type { EventInput, EventLog } from '../../src/events/index.js';
+import type { Tx } from '../../src/storage/repositories.js';
 
 /** The orchestration of the sign-in service: whose credential, the steps, then the session they allow. The real factors are tested through HTTP. */
 function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentity().user, totpRegistered = false) {
@@ -40,20 +42,23 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
   } as unknown as PasskeyService;
   const summary = { totpRegistered, unusedRecoveryCodes: 0, passkeyCount: 0 };
   const deps = signInDeps({ secondFactorPolicy: policy, factors: { summarize: async (subs) => new Map(subs.map((sub) => [sub, summary])) } });
-  const service = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: deps, clock: deps.clock });
+  const recorded: EventInput[] = [];
+  const events: EventLog = { record: async (_tx, event) => void recorded.push(event) };
+  const service = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: deps, events, db: {} as Tx, clock: deps.clock });
   const login = (password: string) => service.withPassword({ email: user.email, password, clientAddress: '192.0.2.1' });
   const pendingSession: ActiveSession = {
     user,
     session: { idHash: 'pending-hash', sub: user.sub, createdAt: 0, lastSeenAt: 0, expiresAt: 1, authTime: 0, amr: ['pwd'], secondFactorPending: true },
   };
-  return { login, service, created, completed, user, pendingSession };
+  return { login, service, created, completed, user, pendingSession, recorded };
 }
 
 describe('signing in with a password', () => {
-  it('creates a full session when every step passes', async () => {
-    const { login, created, user } = setUp('optional');
+  it('creates a full session when every step passes, and records the sign-in', async () => {
+    const { login, created, user, recorded } = setUp('optional');
     expect(await login('right')).toEqual({ status: 'authenticated', sessionId: 'raw-1', user });
     expect(created).toEqual([{ sub: 'alice', amr: ['pwd'], authTime: now }]);
+    expect(recorded).toEqual([{ type: 'sign_in.succeeded', actor: 'alice', subject: 'alice', clientAddress: '192.0.2.1', detail: { amr: ['pwd'] } }]);
   });
 
   it('creates a pending session and asks for the enrolment of a factor when one is required and none registered', async () => {
@@ -75,19 +80,23 @@ describe('signing in with a password', () => {
 });
 
 describe('completing a sign-in', () => {
-  it('makes the pending session full with otp added, after a right code only', async () => {
-    const { service, completed, pendingSession } = setUp('required', undefined, true);
+  it('makes the pending session full with otp added, after a right code only, and records both', async () => {
+    const { service, completed, pendingSession, recorded } = setUp('required', undefined, true);
     await expect(service.withTotp(pendingSession, '000000', '192.0.2.1')).rejects.toMatchObject({ code: 'INVALID_CODE' });
     expect(completed).toEqual([]);
     await service.withTotp(pendingSession, '123456', '192.0.2.1');
     expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'otp'] }]);
+    expect(recorded).toEqual([
+      { type: 'sign_in.failed', actor: 'alice', subject: 'alice', clientAddress: '192.0.2.1', detail: { method: 'totp' } },
+      { type: 'sign_in.succeeded', actor: 'alice', subject: 'alice', clientAddress: '192.0.2.1', detail: { amr: ['pwd', 'otp'] } },
+    ]);
   });
 
   it('completes the pending session with a passkey asked for it, and signs in anew (hwk) with one asked by nobody', async () => {
     const { service, completed, created, pendingSession, user } = setUp('required', undefined, true);
-    expect(await service.withPasskey('for-the-pending-sign-in', pendingSession)).toEqual({ status: 'completed', user });
+    expect(await service.withPasskey('for-the-pending-sign-in', pendingSession, '192.0.2.1')).toEqual({ status: 'completed', user });
     expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'hwk'] }]);
-    expect(await service.withPasskey('passwordless', null)).toEqual({ status: 'authenticated', sessionId: 'raw-1', user });
+    expect(await service.withPasskey('passwordless', null, '192.0.2.1')).toEqual({ status: 'authenticated', sessionId: 'raw-1', user });
     expect(created).toEqual([{ sub: 'alice', amr: ['hwk'], authTime: now }]);
   });
 });

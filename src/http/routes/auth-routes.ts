@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { hashSessionId } from '../../accounts/sessions.js';
-import { clearSessionCookie, readSessionCookieId, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { clearSessionCookie, readSession, readSessionCookieId, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { clientAddress } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
@@ -75,8 +75,13 @@ export const logoutRoute: RouteSpec = {
   description: 'Deletes the server-side session (a pending one too) and clears the cookie. Succeeds without a session too.',
   responses: { 204: { description: 'Signed out' }, 403: errorResponse('ORIGIN_NOT_ALLOWED') },
   handler: (deps) => async (request, h) => {
-    const sessionId = readSessionCookieId(request);
-    if (sessionId) await deps.sessions.revoke(hashSessionId(sessionId));
+    const current = readSession(request);
+    if (current) await deps.signOut({ idHash: current.session.idHash, sub: current.user.sub }, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    else {
+      // A sign-in still waiting for its second factor ends too: no session to sign out of, nothing to record.
+      const sessionId = readSessionCookieId(request);
+      if (sessionId) await deps.sessions.abandonPending(hashSessionId(sessionId));
+    }
     clearSessionCookie(h);
     return h.response().code(204);
   },

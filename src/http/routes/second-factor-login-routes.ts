@@ -112,7 +112,7 @@ export const passkeyVerifyRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { response } = request.payload as { response: unknown };
-    const outcome = await deps.signIn.withPasskey(response, await pendingOf(request, deps));
+    const outcome = await deps.signIn.withPasskey(response, await pendingOf(request, deps), clientAddress(request, deps.config.server.trustProxy));
     if (outcome.status === 'completed') return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
     setSessionCookie(h, outcome.sessionId);
     return signInBody(deps, outcome);

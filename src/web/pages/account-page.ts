@@ -4,7 +4,7 @@ import { errorSummary, passwordField, newPasswordField, statusRegion, submitButt
 import { authenticatorAppSetup, codeField, passkeyCreation, recoveryCodesReveal } from './factor-fragments.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
-import { renderPage } from './render-page.js';
+import { languageName, renderPage } from './render-page.js';
 import { scriptStrings } from './script-strings.js';
 
 /** The signed-in user, as far as the page's layout depends on it (the rest comes from GET /api/user). */
@@ -49,7 +49,7 @@ const profileSection: AccountSection = {
         <label for="profile-locale">${t.locale}</label>
         <select id="profile-locale" name="locale" aria-describedby="profile-locale-hint"${readOnly && html` disabled`}>
           <option value="">${t.localeAutomatic}</option>${locales.map((locale) => html`
-          <option value="${locale}" lang="${locale}">${new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale}</option>`)}
+          <option value="${locale}" lang="${locale}">${languageName(locale)}</option>`)}
         </select>
         <p class="hint" id="profile-locale-hint">${t.localeHint}</p>
         <p class="field-error" id="profile-locale-error" hidden></p>
@@ -143,6 +143,31 @@ const passkeysSection: AccountSection = {
   },
 };
 
+/** The applications the user let in (GET /api/consents), each with Revoke (DELETE /api/consents/{client_id}); filled by the script. */
+const appsSection: AccountSection = {
+  id: 'apps',
+  title: (context) => context.text.pages.account.apps.heading,
+  shown: () => true,
+  render(context) {
+    const t = context.text.pages.account.apps;
+    return html`
+      <p class="intro">${t.intro}</p>${statusRegion('apps-status')}
+      <ul id="apps-list" class="item-list" aria-busy="true"></ul>
+      <p id="apps-empty" class="note" hidden>${t.empty}</p>`;
+  },
+};
+
+/** Which version of each term the user accepted, and when (GET /api/terms); shown only when the config has terms. */
+const termsSection: AccountSection = {
+  id: 'terms',
+  title: (context) => context.text.pages.account.terms.heading,
+  shown: (context) => context.config.terms.length > 0,
+  render() {
+    return html`
+      <ul id="terms-list" class="item-list" aria-busy="true"></ul>`;
+  },
+};
+
 /** Hidden where deletion is refused anyway (DESIGN.md 11: account_deletion.enabled false, or a config-managed user). */
 const dangerSection: AccountSection = {
   id: 'delete-account',
@@ -176,6 +201,8 @@ export const accountSections: readonly AccountSection[] = [
   authenticatorAppSection,
   recoveryCodesSection,
   passkeysSection,
+  appsSection,
+  termsSection,
   dangerSection,
 ];
 
