@@ -132,6 +132,14 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     expect(session.amr).toEqual(['pwd', 'otp']);
     expect(session.auth_time).toBe(new Date(clock.now()).toISOString());
 
+    // The audit trail of this sign-in's second step: the wrong code, then the success with its methods.
+    const events = await t.database.db('events').where({ subject: 'signin' }).whereIn('type', ['sign_in.failed', 'sign_in.succeeded']).orderBy('id').select('type', 'detail');
+    expect(events.map((e) => [e.type, JSON.parse(e.detail)])).toEqual([
+      ['sign_in.succeeded', { amr: ['pwd'] }],
+      ['sign_in.failed', { method: 'totp' }],
+      ['sign_in.succeeded', { amr: ['pwd', 'otp'] }],
+    ]);
+
     const done = await b.call('POST', '/api/auth/login/totp', cookie, { code: totpCode(secret, clock.now()) });
     expect(done.statusCode).toBe(409);
     expect(done.json()).toMatchObject({ code: 'SIGN_IN_NOT_PENDING' });
