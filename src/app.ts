@@ -5,7 +5,10 @@ import { hashPassword, verifyPassword } from './accounts/passwords.js';
 import { createSessionService } from './accounts/sessions.js';
 import { createLoginRateLimit } from './accounts/login-rate-limit.js';
 import { createPasswordLogin } from './accounts/password-login.js';
-import { noRegisteredFactors } from './accounts/login-second-factors.js';
+import { createUserFactorReader } from './accounts/login-second-factors.js';
+import { createTotpService } from './accounts/totp-service.js';
+import { createPasskeyService } from './accounts/passkey-service.js';
+import { createSecondFactorReset } from './accounts/second-factor-reset.js';
 import {
   createAccountMail,
   createEmailVerification,
@@ -34,13 +37,20 @@ import { routeTable } from './http/routes.js';
 import { createLogger } from './logger.js';
 import { createSigningPool, type SigningPool } from './keys/index.js';
 import { deriveKey, resolveServerSecret } from './security/resolve-server-secret.js';
+import { sealingKey } from './security/seal.js';
 import { openKnexStorage } from './storage/knex/index.js';
 import type { Storage, Tx } from './storage/repositories.js';
 import { createAuthorizeDeps } from './oidc/authorize/create-authorize-deps.js';
 import { authorizationRequestReader } from './oidc/authorize/read-authorization-request.js';
 import { createProviderDeps } from './oidc/create-provider-deps.js';
 import { verifyAccessToken } from './oidc/tokens/index.js';
-import { createConsentService, createRememberedAccounts, createSignInDeps, createSignInService } from './interaction/index.js';
+import {
+  createConsentService,
+  createEnrolmentService,
+  createRememberedAccounts,
+  createSignInDeps,
+  createSignInService,
+} from './interaction/index.js';
 import { createFrontend } from './web/index.js';
 import { createScheduler, type Scheduler } from './scheduler/index.js';
 
@@ -110,19 +120,49 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const secret = await resolveServerSecret({ configured: config.security.secret, db, settings: repositories.settings, clock, logger });
   const users = repositories.users;
   const sessions = createSessionService({ db, sessions: repositories.sessions, users, security: config.security, clock });
-  const factors = noRegisteredFactors;
+  const events = createEventLog({ storage, logger, clock });
+  const { totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials } = repositories;
+  const factors = createUserFactorReader({ db, totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials });
   const userViews = createUserViewService({ factors, auth: config.auth });
   const rateLimit = createLoginRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock });
-  const events = createEventLog({ storage, logger, clock });
   const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword, events });
   const signOut = createSignOut({ storage, events });
+  const totp = createTotpService({
+    db,
+    transaction,
+    totp: totpCredentials,
+    recoveryCodes,
+    passkeys: passkeyCredentials,
+    rateLimit,
+    secretKey: sealingKey(secret, 'totp secrets'),
+    recoveryCodeKey: sealingKey(secret, 'recovery codes'),
+    auth: config.auth,
+    branding: config.branding,
+    events,
+    clock,
+  });
+  const passkeys = createPasskeyService({
+    db,
+    transaction,
+    users,
+    passkeys: passkeyCredentials,
+    totp: totpCredentials,
+    challenges: repositories.webauthnChallenges,
+    baseUrl: config.server.baseUrl,
+    branding: config.branding,
+    auth: config.auth,
+    events,
+    clock,
+  });
   const userTerms = createUserTerms({ storage, events, clock });
   const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, terms: userTerms, auth: config.auth, clock });
-  const signIn = createSignInService({ passwords, sessions, stepDeps: signInDeps, events, db, clock });
+  const signIn = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: signInDeps, events, db, clock });
+  const enrolment = createEnrolmentService({ totp, passkeys, signIn, factors, auth: config.auth });
   const revokeUser = async (tx: Tx, sub: string) => {
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
-  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, events, clock });
+  const resetSecondFactors = createSecondFactorReset({ totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials, sessions: repositories.sessions });
+  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, resetSecondFactors, hashPassword, events, clock });
   const adminEvents = createAdminEventsService(storage);
   const userConsents = createUserConsents({ storage, events, clock });
   const profiles = createProfileUpdater({ db, users, i18n: config.i18n, clock });
@@ -222,6 +262,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     sessions,
     signOut,
     signIn,
+    totp,
+    passkeys,
+    enrolment,
     registration,
     emailVerification,
     passwordReset,

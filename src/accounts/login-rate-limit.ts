@@ -25,6 +25,12 @@ import type { LoginRateLimitCounter } from '../model/index.js';
  * account's counter and takes its own attempt back from the address's, so
  * successes never add up against an address.
  *
+ * Second-factor codes (TOTP, recovery codes) count against the same two
+ * counters, and against a third of the account's own (`secondFactor`),
+ * with the account's limit: a right password clears the account's counter,
+ * so without the third every new password sign-in would buy an attacker
+ * max_attempts more guesses at the code.
+ *
  * `security.login_rate_limit` is read at each call, so a config reload
  * changes the limits at once.
  */
@@ -39,7 +45,7 @@ export interface LoginRateLimit {
   beginAttempt(keys: LoginRateLimitKeys): Promise<number>;
   /** A successful login forgets the account's failures and takes its attempt back from the address. */
   recordSuccess(keys: LoginRateLimitKeys, countedAt: number): Promise<void>;
-  /** Forgets the failures counted against an account (its e-mail); true when there were any. */
+  /** Forgets the failures counted against an account (its e-mail), its second-factor codes' too; true when there were any. */
   clearAccount(email: string): Promise<boolean>;
   /** Forgets the failures counted against a client address (see canonicalAddress); true when there were any. */
   clearAddress(address: string): Promise<boolean>;
@@ -49,10 +55,18 @@ export interface LoginRateLimitKeys {
   /** The e-mail as typed; compared lower-cased. */
   account: string;
   clientAddress: string;
+  /** The attempt is a second-factor code: it also counts on the account's second-factor counter. */
+  secondFactor?: boolean;
 }
 
 const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
+const secondFactorKey = (email: string) => `second-factor:${email.trim().toLowerCase()}`;
 const addressKey = (address: string) => `address:${canonicalAddress(address) ?? address}`;
+const counterKeys = (keys: LoginRateLimitKeys) => [
+  accountKey(keys.account),
+  addressKey(keys.clientAddress),
+  ...(keys.secondFactor ? [secondFactorKey(keys.account)] : []),
+];
 
 /**
  * One spelling per address, so that a counter and `idp ratelimit clear`
@@ -85,31 +99,47 @@ function blockedUntil(counters: LoginRateLimitCounter[], now: number, windowMs: 
 
 export function createLoginRateLimit(deps: { db: Tx; counters: LoginRateLimitRepository; limits: LoginRateLimitConfig; clock: Clock }): LoginRateLimit {
   const { db, counters, limits, clock } = deps;
-  const limitOf = (counter: LoginRateLimitCounter) => (counter.key.startsWith('account:') ? limits.maxAttempts : limits.addressMaxAttempts);
+  const limitOf = (counter: LoginRateLimitCounter) => (counter.key.startsWith('address:') ? limits.addressMaxAttempts : limits.maxAttempts);
   return {
     async check(keys) {
       const now = clock.now();
       const windowMs = limits.windowSeconds * 1000;
-      const found = await counters.find(db, [accountKey(keys.account), addressKey(keys.clientAddress)]);
+      const found = await counters.find(db, counterKeys(keys));
       const blocked = found.filter((c) => c.failures >= limitOf(c) && c.windowStartedAt + windowMs > now);
       if (blocked.length > 0) throw blockedUntil(blocked, now, windowMs);
     },
     async beginAttempt(keys) {
       const now = clock.now();
       const windowMs = limits.windowSeconds * 1000;
-      const counted = [
-        await counters.countAttempt(db, accountKey(keys.account), now, now - windowMs),
-        await counters.countAttempt(db, addressKey(keys.clientAddress), now, now - windowMs),
-      ];
+      const counted = [];
+      for (const key of counterKeys(keys)) counted.push(await counters.countAttempt(db, key, now, now - windowMs));
       const over = counted.filter((c) => c.failures > limitOf(c) && c.windowStartedAt + windowMs > now);
       if (over.length > 0) throw blockedUntil(over, now, windowMs);
       return now;
     },
     async recordSuccess(keys, countedAt) {
       await counters.clear(db, accountKey(keys.account));
+      if (keys.secondFactor) await counters.clear(db, secondFactorKey(keys.account));
       await counters.release(db, addressKey(keys.clientAddress), countedAt);
     },
-    clearAccount: (email) => counters.clear(db, accountKey(email)),
+    async clearAccount(email) {
+      const cleared = [await counters.clear(db, accountKey(email)), await counters.clear(db, secondFactorKey(email))];
+      return cleared.some(Boolean);
+    },
     clearAddress: (address) => counters.clear(db, addressKey(address)),
   };
+}
+
+/**
+ * One rate-limited attempt at a credential: refused with 429 while the
+ * counters are over the limit, counted before `verify` runs, and forgiven
+ * when it answers something other than null. A null answer throws `refusal()`.
+ */
+export async function attemptWithinLimit<T>(rateLimit: LoginRateLimit, keys: LoginRateLimitKeys, verify: () => Promise<T | null>, refusal: () => ApiError): Promise<T> {
+  await rateLimit.check(keys);
+  const countedAt = await rateLimit.beginAttempt(keys);
+  const result = await verify();
+  if (result === null) throw refusal();
+  await rateLimit.recordSuccess(keys, countedAt);
+  return result;
 }

@@ -9,7 +9,9 @@ import type { SessionRecord, UserRecord } from '../model/index.js';
  * random id; the row it points at decides, so logout, user deletion and
  * revocation take effect on the next request. Lifetime: an absolute
  * `security.session_ttl_seconds` from sign-in and an idle limit
- * `security.session_idle_ttl_seconds` since the last request.
+ * `security.session_idle_ttl_seconds` since the last request. A session
+ * still waiting for a second factor lives at most 10 minutes: a right
+ * password is good for finishing the sign-in now, not tomorrow.
  */
 export interface ActiveSession {
   session: SessionRecord;
@@ -34,14 +36,22 @@ export interface SessionService {
    * Sessions still waiting for a second factor resolve only with `allowPending`.
    */
   resolve(id: string, options?: { allowPending?: boolean }): Promise<ActiveSession | null>;
-  /** Completes a pending sign-in (the second factor was verified). */
+  /**
+   * Completes a pending sign-in (the second factor was verified or
+   * enrolled): the session becomes full, with these methods, auth_time now
+   * (the time of the last factor) and its full lifetime from now.
+   */
   completeSecondFactor(idHash: string, amr: string[]): Promise<void>;
+  /** Ends a sign-in still waiting for its second factor (sign-out of a signed-in session is src/accounts/sign-out.ts, with its event). */
+  abandonPending(idHash: string): Promise<void>;
   /** Revokes every session of a user, inside the caller's transaction. */
   revokeUser(tx: Tx, sub: string): Promise<number>;
 }
 
 /** Writes last_seen_at at most once a minute per session: reads stay reads. */
 const touchIntervalMs = 60_000;
+/** How long a right password waits for its second factor. */
+export const pendingSessionTtlMs = 10 * 60_000;
 
 export function hashSessionId(id: string): string {
   return createHash('sha256').update(id).digest('base64url');
@@ -59,12 +69,13 @@ export function createSessionService(deps: {
     async create(input) {
       const now = clock.now();
       const id = randomBytes(32).toString('base64url');
+      const lifetimeMs = security.sessionTtlSeconds * 1000;
       const session: SessionRecord = {
         idHash: hashSessionId(id),
         sub: input.sub,
         createdAt: now,
         lastSeenAt: now,
-        expiresAt: now + security.sessionTtlSeconds * 1000,
+        expiresAt: now + (input.secondFactorPending ? Math.min(lifetimeMs, pendingSessionTtlMs) : lifetimeMs),
         authTime: input.authTime ?? now,
         amr: input.amr,
         secondFactorPending: input.secondFactorPending ?? false,
@@ -93,7 +104,13 @@ export function createSessionService(deps: {
     },
 
     async completeSecondFactor(idHash, amr) {
-      await sessions.update(db, idHash, { secondFactorPending: false, amr, authTime: clock.now(), lastSeenAt: clock.now() });
+      const now = clock.now();
+      await sessions.update(db, idHash, { secondFactorPending: false, amr, authTime: now, lastSeenAt: now, expiresAt: now + security.sessionTtlSeconds * 1000 });
+    },
+
+    async abandonPending(idHash) {
+      const session = await sessions.findByIdHash(db, idHash);
+      if (session?.secondFactorPending) await sessions.delete(db, idHash);
     },
 
     revokeUser(tx, sub) {

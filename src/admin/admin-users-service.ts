@@ -3,6 +3,7 @@ import { emailAlreadyExists, forbidden, userNotEditable, userNotFound } from '..
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../accounts/is-unique-violation.js';
 import type { EventLog } from '../events/index.js';
+import type { SecondFactorReset } from '../accounts/second-factor-reset.js';
 import type { Tx, UserRepository } from '../storage/repositories.js';
 import type { UserRecord, UserRole, ManagedBy } from '../model/index.js';
 import type { AdminUserView, UserViewService } from './user-view-service.js';
@@ -49,6 +50,12 @@ export interface AdminUsersService {
   update(caller: UserRecord, sub: string, input: UpdateUserInput, context: AdminRequestContext): Promise<AdminUserView>;
   /** Soft delete; revokes the user's sessions in the same transaction. */
   delete(caller: UserRecord, sub: string, context: AdminRequestContext): Promise<AdminUserView>;
+  /**
+   * Removes the user's authenticator app, recovery codes and passkeys and
+   * ends their sessions (a lost device). Any user, config-managed too: personal
+   * credentials are the user's own on every account (DESIGN.md 11).
+   */
+  resetSecondFactors(caller: UserRecord, sub: string, context: AdminRequestContext): Promise<void>;
 }
 
 export function createAdminUsersService(deps: {
@@ -58,6 +65,8 @@ export function createAdminUsersService(deps: {
   views: UserViewService;
   /** Revokes every grant of a user (sessions now; tokens when they exist). */
   revokeUser(tx: Tx, sub: string): Promise<void>;
+  /** Removes a user's second factors and sessions (src/accounts, createSecondFactorReset). */
+  resetSecondFactors: SecondFactorReset;
   hashPassword(plain: string): Promise<string>;
   events: EventLog;
   clock: Clock;
@@ -160,6 +169,21 @@ export function createAdminUsersService(deps: {
         return { ...target, deletedAt: now, updatedAt: now };
       });
       return views.adminUser(user);
+    },
+
+    async resetSecondFactors(caller, sub, context) {
+      requireAdmin(caller);
+      await deps.transaction(async (tx) => {
+        await requireUser(tx, sub);
+        const removed = await deps.resetSecondFactors(tx, sub);
+        await events.record(tx, {
+          type: 'second_factor.reset_by_admin',
+          actor: caller.sub,
+          subject: sub,
+          clientAddress: context.clientAddress,
+          detail: { totp: removed.totp, passkeys: removed.passkeys },
+        });
+      });
     },
   };
 

@@ -24,10 +24,12 @@ export interface AdminUserView extends SessionUserView {
 
 /**
  * DESIGN.md 11: the profile (GET /api/user), the session user plus the
- * profile fields (null when not given) and when the account was created
- * (ISO 8601 UTC, Z).
+ * profile fields (null when not given), the recovery codes left and when
+ * the account was created (ISO 8601 UTC, Z).
  */
 export interface ProfileView extends SessionUserView {
+  /** Unused recovery codes of the authenticator app; 0 without one. */
+  recoveryCodesLeft: number;
   name: string | null;
   givenName: string | null;
   familyName: string | null;
@@ -72,9 +74,10 @@ export function createUserViewService(deps: { factors: UserFactorReader; auth: A
       return sessionView(user, summaries.get(user.sub) ?? noFactors);
     },
     async profile(user) {
-      const summaries = await deps.factors.summarize([user.sub]);
+      const factors = (await deps.factors.summarize([user.sub])).get(user.sub) ?? noFactors;
       return {
-        ...sessionView(user, summaries.get(user.sub) ?? noFactors),
+        ...sessionView(user, factors),
+        recoveryCodesLeft: factors.totpRegistered ? factors.unusedRecoveryCodes : 0,
         name: user.name,
         givenName: user.givenName,
         familyName: user.familyName,

@@ -151,6 +151,7 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(new Option('--url <url>', 'server address, e.g. http://localhost:8080 (default: $IDP_URL, else the last one)'))
     .requiredOption('--email <email>', "the admin's e-mail")
     .option('--password-stdin', 'read the password from stdin instead of a hidden prompt')
+    .option('--code <code>', 'for an account with a second factor: the authenticator app\'s code or a recovery code (default: a hidden prompt)')
     .addOption(passwordOption())
     .addOption(jsonOption())
     .action((opts) => api(async () => (await import('./commands/admin/login.js')).runAdminLogin(ctx, opts)));
@@ -185,7 +186,7 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(jsonOption())
     .action((opts) => api(async () => (await import('./commands/admin/events-list.js')).runEventsList(ctx, opts)));
 
-  const users = admin.command('users').description('list, show, create, update, delete and unlock users');
+  const users = admin.command('users').description('list, show, create, update, delete and unlock users, and reset their second factors');
 
   users
     .command('list')
@@ -245,6 +246,16 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
     .action((user: string, opts) => api(async () => (await import('./commands/admin/users-unlock.js')).runUsersUnlock(ctx, user, opts)));
+
+  users
+    .command('reset-second-factors')
+    .description("remove a user's authenticator app, recovery codes and passkeys, and end its sessions (a lost device)")
+    .argument('<user>', "the user's sub or e-mail")
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((user: string, opts) =>
+      api(async () => (await import('./commands/admin/users-reset-second-factors.js')).runUsersResetSecondFactors(ctx, user, opts)),
+    );
 }
 
 /** package.json's version: the file sits two levels above this module in src/cli and in dist/cli alike. */

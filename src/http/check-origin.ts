@@ -1,6 +1,6 @@
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import { ApiError } from '../api-error.js';
-import { sessionStrategy } from './auth/cookie-session-auth.js';
+import { cookieStrategies } from './auth/cookie-session-auth.js';
 
 const safeMethods = new Set(['get', 'head', 'options']);
 
@@ -18,7 +18,7 @@ export function createOriginCheck(baseUrl: string): Lifecycle.Method {
     const origin = request.headers.origin;
     if (origin === undefined || origin === ownOrigin) return h.continue;
     const app = request.route.settings.app as { checkOrigin?: boolean } | undefined;
-    const cookieAuthenticated = request.auth.isAuthenticated && request.auth.strategy === sessionStrategy;
+    const cookieAuthenticated = request.auth.isAuthenticated && cookieStrategies.includes(request.auth.strategy ?? '');
     if (!cookieAuthenticated && !app?.checkOrigin) return h.continue;
     throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'Cross-origin requests are not allowed for this resource.');
   };

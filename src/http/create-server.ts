@@ -2,7 +2,7 @@ import Hapi, { type Lifecycle, type RouteOptions, type ServerRoute } from '@hapi
 import Inert from '@hapi/inert';
 import type { HttpDeps } from './http-deps.js';
 import type { RouteAuth, RouteDefinition } from './route-definition.js';
-import { registerCookieSessionAuth, sessionStrategy } from './auth/cookie-session-auth.js';
+import { pendingSessionStrategy, registerCookieSessionAuth, sessionOrPendingStrategy, sessionStrategy } from './auth/cookie-session-auth.js';
 import { bearerStrategy, registerBearerAuth } from './auth/bearer-auth.js';
 import { createOriginCheck } from './check-origin.js';
 import { createCors, type Cors } from './create-cors.js';
@@ -70,7 +70,7 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
 
 /** The Origin rule concerns cookie-authenticated routes and those that ask for it; others skip the step. */
 function needsOriginCheck(route: RouteDefinition): boolean {
-  return route.checkOrigin === true || route.auth === 'session' || route.auth === 'optional-session' || route.auth === 'admin';
+  return route.checkOrigin === true || route.auth !== 'none' && route.auth !== 'bearer';
 }
 
 function toHapiValidate(validate: RouteDefinition['validate']): RouteOptions['validate'] {
@@ -119,6 +119,10 @@ function toHapiAuth(auth: RouteAuth): RouteOptions['auth'] {
       return { strategy: sessionStrategy };
     case 'optional-session':
       return { strategy: sessionStrategy, mode: 'try' };
+    case 'pending-session':
+      return { strategy: pendingSessionStrategy };
+    case 'session-or-pending':
+      return { strategy: sessionOrPendingStrategy };
     case 'admin':
       // 401 without a session; hapi's scope check answers 403 for non-admins.
       return { strategy: sessionStrategy, access: { scope: ['admin'] } };

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
+import type { PasskeyService } from '../accounts/passkey-service.js';
+import type { TotpService } from '../accounts/totp-service.js';
 import type { EmailVerification, PasswordReset, Registration } from '../accounts/index.js';
 import type { UserConsents } from '../accounts/user-consents.js';
 import type { UserTerms } from '../accounts/user-terms.js';
@@ -14,7 +16,7 @@ import type { AdminEventsService } from '../admin/admin-events-service.js';
 import type { BearerCredentials } from './auth/bearer-auth.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProviderDeps } from '../oidc/provider-deps.js';
-import type { ConsentService, RememberedAccounts, SignInService } from '../interaction/index.js';
+import type { ConsentService, EnrolmentService, RememberedAccounts, SignInService } from '../interaction/index.js';
 import type { Frontend } from '../web/index.js';
 
 /**
@@ -33,8 +35,14 @@ export interface HttpDeps {
   sessions: SessionService;
   /** POST /api/auth/logout and RP-initiated logout: ends the session and records sign_out (src/accounts/sign-out.ts). */
   signOut: SignOut;
-  /** POST /api/auth/login (src/interaction, createSignInService). */
+  /** POST /api/auth/login and the second factors that complete it (src/interaction, createSignInService). */
   signIn: SignInService;
+  /** The user's authenticator app and recovery codes (src/accounts, createTotpService). */
+  totp: TotpService;
+  /** The user's passkeys and the passkey sign-in's options (src/accounts, createPasskeyService). */
+  passkeys: PasskeyService;
+  /** Registering a factor, from a session or the enrolment at sign-in (src/interaction, createEnrolmentService). */
+  enrolment: EnrolmentService;
   /** POST /api/auth/register (src/accounts, createRegistration). */
   registration: Registration;
   /** POST /api/auth/email/verify and /resend (src/accounts, createEmailVerification). */

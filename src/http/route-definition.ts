@@ -10,10 +10,14 @@ export type ApiTag = 'Auth' | 'User' | 'Consent' | 'Terms' | 'OAuth Connect' | '
  * - none: anyone;
  * - session: a signed-in browser session (cookieSessionAuth), else 401;
  * - optional-session: the session when there is one, anonymous otherwise;
+ * - pending-session: a session waiting for its second factor (after a right
+ *   password), else 401 (409 SIGN_IN_NOT_PENDING for a signed-in one);
+ * - session-or-pending: a signed-in session or a pending one (the enrolment
+ *   routes: their service decides what a pending session may do);
  * - admin: a session whose user has role admin (401 without a session, 403 otherwise);
  * - bearer: a JWT access token (bearerAuth), verified by HttpDeps.verifyAccessToken.
  */
-export type RouteAuth = 'none' | 'session' | 'optional-session' | 'admin' | 'bearer';
+export type RouteAuth = 'none' | 'session' | 'optional-session' | 'pending-session' | 'session-or-pending' | 'admin' | 'bearer';
 
 /**
  * Which other origins' browser apps may read a route's responses

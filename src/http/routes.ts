@@ -3,6 +3,15 @@ import { route, type RouteDefinition } from './route-definition.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/build-openapi-document.js';
 import { healthRoute } from './routes/health-route.js';
 import { loginRoute, logoutRoute, sessionRoute } from './routes/auth-routes.js';
+import { loginRecoveryCodeRoute, loginTotpRoute, passkeyOptionsRoute, passkeyVerifyRoute } from './routes/second-factor-login-routes.js';
+import { recoveryCodesRoute, totpBeginRoute, totpConfirmRoute, totpDeleteRoute } from './routes/totp-routes.js';
+import {
+  passkeyDeleteRoute,
+  passkeyListRoute,
+  passkeyRegisterRoute,
+  passkeyRegistrationOptionsRoute,
+  passkeyRenameRoute,
+} from './routes/passkey-routes.js';
 import { registerRoute } from './routes/registration-routes.js';
 import { resendVerificationRoute, verifyEmailRoute } from './routes/email-verification-routes.js';
 import { forgotPasswordRoute, resetPasswordRoute } from './routes/password-reset-routes.js';
@@ -12,6 +21,7 @@ import {
   adminGetUserRoute,
   adminListUsersRoute,
   adminMeRoute,
+  adminResetSecondFactorsRoute,
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
 import { adminListEventsRoute } from './routes/admin-event-routes.js';
@@ -30,6 +40,7 @@ import { userChangePasswordRoute, userDeleteRoute, userGetRoute, userUpdateRoute
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 import {
   accountPageRoute,
+  authenticatorAppQrRoute,
   consentPageRoute,
   termsPageRoute,
   forgotPasswordPageRoute,
@@ -37,7 +48,9 @@ import {
   loginPageRoute,
   registerPageRoute,
   resetPasswordPageRoute,
+  secondFactorPageRoute,
   themeStylesheetRoute,
+  webAuthnBrowserRoute,
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
 import { usesBuiltinUi } from '../web/index.js';
@@ -54,31 +67,48 @@ import { usesBuiltinUi } from '../web/index.js';
 
 /** Anyone, or a browser session. */
 const publicRoutes: RouteDefinition[] = [
-  route('GET',  '/api/health',                'none',             healthRoute),
-  route('POST', '/api/auth/login',            'none',             loginRoute),
-  route('POST', '/api/auth/logout',           'optional-session', logoutRoute),
-  route('GET',  '/api/auth/session',          'session',          sessionRoute),
-  route('POST', '/api/auth/register',         'none',             registerRoute),
-  route('POST', '/api/auth/email/verify',     'none',             verifyEmailRoute),
-  route('POST', '/api/auth/email/resend',     'none',             resendVerificationRoute),
-  route('POST', '/api/auth/password/forgot',  'none',             forgotPasswordRoute),
-  route('POST', '/api/auth/password/reset',   'none',             resetPasswordRoute),
-  route('GET',  '/api/auth/accounts',         'none',             accountsListRoute),
-  route('POST', '/api/auth/accounts/select',  'none',             accountsSelectRoute),
-  route('GET',  '/api/consent',               'session',          consentGetRoute),
-  route('POST', '/api/consent',               'session',          consentPostRoute),
-  route('GET',    '/api/consents',              'session',        userConsentsListRoute),
-  route('DELETE', '/api/consents/{client_id}',  'session',        userConsentRevokeRoute),
-  route('GET',    '/api/terms',                 'optional-session', termsListRoute),
-  route('POST',   '/api/terms/accept',          'session',        termsAcceptRoute),
+  route('GET',    '/api/health',                    'none',               healthRoute),
+  route('POST',   '/api/auth/login',                'none',               loginRoute),
+  route('POST',   '/api/auth/login/totp',           'pending-session',    loginTotpRoute),
+  route('POST',   '/api/auth/login/recovery-code',  'pending-session',    loginRecoveryCodeRoute),
+  route('POST',   '/api/auth/passkey/options',      'none',               passkeyOptionsRoute),
+  route('POST',   '/api/auth/passkey/verify',       'none',               passkeyVerifyRoute),
+  route('POST',   '/api/auth/logout',               'optional-session',   logoutRoute),
+  route('GET',    '/api/auth/session',              'session',            sessionRoute),
+  route('POST',   '/api/auth/register',             'none',               registerRoute),
+  route('POST',   '/api/auth/email/verify',         'none',               verifyEmailRoute),
+  route('POST',   '/api/auth/email/resend',         'none',               resendVerificationRoute),
+  route('POST',   '/api/auth/password/forgot',      'none',               forgotPasswordRoute),
+  route('POST',   '/api/auth/password/reset',       'none',               resetPasswordRoute),
+  route('GET',    '/api/auth/accounts',             'none',               accountsListRoute),
+  route('POST',   '/api/auth/accounts/select',      'none',               accountsSelectRoute),
+  route('GET',    '/api/consent',                   'session',            consentGetRoute),
+  route('POST',   '/api/consent',                   'session',            consentPostRoute),
+  route('GET',    '/api/consents',                  'session',            userConsentsListRoute),
+  route('DELETE', '/api/consents/{client_id}',      'session',            userConsentRevokeRoute),
+  route('GET',    '/api/terms',                     'optional-session',   termsListRoute),
+  route('POST',   '/api/terms/accept',              'session',            termsAcceptRoute),
 ];
 
-/** The signed-in user's own account (SPEC tag User, DESIGN.md 11). */
+/**
+ * The signed-in user's own account (SPEC tag User, DESIGN.md 11). The
+ * enrolment of a second factor also takes the pending session of a user
+ * who must register one at sign-in (session-or-pending).
+ */
 const userRoutes: RouteDefinition[] = [
-  route('GET',    '/api/user',          'session', userGetRoute),
-  route('PATCH',  '/api/user',          'session', userUpdateRoute),
-  route('DELETE', '/api/user',          'session', userDeleteRoute),
-  route('POST',   '/api/user/password', 'session', userChangePasswordRoute),
+  route('GET',    '/api/user',                   'session',            userGetRoute),
+  route('PATCH',  '/api/user',                   'session',            userUpdateRoute),
+  route('DELETE', '/api/user',                   'session',            userDeleteRoute),
+  route('POST',   '/api/user/password',          'session',            userChangePasswordRoute),
+  route('POST',   '/api/user/totp',              'session-or-pending', totpBeginRoute),
+  route('POST',   '/api/user/totp/confirm',      'session-or-pending', totpConfirmRoute),
+  route('DELETE', '/api/user/totp',              'session',            totpDeleteRoute),
+  route('POST',   '/api/user/recovery-codes',    'session',            recoveryCodesRoute),
+  route('GET',    '/api/user/passkeys',          'session',            passkeyListRoute),
+  route('POST',   '/api/user/passkeys/options',  'session-or-pending', passkeyRegistrationOptionsRoute),
+  route('POST',   '/api/user/passkeys',          'session-or-pending', passkeyRegisterRoute),
+  route('PATCH',  '/api/user/passkeys/{id}',     'session',            passkeyRenameRoute),
+  route('DELETE', '/api/user/passkeys/{id}',     'session',            passkeyDeleteRoute),
 ];
 
 /**
@@ -110,15 +140,16 @@ const protocolRoutes: RouteDefinition[] = [
 
 /** SPEC.md 4: every operation requires an admin session (cookieSessionAuth). */
 const adminRoutes: RouteDefinition[] = [
-  route('GET',    '/api/admin/me',           'admin', adminMeRoute),
-  route('GET',    '/api/admin/users',        'admin', adminListUsersRoute),
-  route('POST',   '/api/admin/users',        'admin', adminCreateUserRoute),
-  route('GET',    '/api/admin/users/{sub}',  'admin', adminGetUserRoute),
-  route('PATCH',  '/api/admin/users/{sub}',  'admin', adminUpdateUserRoute),
-  route('DELETE', '/api/admin/users/{sub}',  'admin', adminDeleteUserRoute),
-  route('GET',    '/api/admin/events',       'admin', adminListEventsRoute),
-  route('GET',    '/api/admin/terms',        'admin', adminTermsStatusRoute),
-  route('POST',   '/api/admin/users/{sub}/unlock', 'admin', adminUnlockUserRoute),
+  route('GET',    '/api/admin/me',                           'admin', adminMeRoute),
+  route('GET',    '/api/admin/users',                        'admin', adminListUsersRoute),
+  route('POST',   '/api/admin/users',                        'admin', adminCreateUserRoute),
+  route('GET',    '/api/admin/users/{sub}',                  'admin', adminGetUserRoute),
+  route('PATCH',  '/api/admin/users/{sub}',                  'admin', adminUpdateUserRoute),
+  route('DELETE', '/api/admin/users/{sub}',                  'admin', adminDeleteUserRoute),
+  route('DELETE', '/api/admin/users/{sub}/second-factors',   'admin', adminResetSecondFactorsRoute),
+  route('GET',    '/api/admin/events',                       'admin', adminListEventsRoute),
+  route('GET',    '/api/admin/terms',                        'admin', adminTermsStatusRoute),
+  route('POST',   '/api/admin/users/{sub}/unlock',           'admin', adminUnlockUserRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */
@@ -143,16 +174,19 @@ function docsRoutes(config: Config): RouteDefinition[] {
 function builtinPageRoutes(config: Config): RouteDefinition[] {
   if (!usesBuiltinUi(config.frontend)) return [];
   return [
-    route('GET', '/',                'optional-session', homePageRoute),
-    route('GET', '/login',           'optional-session', loginPageRoute),
-    route('GET', '/register',        'optional-session', registerPageRoute),
-    route('GET', '/verify-email',    'optional-session', verifyEmailPageRoute),
-    route('GET', '/forgot-password', 'optional-session', forgotPasswordPageRoute),
-    route('GET', '/reset-password',  'optional-session', resetPasswordPageRoute),
-    route('GET', '/terms',           'optional-session', termsPageRoute),
-    route('GET', '/consent',         'optional-session', consentPageRoute),
-    route('GET', '/account',         'optional-session', accountPageRoute),
-    route('GET', '/ui/theme.css',    'none',             themeStylesheetRoute),
+    route('GET', '/',                            'optional-session',   homePageRoute),
+    route('GET', '/login',                       'optional-session',   loginPageRoute),
+    route('GET', '/login/second-factor',         'none',               secondFactorPageRoute),
+    route('GET', '/register',                    'optional-session',   registerPageRoute),
+    route('GET', '/verify-email',                'optional-session',   verifyEmailPageRoute),
+    route('GET', '/forgot-password',             'optional-session',   forgotPasswordPageRoute),
+    route('GET', '/reset-password',              'optional-session',   resetPasswordPageRoute),
+    route('GET', '/terms',                       'optional-session',   termsPageRoute),
+    route('GET', '/consent',                     'optional-session',   consentPageRoute),
+    route('GET', '/account',                     'optional-session',   accountPageRoute),
+    route('GET', '/ui/theme.css',                'none',               themeStylesheetRoute),
+    route('GET', '/ui/authenticator-app-qr.svg', 'session-or-pending', authenticatorAppQrRoute),
+    route('GET', '/ui/vendor/webauthn/{path*}',  'none',               webAuthnBrowserRoute),
   ];
 }
 

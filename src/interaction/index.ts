@@ -2,14 +2,17 @@
  * The sign-in (DESIGN.md 12): one list of named steps, ./sign-in-steps.ts,
  * that every way of signing in passes through:
  *
- *   identify → selectAccount → secondFactor → emailVerified → terms → consent → (answer)
+ *   identify → selectAccount → secondFactor → enrolSecondFactor → emailVerified → terms → consent → (answer)
  *
  * - identify: someone signed in, recently enough for the request
  *   (prompt=login, max_age)? If not: /login?return_to=….
  * - selectAccount: prompt=select_account: /login?…&select_account=true,
  *   which offers the accounts remembered in this browser.
- * - secondFactor: a new sign-in of a user who must use a second factor waits
- *   for one (the login API answers second_factor_required).
+ * - secondFactor: a new sign-in of a user who has a second factor waits
+ *   for one (the login API answers second_factor_required), unless it was
+ *   made with one (a passkey).
+ * - enrolSecondFactor: a new sign-in of a user who must use a second factor
+ *   and has none waits for the enrolment of one (enrolment_required).
  * - emailVerified: a user who must verify their e-mail and has not gets
  *   no sign-in (the login API answers 403 EMAIL_NOT_VERIFIED; a session of
  *   such a user is sent back to /login).
@@ -26,9 +29,12 @@
  * the cookie's session: the first step that does not pass names the page
  * to send the browser to (under prompt=none, the error instead). Each page
  * ends by going back to return_to, where the list runs again, so no page
- * decides what comes next. A sign-in method (POST /api/auth/login, in
- * ./sign-in-service.ts) runs it with the identity it has just established
- * and no request; the session it creates records how far that got. A
+ * decides what comes next. A sign-in method (POST /api/auth/login, a
+ * passkey, in ./sign-in-service.ts) runs it with the identity it has just
+ * established and no request; the session it creates records how far that
+ * got. A second factor (or the enrolment of one, ./enrolment-service.ts)
+ * runs it again with the method added to the identity's amr, and the
+ * pending session becomes full. A
  * remembered account (POST /api/auth/accounts/select) brings back a session
  * that passed the list when it was created.
  *
@@ -54,7 +60,14 @@ export { runSignIn, type SignInResult } from './run-sign-in.js';
 export type { Identified, Identity, NewIdentity, PendingAuthorization, Prompt, SessionIdentity, SignInStart } from './sign-in-state.js';
 export type { StepResult } from './step-result.js';
 export { createSignInDeps, type SignInDeps } from './sign-in-deps.js';
-export { createSignInService, type SignInOutcome, type SignInService } from './sign-in-service.js';
+export {
+  createSignInService,
+  type PasskeySignInOutcome,
+  type SecondFactorMethod,
+  type SignInOutcome,
+  type SignInService,
+} from './sign-in-service.js';
+export { createEnrolmentService, type EnrolmentService } from './enrolment-service.js';
 export { authorizePath, interactionParams } from './interaction-location.js';
 export { isSafeReturnTo } from './return-to.js';
 export {

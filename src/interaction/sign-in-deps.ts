@@ -9,6 +9,8 @@ export interface SignInDeps {
   clock: Clock;
   /** auth.second_factor: who must use a second factor. */
   secondFactorPolicy: AuthConfig['secondFactor'];
+  /** auth.passkeys_enabled: whether registered passkeys count as factors. */
+  passkeysEnabled: boolean;
   factors: UserFactorReader;
   /** Scopes the user already granted to the client (empty when none). */
   grantedScopes(sub: string, clientId: string): Promise<string[]>;
@@ -24,7 +26,7 @@ export function createSignInDeps(deps: {
   consents: ConsentRepository;
   factors: UserFactorReader;
   terms: UserTerms;
-  auth: Pick<AuthConfig, 'secondFactor'>;
+  auth: Pick<AuthConfig, 'secondFactor' | 'passkeysEnabled'>;
   clock: Clock;
 }): SignInDeps {
   const { db, consents, factors, terms, auth, clock } = deps;
@@ -33,6 +35,10 @@ export function createSignInDeps(deps: {
     // Read through: a config reload changes auth.second_factor in place.
     get secondFactorPolicy() {
       return auth.secondFactor;
+    },
+    // Read through as well: auth.passkeys_enabled decides whether passkeys count as factors.
+    get passkeysEnabled() {
+      return auth.passkeysEnabled;
     },
     factors,
     terms,

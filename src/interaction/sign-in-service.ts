@@ -1,7 +1,10 @@
 import { emailNotVerified } from '../accounts/account-errors.js';
 import type { SecondFactor } from '../accounts/login-second-factors.js';
+import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { PasswordLogin, PasswordLoginInput } from '../accounts/password-login.js';
-import type { SessionService } from '../accounts/sessions.js';
+import type { ActiveSession, SessionService } from '../accounts/sessions.js';
+import type { TotpService } from '../accounts/totp-service.js';
+import { ApiError } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
 import type { Tx } from '../storage/repositories.js';
@@ -12,44 +15,100 @@ import type { NewIdentity } from './sign-in-state.js';
 
 /**
  * How a sign-in through the API ends (DESIGN.md 6 and 11): signed in, or
- * waiting for a second factor in a pending session that no other route
- * accepts. Both carry the raw session id for the cookie.
+ * waiting in a pending session that only the second-factor routes accept,
+ * for one of the user's factors or for the enrolment of a first one. Both
+ * carry the raw session id for the cookie.
  */
 export type SignInOutcome =
   | { status: 'authenticated'; sessionId: string; user: UserRecord }
-  | { status: 'second_factor_required'; sessionId: string; user: UserRecord; factors: SecondFactor[] };
+  | { status: 'second_factor_required'; sessionId: string; user: UserRecord; factors: SecondFactor[]; enrolmentRequired: boolean };
+
+/** A passkey either completed the cookie's pending session in place (no new cookie) or signed in anew. */
+export type PasskeySignInOutcome = { status: 'completed'; user: UserRecord } | SignInOutcome;
+
+/** RFC 8176 method of each second factor: a one-time code, or a hardware-bound key. */
+export type SecondFactorMethod = 'otp' | 'hwk';
 
 export interface SignInService {
   /** POST /api/auth/login: identify by e-mail and password, then the sign-in steps; 403 EMAIL_NOT_VERIFIED when the user must verify first. */
   withPassword(input: PasswordLoginInput): Promise<SignInOutcome>;
   /** POST /api/auth/register with status active: the account just created with its password, through the same steps. */
   withNewAccount(user: UserRecord, context: { clientAddress: string }): Promise<SignInOutcome>;
+  /** POST /api/auth/login/totp: the pending session's user proves their authenticator app. */
+  withTotp(pending: ActiveSession, code: string, clientAddress: string): Promise<UserRecord>;
+  /** POST /api/auth/login/recovery-code: spends one recovery code. */
+  withRecoveryCode(pending: ActiveSession, code: string, clientAddress: string): Promise<{ user: UserRecord; recoveryCodesLeft: number }>;
+  /** POST /api/auth/passkey/verify: the second factor of the cookie's pending session, or a passwordless sign-in. */
+  withPasskey(response: unknown, pending: ActiveSession | null, clientAddress: string): Promise<PasskeySignInOutcome>;
+  /**
+   * The pending session has its second factor now (`method`, proved or
+   * enrolled): the steps run again with it, and the session becomes full.
+   */
+  completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod, clientAddress: string): Promise<void>;
+  /** What a pending session waits for now (the second-factor page asks): the same answer as its login. */
+  awaitedFactors(pending: ActiveSession): Promise<{ factors: SecondFactor[]; enrolmentRequired: boolean }>;
 }
 
 export function createSignInService(deps: {
   passwords: PasswordLogin;
   sessions: SessionService;
+  totp: TotpService;
+  passkeys: PasskeyService;
   stepDeps: SignInDeps;
   events: EventLog;
   db: Tx;
   clock: Clock;
 }): SignInService {
+  const succeeded = (sub: string, amr: string[], clientAddress: string) =>
+    deps.events.record(deps.db, { type: 'sign_in.succeeded', actor: sub, subject: sub, clientAddress, detail: { amr } });
+
   /** Every way of identifying ends here: the steps run on the new identity, and the session records how far it got. */
   async function signIn(identity: NewIdentity, clientAddress: string): Promise<SignInOutcome> {
     const { sub, amr, authTime, user } = identity;
     const result = await runSignIn({ identity, request: null }, deps.stepDeps);
     if (result.kind === 'complete') {
       const { id } = await deps.sessions.create({ sub, amr, authTime });
-      await deps.events.record(deps.db, { type: 'sign_in.succeeded', actor: sub, subject: sub, clientAddress, detail: { amr } });
+      await succeeded(sub, amr, clientAddress);
       return { status: 'authenticated', sessionId: id, user };
     }
-    if (result.kind === 'second_factor') {
+    if (result.kind === 'second_factor' || result.kind === 'second_factor_enrolment') {
       const { id } = await deps.sessions.create({ sub, amr, authTime, secondFactorPending: true });
-      return { status: 'second_factor_required', sessionId: id, user, factors: result.factors };
+      const factors = result.kind === 'second_factor' ? result.factors : [];
+      return { status: 'second_factor_required', sessionId: id, user, factors, enrolmentRequired: result.kind === 'second_factor_enrolment' };
     }
     if (result.kind === 'email_not_verified') throw emailNotVerified();
     // Pages and refusals answer an authorization request, and this run has none.
     throw new Error(`a sign-in without an authorization request ended with ${result.kind}`);
+  }
+
+  async function completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod, clientAddress: string): Promise<void> {
+    const { session, user } = pending;
+    const amr = [...session.amr.filter((m) => m !== method), method];
+    const identity: NewIdentity = { kind: 'new', sub: user.sub, user, amr, authTime: deps.clock.now() };
+    const result = await runSignIn({ identity, request: null }, deps.stepDeps);
+    // The steps after the second factor still decide: an address that must be verified first stops here too.
+    if (result.kind === 'email_not_verified') throw emailNotVerified();
+    // With a second factor in its amr, the second-factor steps pass, and the others need no authorization request.
+    if (result.kind !== 'complete') throw new Error(`a sign-in with a second factor ended with ${result.kind}`);
+    await deps.sessions.completeSecondFactor(session.idHash, amr);
+    await succeeded(user.sub, amr, clientAddress);
+  }
+
+  /**
+   * The audit trail of a refused second factor (a wrong or reused code, a
+   * passkey that does not verify, the rate limit): the account is known,
+   * the code never written down.
+   */
+  async function recordingRefusals<T>(sub: string | null, method: 'totp' | 'recovery_code' | 'passkey', clientAddress: string, attempt: () => Promise<T>): Promise<T> {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 429)) {
+        const type = error.status === 429 ? 'sign_in.rate_limited' : 'sign_in.failed';
+        await deps.events.record(deps.db, { type, actor: sub ?? 'unknown', subject: sub, clientAddress, detail: { method } });
+      }
+      throw error;
+    }
   }
 
   return {
@@ -57,8 +116,45 @@ export function createSignInService(deps: {
       const user = await deps.passwords.identify(input);
       return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] }, input.clientAddress);
     },
+
     withNewAccount(user, context) {
       return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] }, context.clientAddress);
+    },
+
+    async withTotp(pending, code, clientAddress) {
+      await recordingRefusals(pending.user.sub, 'totp', clientAddress, () => deps.totp.verifySignInCode(pending.user, code, clientAddress));
+      await completeSecondFactor(pending, 'otp', clientAddress);
+      return pending.user;
+    },
+
+    async withRecoveryCode(pending, code, clientAddress) {
+      const recoveryCodesLeft = await recordingRefusals(pending.user.sub, 'recovery_code', clientAddress, () =>
+        deps.totp.useRecoveryCode(pending.user, code, clientAddress),
+      );
+      await completeSecondFactor(pending, 'otp', clientAddress);
+      return { user: pending.user, recoveryCodesLeft };
+    },
+
+    async withPasskey(response, pending, clientAddress) {
+      const pendingSignIn = pending && { sub: pending.user.sub, sessionId: pending.session.idHash };
+      const { user, completesPending } = await recordingRefusals(pending?.user.sub ?? null, 'passkey', clientAddress, () =>
+        deps.passkeys.authenticate(response, pendingSignIn),
+      );
+      if (completesPending && pending) {
+        await completeSecondFactor(pending, 'hwk', clientAddress);
+        return { status: 'completed', user };
+      }
+      return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['hwk'] }, clientAddress);
+    },
+
+    completeSecondFactor,
+
+    async awaitedFactors({ session, user }) {
+      const identity: NewIdentity = { kind: 'new', sub: user.sub, user, amr: session.amr, authTime: session.authTime };
+      const result = await runSignIn({ identity, request: null }, deps.stepDeps);
+      if (result.kind === 'second_factor') return { factors: result.factors, enrolmentRequired: false };
+      // Enrolment, or nothing awaited any more (its factor was removed meanwhile): the pending session may only enrol.
+      return { factors: [], enrolmentRequired: result.kind === 'second_factor_enrolment' };
     },
   };
 }

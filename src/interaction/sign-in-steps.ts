@@ -2,6 +2,7 @@ import type { SignInDeps } from './sign-in-deps.js';
 import type { Identified, SignInStart } from './sign-in-state.js';
 import type { StepResult } from './step-result.js';
 import { consent } from './steps/consent.js';
+import { enrolSecondFactor } from './steps/enrol-second-factor.js';
 import { emailVerified } from './steps/email-verified.js';
 import { identify } from './steps/identify.js';
 import { secondFactor } from './steps/second-factor.js';
@@ -20,6 +21,7 @@ export const signInSteps = [
   identify,
   selectAccount,
   secondFactor,
+  enrolSecondFactor,
   emailVerified,
   terms,
   consent,

@@ -9,14 +9,15 @@ export interface Refusal {
 
 /**
  * What a step decides: go on to the next step (with the state it knows
- * now), send the browser to a page, wait for a second factor (the login
- * API answers it), refuse a sign-in through the API until the e-mail is
- * verified, or refuse the authorization request.
+ * now), send the browser to a page, wait for a second factor or for the
+ * enrolment of one (the login API answers both), refuse a sign-in through
+ * the API until the e-mail is verified, or refuse the authorization request.
  */
 export type StepResult =
   | { kind: 'continue'; state: Identified }
   | { kind: 'page'; location: string }
   | { kind: 'second_factor'; factors: SecondFactor[] }
+  | { kind: 'second_factor_enrolment' }
   | { kind: 'email_not_verified' }
   | ({ kind: 'refused' } & Refusal);
 

@@ -13,6 +13,8 @@ export interface AuthorizationCodeRecord {
   codeChallengeMethod: 'S256' | null;
   /** OIDC Core §2 auth_time, epoch ms. */
   authTime: number;
+  /** RFC 8176 methods of the sign-in (the session's amr); empty when unknown. */
+  amr: string[];
   /** idHash of the session the code was issued in (SessionRecord.idHash), if any. */
   sessionId: string | null;
   expiresAt: number;

@@ -13,5 +13,6 @@ export type * from './identity-providers.js';
 export type * from './jobs.js';
 export type * from './keys.js';
 export type * from './tokens.js';
+export type * from './second-factors.js';
 export type * from './link-tokens.js';
 export type * from './events.js';

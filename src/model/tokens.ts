@@ -6,6 +6,8 @@ export interface GrantRecord {
   sub: string;
   scopes: string[];
   authTime: number;
+  /** RFC 8176 methods of the sign-in the code came from; empty when unknown. */
+  amr: string[];
   sessionId: string | null;
   revokedAt: number | null;
   expiresAt: number;

@@ -14,5 +14,7 @@ export { builtinUiDirectory } from './builtin-ui-directory.js';
 export { isApiPath } from './is-api-path.js';
 export * from './pages/index.js';
 export { renderFormPostPage } from './form-post-page.js';
+export { qrCodeSvg } from './qr-code-svg.js';
+export { loadWebAuthnBrowserModules } from './webauthn-browser-modules.js';
 export { contentSecurityPolicy } from './content-security-policy.js';
 export { fillHtmlVariables, escapeHtml } from './html-variables.js';

@@ -6,7 +6,7 @@ import { createTestApp, inject, seedUser, signIn, type TestApp } from '../suppor
 import { NOT_EDITABLE, UNAUTHORIZED, sessionUserFields } from '../support/spec-shapes.js';
 
 /** DESIGN.md 11: GET and PATCH /api/user through the real server. */
-const profileFields = [...sessionUserFields, 'name', 'given_name', 'family_name', 'locale', 'created_at'].sort();
+const profileFields = [...sessionUserFields, 'recovery_codes_left', 'name', 'given_name', 'family_name', 'locale', 'created_at'].sort();
 
 describe.each(databaseKinds)('the profile API on %s', (kind) => {
   let t: TestApp;

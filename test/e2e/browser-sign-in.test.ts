@@ -44,7 +44,7 @@ describe('signing in through the built-in pages in Chromium', () => {
 
     await page.getByLabel('Email').fill('alice@example.com');
     await page.getByLabel('Password', { exact: true }).fill('not the password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toBe('The email or password is incorrect.');
     expect(await page.locator('#login-summary p').getAttribute('data-code')).toBe('INVALID_CREDENTIALS');
     // Focus goes back to the password, which was cleared; both fields are marked.
@@ -52,7 +52,7 @@ describe('signing in through the built-in pages in Chromium', () => {
     expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
 
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/consent');
     expect(await page.title()).toBe('Allow access · Acme ID');
     await page.getByRole('heading', { name: 'Allow Acme Notes to access your account?' }).waitFor();
@@ -79,7 +79,7 @@ describe('signing in through the built-in pages in Chromium', () => {
     await page.goto(`${rp.url}/start`);
     await page.getByLabel('Email').fill('alice@example.com');
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     // Consent was given in the first test, so the browser goes straight back.
     await page.waitForURL((url) => url.pathname === '/callback');
 
@@ -101,7 +101,7 @@ describe('signing in through the built-in pages in Chromium', () => {
     let shown = '';
     for (let attempt = 0; attempt < 8 && !shown.startsWith('Too many'); attempt += 1) {
       await page.getByLabel('Password', { exact: true }).fill(`wrong ${attempt}`);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect.poll(() => alert.textContent()).not.toBe('');
       shown = (await alert.textContent()) ?? '';
       expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe(shown.startsWith('Too many') ? null : 'true');

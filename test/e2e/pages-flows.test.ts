@@ -62,7 +62,7 @@ describe.each(databaseKinds)('the account pages end to end on %s', (kind) => {
   async function signIn(password: string) {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   }
 
   it('registers, is asked to confirm, has the link sent again, and confirms with it', async () => {

@@ -97,7 +97,7 @@ describe('the built-in pages in Chromium', () => {
       name: 'sign-in of an application, with field errors',
       async open(page) {
         await page.goto(authorizeUrl());
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await page.locator('#login-summary li').first().waitFor();
       },
     },
@@ -195,7 +195,7 @@ describe('the built-in pages in Chromium', () => {
     await page.getByLabel('Email').fill('alice@example.com');
     await page.getByLabel('Password', { exact: true }).fill('anything');
     const button = page.getByRole('button', { name: 'Signing in…' });
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     expect(await button.isDisabled()).toBe(true);
     expect(await button.evaluate((b) => getComputedStyle(b, '::before').animationName)).toBe('none');
     await context.close();
@@ -221,7 +221,7 @@ describe('the built-in pages in Chromium', () => {
     await page.getByRole('heading', { name: 'Bei Acme Notes anmelden' }).waitFor();
     await page.getByLabel('E-Mail').fill('alice@example.com');
     await page.getByLabel('Passwort', { exact: true }).fill('falsch');
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await poll(() => page.locator('#login-summary').textContent()).toBe('E-Mail-Adresse oder Passwort ist falsch.');
     await page.goto(`${idp.url}/register`);
     await page.getByRole('button', { name: 'Konto erstellen' }).click();
@@ -257,7 +257,7 @@ describe('the built-in pages in Chromium', () => {
     const logo = page.getByRole('img', { name: 'Acme ID' });
     await poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
     expect(await logo.evaluate((img) => img.getBoundingClientRect().height)).toBeLessThanOrEqual(48);
-    const button = page.getByRole('button', { name: 'Sign in' });
+    const button = page.getByRole('button', { name: 'Sign in', exact: true });
     expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(11, 122, 85)');
     expect(await button.evaluate((b) => getComputedStyle(b).color)).toBe('rgb(255, 255, 255)');
     expect(reports.violations).toEqual([]);

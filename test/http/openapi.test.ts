@@ -114,6 +114,40 @@ describe('OpenAPI document and reference', () => {
     expect(doc.paths['/api/user'].patch.requestBody.required).toBe(true);
   });
 
+  it('lists every second-factor operation of DESIGN.md 11 with its tag, security and responses', () => {
+    const cookie = [{ cookieSessionAuth: [] }];
+    const ops: Record<string, { tag: string; security: unknown; statuses: string[] }> = {
+      'post /api/auth/login/totp': { tag: 'Auth', security: cookie, statuses: ['200', '400', '401', '403', '409', '429'] },
+      'post /api/auth/login/recovery-code': { tag: 'Auth', security: cookie, statuses: ['200', '400', '401', '403', '409', '429'] },
+      'post /api/auth/passkey/options': { tag: 'Auth', security: undefined, statuses: ['200', '400', '403'] },
+      'post /api/auth/passkey/verify': { tag: 'Auth', security: undefined, statuses: ['200', '400', '401', '403'] },
+      'post /api/user/totp': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403', '409'] },
+      'post /api/user/totp/confirm': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403', '409'] },
+      'delete /api/user/totp': { tag: 'User', security: cookie, statuses: ['204', '400', '401', '403', '404', '409', '429'] },
+      'post /api/user/recovery-codes': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403', '404', '429'] },
+      'get /api/user/passkeys': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403'] },
+      'post /api/user/passkeys/options': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403'] },
+      'post /api/user/passkeys': { tag: 'User', security: cookie, statuses: ['201', '400', '401', '403', '409'] },
+      'patch /api/user/passkeys/{id}': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403', '404'] },
+      'delete /api/user/passkeys/{id}': { tag: 'User', security: cookie, statuses: ['204', '400', '401', '403', '404', '409'] },
+      'delete /api/admin/users/{sub}/second-factors': { tag: 'Admin', security: cookie, statuses: ['204', '400', '401', '403', '404'] },
+    };
+    for (const [name, expected] of Object.entries(ops)) {
+      const [method, path] = name.split(' ');
+      const op = doc.paths[path]?.[method];
+      expect(op, name).toBeDefined();
+      expect(op.tags, name).toEqual([expected.tag]);
+      expect(op.security, name).toEqual(expected.security);
+      expect(Object.keys(op.responses).sort(), name).toEqual(expected.statuses);
+      for (const status of expected.statuses.filter((s) => Number(s) >= 400)) {
+        expect(op.responses[status].content?.['application/json']?.schema, `${name} ${status} schema`).toBeDefined();
+      }
+    }
+    const login = doc.paths['/api/auth/login'].post.responses['200'].content['application/json'].schema;
+    expect(JSON.stringify(login)).toContain('enrolment_required');
+    expect(doc.paths['/api/user/totp/confirm'].post.responses['200'].content['application/json'].schema.properties.recovery_codes).toMatchObject({ minItems: 10, maxItems: 10 });
+  });
+
   it('GET /api/docs serves the self-hosted reference titled openapi.ui_title', async () => {
     const page = await inject(t, 'GET', '/api/docs');
     expect(page.statusCode).toBe(200);

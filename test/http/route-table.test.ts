@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/http/routes.js';
 import type { RouteAuth, RouteDefinition, RouteSpec } from '../../src/http/route-definition.js';
 import { bearerStrategy } from '../../src/http/auth/bearer-auth.js';
-import { sessionStrategy } from '../../src/http/auth/cookie-session-auth.js';
+import { pendingSessionStrategy, sessionOrPendingStrategy, sessionStrategy } from '../../src/http/auth/cookie-session-auth.js';
 import { createTestApp, inject, type TestApp } from '../support/test-app.js';
 
 /**
@@ -23,6 +23,7 @@ const undocumented: Record<string, string> = {
   'GET /openapi.json': 'the document itself, as built by npm run build',
   'GET /': 'a page of the built-in UI (src/web/pages)',
   'GET /login': 'a page of the built-in UI (src/web/pages)',
+  'GET /login/second-factor': 'a page of the built-in UI (src/web/pages)',
   'GET /register': 'a page of the built-in UI (src/web/pages)',
   'GET /verify-email': 'a page of the built-in UI (src/web/pages)',
   'GET /forgot-password': 'a page of the built-in UI (src/web/pages)',
@@ -31,6 +32,8 @@ const undocumented: Record<string, string> = {
   'GET /consent': 'a page of the built-in UI (src/web/pages)',
   'GET /account': 'a page of the built-in UI (src/web/pages)',
   'GET /ui/theme.css': 'the built-in pages\' accent stylesheet (branding.primary_color)',
+  'GET /ui/authenticator-app-qr.svg': 'the built-in pages\' QR code of a pending authenticator-app enrolment (the API answers its otpauth_url)',
+  'GET /ui/vendor/webauthn/{path*}': 'the @simplewebauthn/browser modules of the built-in pages',
   'GET /{path*}': 'the web UI catch-all: pages and files, not API operations',
   'POST /{path*}': 'the web UI catch-all, forwarded to a proxied front end',
   'PUT /{path*}': 'the web UI catch-all, forwarded to a proxied front end',
@@ -59,6 +62,8 @@ function authModeOf(auth: RequestRoute['settings']['auth']): string {
     [`${sessionStrategy} required `]: 'session',
     [`${sessionStrategy} try `]: 'optional-session',
     [`${sessionStrategy} required admin`]: 'admin',
+    [`${pendingSessionStrategy} required `]: 'pending-session',
+    [`${sessionOrPendingStrategy} required `]: 'session-or-pending',
     [`${bearerStrategy} required `]: 'bearer',
   };
   const settings = `${strategies.join(',')} ${mode} ${scopes.join(',')}`;

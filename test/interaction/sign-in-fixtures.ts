@@ -1,4 +1,4 @@
-import { noRegisteredFactors } from '../../src/accounts/login-second-factors.js';
+import { noFactors, type UserFactorReader } from '../../src/accounts/login-second-factors.js';
 import type { SignInDeps } from '../../src/interaction/sign-in-deps.js';
 import type { NewIdentity, PendingAuthorization, Prompt, SessionIdentity } from '../../src/interaction/sign-in-state.js';
 import type { StepResult } from '../../src/interaction/step-result.js';
@@ -35,15 +35,19 @@ export function session(overrides: Partial<SessionIdentity> = {}): SessionIdenti
   return { kind: 'session', sub: 'alice', authTime: now - 60_000, sessionId: 'sid-hash', user: userRecord(), ...overrides };
 }
 
-export function newIdentity(user: Partial<UserRecord> = {}): NewIdentity {
+export function newIdentity(user: Partial<UserRecord> = {}, amr: string[] = ['pwd']): NewIdentity {
   const record = userRecord(user);
-  return { kind: 'new', sub: record.sub, authTime: now, user: record, amr: ['pwd'] };
+  return { kind: 'new', sub: record.sub, authTime: now, user: record, amr };
 }
+
+/** Nobody has a second factor. */
+export const noRegisteredFactors: UserFactorReader = { summarize: async (subs) => new Map(subs.map((sub) => [sub, noFactors])) };
 
 export function signInDeps(overrides: Partial<SignInDeps> = {}): SignInDeps {
   return {
     clock: { now: () => now },
     secondFactorPolicy: 'optional',
+    passkeysEnabled: true,
     factors: noRegisteredFactors,
     grantedScopes: async () => [],
     terms: { outstanding: async () => ({ required: [], optional: [], implicit: [] }), accept: async () => [] },
@@ -53,7 +57,7 @@ export function signInDeps(overrides: Partial<SignInDeps> = {}): SignInDeps {
 
 /**
  * A step's answer in one line: `continue`, `refused: <error>`,
- * `second factor: <factors>`, or `<page> ← <return_to>` with the page's
+ * `second factor: <factors>`, `enrolment`, or `<page> ← <return_to>` with the page's
  * other query parameters after it.
  */
 export function summary(result: StepResult): string {
@@ -63,7 +67,9 @@ export function summary(result: StepResult): string {
     case 'refused':
       return `refused: ${result.error}`;
     case 'second_factor':
-      return `second factor: ${result.factors.join(', ') || 'none registered'}`;
+      return `second factor: ${result.factors.join(', ')}`;
+    case 'second_factor_enrolment':
+      return 'enrolment';
     case 'email_not_verified':
       return 'e-mail not verified';
     case 'page': {

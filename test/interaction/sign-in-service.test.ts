@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { invalidCredentials, type PasswordLogin } from '../../src/accounts/password-login.js';
-import type { CreateSessionInput, SessionService } from '../../src/accounts/sessions.js';
+import type { PasskeyService } from '../../src/accounts/passkey-service.js';
+import type { ActiveSession, CreateSessionInput, SessionService } from '../../src/accounts/sessions.js';
+import type { TotpService } from '../../src/accounts/totp-service.js';
+import { invalidCode } from '../../src/accounts/second-factor-errors.js';
 import type { AuthConfig } from '../../src/config/types.js';
 import { createSignInService } from '../../src/interaction/sign-in-service.js';
 import type { SessionRecord, UserRecord } from '../../src/model/index.js';
@@ -8,9 +11,10 @@ import { newIdentity, now, signInDeps } from './sign-in-fixtures.js';
 import type { EventInput, EventLog } from '../../src/events/index.js';
 import type { Tx } from '../../src/storage/repositories.js';
 
-/** POST /api/auth/login's orchestration: whose password, the steps, then the session they allow. */
-function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentity().user) {
+/** The orchestration of the sign-in service: whose credential, the steps, then the session they allow. The real factors are tested through HTTP. */
+function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentity().user, totpRegistered = false) {
   const created: CreateSessionInput[] = [];
+  const completed: { idHash: string; amr: string[] }[] = [];
   const passwords: PasswordLogin = {
     async identify({ password }) {
       if (password !== 'right') throw invalidCredentials();
@@ -22,13 +26,31 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
       created.push(input);
       return { id: `raw-${created.length}`, session: {} as SessionRecord };
     },
+    async completeSecondFactor(idHash: string, amr: string[]) {
+      completed.push({ idHash, amr });
+    },
   } as unknown as SessionService;
-  const deps = signInDeps({ secondFactorPolicy: policy });
+  const totp = {
+    async verifySignInCode(_user: UserRecord, code: string) {
+      if (code !== '123456') throw invalidCode();
+    },
+  } as unknown as TotpService;
+  const passkeys = {
+    async authenticate(response: unknown, pending: { sessionId: string } | null) {
+      return { user, completesPending: response === 'for-the-pending-sign-in' && pending !== null };
+    },
+  } as unknown as PasskeyService;
+  const summary = { totpRegistered, unusedRecoveryCodes: 0, passkeyCount: 0 };
+  const deps = signInDeps({ secondFactorPolicy: policy, factors: { summarize: async (subs) => new Map(subs.map((sub) => [sub, summary])) } });
   const recorded: EventInput[] = [];
   const events: EventLog = { record: async (_tx, event) => void recorded.push(event) };
-  const service = createSignInService({ passwords, sessions, stepDeps: deps, events, db: {} as Tx, clock: deps.clock });
+  const service = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: deps, events, db: {} as Tx, clock: deps.clock });
   const login = (password: string) => service.withPassword({ email: user.email, password, clientAddress: '192.0.2.1' });
-  return { login, created, user, recorded };
+  const pendingSession: ActiveSession = {
+    user,
+    session: { idHash: 'pending-hash', sub: user.sub, createdAt: 0, lastSeenAt: 0, expiresAt: 1, authTime: 0, amr: ['pwd'], secondFactorPending: true },
+  };
+  return { login, service, created, completed, user, pendingSession, recorded };
 }
 
 describe('signing in with a password', () => {
@@ -39,16 +61,43 @@ describe('signing in with a password', () => {
     expect(recorded).toEqual([{ type: 'sign_in.succeeded', actor: 'alice', subject: 'alice', clientAddress: '192.0.2.1', detail: { amr: ['pwd'] } }]);
   });
 
-  it('creates a pending session and names the factors when the second factor step waits', async () => {
+  it('creates a pending session and asks for the enrolment of a factor when one is required and none registered', async () => {
     const { login, created, user } = setUp('required');
-    expect(await login('right')).toEqual({ status: 'second_factor_required', sessionId: 'raw-1', user, factors: [] });
+    expect(await login('right')).toEqual({ status: 'second_factor_required', sessionId: 'raw-1', user, factors: [], enrolmentRequired: true });
     expect(created).toEqual([{ sub: 'alice', amr: ['pwd'], authTime: now, secondFactorPending: true }]);
+  });
+
+  it('creates a pending session and names the factors of a user who has one, whatever the policy', async () => {
+    const { login, user } = setUp('optional', undefined, true);
+    expect(await login('right')).toEqual({ status: 'second_factor_required', sessionId: 'raw-1', user, factors: ['totp'], enrolmentRequired: false });
   });
 
   it('creates no session for a wrong password', async () => {
     const { login, created } = setUp('optional');
     await expect(login('wrong')).rejects.toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
     expect(created).toEqual([]);
+  });
+});
+
+describe('completing a sign-in', () => {
+  it('makes the pending session full with otp added, after a right code only, and records both', async () => {
+    const { service, completed, pendingSession, recorded } = setUp('required', undefined, true);
+    await expect(service.withTotp(pendingSession, '000000', '192.0.2.1')).rejects.toMatchObject({ code: 'INVALID_CODE' });
+    expect(completed).toEqual([]);
+    await service.withTotp(pendingSession, '123456', '192.0.2.1');
+    expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'otp'] }]);
+    expect(recorded).toEqual([
+      { type: 'sign_in.failed', actor: 'alice', subject: 'alice', clientAddress: '192.0.2.1', detail: { method: 'totp' } },
+      { type: 'sign_in.succeeded', actor: 'alice', subject: 'alice', clientAddress: '192.0.2.1', detail: { amr: ['pwd', 'otp'] } },
+    ]);
+  });
+
+  it('completes the pending session with a passkey asked for it, and signs in anew (hwk) with one asked by nobody', async () => {
+    const { service, completed, created, pendingSession, user } = setUp('required', undefined, true);
+    expect(await service.withPasskey('for-the-pending-sign-in', pendingSession, '192.0.2.1')).toEqual({ status: 'completed', user });
+    expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'hwk'] }]);
+    expect(await service.withPasskey('passwordless', null, '192.0.2.1')).toEqual({ status: 'authenticated', sessionId: 'raw-1', user });
+    expect(created).toEqual([{ sub: 'alice', amr: ['hwk'], authTime: now }]);
   });
 });
 

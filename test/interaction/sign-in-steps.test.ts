@@ -4,7 +4,7 @@ import { runSignIn } from '../../src/interaction/run-sign-in.js';
 import { signInSteps } from '../../src/interaction/sign-in-steps.js';
 import { newIdentity, pending, session, signInDeps } from './sign-in-fixtures.js';
 
-const documentedOrder = 'identify → selectAccount → secondFactor → emailVerified → terms → consent';
+const documentedOrder = 'identify → selectAccount → secondFactor → enrolSecondFactor → emailVerified → terms → consent';
 
 describe('the sign-in steps', () => {
   it('run in the documented order (DESIGN.md 12), and the docs say the same', () => {
@@ -29,10 +29,14 @@ describe('runSignIn', () => {
     expect(await runSignIn({ identity, request: pending() }, deps)).toEqual({ kind: 'complete', identity });
   });
 
-  it('runs a new sign-in without a request through the same list: only the second factor can stop it', async () => {
+  it('runs a new sign-in without a request through the same list: only the second factor or its enrolment can stop it', async () => {
     const identity = newIdentity();
     expect(await runSignIn({ identity, request: null }, noGrantsAsked)).toEqual({ kind: 'complete', identity });
     const required = signInDeps({ secondFactorPolicy: 'required' });
-    expect(await runSignIn({ identity, request: null }, required)).toEqual({ kind: 'second_factor', factors: [] });
+    expect(await runSignIn({ identity, request: null }, required)).toEqual({ kind: 'second_factor_enrolment' });
+    const withTotp = signInDeps({ factors: { summarize: async (subs) => new Map(subs.map((sub) => [sub, { totpRegistered: true, unusedRecoveryCodes: 0, passkeyCount: 0 }])) } });
+    expect(await runSignIn({ identity, request: null }, withTotp)).toEqual({ kind: 'second_factor', factors: ['totp'] });
+    const completed = newIdentity({}, ['pwd', 'otp']);
+    expect(await runSignIn({ identity: completed, request: null }, { ...withTotp, secondFactorPolicy: 'required' })).toEqual({ kind: 'complete', identity: completed });
   });
 });

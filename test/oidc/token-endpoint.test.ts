@@ -107,12 +107,14 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
     expect(response).toMatchObject({ status: 400, body: { error } });
   });
 
-  it('redeems a code once: ID token (nonce, at_hash, auth_time, email), access and refresh token', async () => {
+  it('redeems a code once: ID token (nonce, at_hash, auth_time, amr, email), access and refresh token', async () => {
     const { issued, response } = await codeTokens();
     const tokens = await oauth.processAuthorizationCodeResponse(provider.as, web, response, { expectedNonce: issued.nonce, requireIdToken: true });
     const claims = oauth.getValidatedIdTokenClaims(tokens)!;
     expect(claims).toMatchObject({ iss: provider.idp.url, sub: 'alice', aud: 'web', nonce: issued.nonce, email: 'alice@example.com', email_verified: true });
     expect(claims.auth_time).toBe(Math.floor(issued.record.authTime / 1000));
+    // RFC 8176: the methods of the sign-in the code was issued in.
+    expect(claims.amr).toEqual(['pwd', 'otp']);
     expect(typeof tokens.refresh_token).toBe('string');
     expect(decodeProtectedHeader(tokens.access_token).typ).toBe('at+jwt');
   });
@@ -187,6 +189,9 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
     const second = await oauth.processRefreshTokenResponse(provider.as, web, await oauth.refreshTokenGrantRequest(provider.as, web, webAuth, first.refresh_token!, insecure));
     expect(second.refresh_token).toBeTruthy();
     expect(second.refresh_token).not.toBe(first.refresh_token);
+    // A refreshed ID token still names the original sign-in: its time and its methods.
+    const refreshed = oauth.getValidatedIdTokenClaims(second)!;
+    expect({ amr: refreshed.amr, auth_time: refreshed.auth_time }).toEqual({ amr: ['pwd', 'otp'], auth_time: Math.floor(issued.record.authTime / 1000) });
     const narrowed = await oauth.processRefreshTokenResponse(
       provider.as, web,
       await oauth.refreshTokenGrantRequest(provider.as, web, webAuth, second.refresh_token!, { ...insecure, additionalParameters: { scope: 'openid offline_access' } }),

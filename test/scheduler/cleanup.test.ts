@@ -91,6 +91,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
         codeChallenge: null,
         codeChallengeMethod: null,
         authTime: now,
+        amr: ['pwd'],
         sessionId: null,
         expiresAt,
         consumedAt,
@@ -177,6 +178,15 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
     expect(deleted.link_tokens).toBe(2);
     expect((await t.db('link_tokens').select('token_hash').orderBy('token_hash')).map((r: { token_hash: string }) => r.token_hash)).toEqual(['live', 'live-used']);
+  });
+
+  it('deletes WebAuthn challenges whose 5 minutes have passed, and keeps open ones', async () => {
+    const now = clock.now();
+    const challenge = (value: string, expiresAt: number) => ({ challenge: value, purpose: 'authentication', sub: null, session_id: null, expires_at: expiresAt, created_at: expiresAt - 300_000 });
+    await t.db('webauthn_challenges').insert([challenge('expired', now - 1), challenge('open', now + 60_000)]);
+    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    expect(deleted.webauthn_challenges).toBe(1);
+    expect((await t.db('webauthn_challenges').select('challenge')).map((r: { challenge: string }) => r.challenge)).toEqual(['open']);
   });
 
   it('an unknown scheduled job name is refused', async () => {

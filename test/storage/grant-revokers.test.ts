@@ -13,7 +13,7 @@ const many = Array.from({ length: 450 }, (_, i) => `u${i}`);
 async function seed(db: Knex, sub: string, clientId: string): Promise<void> {
   await sessions.insert(db, { idHash: `s-${sub}-${clientId}`, sub, createdAt: 1, lastSeenAt: 1, expiresAt: 9e12, authTime: 1, amr: ['pwd'], secondFactorPending: false });
   const grantId = `g-${sub}-${clientId}`;
-  await tokens.insertGrant(db, { grantId, clientId, sub, scopes: ['openid'], authTime: 1, sessionId: null, revokedAt: null, expiresAt: 9e12, createdAt: 1 });
+  await tokens.insertGrant(db, { grantId, clientId, sub, scopes: ['openid'], authTime: 1, amr: ['pwd'], sessionId: null, revokedAt: null, expiresAt: 9e12, createdAt: 1 });
   await tokens.insertRefreshToken(db, { tokenHash: `r-${grantId}`, grantId, clientId, sub, scopes: ['openid'], expiresAt: 9e12, rotatedAt: null, revokedAt: null, createdAt: 1 });
 }
 

@@ -13,8 +13,13 @@ import type {
 
 export interface AdminClient {
   readonly baseUrl: string;
-  /** POST /api/auth/login (DESIGN.md 6): the session user and the `session` cookie to keep. */
-  login(email: string, password: string): Promise<{ user: SessionUser; cookie: string }>;
+  /**
+   * POST /api/auth/login (DESIGN.md 6): the session user and the `session`
+   * cookie to keep. When the account confirms sign-ins with a second factor,
+   * `askCode` is asked for an authenticator app's code or a recovery code,
+   * which completes the sign-in (POST /api/auth/login/totp or /recovery-code).
+   */
+  login(email: string, password: string, askCode: () => Promise<string>): Promise<{ user: SessionUser; cookie: string }>;
   logout(): Promise<void>;
   me(): Promise<{ user: SessionUser }>;
   listUsers(params: ListUsersParams): Promise<UserListResponse>;
@@ -22,6 +27,8 @@ export interface AdminClient {
   createUser(body: CreateUserBody): Promise<{ user: AdminUser }>;
   updateUser(sub: string, body: UpdateUserBody): Promise<{ user: AdminUser }>;
   deleteUser(sub: string): Promise<{ user: AdminUser }>;
+  /** DELETE /api/admin/users/{sub}/second-factors (DESIGN.md 11). */
+  resetSecondFactors(sub: string): Promise<void>;
   listEvents(params: ListEventsParams): Promise<EventListResponse>;
   /** POST /api/admin/users/{sub}/unlock (DESIGN.md 11): 204. */
   unlockUser(sub: string): Promise<void>;
@@ -51,17 +58,29 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
 
   return {
     baseUrl,
-    async login(email, password) {
+    async login(email, password, askCode) {
       const answer = await sendRequest(baseUrl, { method: 'POST', path: '/api/auth/login', body: { email, password }, cookie: null });
-      const body = answer.body as { user?: SessionUser; status?: string; factors?: string[] };
-      if (body.status === 'second_factor_required') {
-        // The pending session the server set is useless to us: it is not stored.
-        const factors = body.factors?.length ? body.factors.join(', ') : 'none registered yet';
-        throw new CliError(`${email} must confirm the sign-in with a second factor (${factors}), which idp admin cannot do yet: use an admin account without a required second factor`);
+      const body = answer.body as { user?: SessionUser; status?: string; factors?: string[]; enrolment_required?: boolean };
+      if (!answer.sessionCookie) throw new CliError(`the server at ${baseUrl} accepted the login but issued no session cookie`);
+      if (body.status !== 'second_factor_required') {
+        if (!body.user) throw new CliError(`unexpected answer from ${baseUrl}: the login named no user`);
+        cookie = answer.sessionCookie;
+        return { user: body.user, cookie };
       }
-      if (!answer.sessionCookie || !body.user) throw new CliError(`the server at ${baseUrl} accepted the login but issued no session cookie`);
+      // The pending session is kept only if a code completes it.
+      if (body.enrolment_required) {
+        throw new CliError(`${email} must register a second factor first: sign in at ${baseUrl}/login to set one up, then log in here again`);
+      }
+      if (!body.factors?.includes('totp')) {
+        throw new CliError(`${email} confirms sign-ins with a passkey only, which a terminal cannot use: add an authenticator app on the account page, or use another admin account`);
+      }
+      const code = await askCode();
+      const path = /^[0-9]{6}$/.test(code) ? '/api/auth/login/totp' : '/api/auth/login/recovery-code';
+      const completed = await sendRequest(baseUrl, { method: 'POST', path, body: { code }, cookie: answer.sessionCookie });
+      const user = (completed.body as { user?: SessionUser }).user;
+      if (!user) throw new CliError(`unexpected answer from ${baseUrl}: the second factor named no user`);
       cookie = answer.sessionCookie;
-      return { user: body.user, cookie };
+      return { user, cookie };
     },
     async logout() {
       await call({ method: 'POST', path: '/api/auth/logout' });
@@ -72,6 +91,9 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
     createUser: (body) => call({ method: 'POST', path: '/api/admin/users', body }),
     updateUser: (sub, body) => call({ method: 'PATCH', path: userPath(sub), body }),
     deleteUser: (sub) => call({ method: 'DELETE', path: userPath(sub) }),
+    async resetSecondFactors(sub) {
+      await call({ method: 'DELETE', path: `${userPath(sub)}/second-factors` });
+    },
     listEvents: (params) => call({ method: 'GET', path: '/api/admin/events', query: { ...params } }),
     async unlockUser(sub) {
       await call({ method: 'POST', path: `${userPath(sub)}/unlock` });

@@ -30,6 +30,13 @@ export async function readPassword(ctx: CliContext, source: PasswordSource): Pro
   return password;
 }
 
+/** A line typed at the terminal without echo, or null when there is no terminal to ask at. */
+export async function promptHiddenLine(ctx: CliContext, prompt: string): Promise<string | null> {
+  const terminal = ctx.stdin as Partial<ReadStream>;
+  if (!terminal.isTTY || typeof terminal.setRawMode !== 'function') return null;
+  return promptHidden(terminal as ReadStream, () => ctx.output.err(prompt));
+}
+
 async function readPasswordFromStdin(ctx: CliContext): Promise<string> {
   // Only the newline that `echo` or a here-string adds is dropped; spaces are part of the password.
   const password = (await readStdin(ctx.stdin)).replace(/\r?\n$/, '');

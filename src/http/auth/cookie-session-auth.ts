@@ -1,11 +1,22 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { SessionService } from '../../accounts/sessions.js';
+import { ApiError } from '../../api-error.js';
 import type { SessionRecord, UserRecord } from '../../model/index.js';
 
 /** SPEC.md 5: cookieSessionAuth, an encrypted cookie named `session`. */
 export const sessionCookieName = 'session';
+/** A signed-in session (every sign-in step passed). */
 export const sessionStrategy = 'session';
+/** A session waiting for its second factor: the routes that complete a sign-in. */
+export const pendingSessionStrategy = 'pending-session';
+/** Either: the enrolment routes, whose service decides what a pending session may do. */
+export const sessionOrPendingStrategy = 'session-or-pending';
+export const cookieStrategies: readonly string[] = [sessionStrategy, pendingSessionStrategy, sessionOrPendingStrategy];
+
+type Accepted = 'full' | 'pending' | 'either';
+
+const signInNotPending = () => new ApiError(409, 'SIGN_IN_NOT_PENDING', 'This session is not waiting for a second factor: it is signed in already.');
 
 /**
  * `request.auth.credentials` on routes authenticated by the session cookie.
@@ -26,8 +37,11 @@ interface SessionCookie {
 /**
  * Registers the `session` cookie (hapi's iron encoding: encrypted and signed
  * with a password derived from security.secret; HttpOnly, SameSite=Lax,
- * Secure on https, path /) and the `session` auth strategy that resolves it
- * against the server-side session row.
+ * Secure on https, path /) and the auth strategies that resolve it against
+ * the server-side session row: `session` takes signed-in sessions only (a
+ * pending one gets 401 and keeps its cookie, which is still good for its
+ * second factor), `pending-session` pending ones only (a signed-in session
+ * gets 409 SIGN_IN_NOT_PENDING), `session-or-pending` both.
  */
 export function registerCookieSessionAuth(
   server: Server,
@@ -47,15 +61,19 @@ export function registerCookieSessionAuth(
     strictHeader: true,
   });
 
-  server.auth.scheme('cookie-session', () => ({
+  server.auth.scheme('cookie-session', (_server, options) => ({
     async authenticate(request: Request, h: ResponseToolkit) {
+      const accepted = (options as { accepted: Accepted }).accepted;
       const cookie = request.state[sessionCookieName] as Partial<SessionCookie> | undefined;
       if (typeof cookie?.sid !== 'string') return h.unauthenticated(Boom.unauthorized(null, 'Cookie'));
-      const active = await deps.sessions.resolve(cookie.sid);
+      const active = await deps.sessions.resolve(cookie.sid, { allowPending: true });
       if (!active) {
         h.unstate(sessionCookieName);
         return h.unauthenticated(Boom.unauthorized(null, 'Cookie'));
       }
+      const pending = active.session.secondFactorPending;
+      if (pending && accepted === 'full') return h.unauthenticated(Boom.unauthorized(null, 'Cookie'));
+      if (!pending && accepted === 'pending') return h.unauthenticated(signInNotPending());
       const credentials: SessionCredentials = {
         session: active.session,
         user: active.user,
@@ -65,12 +83,14 @@ export function registerCookieSessionAuth(
       return h.authenticated({ credentials: credentials as unknown as Record<string, unknown> });
     },
   }));
-  server.auth.strategy(sessionStrategy, 'cookie-session');
+  server.auth.strategy(sessionStrategy, 'cookie-session', { accepted: 'full' });
+  server.auth.strategy(pendingSessionStrategy, 'cookie-session', { accepted: 'pending' });
+  server.auth.strategy(sessionOrPendingStrategy, 'cookie-session', { accepted: 'either' });
 }
 
-/** The session of an authenticated (or 'optional-session') request, else null. */
+/** The session of an authenticated (or 'optional-session') request, else null; `session.secondFactorPending` tells a pending one. */
 export function readSession(request: Request): SessionCredentials | null {
-  if (!request.auth.isAuthenticated || request.auth.strategy !== sessionStrategy) return null;
+  if (!request.auth.isAuthenticated || !cookieStrategies.includes(request.auth.strategy ?? '')) return null;
   return request.auth.credentials as unknown as SessionCredentials;
 }
 
@@ -86,7 +106,8 @@ export function clearSessionCookie(h: ResponseToolkit): void {
 
 /**
  * Reads the raw session id from the cookie without requiring a finished
- * sign-in: the second-factor step resolves it with `allowPending`.
+ * sign-in (logout ends a pending one too; the passkey sign-in resolves it
+ * with `allowPending`).
  */
 export function readSessionCookieId(request: Request): string | null {
   const cookie = request.state[sessionCookieName] as Partial<SessionCookie> | undefined;

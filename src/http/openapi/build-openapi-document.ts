@@ -29,6 +29,8 @@ const securityByAuth: Record<RouteAuth, Record<string, string[]>[] | undefined> 
   session: [{ cookieSessionAuth: [] }],
   admin: [{ cookieSessionAuth: [] }],
   'optional-session': [{}, { cookieSessionAuth: [] }],
+  'pending-session': [{ cookieSessionAuth: [] }],
+  'session-or-pending': [{ cookieSessionAuth: [] }],
   bearer: [{ bearerAuth: [] }],
 };
 

@@ -159,3 +159,16 @@ export const adminDeleteUserRoute: RouteSpec = {
   responses: { 200: userResponse('The soft-deleted user'), ...adminErrors, 403: notEditable, ...notFound },
   handler: (deps) => async (request) => ({ user: toAdminUserBody(await deps.admin.delete(caller(request), (request.params as { sub: string }).sub, requestContext(deps, request))) }),
 };
+
+export const adminResetSecondFactorsRoute: RouteSpec = {
+  tags: ['Admin'],
+  summary: "Remove a user's second factors",
+  description:
+    "For a user who lost their device: removes the authenticator app, the recovery codes and the passkeys, and ends the user's sessions. Config-managed users too: these credentials are the user's own. Their next sign-in asks for enrolment when a factor is required.",
+  validate: { params: subParams },
+  responses: { 204: { description: 'Removed' }, ...adminErrors, ...notFound },
+  handler: (deps) => async (request, h) => {
+    await deps.admin.resetSecondFactors(caller(request), (request.params as { sub: string }).sub, requestContext(deps, request));
+    return h.response().code(204);
+  },
+};

@@ -1,24 +1,46 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
-import { clearSessionCookie, readSession, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { hashSessionId } from '../../accounts/sessions.js';
+import { clearSessionCookie, readSession, readSessionCookieId, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { clientAddress } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
+import type { HttpDeps } from '../http-deps.js';
+import type { SignInOutcome } from '../../interaction/index.js';
 
 /**
  * Browser sign-in (DESIGN.md 6). The login answers either the signed-in
  * session user, or, when a second factor is required, which factors may
- * complete the sign-in (the cookie then holds a pending session that no
- * other route accepts): the sign-in steps of src/interaction decide which.
- * See docs/http-api.md.
+ * complete the sign-in (the cookie then holds a pending session that only
+ * the second-factor routes accept), or that one must be enrolled first:
+ * the sign-in steps of src/interaction decide which. See docs/http-api.md.
  */
 const secondFactorSchema = Joi.object({
   status: Joi.string().valid('second_factor_required').required(),
   factors: Joi.array()
     .items(Joi.string().valid('totp', 'recovery_code', 'passkey'))
     .required()
-    .description('Factors that can complete the sign-in; empty means the user must first register one'),
+    .description('Factors that can complete the sign-in (POST /api/auth/login/totp, /login/recovery-code, /passkey/verify)'),
+  enrolment_required: Joi.boolean()
+    .required()
+    .description('True when the user must register a first factor (POST /api/user/totp or /api/user/passkeys/options), which completes the sign-in'),
 }).label('SecondFactorRequired');
+
+/** 200 of a sign-in that may stop at a second factor: the login's answer, and a passkey's. */
+export const signInResponse = {
+  description: 'Signed in (`user`), or a second factor is required (`status`, `factors`, `enrolment_required`)',
+  schema: Joi.alternatives()
+    .try(Joi.object({ user: sessionUserSchema.required() }).label('LoginSucceeded'), secondFactorSchema)
+    .label('LoginResponse'),
+};
+
+/** The login's answer for an outcome of the sign-in service. */
+export async function signInBody(deps: HttpDeps, outcome: SignInOutcome) {
+  if (outcome.status === 'second_factor_required') {
+    return { status: outcome.status, factors: outcome.factors, enrolment_required: outcome.enrolmentRequired };
+  }
+  return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
+}
 
 export const loginRoute: RouteSpec = {
   checkOrigin: true,
@@ -33,12 +55,7 @@ export const loginRoute: RouteSpec = {
     }).label('LoginRequest'),
   },
   responses: {
-    200: {
-      description: 'Signed in (`user`), or a second factor is required (`status`, `factors`)',
-      schema: Joi.alternatives()
-        .try(Joi.object({ user: sessionUserSchema.required() }).label('LoginSucceeded'), secondFactorSchema)
-        .label('LoginResponse'),
-    },
+    200: signInResponse,
     ...commonErrors,
     401: errorResponse('INVALID_CREDENTIALS: The email or password is incorrect.'),
     403: errorResponse('EMAIL_NOT_VERIFIED: the e-mail address must be verified first / ORIGIN_NOT_ALLOWED: the request came from another origin'),
@@ -48,19 +65,23 @@ export const loginRoute: RouteSpec = {
     const { email, password } = request.payload as { email: string; password: string };
     const outcome = await deps.signIn.withPassword({ email, password, clientAddress: clientAddress(request, deps.config.server.trustProxy) });
     setSessionCookie(h, outcome.sessionId);
-    if (outcome.status === 'second_factor_required') return { status: outcome.status, factors: outcome.factors };
-    return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
+    return signInBody(deps, outcome);
   },
 };
 
 export const logoutRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Sign out',
-  description: 'Deletes the server-side session and clears the cookie. Succeeds without a session too.',
+  description: 'Deletes the server-side session (a pending one too) and clears the cookie. Succeeds without a session too.',
   responses: { 204: { description: 'Signed out' }, 403: errorResponse('ORIGIN_NOT_ALLOWED') },
   handler: (deps) => async (request, h) => {
     const current = readSession(request);
     if (current) await deps.signOut({ idHash: current.session.idHash, sub: current.user.sub }, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    else {
+      // A sign-in still waiting for its second factor ends too: no session to sign out of, nothing to record.
+      const sessionId = readSessionCookieId(request);
+      if (sessionId) await deps.sessions.abandonPending(hashSessionId(sessionId));
+    }
     clearSessionCookie(h);
     return h.response().code(204);
   },

@@ -1,7 +1,7 @@
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { readSession } from '../auth/cookie-session-auth.js';
+import { readSession, readSessionCookieId, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { pageContextOf, pageResponse } from '../page-context.js';
 import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
@@ -16,6 +16,9 @@ import {
   renderLoginPage,
   renderRegisterPage,
   renderResetPasswordPage,
+  renderSecondFactorPage,
+  loadWebAuthnBrowserModules,
+  qrCodeSvg,
   renderTermsPage,
   renderThemeStylesheet,
   renderVerifyEmailPage,
@@ -139,6 +142,62 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
     return pageResponse(h, renderConsentErrorPage(context, error.code), error.status);
   }
 });
+
+/**
+ * The second step of a sign-in (DESIGN.md 11): the cookie's pending
+ * session, resolved here (no other page accepts one). Without a session
+ * the browser signs in first; with a finished one it goes on to return_to.
+ */
+export const secondFactorPageRoute = pageRoute('Confirm a sign-in with a second factor', async (deps, request, h) => {
+  const sessionId = readSessionCookieId(request);
+  const active = sessionId ? await deps.sessions.resolve(sessionId, { allowPending: true }) : null;
+  const context = pageContextOf(deps, request, { user: active?.user ?? null });
+  const returnTo = returnToOf(request);
+  if (!returnTo.ok) return invalidLinkPage(context, h);
+  if (!active) return h.redirect(pageHref(context, '/login', { return_to: returnTo.value })).code(302).header('cache-control', 'no-store');
+  if (!active.session.secondFactorPending) return h.redirect(returnTo.value ?? '/').code(302).header('cache-control', 'no-store');
+  const awaited = await deps.signIn.awaitedFactors(active);
+  return pageResponse(h, renderSecondFactorPage(context, { email: active.user.email, ...awaited, returnTo: returnTo.value }));
+});
+
+/**
+ * The QR code of the caller's authenticator-app enrolment that waits for
+ * its first code (POST /api/user/totp started it), drawn by this server as
+ * SVG: the secret never leaves for another service, and never travels in
+ * an address. The pages show it as an image; 404 when nothing waits.
+ */
+export const authenticatorAppQrRoute: RouteSpec = {
+  tags: [],
+  summary: 'The QR code of the pending authenticator-app enrolment',
+  hidden: true,
+  responses: { 200: { description: 'SVG', contentType: 'image/svg+xml' } },
+  handler: (deps) => async (request, h) => {
+    const { user } = request.auth.credentials as unknown as SessionCredentials;
+    const uri = await deps.totp.pendingUri(user);
+    if (uri === null) throw new ApiError(404, 'TOTP_NOT_PENDING', 'No authenticator app is waiting for confirmation: start with POST /api/user/totp.');
+    return h.response(await qrCodeSvg(uri)).type('image/svg+xml').header('cache-control', 'no-store');
+  },
+};
+
+/**
+ * @simplewebauthn/browser's ES modules for the pages' passkey scripts, from
+ * the installed package (src/web/webauthn-browser-modules.ts): the pages
+ * load scripts from this origin only. A path that is not one of its files is 404.
+ */
+export const webAuthnBrowserRoute: RouteSpec = {
+  tags: [],
+  summary: 'The @simplewebauthn/browser modules of the built-in pages',
+  hidden: true,
+  responses: { 200: { description: 'JavaScript', contentType: 'text/javascript' } },
+  handler: () => {
+    const modules = loadWebAuthnBrowserModules();
+    return (request, h) => {
+      const source = modules.get((request.params as { path?: string }).path ?? '');
+      if (source === undefined) throw new ApiError(404, 'NOT_FOUND', 'The requested resource was not found.');
+      return h.response(source).type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400');
+    };
+  },
+};
 
 /**
  * The terms step's page: the terms the signed-in user has not accepted at

@@ -33,6 +33,7 @@ export const registerRoute: RouteSpec = {
         user: sessionUserSchema.required(),
         status: Joi.string().valid('active', 'verification_required', 'second_factor_required').required(),
         factors: Joi.array().items(Joi.string().valid('totp', 'recovery_code', 'passkey')).description('With status second_factor_required: the factors that can complete the sign-in (empty: enrol one first)'),
+        enrolment_required: Joi.boolean().description('With status second_factor_required: true, a new user registers a first factor (docs/http-api.md "Enrolment at sign-in")'),
       }).label('RegisterResponse'),
     },
     ...commonErrors,
@@ -54,7 +55,9 @@ export const registerRoute: RouteSpec = {
     if (registered.status === 'verification_required') return h.response({ user, status: registered.status }).code(201);
     const outcome = await deps.signIn.withNewAccount(registered.user, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
     setSessionCookie(h, outcome.sessionId);
-    if (outcome.status === 'second_factor_required') return h.response({ user, status: outcome.status, factors: outcome.factors }).code(201);
+    if (outcome.status === 'second_factor_required') {
+      return h.response({ user, status: outcome.status, factors: outcome.factors, enrolment_required: outcome.enrolmentRequired }).code(201);
+    }
     return h.response({ user, status: 'active' }).code(201);
   },
 };

@@ -26,6 +26,7 @@ export const isoDateTime = Joi.string().pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:
 
 /** The profile fields as stored: null when not given. */
 export const profileKeys = {
+  recovery_codes_left: Joi.number().integer().min(0).required().description('Unused recovery codes of the authenticator app (0 without one)'),
   name: Joi.string().allow(null).required().description('Full name (OIDC claim name)'),
   given_name: Joi.string().allow(null).required().description('Given name (OIDC claim given_name)'),
   family_name: Joi.string().allow(null).required().description('Family name (OIDC claim family_name)'),
@@ -78,6 +79,7 @@ export function toAdminUserBody(user: AdminUserView) {
 export function toProfileBody(user: ProfileView) {
   return {
     ...toSessionUserBody(user),
+    recovery_codes_left: user.recoveryCodesLeft,
     name: user.name,
     given_name: user.givenName,
     family_name: user.familyName,

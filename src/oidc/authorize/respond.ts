@@ -24,6 +24,7 @@ export async function respond(state: WithGrant, deps: AuthorizeDeps): Promise<Fi
     codeChallenge: state.pkce?.challenge ?? null,
     codeChallengeMethod: state.pkce?.method ?? null,
     authTime: state.session.authTime,
+    amr: state.session.amr,
     sessionId: state.session.sessionId,
     expiresAt: now + deps.codeTtlSeconds * 1000,
     consumedAt: null,

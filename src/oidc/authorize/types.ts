@@ -26,6 +26,8 @@ export interface AuthorizeSession {
   sub: string;
   /** OIDC Core §2 auth_time, epoch ms. */
   authTime: number;
+  /** RFC 8176 methods of the sign-in (SessionRecord.amr), for the ID token. */
+  amr: string[];
   /** SessionRecord.idHash. */
   sessionId: string;
   /** The session's user, as the cookie's session resolved it on this request. */

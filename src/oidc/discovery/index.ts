@@ -34,7 +34,7 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
     revocation_endpoint_auth_methods_supported: clientAuthMethods,
     introspection_endpoint_auth_methods_supported: authenticatedClientMethods,
     code_challenge_methods_supported: ['S256'],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', ...profileClaimNames, ...emailClaimNames],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'nonce', 'at_hash', ...profileClaimNames, ...emailClaimNames],
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

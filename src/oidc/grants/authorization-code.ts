@@ -70,6 +70,7 @@ function grantOf(record: AuthorizationCodeRecord, revokedAt: number | null, now:
     sub: record.sub,
     scopes: record.scopes,
     authTime: record.authTime,
+    amr: record.amr,
     sessionId: record.sessionId,
     revokedAt,
     expiresAt: now,

@@ -31,7 +31,7 @@ export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps
   const access = await issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
   const issued: IssuedTokens = { accessToken: access.token, expiresIn: access.expiresIn };
   if (scopes.includes('openid')) {
-    issued.idToken = await issueIdToken({ user, clientId: client.clientId, alg: client.idTokenSignedResponseAlg, scopes, authTime: grant.authTime, nonce: input.nonce, accessToken: access.token }, deps);
+    issued.idToken = await issueIdToken({ user, clientId: client.clientId, alg: client.idTokenSignedResponseAlg, scopes, authTime: grant.authTime, amr: grant.amr, nonce: input.nonce, accessToken: access.token }, deps);
   }
   const refreshes = grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token');
   const refreshToken = refreshes ? newOpaqueToken() : null;

@@ -11,6 +11,8 @@ export interface IdTokenInput {
   alg: SigningAlgorithm;
   scopes: string[];
   authTime: number;
+  /** RFC 8176 methods of the sign-in; no claim when empty (unknown). */
+  amr: string[];
   nonce: string | null;
   accessToken: string;
 }
@@ -24,9 +26,9 @@ function atHash(accessToken: string, key: SigningKey): string {
 
 /**
  * The ID token (OIDC Core §2): iss, sub, aud (the client alone, so no azp
- * is needed, §2), exp, iat, auth_time, nonce when the request had one,
- * at_hash, and the profile and e-mail claims of the granted scopes (§5.4,
- * ../user-claims.ts).
+ * is needed, §2), exp, iat, auth_time, amr (the factors of the sign-in,
+ * RFC 8176), nonce when the request had one, at_hash, and the profile and
+ * e-mail claims of the granted scopes (§5.4, ../user-claims.ts).
  */
 export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<string> {
   const key = await deps.keys.signingKey(input.alg);
@@ -40,6 +42,7 @@ export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps,
     auth_time: Math.floor(input.authTime / 1000),
     at_hash: atHash(input.accessToken, key),
   };
+  if (input.amr.length > 0) claims.amr = input.amr;
   if (input.nonce !== null) claims.nonce = input.nonce;
   Object.assign(claims, userClaims(input.user, input.scopes));
   return signJwt(deps.signingPool, key, 'JWT', claims);

@@ -37,6 +37,8 @@ export function cleanupTasks(config: Config, repositories: SchedulerRepositories
     expiredAt(repositories, 'revoked_access_tokens'),
     // A grant's expires_at is the latest expiry of anything issued under it (migrations/0003_tokens.js).
     expiredAt(repositories, 'grants'),
+    // A WebAuthn ceremony not answered within its 5 minutes cannot be finished any more.
+    expiredAt(repositories, 'webauthn_challenges'),
     // Codes are kept until they expire even when consumed: a replay inside the lifetime must still be recognised.
     batchedTask('authorization_codes', (tx, now, limit) => repositories.authorizationCodes.deleteExpired(tx, now, limit)),
     // A mailed link's token, used or not, means nothing once it has expired.

@@ -1,6 +1,7 @@
 import type { AuthorizationCodeRepository } from '../repositories.js';
 import type { AuthorizationCodeRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { parseAmr } from './parse-amr.js';
 
 interface AuthorizationCodeRow {
   code_hash: string;
@@ -13,6 +14,7 @@ interface AuthorizationCodeRow {
   code_challenge: string | null;
   code_challenge_method: string | null;
   auth_time: number;
+  amr: string | null;
   session_id: string | null;
   expires_at: number;
   consumed_at: number | null;
@@ -31,6 +33,7 @@ function fromRow(row: AuthorizationCodeRow): AuthorizationCodeRecord {
     codeChallenge: row.code_challenge,
     codeChallengeMethod: row.code_challenge_method === 'S256' ? 'S256' : null,
     authTime: Number(row.auth_time),
+    amr: parseAmr(row.amr),
     sessionId: row.session_id,
     expiresAt: Number(row.expires_at),
     consumedAt: row.consumed_at === null ? null : Number(row.consumed_at),
@@ -50,6 +53,7 @@ function toRow(record: AuthorizationCodeRecord): AuthorizationCodeRow {
     code_challenge: record.codeChallenge,
     code_challenge_method: record.codeChallengeMethod,
     auth_time: record.authTime,
+    amr: JSON.stringify(record.amr),
     session_id: record.sessionId,
     expires_at: record.expiresAt,
     consumed_at: record.consumedAt,

@@ -10,6 +10,10 @@ import { grantRevokers } from './grant-revokers.js';
 import { knexUserRepository } from './users.js';
 import { knexSessionRepository } from './sessions.js';
 import { knexLoginRateLimitRepository } from './login-rate-limits.js';
+import { knexTotpRepository } from './totp.js';
+import { knexRecoveryCodeRepository } from './recovery-codes.js';
+import { knexPasskeyRepository } from './passkeys.js';
+import { knexWebAuthnChallengeRepository } from './webauthn-challenges.js';
 import { knexLinkTokenRepository } from './link-tokens.js';
 import { knexTermAcceptanceRepository } from './term-acceptances.js';
 import { knexAuthorizationCodeRepository } from './authorization-codes.js';
@@ -30,6 +34,10 @@ export const knexRepositories: Repositories = {
   users: knexUserRepository,
   sessions: knexSessionRepository,
   loginRateLimits: knexLoginRateLimitRepository,
+  totp: knexTotpRepository,
+  recoveryCodes: knexRecoveryCodeRepository,
+  passkeys: knexPasskeyRepository,
+  webauthnChallenges: knexWebAuthnChallengeRepository,
   linkTokens: knexLinkTokenRepository,
   termAcceptances: knexTermAcceptanceRepository,
   authorizationCodes: knexAuthorizationCodeRepository,

@@ -3,6 +3,7 @@ import type { TokenRepository } from '../repositories.js';
 import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import { parseAmr } from './parse-amr.js';
 
 interface GrantRow {
   grant_id: string;
@@ -10,6 +11,7 @@ interface GrantRow {
   sub: string;
   scopes: string;
   auth_time: number;
+  amr: string | null;
   session_id: string | null;
   revoked_at: number | null;
   expires_at: number;
@@ -38,6 +40,7 @@ function grantFromRow(row: GrantRow): GrantRecord {
     sub: row.sub,
     scopes: splitScopes(row.scopes),
     authTime: Number(row.auth_time),
+    amr: parseAmr(row.amr),
     sessionId: row.session_id,
     revokedAt: optionalNumber(row.revoked_at),
     expiresAt: Number(row.expires_at),
@@ -76,6 +79,7 @@ export const knexTokenRepository = onKnex<TokenRepository>({
       sub: grant.sub,
       scopes: grant.scopes.join(' '),
       auth_time: grant.authTime,
+      amr: JSON.stringify(grant.amr),
       session_id: grant.sessionId,
       revoked_at: grant.revokedAt,
       expires_at: grant.expiresAt,

@@ -1,6 +1,7 @@
 import { formatMessage } from '../../i18n/index.js';
 import type { ManagedBy } from '../../model/index.js';
 import { errorSummary, passwordField, newPasswordField, statusRegion, submitButton, textField } from './fields.js';
+import { authenticatorAppSetup, codeField, passkeyCreation, recoveryCodesReveal } from './factor-fragments.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
 import { languageName, renderPage } from './render-page.js';
@@ -80,6 +81,68 @@ const passwordSection: AccountSection = {
   },
 };
 
+/**
+ * A confirmation that asks for a current code of the authenticator app
+ * (removing the app, replacing the recovery codes): a button that opens a
+ * small form, as the danger zone does.
+ */
+function codeConfirmation(context: PageContext, options: { id: string; start: string; heading: string; hint: string; confirm: string; busy: string; danger?: boolean }): SafeHtml {
+  const f = context.text.pages.factors;
+  const { id } = options;
+  return html`
+      <div id="${id}-box" hidden>
+        <button type="button" id="${id}-start" class="${options.danger ? 'danger-outline' : 'secondary'}" aria-expanded="false" aria-controls="${id}-form">${options.start}</button>
+        <form id="${id}-form" class="form confirm" novalidate hidden>
+          <h3>${options.heading}</h3>${errorSummary(`${id}-summary`, context.text.pages.common.errorSummary)}${codeField({ id: `${id}-code`, label: f.confirmLabel, hint: options.hint })}
+          <div class="actions">
+            <button type="button" id="${id}-cancel" class="secondary">${f.cancel}</button>${submitButton(options.confirm, options.busy, options.danger ? 'danger' : 'primary')}
+          </div>
+        </form>
+      </div>`;
+}
+
+/** The authenticator app (DESIGN.md 11): set up with a QR code drawn by this server, or removed after a code. /ui/account-factors.js. */
+const authenticatorAppSection: AccountSection = {
+  id: 'authenticator-app',
+  title: (context) => context.text.pages.factors.appHeading,
+  shown: () => true,
+  render(context) {
+    const f = context.text.pages.factors;
+    const a = f.account;
+    return html`
+      <p class="intro">${f.appIntro}</p>
+      <p id="app-state" class="factor-state" data-on="${a.appOn}" data-off="${a.appOff}"></p>${statusRegion('app-status')}${authenticatorAppSetup(context)}${codeConfirmation(context, { id: 'app-remove', start: a.appRemove, heading: a.appRemoveHeading, hint: a.appRemoveHint, confirm: a.appRemoveConfirm, busy: a.appRemoving, danger: true })}`;
+  },
+};
+
+/** The recovery codes: how many are left, new ones after a code, and the codes shown once (after either). */
+const recoveryCodesSection: AccountSection = {
+  id: 'recovery-codes',
+  title: (context) => context.text.pages.factors.account.codesHeading,
+  shown: () => true,
+  render(context) {
+    const a = context.text.pages.factors.account;
+    return html`
+      <p id="codes-state" class="factor-state" data-left="${a.codesLeft}" data-none-left="${a.codesNoneLeft}" data-no-app="${a.codesNoApp}"></p>${codeConfirmation(context, { id: 'codes-new', start: a.codesNew, heading: a.codesNewHeading, hint: a.codesNewHint, confirm: a.codesNewConfirm, busy: a.codesCreating })}${recoveryCodesReveal(context)}`;
+  },
+};
+
+/** Passkeys (with auth.passkeys_enabled): each with its name, when it was created and last used; rename, remove, add. */
+const passkeysSection: AccountSection = {
+  id: 'passkeys',
+  title: (context) => context.text.pages.factors.account.passkeysHeading,
+  shown: (context) => context.config.auth.passkeysEnabled,
+  render(context) {
+    const f = context.text.pages.factors;
+    return html`
+      <p class="intro">${f.passkeyIntro}</p>
+      <div class="summary" id="passkeys-summary" role="alert" aria-live="assertive" tabindex="-1"></div>${statusRegion('passkeys-status')}
+      <p id="passkeys-none" class="factor-state" hidden>${f.account.passkeysNone}</p>
+      <ul id="passkey-list" class="passkey-list"></ul>
+      <h3>${f.account.passkeyAdd}</h3>${passkeyCreation(context, f.account.passkeyAdd)}`;
+  },
+};
+
 /** The applications the user let in (GET /api/consents), each with Revoke (DELETE /api/consents/{client_id}); filled by the script. */
 const appsSection: AccountSection = {
   id: 'apps',
@@ -132,7 +195,16 @@ const dangerSection: AccountSection = {
   },
 };
 
-export const accountSections: readonly AccountSection[] = [profileSection, passwordSection, appsSection, termsSection, dangerSection];
+export const accountSections: readonly AccountSection[] = [
+  profileSection,
+  passwordSection,
+  authenticatorAppSection,
+  recoveryCodesSection,
+  passkeysSection,
+  appsSection,
+  termsSection,
+  dangerSection,
+];
 
 /**
  * /account (UI.md "Account"): who is signed in and a way out, then one
@@ -173,6 +245,6 @@ export function renderAccountPage(context: PageContext, user: AccountUser): stri
     body,
     layout: 'wide',
     script: 'account.js',
-    data: { ...scriptStrings(context), account: t },
+    data: { ...scriptStrings(context), account: t, factors: context.text.pages.factors, brand: context.config.branding.name, email: user.email },
   });
 }

@@ -12,6 +12,7 @@
  */
 export { createPageContext, pageHref, stringParam, type PageContext, type PageRequest } from './page-context.js';
 export { renderLoginPage, type LoginPage } from './login-page.js';
+export { renderSecondFactorPage, type SecondFactorPage } from './second-factor-page.js';
 export { renderRegisterPage, type RegisterPage } from './register-page.js';
 export { renderVerifyEmailPage } from './verify-email-page.js';
 export { renderForgotPasswordPage } from './forgot-password-page.js';

@@ -20,10 +20,12 @@ export interface LoginPage {
 /**
  * /login (UI.md "Sign-in"), top to bottom: heading, the error banner, the
  * remembered accounts (select_account), Email, Password with its toggle,
- * Sign in, "Forgot password?" (with e-mail on), and "No account? Create
- * one" (with registration on). Other ways of signing in (passkeys, upstream
- * providers) go between the form and the registration link, after a
- * divider. /ui/login.js posts to POST /api/auth/login.
+ * Sign in, "Forgot password?" (with e-mail on), a divider and "Sign in with
+ * a passkey" (with passkeys on), and "No account? Create one" (with
+ * registration on). Upstream providers go after the passkey. /ui/login.js
+ * posts to POST /api/auth/login, and goes on to /login/second-factor when
+ * the sign-in waits for a second factor; the e-mail field also offers
+ * passkeys through the browser's autofill (conditional mediation).
  */
 export function renderLoginPage(context: PageContext, page: LoginPage): string {
   const { text, config } = context;
@@ -43,12 +45,24 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
         <button type="button" id="resend-button" class="secondary" data-busy-label="${t.resending}">${t.resendVerification}</button>
       </div>${statusRegion('login-status')}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'username webauthn', required: true, value: page.loginHint, maxLength: 320 })}${passwordField(context, { id: 'password', label: common.password, autocomplete: 'current-password', required: true, maxLength: 1024 })}${submitButton(t.submit, t.submitting)}
     </form>${config.email.enabled && html`
-    <p class="form-links"><a href="${pageHref(context, '/forgot-password')}">${t.forgotPassword}</a></p>`}${registrationLink(context, returnTo)}`;
+    <p class="form-links"><a href="${pageHref(context, '/forgot-password')}">${t.forgotPassword}</a></p>`}${config.auth.passkeysEnabled && html`
+    <p class="divider"><span>${common.or}</span></p>
+    <div class="stack">
+      <button type="button" id="passkey-sign-in" class="secondary" data-busy-label="${t.passkeyWorking}">${t.passkey}</button>
+    </div>`}${registrationLink(context, returnTo)}`;
   return renderPage(context, {
     task: t.task,
     body,
     script: 'login.js',
-    data: { ...scriptStrings(context), login: t, returnTo: page.returnTo ?? '/', selectAccount: page.selectAccount },
+    data: {
+      ...scriptStrings(context),
+      login: t,
+      factors: { passkeyNotUsed: text.pages.factors.passkeyNotUsed, passkeyUnsupported: text.pages.factors.passkeyUnsupported },
+      returnTo: page.returnTo ?? '/',
+      secondFactorHref: pageHref(context, '/login/second-factor', { return_to: page.returnTo }),
+      selectAccount: page.selectAccount,
+      passkeys: config.auth.passkeysEnabled,
+    },
   });
 }
 

@@ -53,7 +53,12 @@ export function renderRegisterPage(context: PageContext, page: RegisterPage): { 
       task: t.task,
       body,
       script: 'register.js',
-      data: { ...scriptStrings(context), register: t, login: text.pages.login, returnTo: page.returnTo ?? '/' },
+      data: {
+        ...scriptStrings(context),
+        register: t,
+        returnTo: page.returnTo ?? '/',
+        secondFactorHref: pageHref(context, '/login/second-factor', { return_to: page.returnTo }),
+      },
     }),
   };
 }

@@ -1,15 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { authenticator } from 'otplib';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { main } from '../../../src/cli/main.js';
 import { createCapturedOutput } from '../../../src/cli/output.js';
 import { credentialsPath } from '../../../src/cli/admin/credential-store.js';
 import { databaseKinds, type DatabaseKind } from '../../support/databases.js';
 import { testConfig, testUser } from '../../support/config-fixture.js';
 import type { Config } from '../../../src/config/types.js';
-import { createTestApp, testPassword } from '../../support/test-app.js';
+import { createTestApp, seedUser, testPassword, type TestApp } from '../../support/test-app.js';
+import { SoftwareAuthenticator } from '../../support/software-authenticator.js';
 import { applyConfig } from '../../../src/gitops/index.js';
 
 const adminSub = 'root-admin';
@@ -18,6 +20,7 @@ const adminPassword = testPassword;
 
 interface RunningServer {
   url: string;
+  testApp: TestApp;
   stop(): Promise<void>;
 }
 
@@ -26,7 +29,7 @@ async function startAdminServer(kind: DatabaseKind, overrides: Partial<Config> =
   const testApp = await createTestApp(kind, { users: [testUser({ sub: adminSub, email: adminEmail, role: 'admin' })], ...overrides });
   await applyConfig(testApp.database.storage, testApp.config);
   const url = await testApp.app.start();
-  return { url, stop: () => testApp.destroy() };
+  return { url, testApp, stop: () => testApp.destroy() };
 }
 
 /**
@@ -266,11 +269,14 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
   });
 });
 
-describe.each(databaseKinds)('idp admin login when a second factor is required, on %s', (kind) => {
+describe.each(databaseKinds)('idp admin and second factors, on %s', (kind) => {
   let server: RunningServer;
   let home: string;
+  /** The admin's authenticator app, once enrolled. */
+  let secret = '';
   beforeAll(async () => {
-    server = await startAdminServer(kind, { auth: { ...testConfig().auth, secondFactor: 'required' } });
+    server = await startAdminServer(kind, { auth: { ...testConfig().auth, secondFactor: 'required_for_admins' } });
+    await seedUser(server.testApp, { sub: 'carol', email: 'Carol@example.com' });
     home = await mkdtemp(path.join(os.tmpdir(), 'idp-admin-2fa-'));
   });
   afterAll(async () => {
@@ -278,19 +284,103 @@ describe.each(databaseKinds)('idp admin login when a second factor is required, 
     await rm(home, { recursive: true, force: true });
   });
 
-  it('says so in one line and keeps no pending session', async () => {
+  const env = () => ({ XDG_CONFIG_HOME: home, HOME: home });
+  const run = async (argv: string[], stdin: NodeJS.ReadableStream = Readable.from([])) => {
     const output = createCapturedOutput();
-    const env = { XDG_CONFIG_HOME: home, HOME: home };
-    const code = await main(['admin', 'login', '--url', server.url, '--email', adminEmail, '--password-stdin'], {
-      output,
-      env,
-      stdin: Readable.from([adminPassword]),
+    const code = await main(['admin', ...argv], { output, env: env(), stdin });
+    return { code, stdout: output.stdout, stderr: output.stderr };
+  };
+  const login = (extra: string[] = []) => run(['login', '--url', server.url, '--email', adminEmail, '--password-stdin', ...extra], Readable.from([adminPassword]));
+  /** The JSON API as a browser would call it, for what the pages do (sign in, enrol). */
+  const api = async (method: string, url: string, cookie: string | null, body?: unknown) => {
+    const response = await fetch(`${server.url}${url}`, {
+      method,
+      headers: { ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
-    expect(code).toBe(1);
-    expect(output.stderr).toEqual([
-      `error: ${adminEmail} must confirm the sign-in with a second factor (none registered yet), which idp admin cannot do yet: use an admin account without a required second factor`,
+    const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]);
+    return { status: response.status, body: response.status === 204 ? null : await response.json(), cookie: cookies.find((c) => c.startsWith('session=')) ?? null };
+  };
+  const enrol = async (email: string) => {
+    const { cookie } = await api('POST', '/api/auth/login', null, { email, password: adminPassword });
+    const begun = (await api('POST', '/api/user/totp', cookie)).body as { secret: string };
+    const confirmed = (await api('POST', '/api/user/totp/confirm', cookie, { code: authenticator.generate(begun.secret) })).body as { recovery_codes: string[] };
+    return { secret: begun.secret, recoveryCodes: confirmed.recovery_codes };
+  };
+
+  it('says that a factor must be registered first, and keeps no pending session', async () => {
+    const result = await login();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toEqual([`error: ${adminEmail} must register a second factor first: sign in at ${server.url}/login to set one up, then log in here again`]);
+    await expect(stat(credentialsPath(env()))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('completes the login with --code: the authenticator app\'s or a recovery code', async () => {
+    const enrolled = await enrol(adminEmail);
+    secret = enrolled.secret;
+    const noCode = await login();
+    expect(noCode.code).toBe(1);
+    expect(noCode.stderr).toEqual([
+      `error: ${adminEmail} confirms sign-ins with a second factor: pass --code CODE (the authenticator app's, or a recovery code), or run idp admin login in a terminal to be asked`,
     ]);
-    await expect(stat(credentialsPath(env))).rejects.toThrow(/ENOENT/);
+    expect(await login(['--code', '000000'])).toMatchObject({ code: 1, stderr: ['INVALID_CODE: The code is incorrect, expired or already used.'] });
+    await expect(stat(credentialsPath(env()))).rejects.toThrow(/ENOENT/);
+
+    const withRecovery = await login(['--code', enrolled.recoveryCodes[0].toUpperCase()]);
+    expect(withRecovery).toMatchObject({ code: 0, stderr: [] });
+    expect(JSON.parse((await run(['me', '--json'])).stdout.join('\n')).user).toMatchObject({ sub: adminSub, totp_registered: true });
+  });
+
+  it('asks for the password and then the code at hidden prompts on a terminal', async () => {
+    const terminal = Object.assign(new PassThrough(), {
+      isTTY: true,
+      isRaw: false,
+      setRawMode(mode: boolean) {
+        terminal.isRaw = mode;
+        return terminal;
+      },
+    });
+    const output = createCapturedOutput();
+    const running = main(['admin', 'login', '--url', server.url, '--email', adminEmail], { output, env: env(), stdin: terminal });
+    await vi.waitFor(() => expect(output.stderr.join('\n')).toContain('Password for'), { timeout: 5000 });
+    terminal.write(`${adminPassword}\r`);
+    await vi.waitFor(() => expect(output.stderr.join('\n')).toContain(`Code from the authenticator app of ${adminEmail}, or a recovery code (input hidden):`), { timeout: 5000 });
+    // The enrolment spent the current step; the next one is accepted too (±1 step).
+    terminal.write(`${authenticator.clone({ epoch: Date.now() + 30_000 }).generate(secret)}\r`);
+    expect(await running).toBe(0);
+    expect(output.stdout[0]).toBe(`logged in to ${server.url} as ${adminEmail} (admin)`);
+  });
+
+  it('says that a passkey cannot be used from a terminal', async () => {
+    await seedUser(server.testApp, { sub: 'keyholder', email: 'keyholder@example.com', role: 'admin' });
+    const { cookie } = await api('POST', '/api/auth/login', null, { email: 'keyholder@example.com', password: adminPassword });
+    const options = (await api('POST', '/api/user/passkeys/options', cookie)).body;
+    const device = new SoftwareAuthenticator(server.testApp.config.server.baseUrl);
+    expect((await api('POST', '/api/user/passkeys', cookie, { response: device.register(options as never), name: 'Key' })).status).toBe(201);
+    const result = await run(['login', '--url', server.url, '--email', 'keyholder@example.com', '--password-stdin'], Readable.from([adminPassword]));
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: ['error: keyholder@example.com confirms sign-ins with a passkey only, which a terminal cannot use: add an authenticator app on the account page, or use another admin account'],
+    });
+  });
+
+  it('resets a user\'s second factors, named by e-mail or sub', async () => {
+    await enrol('carol@example.com');
+    const byEmail = await run(['users', 'reset-second-factors', 'CAROL@example.com']);
+    expect(byEmail).toEqual({
+      code: 0,
+      stdout: ['removed the second factors of carol (Carol@example.com): authenticator app, recovery codes and passkeys; its sessions have ended'],
+      stderr: [],
+    });
+    const json = await run(['users', 'reset-second-factors', 'carol', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout.join('\n')).user).toMatchObject({ sub: 'carol', totp_registered: false, passkey_count: 0 });
+    expect(await run(['users', 'reset-second-factors', 'nobody@example.com'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['USER_NOT_FOUND: User not found.'],
+    });
+    expect(await run(['users', 'reset-second-factors', 'nobody'])).toMatchObject({ code: 1, stderr: ['USER_NOT_FOUND: User not found.'] });
   });
 });
 

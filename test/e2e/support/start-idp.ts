@@ -25,11 +25,13 @@ export async function freePort(): Promise<number> {
 
 /**
  * The real server (createApp) on 127.0.0.1 with a fresh database of the
- * given kind, after `idp apply` of the config's users and clients.
+ * given kind, after `idp apply` of the config's users and clients. With
+ * `hostname: 'localhost'` the base URL (and issuer) names localhost, still
+ * served on 127.0.0.1: browsers refuse WebAuthn on an IP address (DESIGN.md 11).
  */
-export async function startIdp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<RunningIdp> {
+export async function startIdp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: { hostname?: 'localhost' } = {}): Promise<RunningIdp> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
   const database = await createTestDatabase(kind);
   const config = testConfig({
     server: { baseUrl: url, host: '127.0.0.1', port, trustProxy: false },

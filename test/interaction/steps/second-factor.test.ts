@@ -6,25 +6,30 @@ import { newIdentity, pending, session, signInDeps, summary } from '../sign-in-f
 
 type Policy = AuthConfig['secondFactor'];
 
+const factorsOf = (found: UserFactorSummary) => ({ summarize: async (subs: string[]) => new Map(subs.map((sub) => [sub, found])) });
+const none: UserFactorSummary = { totpRegistered: false, unusedRecoveryCodes: 0, passkeyCount: 0 };
+
 describe('secondFactor', () => {
-  // DESIGN.md 11: the user's own flag or auth.second_factor.
+  // A registered factor is always asked; the policy alone only matters to enrolSecondFactor.
   it.each([
-    ['optional', 'user', false, 'continue'],
-    ['optional', 'admin', false, 'continue'],
-    ['optional', 'user', true, 'second factor: none registered'],
-    ['required_for_admins', 'user', false, 'continue'],
-    ['required_for_admins', 'admin', false, 'second factor: none registered'],
-    ['required', 'user', false, 'second factor: none registered'],
-  ] as const)('policy %s, a new sign-in of a %s (own flag %s) → %s', async (policy, role, flag, expected) => {
-    const state = { identity: newIdentity({ role, secondFactorRequired: flag }), request: null };
-    expect(summary(await secondFactor(state, signInDeps({ secondFactorPolicy: policy })))).toBe(expected);
+    ['optional', none, true, 'continue'],
+    ['required', none, true, 'continue'],
+    ['optional', { totpRegistered: true, unusedRecoveryCodes: 0, passkeyCount: 0 }, true, 'second factor: totp'],
+    ['optional', { totpRegistered: true, unusedRecoveryCodes: 4, passkeyCount: 2 }, true, 'second factor: passkey, totp, recovery_code'],
+    ['required', { totpRegistered: false, unusedRecoveryCodes: 0, passkeyCount: 1 }, true, 'second factor: passkey'],
+    // With passkeys turned off, a passkey is no factor.
+    ['required', { totpRegistered: false, unusedRecoveryCodes: 0, passkeyCount: 1 }, false, 'continue'],
+    ['optional', { totpRegistered: true, unusedRecoveryCodes: 1, passkeyCount: 1 }, false, 'second factor: totp, recovery_code'],
+    // Recovery codes without a registered app do not count.
+    ['optional', { totpRegistered: false, unusedRecoveryCodes: 3, passkeyCount: 0 }, true, 'continue'],
+  ] as const)('policy %s, factors %j, passkeys on: %s → %s', async (policy, found, passkeysEnabled, expected) => {
+    const deps = signInDeps({ secondFactorPolicy: policy, passkeysEnabled, factors: factorsOf(found) });
+    expect(summary(await secondFactor({ identity: newIdentity(), request: null }, deps))).toBe(expected);
   });
 
-  it('offers the factors the user has, in the order the UI shows them', async () => {
-    const summaries: Record<string, UserFactorSummary> = { alice: { totpRegistered: true, unusedRecoveryCodes: 3, passkeyCount: 1 } };
-    const factors = { summarize: async (subs: string[]) => new Map(subs.map((sub) => [sub, summaries[sub]])) };
-    const result = await secondFactor({ identity: newIdentity(), request: null }, signInDeps({ secondFactorPolicy: 'required', factors }));
-    expect(summary(result)).toBe('second factor: passkey, totp, recovery_code');
+  it.each([[['hwk']], [['pwd', 'otp']], [['pwd', 'hwk']]])('lets a sign-in made with a second factor (%j) pass without looking', async (amr) => {
+    const deps = signInDeps({ factors: { summarize: () => Promise.reject(new Error('not asked')) } });
+    expect(summary(await secondFactor({ identity: newIdentity({}, amr), request: null }, deps))).toBe('continue');
   });
 
   it.each<Policy>(['optional', 'required_for_admins', 'required'])('lets a session pass under policy %s: it passed when it was created', async (policy) => {

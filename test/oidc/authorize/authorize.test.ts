@@ -11,7 +11,7 @@ import { createUserTerms } from '../../../src/accounts/user-terms.js';
 import { authorizationRequestReader } from '../../../src/oidc/authorize/read-authorization-request.js';
 import { createConsentService } from '../../../src/interaction/consent-service.js';
 import { createSignInDeps } from '../../../src/interaction/sign-in-deps.js';
-import { noRegisteredFactors } from '../../../src/accounts/login-second-factors.js';
+import { noRegisteredFactors } from '../../interaction/sign-in-fixtures.js';
 import { knexClientRepository } from '../../../src/storage/knex/clients.js';
 import { knexConsentRepository } from '../../../src/storage/knex/consents.js';
 import { knexAuthorizationCodeRepository } from '../../../src/storage/knex/authorization-codes.js';
@@ -54,7 +54,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     sub: 'alice', managedBy: 'config', email: 'alice@example.com', role: 'user', emailVerified: true, emailVerificationRequired: false,
     passwordHash: null, secondFactorRequired: false, name: null, givenName: null, familyName: null, locale: null, deletedAt: null, createdAt: 0, updatedAt: 0,
   };
-  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, sessionId: 'sid-hash', user: aliceUser };
+  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, amr: ['pwd', 'otp'], sessionId: 'sid-hash', user: aliceUser };
 
   beforeAll(async () => {
     t = await createTestDatabase(kind);
@@ -143,7 +143,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     const stored = await knexAuthorizationCodeRepository.consume(t.db, hashOpaqueToken(done.params.code), clock.now());
     expect(stored?.record).toMatchObject({
       clientId: 'web', sub: 'alice', redirectUri: request.redirect_uri, scopes: ['openid', 'email'], nonce: 'nn',
-      codeChallenge: challenge, codeChallengeMethod: 'S256', authTime: alice.authTime, sessionId: 'sid-hash',
+      codeChallenge: challenge, codeChallengeMethod: 'S256', authTime: alice.authTime, amr: ['pwd', 'otp'], sessionId: 'sid-hash',
       expiresAt: clock.now() + 60_000,
     });
     // Granted scopes need no second consent; a new scope does.

@@ -48,6 +48,7 @@ export async function issueCode(provider: Provider, record: Partial<Authorizatio
     codeChallenge: await oauth.calculatePKCECodeChallenge(verifier),
     codeChallengeMethod: 'S256',
     authTime: now - 5000,
+    amr: ['pwd', 'otp'],
     sessionId: null,
     expiresAt: now + 60_000,
     consumedAt: null,

@@ -8,7 +8,7 @@ function code(codeHash: string, overrides: Partial<AuthorizationCodeRecord> = {}
   return {
     codeHash, grantId: `grant-${codeHash}`, clientId: 'app', sub: 'alice', redirectUri: 'http://127.0.0.1/cb',
     scopes: ['openid', 'email'], nonce: 'n-1', codeChallenge: 'c'.repeat(43), codeChallengeMethod: 'S256',
-    authTime: 1_000, sessionId: 'session-hash', expiresAt: 61_000, consumedAt: null, createdAt: 1_000,
+    authTime: 1_000, amr: ['pwd', 'otp'], sessionId: 'session-hash', expiresAt: 61_000, consumedAt: null, createdAt: 1_000,
     ...overrides,
   };
 }

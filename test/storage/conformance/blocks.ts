@@ -3,6 +3,10 @@ import type { Subject } from './subject.js';
 import { describeUsers } from './users.js';
 import { describeSessions } from './sessions.js';
 import { describeLoginRateLimits } from './login-rate-limits.js';
+import { describeTotp } from './totp.js';
+import { describeRecoveryCodes } from './recovery-codes.js';
+import { describePasskeys } from './passkeys.js';
+import { describeWebAuthnChallenges } from './webauthn-challenges.js';
 import { describeLinkTokens } from './link-tokens.js';
 import { describeTermAcceptances } from './term-acceptances.js';
 import { describeAuthorizationCodes } from './authorization-codes.js';
@@ -28,6 +32,10 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   users: describeUsers,
   sessions: describeSessions,
   loginRateLimits: describeLoginRateLimits,
+  totp: describeTotp,
+  recoveryCodes: describeRecoveryCodes,
+  passkeys: describePasskeys,
+  webauthnChallenges: describeWebAuthnChallenges,
   linkTokens: describeLinkTokens,
   termAcceptances: describeTermAcceptances,
   authorizationCodes: describeAuthorizationCodes,

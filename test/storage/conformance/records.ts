@@ -44,7 +44,7 @@ export function clientRecord(clientId: string, overrides: Partial<ClientRecord> 
 
 export function grantRecord(grantId: string, overrides: Partial<GrantRecord> = {}): GrantRecord {
   return {
-    grantId, clientId: 'app', sub: 'alice', scopes: ['openid', 'offline_access'], authTime: 900,
+    grantId, clientId: 'app', sub: 'alice', scopes: ['openid', 'offline_access'], authTime: 900, amr: ['hwk'],
     sessionId: 'session-hash', revokedAt: null, expiresAt: 10_000, createdAt: 1000,
     ...overrides,
   };

@@ -166,7 +166,7 @@ describe('/account', () => {
   });
 
   it('keeps its sections in UI.md\'s order', () => {
-    expect(accountSections.map((section) => section.id)).toEqual(['profile', 'password', 'apps', 'terms', 'delete-account']);
+    expect(accountSections.map((section) => section.id)).toEqual(['profile', 'password', 'authenticator-app', 'recovery-codes', 'passkeys', 'apps', 'terms', 'delete-account']);
   });
 });
 

@@ -1,12 +1,15 @@
 // @ts-check
 import { byId, callApi, format, pageData } from './api.js';
 import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
+// The second-factor sections (authenticator app, recovery codes, passkeys) set themselves up.
+import './account-factors.js';
 
 /**
  * /account (src/web/pages/account-page.ts): the profile from GET /api/user
  * saved with PATCH /api/user, the password with POST /api/user/password,
- * and the account deleted with DELETE /api/user after a confirmation. Each
- * section's form only exists when the page rendered it.
+ * and the account deleted with DELETE /api/user after a confirmation; the
+ * second factors in ./account-factors.js. Each section's form only exists
+ * when the page rendered it.
  */
 const data = pageData();
 

@@ -1,14 +1,20 @@
 // @ts-check
 import { byId, callApi, format, pageData, safeReturnTo } from './api.js';
 import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
+import { wasDismissed, webauthn } from './webauthn.js';
 
 /**
  * The sign-in page (src/web/pages/login-page.ts): POST /api/auth/login,
  * then back to return_to (the authorization request that sent the browser
  * here), where the sign-in steps (src/interaction) decide what comes next:
- * this page never does. With select_account, the accounts remembered in
- * this browser are offered first. An address that must be confirmed first
- * (403 EMAIL_NOT_VERIFIED) gets a button that sends the link again.
+ * this page never does. A sign-in that waits for a second factor (or the
+ * enrolment of one) goes on at /login/second-factor. With select_account,
+ * the accounts remembered in this browser are offered first. An address
+ * that must be confirmed first (403 EMAIL_NOT_VERIFIED) gets a button that
+ * sends the link again. With passkeys on, "Sign in with a passkey" asks the
+ * browser for one (POST /api/auth/passkey/options and /verify), and the
+ * e-mail field offers them too, through the browser's autofill
+ * (conditional mediation), where the browser can.
  */
 const data = pageData();
 const form = /** @type {HTMLFormElement} */ (byId('login-form'));
@@ -31,11 +37,8 @@ enhanceForm(form, {
     return callApi('POST', '/api/auth/login', { email: email.value.trim(), password: password.value });
   },
   onSuccess(result) {
-    if (result.body?.user) {
-      location.assign(returnTo);
-      return true;
-    }
-    showProblems(form, summary, [{ message: data.login.secondFactorRequired, code: 'SECOND_FACTOR_REQUIRED' }]);
+    location.assign(result.body?.user ? returnTo : data.secondFactorHref);
+    return true;
   },
   onFailure(result) {
     if (result.code === 'EMAIL_NOT_VERIFIED') resendBox.hidden = false;
@@ -87,4 +90,50 @@ async function showAccounts() {
     list.append(item);
   }
   byId('accounts').hidden = false;
+}
+
+const passkeyButton = /** @type {HTMLButtonElement | null} */ (document.getElementById('passkey-sign-in'));
+if (data.passkeys && passkeyButton) {
+  passkeyButton.addEventListener('click', async () => {
+    if (passkeyButton.disabled) return;
+    setBusy(passkeyButton, true);
+    const problem = await signInWithPasskey(false);
+    if (problem === null) return;
+    setBusy(passkeyButton, false);
+    showProblems(form, summary, [problem]);
+  });
+  void offerPasskeysInAutofill();
+}
+
+/**
+ * A passkey sign-in (passwordless): the options, the browser's ceremony
+ * (in the e-mail field's autofill with `autofill`), the verification.
+ * @param {boolean} autofill
+ * @returns {Promise<import('./form.js').FormProblem | null>} null once the browser is on its way, or when an autofill request simply ended
+ */
+async function signInWithPasskey(autofill) {
+  const lib = await webauthn();
+  if (!lib.browserSupportsWebAuthn()) return autofill ? null : { message: data.factors.passkeyUnsupported };
+  const options = await callApi('POST', '/api/auth/passkey/options', {});
+  if (!options.ok) return { message: errorMessage(options), code: options.code };
+  let response;
+  try {
+    response = await lib.startAuthentication({ optionsJSON: options.body, useBrowserAutofill: autofill });
+  } catch (error) {
+    // The autofill request ends quietly whenever the button starts a ceremony of its own, or the page goes.
+    if (autofill) return null;
+    return { message: wasDismissed(error) ? data.factors.passkeyNotUsed : data.errors.INVALID_PASSKEY, code: 'INVALID_PASSKEY' };
+  }
+  const verified = await callApi('POST', '/api/auth/passkey/verify', { response });
+  if (!verified.ok) return { message: errorMessage(verified), code: verified.code };
+  location.assign(verified.body?.user ? returnTo : data.secondFactorHref);
+  return null;
+}
+
+/** Conditional mediation (WebAuthn §5.1.4): the e-mail field (autocomplete "username webauthn") lists the passkeys of this site. */
+async function offerPasskeysInAutofill() {
+  const lib = await webauthn();
+  if (!(await lib.browserSupportsWebAuthnAutofill())) return;
+  const problem = await signInWithPasskey(true);
+  if (problem) showProblems(form, summary, [problem]);
 }

@@ -34,8 +34,9 @@ enhanceForm(form, {
       return true;
     }
     if (result.body?.status === 'second_factor_required') {
-      showProblems(form, byId('register-summary'), [{ message: data.login.secondFactorRequired, code: 'SECOND_FACTOR_REQUIRED' }]);
-      return;
+      // auth.second_factor asks a new account for a first factor: it is enrolled on the second-factor page.
+      location.assign(data.secondFactorHref);
+      return true;
     }
     byId('register-step').hidden = true;
     byId('check-inbox-message').textContent = format(data.register.checkInboxMessage, { email: email.value.trim() });

@@ -1,0 +1,120 @@
+import Joi from 'joi';
+import type { Request } from '@hapi/hapi';
+import type { ActiveSession } from '../../accounts/sessions.js';
+import type { RouteSpec } from '../route-definition.js';
+import type { HttpDeps } from '../http-deps.js';
+import { readSessionCookieId, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { clientAddress } from '../client-address.js';
+import { commonErrors, errorResponse } from '../schemas/error-schema.js';
+import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
+import { totpCodeSchema, webAuthnOptionsSchema, webAuthnResponseSchema } from '../schemas/second-factor-schemas.js';
+import { signInBody, signInResponse } from './auth-routes.js';
+
+/**
+ * The second step of a sign-in (DESIGN.md 11): the pending session a right
+ * password left in the cookie is completed with an authenticator app's
+ * code, a recovery code or a passkey, and becomes a signed-in session (the
+ * same cookie). A passkey also signs in alone (passwordless). Wrong codes
+ * count against the login rate limit. See docs/http-api.md.
+ */
+const pendingErrors = {
+  ...commonErrors,
+  401: errorResponse('INVALID_CODE: The code is incorrect, expired or already used. / UNAUTHORIZED: no pending sign-in'),
+  403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
+  409: errorResponse('SIGN_IN_NOT_PENDING: the session is signed in already'),
+  429: errorResponse('TOO_MANY_REQUESTS: too many failed attempts; see Retry-After'),
+};
+
+const pendingSession = (request: Request): ActiveSession => {
+  const { session, user } = request.auth.credentials as unknown as SessionCredentials;
+  return { session, user };
+};
+
+const signedIn = Joi.object({ user: sessionUserSchema.required() }).label('SecondFactorSucceeded');
+
+export const loginTotpRoute: RouteSpec = {
+  tags: ['Auth'],
+  summary: 'Complete a sign-in with an authenticator app code',
+  description:
+    'Only the pending session of a right password may call it. A code is accepted once, within one 30-second step either side of now.',
+  validate: { payload: Joi.object({ code: totpCodeSchema.required() }).label('LoginTotpRequest') },
+  responses: { 200: { description: 'Signed in', schema: signedIn }, ...pendingErrors },
+  handler: (deps) => async (request) => {
+    const { code } = request.payload as { code: string };
+    const user = await deps.signIn.withTotp(pendingSession(request), code, clientAddress(request, deps.config.server.trustProxy));
+    return { user: toSessionUserBody(await deps.userViews.sessionUser(user)) };
+  },
+};
+
+export const loginRecoveryCodeRoute: RouteSpec = {
+  tags: ['Auth'],
+  summary: 'Complete a sign-in with a recovery code',
+  description: 'Spends the code (each works once); `recovery_codes_left` says how many remain. Case, spaces and dashes do not matter.',
+  validate: {
+    payload: Joi.object({ code: Joi.string().trim().min(1).max(64).required().description('One of the recovery codes, e.g. abcde-fghij') }).label(
+      'LoginRecoveryCodeRequest',
+    ),
+  },
+  responses: {
+    200: {
+      description: 'Signed in',
+      schema: Joi.object({ user: sessionUserSchema.required(), recovery_codes_left: Joi.number().integer().min(0).required() }).label(
+        'RecoveryCodeSucceeded',
+      ),
+    },
+    ...pendingErrors,
+  },
+  handler: (deps) => async (request) => {
+    const { code } = request.payload as { code: string };
+    const result = await deps.signIn.withRecoveryCode(pendingSession(request), code, clientAddress(request, deps.config.server.trustProxy));
+    return { user: toSessionUserBody(await deps.userViews.sessionUser(result.user)), recovery_codes_left: result.recoveryCodesLeft };
+  },
+};
+
+/** The cookie's session when it waits for a second factor; a signed-in one or none means a passwordless sign-in. */
+async function pendingOf(request: Request, deps: HttpDeps): Promise<ActiveSession | null> {
+  const sessionId = readSessionCookieId(request);
+  const active = sessionId ? await deps.sessions.resolve(sessionId, { allowPending: true }) : null;
+  return active?.session.secondFactorPending ? active : null;
+}
+
+const passkeyErrors = {
+  ...commonErrors,
+  403: errorResponse('PASSKEYS_DISABLED: Passkeys are turned off on this server. / ORIGIN_NOT_ALLOWED'),
+};
+
+export const passkeyOptionsRoute: RouteSpec = {
+  checkOrigin: true,
+  tags: ['Auth'],
+  summary: 'Options for signing in with a passkey',
+  description:
+    "WebAuthn request options for a discoverable credential (pass them to @simplewebauthn/browser's startAuthentication). With the pending session of a right password they complete that sign-in and list the user's passkeys; otherwise they are for a passwordless sign-in. The challenge lives 5 minutes and works once.",
+  validate: { payload: Joi.object({}).allow(null).label('PasskeyOptionsRequest') },
+  responses: { 200: { description: 'WebAuthn request options', schema: webAuthnOptionsSchema.label('PasskeyRequestOptions') }, ...passkeyErrors },
+  handler: (deps) => async (request, h) => {
+    const pending = await pendingOf(request, deps);
+    const options = await deps.passkeys.authenticationOptions(pending && { sub: pending.user.sub, sessionId: pending.session.idHash });
+    return h.response(options).header('cache-control', 'no-store');
+  },
+};
+
+export const passkeyVerifyRoute: RouteSpec = {
+  checkOrigin: true,
+  tags: ['Auth'],
+  summary: 'Sign in with a passkey',
+  description:
+    "Verifies the browser's assertion against the challenge of POST /api/auth/passkey/options. It completes the cookie's pending sign-in when the options were asked for it; otherwise it signs in the passkey's user and sets a new `session` cookie. A passkey verified its user, so no other factor is asked.",
+  validate: { payload: Joi.object({ response: webAuthnResponseSchema.required() }).label('PasskeyVerifyRequest') },
+  responses: {
+    200: signInResponse,
+    ...passkeyErrors,
+    401: errorResponse('INVALID_PASSKEY: the assertion does not verify (the message says why)'),
+  },
+  handler: (deps) => async (request, h) => {
+    const { response } = request.payload as { response: unknown };
+    const outcome = await deps.signIn.withPasskey(response, await pendingOf(request, deps), clientAddress(request, deps.config.server.trustProxy));
+    if (outcome.status === 'completed') return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
+    setSessionCookie(h, outcome.sessionId);
+    return signInBody(deps, outcome);
+  },
+};

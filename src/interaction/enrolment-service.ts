@@ -1,0 +1,64 @@
+import { availableFactors, isSecondFactorRequired, noFactors, type UserFactorReader } from '../accounts/login-second-factors.js';
+import type { PasskeyService } from '../accounts/passkey-service.js';
+import type { ActiveSession } from '../accounts/sessions.js';
+import type { TotpEnrolment, TotpService } from '../accounts/totp-service.js';
+import { unauthorized } from '../api-error.js';
+import type { AuthConfig } from '../config/types.js';
+import type { PasskeyRecord } from '../model/index.js';
+import type { SignInService } from './sign-in-service.js';
+
+/**
+ * Registering a second factor (DESIGN.md 11): an authenticator app (begin,
+ * confirm) or a passkey (options, register), from a signed-in session, or
+ * from the pending session of the enrolment step (enrolSecondFactor): a
+ * user the policy requires a factor of, who has none. The factor that
+ * enrolment confirms completes that sign-in. Any other pending session is
+ * refused like an anonymous caller (401 UNAUTHORIZED): its user has a
+ * factor to sign in with, and enrolling another would skip it.
+ */
+export interface EnrolmentService {
+  beginTotp(active: ActiveSession): Promise<TotpEnrolment>;
+  /** The recovery codes of the confirmed app. */
+  confirmTotp(active: ActiveSession, code: string, clientAddress: string): Promise<string[]>;
+  passkeyOptions(active: ActiveSession): ReturnType<PasskeyService['registrationOptions']>;
+  registerPasskey(active: ActiveSession, response: unknown, name: string, clientAddress: string): Promise<PasskeyRecord>;
+}
+
+export function createEnrolmentService(deps: {
+  totp: TotpService;
+  passkeys: PasskeyService;
+  signIn: SignInService;
+  factors: UserFactorReader;
+  auth: Pick<AuthConfig, 'secondFactor' | 'passkeysEnabled'>;
+}): EnrolmentService {
+  const mayEnrol = async ({ session, user }: ActiveSession) => {
+    if (!session.secondFactorPending) return;
+    const summary = (await deps.factors.summarize([user.sub])).get(user.sub) ?? noFactors;
+    const enrolling = isSecondFactorRequired(user, deps.auth.secondFactor) && availableFactors(summary, deps.auth.passkeysEnabled).length === 0;
+    if (!enrolling) throw unauthorized();
+  };
+
+  return {
+    async beginTotp(active) {
+      await mayEnrol(active);
+      return deps.totp.begin(active.user);
+    },
+    async confirmTotp(active, code, clientAddress) {
+      await mayEnrol(active);
+      const codes = await deps.totp.confirm(active.user, code, clientAddress);
+      if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'otp', clientAddress);
+      return codes;
+    },
+    async passkeyOptions(active) {
+      await mayEnrol(active);
+      return deps.passkeys.registrationOptions(active.user, active.session.idHash);
+    },
+    async registerPasskey(active, response, name, clientAddress) {
+      await mayEnrol(active);
+      const passkey = await deps.passkeys.register(active.user, active.session.idHash, response, name, clientAddress);
+      // The authenticator verified its user to create the key (userVerification: required): the sign-in's second factor.
+      if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'hwk', clientAddress);
+      return passkey;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// @ts-check
+/**
+ * @simplewebauthn/browser for the pages (DESIGN.md 11), loaded on demand
+ * from this server (src/http/routes/page-routes.ts serves the installed
+ * package's ES modules under /ui/vendor/webauthn/: the pages run scripts of
+ * their own origin only). Typed here with the few calls the pages make.
+ *
+ * @typedef {{
+ *   startRegistration(options: { optionsJSON: unknown }): Promise<unknown>,
+ *   startAuthentication(options: { optionsJSON: unknown, useBrowserAutofill?: boolean }): Promise<unknown>,
+ *   browserSupportsWebAuthn(): boolean,
+ *   browserSupportsWebAuthnAutofill(): Promise<boolean>,
+ *   WebAuthnAbortService: { cancelCeremony(): void },
+ * }} WebAuthnBrowser
+ */
+
+/** A variable, not a literal: the type checker of the page scripts (test/web/page-scripts.test.ts) has no such file to read. */
+const moduleUrl = '/ui/vendor/webauthn/index.js';
+
+/** @type {Promise<WebAuthnBrowser> | undefined} */
+let loading;
+
+/** @returns {Promise<WebAuthnBrowser>} */
+export function webauthn() {
+  loading ??= import(moduleUrl);
+  return loading;
+}
+
+/**
+ * Whether the person dismissed the browser's passkey dialog, or it timed
+ * out (WebAuthn's NotAllowedError), or another ceremony replaced it
+ * (AbortError): not a failure to report as one.
+ * @param {unknown} error
+ */
+export function wasDismissed(error) {
+  const name = /** @type {{ name?: unknown, cause?: { name?: unknown } }} */ (error)?.name;
+  const cause = /** @type {{ cause?: { name?: unknown } }} */ (error)?.cause?.name;
+  return ['NotAllowedError', 'AbortError'].includes(String(name)) || ['NotAllowedError', 'AbortError'].includes(String(cause)) || /** @type {{ code?: unknown }} */ (error)?.code === 'ERROR_CEREMONY_ABORTED';
+}
