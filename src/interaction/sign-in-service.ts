@@ -19,6 +19,11 @@ export type SignInOutcome =
 export interface SignInService {
   /** POST /api/auth/login: identify by e-mail and password, then the sign-in steps. */
   withPassword(input: PasswordLoginInput): Promise<SignInOutcome>;
+  /**
+   * An upstream identity provider vouched for `user` (src/federation): RFC
+   * 8176 `fed`, then the same steps as any other way in.
+   */
+  withUpstream(user: UserRecord): Promise<SignInOutcome>;
 }
 
 export function createSignInService(deps: {
@@ -47,6 +52,10 @@ export function createSignInService(deps: {
     async withPassword(input) {
       const user = await deps.passwords.identify(input);
       return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] });
+    },
+
+    withUpstream(user) {
+      return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['fed'] });
     },
   };
 }
