@@ -8,6 +8,9 @@ import { createPasswordLogin } from './accounts/password-login.js';
 import { noRegisteredFactors } from './accounts/login-second-factors.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
+import { createAdminEventsService } from './admin/admin-events-service.js';
+import { createEventLog } from './events/index.js';
+import { createUserConsents } from './accounts/user-consents.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -98,6 +101,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
   const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, clock });
+  const adminEvents = createAdminEventsService(storage);
+  const events = createEventLog({ storage, logger, clock });
+  const userConsents = createUserConsents({ storage, events, clock });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -125,7 +131,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     verifyArgon2: verifyPassword,
   });
-  const consent = createConsentService({ db, consents: repositories.consents, readRequest: authorizationRequestReader(authorize), clock });
+  const consent = createConsentService({ storage, events, readRequest: authorizationRequestReader(authorize), clock });
   const accounts = createRememberedAccounts({ sessions, cookiePassword });
   const frontend = createFrontend(config.frontend, config.branding);
 
@@ -140,6 +146,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     signIn,
     admin,
     userViews,
+    adminEvents,
     authorize,
     provider,
     verifyAccessToken: async (token) => {
@@ -147,6 +154,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return { sub: claims.sub, clientId: claims.clientId, scope: claims.scopes, claims: claims.claims };
     },
     consent,
+    userConsents,
     accounts,
     frontend,
   };

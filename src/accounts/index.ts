@@ -11,3 +11,4 @@ export { createSessionService, hashSessionId, type ActiveSession, type SessionSe
 export { createLoginRateLimit, type LoginRateLimit } from './login-rate-limit.js';
 export { createPasswordLogin, type PasswordLogin, type PasswordLoginInput } from './password-login.js';
 export { noRegisteredFactors, type SecondFactor, type UserFactorReader, type UserFactorSummary } from './login-second-factors.js';
+export { createUserConsents, type UserConsent, type UserConsents } from './user-consents.js';

@@ -6,3 +6,4 @@
  */
 export { createAdminUsersService, type AdminUsersService } from './admin-users-service.js';
 export { createUserViewService, type UserViewService } from './user-view-service.js';
+export { createAdminEventsService, type AdminEventsService } from './admin-events-service.js';

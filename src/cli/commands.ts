@@ -138,6 +138,24 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(jsonOption())
     .action((opts) => api(async () => (await import('./commands/admin/me.js')).runAdminMe(ctx, opts)));
 
+  const events = admin.command('events').description('read the audit event log');
+
+  events
+    .command('list')
+    .description('list audit events, newest first, 20 per page by default')
+    .option('--type <type>', 'only events of the type (for example sign_in.failed)')
+    .option('--actor <actor>', 'only events by the actor (a sub, or config)')
+    .option('--subject <subject>', 'only events about the subject')
+    .option('--since <time>', 'only events at or after the ISO 8601 time')
+    .option('--until <time>', 'only events before the ISO 8601 time')
+    .option('--page <n>', 'page number, from 1', positiveInteger)
+    .option('--page-size <n>', 'events per page, 1..100 (default 20)', positiveInteger)
+    .option('--follow', 'keep printing new events as they happen, oldest first, until Ctrl-C')
+    .option('--interval <seconds>', 'seconds between polls under --follow (default 2)', positiveInteger)
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((opts) => api(async () => (await import('./commands/admin/events-list.js')).runEventsList(ctx, opts)));
+
   const users = admin.command('users').description('list, show, create, update and delete users');
 
   users

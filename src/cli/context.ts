@@ -6,6 +6,8 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
   cwd: string;
   stdin: NodeJS.ReadableStream;
+  /** Ends a command that runs until stopped (`admin events list --follow`); a terminal stops it with Ctrl-C instead. */
+  signal?: AbortSignal;
 }
 
 export async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {

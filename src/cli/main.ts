@@ -10,6 +10,7 @@ export async function main(argv: string[], context: Partial<CliContext> = {}): P
     env: context.env ?? process.env,
     cwd: context.cwd ?? process.cwd(),
     stdin: context.stdin ?? process.stdin,
+    signal: context.signal,
   };
   let exitCode = 0;
   const program = buildProgram(ctx, (code) => {

@@ -183,6 +183,7 @@ export interface SchedulerFile {
 export interface CleanupFile {
   enabled: boolean;
   batch_size: number;
+  events_retention_days: number;
 }
 
 export interface OpenApiFile {

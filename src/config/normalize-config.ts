@@ -75,7 +75,7 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
       backgroundRetentionMs: f.scheduler.background_retention_ms,
       instanceId: f.scheduler.instance_id === '' ? processInstanceId() : f.scheduler.instance_id,
     },
-    cleanup: { enabled: f.cleanup.enabled, batchSize: f.cleanup.batch_size },
+    cleanup: { enabled: f.cleanup.enabled, batchSize: f.cleanup.batch_size, eventsRetentionDays: f.cleanup.events_retention_days },
     // SPEC 2.5: "<service name> API" and "<service name> API Reference".
     openapi: {
       enabled: f.openapi.enabled,

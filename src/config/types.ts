@@ -174,6 +174,8 @@ export interface CleanupConfig {
   enabled: boolean;
   /** Rows deleted per statement, so that a large cleanup never holds a long lock. */
   batchSize: number;
+  /** Audit events older than this are deleted by the cleanup job. */
+  eventsRetentionDays: number;
 }
 
 export interface OpenApiConfig {

@@ -2,8 +2,10 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
+import type { UserConsents } from '../accounts/user-consents.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { UserViewService } from '../admin/user-view-service.js';
+import type { AdminEventsService } from '../admin/admin-events-service.js';
 import type { BearerCredentials } from './auth/bearer-auth.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProviderDeps } from '../oidc/provider-deps.js';
@@ -28,6 +30,8 @@ export interface HttpDeps {
   signIn: SignInService;
   admin: AdminUsersService;
   userViews: UserViewService;
+  /** GET /api/admin/events (src/admin, createAdminEventsService). */
+  adminEvents: AdminEventsService;
   /**
    * Verifies a bearerAuth access token (RFC 9068 JWT); supplied by the OIDC
    * token engine. Without it, routes with auth 'bearer' cannot be registered.
@@ -39,6 +43,8 @@ export interface HttpDeps {
   provider: ProviderDeps;
   /** GET and POST /api/consent (src/interaction, createConsentService). */
   consent: ConsentService;
+  /** GET /api/consents, DELETE /api/consents/{client_id} (src/accounts, createUserConsents). */
+  userConsents: UserConsents;
   /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */
   accounts: RememberedAccounts;
   /** Pages on every other path (src/web, createFrontend(config.frontend, config.branding)). */

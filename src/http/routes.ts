@@ -11,6 +11,7 @@ import {
   adminMeRoute,
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
+import { adminListEventsRoute } from './routes/admin-event-routes.js';
 import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
@@ -19,6 +20,7 @@ import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js
 import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
+import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 
 /**
@@ -41,6 +43,8 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/auth/accounts/select',  'none',             accountsSelectRoute),
   route('GET',  '/api/consent',               'session',          consentGetRoute),
   route('POST', '/api/consent',               'session',          consentPostRoute),
+  route('GET',    '/api/consents',              'session',        userConsentsListRoute),
+  route('DELETE', '/api/consents/{client_id}',  'session',        userConsentRevokeRoute),
 ];
 
 /**
@@ -78,6 +82,7 @@ const adminRoutes: RouteDefinition[] = [
   route('GET',    '/api/admin/users/{sub}',  'admin', adminGetUserRoute),
   route('PATCH',  '/api/admin/users/{sub}',  'admin', adminUpdateUserRoute),
   route('DELETE', '/api/admin/users/{sub}',  'admin', adminDeleteUserRoute),
+  route('GET',    '/api/admin/events',       'admin', adminListEventsRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */

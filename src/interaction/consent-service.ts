@@ -1,6 +1,7 @@
 import { ApiError } from '../api-error.js';
 import type { Clock } from '../clock.js';
-import type { ConsentRepository, Tx } from '../storage/repositories.js';
+import type { EventLog } from '../events/index.js';
+import type { Storage } from '../storage/repositories.js';
 import { authorizeReturnTo, interactionParams } from './interaction-location.js';
 import { isSafeReturnTo } from './return-to.js';
 import { describeScope } from './scope-descriptions.js';
@@ -22,7 +23,7 @@ export type ConsentDecision = 'allow' | 'deny';
  */
 export interface ConsentService {
   describe(returnTo: unknown): Promise<ConsentPrompt>;
-  decide(returnTo: unknown, decision: ConsentDecision, session: { sub: string }): Promise<{ redirectTo: string }>;
+  decide(returnTo: unknown, decision: ConsentDecision, session: { sub: string }, context: { clientAddress: string }): Promise<{ redirectTo: string }>;
 }
 
 /**
@@ -36,8 +37,8 @@ const invalidReturnTo = () =>
   new ApiError(400, 'INVALID_RETURN_TO', 'The return_to parameter is not a valid authorization request on this server.');
 
 export function createConsentService(deps: {
-  db: Tx;
-  consents: ConsentRepository;
+  storage: Pick<Storage, 'transaction' | 'repositories'>;
+  events: EventLog;
   readRequest: ReadAuthorizationRequest;
   clock: Clock;
 }): ConsentService {
@@ -57,12 +58,16 @@ export function createConsentService(deps: {
       };
     },
 
-    async decide(returnTo, decision, session) {
+    async decide(returnTo, decision, session, context) {
       const request = await read(returnTo);
       if (decision === 'deny') {
         return { redirectTo: authorizeReturnTo(request.params, { dropPrompt: 'consent', set: { [interactionParams.consentDenied]: 'true' } }) };
       }
-      await deps.consents.grant(deps.db, session.sub, request.client.clientId, request.scopes, deps.clock.now());
+      const clientId = request.client.clientId;
+      await deps.storage.transaction(async (tx) => {
+        await deps.storage.repositories.consents.grant(tx, session.sub, clientId, request.scopes, deps.clock.now());
+        await deps.events.record(tx, { type: 'consent.granted', actor: session.sub, subject: session.sub, clientId, clientAddress: context.clientAddress, detail: { scopes: request.scopes } });
+      });
       return { redirectTo: authorizeReturnTo(request.params, { dropPrompt: 'consent' }) };
     },
   };

@@ -1,6 +1,7 @@
 import type {
   AuthorizationCodeRepository,
   BackgroundJobRepository,
+  EventRepository,
   ExpiredRowsRepository,
   SchedulerLeaseRepository,
   SessionRepository,
@@ -13,4 +14,5 @@ export interface SchedulerRepositories {
   expiredRows: ExpiredRowsRepository;
   authorizationCodes: AuthorizationCodeRepository;
   sessions: SessionRepository;
+  events: EventRepository;
 }

@@ -16,6 +16,9 @@ import type {
   BackgroundJobState,
   ClientRecord,
   ConnectionRecord,
+  EventRecord,
+  EventType,
+  NewEventRecord,
   ConsentRecord,
   GrantRecord,
   IdentityProviderRecord,
@@ -328,6 +331,8 @@ export interface TokenRepository {
   /** Revokes every grant (and refresh token) of these users, or of these clients: a few statements, however many ids. */
   revokeGrantsOfUsers(tx: Tx, subs: string[], now: number): Promise<void>;
   revokeGrantsOfClients(tx: Tx, clientIds: string[], now: number): Promise<void>;
+  /** Revokes every grant (and refresh token) the user gave this client: a withdrawn consent. */
+  revokeGrantsOfUserForClient(tx: Tx, sub: string, clientId: string, now: number): Promise<void>;
   insertRefreshToken(tx: Tx, token: RefreshTokenRecord): Promise<void>;
   findRefreshToken(tx: Tx, tokenHash: string): Promise<RefreshTokenRecord | null>;
   /**
@@ -347,6 +352,27 @@ export interface TokenRepository {
    * this, so it is one query, not two.
    */
   isAccessTokenLive(tx: Tx, jti: string, grant: { grantId: string; sub: string; clientId: string } | null): Promise<boolean>;
+}
+
+export interface EventListQuery {
+  type?: EventType;
+  actor?: string;
+  subject?: string;
+  /** Inclusive lower bound of `time`. */
+  since?: number;
+  /** Exclusive upper bound of `time`. */
+  until?: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface EventRepository {
+  /** Appends one event in the unit of work of the change it records, so a rolled-back change leaves no event. */
+  append(tx: Tx, event: NewEventRecord): Promise<void>;
+  /** One page of matching events, newest first (time, then id), and how many match in all. */
+  list(tx: Tx, query: EventListQuery): Promise<{ events: EventRecord[]; total: number }>;
+  /** Deletes up to `limit` events older than `before`; resolves with how many went. */
+  deleteBefore(tx: Tx, before: number, limit: number): Promise<number>;
 }
 
 /** A cheap probe of the clients table, so that a cache knows when to reload. */
@@ -375,6 +401,7 @@ export interface Repositories {
   expiredRows: ExpiredRowsRepository;
   signingKeys: SigningKeyRepository;
   tokens: TokenRepository;
+  events: EventRepository;
   /** What apply revokes for a removed user or client; whoever stores something a principal holds adds one. */
   grantRevokers: GrantRevoker[];
 }
@@ -405,6 +432,12 @@ export interface Storage {
    * waiting for it; SQLite does nothing (src/storage/knex/refresh-statistics.ts).
    */
   refreshStatistics(tx: Tx, changedRows: { users: number; clients: number }): Promise<void>;
+  /**
+   * Runs `effect` once the unit of work has committed (at once outside a
+   * transaction), and never when it rolls back: for what must not happen
+   * for a change that did not happen, such as a log line about it.
+   */
+  afterCommit(tx: Tx, effect: () => void): void;
   /** One trivial query: rejects when the database does not answer. */
   ping(): Promise<void>;
   /** Runs the pending migrations (migrations/ is the one source of the schema); resolves with their names. */

@@ -13,7 +13,7 @@ export const layers: string[][] = [
   ['model', 'clock.ts', 'api-error.ts'],
   ['config'],
   ['storage', 'logger.ts', 'i18n'],
-  ['security'],
+  ['security', 'events'],
   ['keys', 'clients', 'accounts'],
   ['interaction'],
   ['oidc'],

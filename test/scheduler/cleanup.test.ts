@@ -57,7 +57,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
   it('deletes in batches of cleanup.batch_size until none is left', async () => {
     for (let i = 0; i < 7; i += 1) await insertJob(`done-${i}`, 'succeeded', 10 * day);
     await insertJob('waiting', 'pending', 10 * day);
-    const config = { ...schedulerConfig({ backgroundRetentionMs: day }), cleanup: { enabled: true, batchSize: 2 } };
+    const config = { ...schedulerConfig({ backgroundRetentionMs: day }), cleanup: { enabled: true, batchSize: 2, eventsRetentionDays: 90 } };
     const deleted = await testScheduler(t.db, { clock, config }).runNow('cleanup');
     expect(deleted.background_jobs).toBe(7);
     expect((await jobs.list(t.db, { limit: 100 })).map((j) => j.id)).toEqual(['waiting']);
@@ -152,6 +152,17 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     expect((await t.db('refresh_tokens').select('token_hash').orderBy('token_hash')).map((r: { token_hash: string }) => r.token_hash)).toEqual(['live-token', 'rotated-live-token']);
     expect((await t.db('revoked_access_tokens').select('jti')).map((r: { jti: string }) => r.jti)).toEqual(['live-jti']);
     expect((await t.db('grants').select('grant_id')).map((r: { grant_id: string }) => r.grant_id)).toEqual(['live-grant']);
+  });
+
+  it('deletes audit events older than cleanup.events_retention_days', async () => {
+    const now = clock.now();
+    const event = (actor: string, time: number) => ({ time, type: 'sign_out', actor, subject: null, client_address: null, client_id: null, detail: '{}' });
+    await t.db('events').insert([event('old', now - 90 * day - 1), event('edge', now - 90 * day), event('recent', now - day)]);
+    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    expect(deleted.events).toBe(1);
+    expect((await t.db('events').select('actor').orderBy('actor')).map((r: { actor: string }) => r.actor)).toEqual(['edge', 'recent']);
+    const shorter = { ...schedulerConfig(), cleanup: { enabled: true, batchSize: 1000, eventsRetentionDays: 1 } };
+    expect((await testScheduler(t.db, { clock, config: shorter }).runNow('cleanup')).events).toBe(1);
   });
 
   it('an unknown scheduled job name is refused', async () => {

@@ -48,7 +48,7 @@ export function schedulerConfig(overrides: Partial<SchedulerConfig> = {}): Confi
       instanceId: 'instance-a',
       ...overrides,
     },
-    cleanup: { enabled: true, batchSize: 1000 },
+    cleanup: { enabled: true, batchSize: 1000, eventsRetentionDays: 90 },
   };
 }
 

@@ -49,7 +49,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       backgroundRetentionMs: 604_800_000,
       instanceId: 'test-instance',
     },
-    cleanup: { enabled: true, batchSize: 1000 },
+    cleanup: { enabled: true, batchSize: 1000, eventsRetentionDays: 90 },
     openapi: { enabled: true, title: 'idp API', description: 'OpenID Connect Provider API', uiTitle: 'idp API Reference' },
     frontend: { enabled: true, mode: 'static', path: '', htmlVariables: {} },
     ...overrides,

@@ -68,3 +68,30 @@ export interface ApiErrorBody {
   message: string;
   details?: { path: string; message: string }[];
 }
+
+/** One audit event (GET /api/admin/events; DESIGN.md 11). */
+export interface AuditEvent {
+  id: number;
+  time: string;
+  type: string;
+  actor: string;
+  subject: string | null;
+  client_address: string | null;
+  client_id: string | null;
+  detail: Record<string, unknown>;
+}
+
+export interface EventListResponse {
+  events: AuditEvent[];
+  pagination: Pagination;
+}
+
+export interface ListEventsParams {
+  type?: string;
+  actor?: string;
+  subject?: string;
+  since?: string;
+  until?: string;
+  page?: number;
+  page_size?: number;
+}

@@ -3,6 +3,8 @@ import { sendRequest, type ApiRequest } from './send-request.js';
 import type {
   AdminUser,
   CreateUserBody,
+  EventListResponse,
+  ListEventsParams,
   ListUsersParams,
   SessionUser,
   UpdateUserBody,
@@ -20,6 +22,7 @@ export interface AdminClient {
   createUser(body: CreateUserBody): Promise<{ user: AdminUser }>;
   updateUser(sub: string, body: UpdateUserBody): Promise<{ user: AdminUser }>;
   deleteUser(sub: string): Promise<{ user: AdminUser }>;
+  listEvents(params: ListEventsParams): Promise<EventListResponse>;
 }
 
 export interface AdminClientOptions {
@@ -67,5 +70,6 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
     createUser: (body) => call({ method: 'POST', path: '/api/admin/users', body }),
     updateUser: (sub, body) => call({ method: 'PATCH', path: userPath(sub), body }),
     deleteUser: (sub) => call({ method: 'DELETE', path: userPath(sub) }),
+    listEvents: (params) => call({ method: 'GET', path: '/api/admin/events', query: { ...params } }),
   };
 }

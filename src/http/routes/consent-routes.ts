@@ -2,6 +2,7 @@ import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { readSession } from '../auth/cookie-session-auth.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
+import { clientAddress } from '../client-address.js';
 import type { Request } from '@hapi/hapi';
 
 /**
@@ -71,7 +72,9 @@ export const consentPostRoute: RouteSpec = {
   },
   handler: (deps) => async (request) => {
     const { return_to, decision } = request.payload as { return_to: string; decision: 'allow' | 'deny' };
-    const { redirectTo } = await deps.consent.decide(return_to, decision, signedInUser(request));
+    const { redirectTo } = await deps.consent.decide(return_to, decision, signedInUser(request), {
+      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    });
     return { redirect_to: redirectTo };
   },
 };

@@ -15,6 +15,7 @@ function expiredAt(repositories: SchedulerRepositories, table: string): CleanupT
 export function cleanupTasks(config: Config, repositories: SchedulerRepositories): CleanupTask[] {
   const retentionMs = config.scheduler.backgroundRetentionMs;
   const sessionIdleMs = config.security.sessionIdleTtlSeconds * 1000;
+  const eventsRetentionMs = config.cleanup.eventsRetentionDays * 24 * 60 * 60 * 1000;
   const rateLimitWindowMs = config.security.loginRateLimit.windowSeconds * 1000;
   return [
     batchedTask('sessions', (tx, now, limit) => repositories.sessions.deleteExpired(tx, now, limit)),
@@ -38,5 +39,6 @@ export function cleanupTasks(config: Config, repositories: SchedulerRepositories
     expiredAt(repositories, 'upstream_states'),
     // SPEC 2.5 background_retention_ms: only succeeded and failed jobs; pending and running are never deleted.
     batchedTask('background_jobs', (tx, now, limit) => repositories.backgroundJobs.deleteTerminalBefore(tx, now - retentionMs, limit)),
+    batchedTask('events', (tx, now, limit) => repositories.events.deleteBefore(tx, now - eventsRetentionMs, limit)),
   ];
 }

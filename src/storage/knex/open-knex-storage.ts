@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { DatabaseConfig } from '../../config/types.js';
 import type { Repositories, Storage } from '../repositories.js';
 import { connectDatabase, isPostgres } from './connect.js';
@@ -23,6 +24,7 @@ import { knexSchedulerLeaseRepository } from './scheduler-leases.js';
 import { knexExpiredRowsRepository } from './expired-rows.js';
 import { knexSigningKeyRepository } from './signing-keys.js';
 import { knexTokenRepository } from './tokens.js';
+import { knexEventRepository } from './events.js';
 
 export const knexRepositories: Repositories = {
   users: knexUserRepository,
@@ -42,6 +44,7 @@ export const knexRepositories: Repositories = {
   expiredRows: knexExpiredRowsRepository,
   signingKeys: knexSigningKeyRepository,
   tokens: knexTokenRepository,
+  events: knexEventRepository,
   grantRevokers,
 };
 
@@ -59,6 +62,12 @@ export function openKnexStorage(config: DatabaseConfig): Storage {
     transaction: (work) => knex.transaction((trx) => work(txOf(trx))),
     takeApplyLock: (tx) => takeApplyLock(knexOf(tx)),
     refreshStatistics: (tx, changedRows) => refreshStatistics(knexOf(tx), changedRows),
+    afterCommit(tx, effect) {
+      const handle = knexOf(tx);
+      // A transaction's executionPromise settles when it commits or rolls back.
+      if (handle.isTransaction) (handle as Knex.Transaction).executionPromise.then(effect, () => undefined);
+      else effect();
+    },
     async ping() {
       await knex.raw('SELECT 1');
     },

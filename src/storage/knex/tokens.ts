@@ -100,6 +100,12 @@ export const knexTokenRepository = onKnex<TokenRepository>({
   revokeGrantsOfUsers: (tx, subs, now) => revokeGrantsWhereOneOf(tx, 'sub', subs, now),
   revokeGrantsOfClients: (tx, clientIds, now) => revokeGrantsWhereOneOf(tx, 'client_id', clientIds, now),
 
+  async revokeGrantsOfUserForClient(tx, sub, clientId, now) {
+    const ids = tx('grants').where({ sub, client_id: clientId }).select('grant_id');
+    await tx('refresh_tokens').whereIn('grant_id', ids).whereNull('revoked_at').update({ revoked_at: now });
+    await tx('grants').where({ sub, client_id: clientId }).whereNull('revoked_at').update({ revoked_at: now });
+  },
+
   async insertRefreshToken(tx, token) {
     await tx('refresh_tokens').insert({
       token_hash: token.tokenHash,

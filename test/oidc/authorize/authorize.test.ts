@@ -5,6 +5,8 @@ import { applyConfig } from '../../../src/gitops/index.js';
 import { authorize, type AuthorizeDeps, type AuthorizeOutcome, type AuthorizeSession } from '../../../src/oidc/authorize/index.js';
 import { hashOpaqueToken } from '../../../src/oidc/tokens/index.js';
 import { createAuthorizeDeps } from '../../../src/oidc/authorize/create-authorize-deps.js';
+import { pino } from 'pino';
+import { createEventLog } from '../../../src/events/index.js';
 import { authorizationRequestReader } from '../../../src/oidc/authorize/read-authorization-request.js';
 import { createConsentService } from '../../../src/interaction/consent-service.js';
 import { createSignInDeps } from '../../../src/interaction/sign-in-deps.js';
@@ -102,7 +104,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   });
 
   it('asks for consent, records it, then issues a code bound to the request', async () => {
-    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, readRequest: authorizationRequestReader(deps), clock });
+    const consent = createConsentService({ storage: t.storage, events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }), readRequest: authorizationRequestReader(deps), clock });
     const first = await authorize({ params: request, session: alice }, deps);
     expect(new URL(location(first), issuer).pathname).toBe('/consent');
     const returnTo = returnToOf(first);
@@ -114,7 +116,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
         { scope: 'email', description: 'See your e-mail address' },
       ],
     });
-    const { redirectTo } = await consent.decide(returnTo, 'allow', alice);
+    const { redirectTo } = await consent.decide(returnTo, 'allow', alice, { clientAddress: '127.0.0.1' });
     const done = await authorize({ params: paramsOf(redirectTo), session: alice }, deps);
     if (done.kind !== 'client_response') throw new Error(JSON.stringify(done));
     expect(Object.keys(done.params)).toEqual(['code', 'state', 'iss']);
@@ -131,18 +133,18 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   });
 
   it('answers access_denied after Deny', async () => {
-    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, readRequest: authorizationRequestReader(deps), clock });
+    const consent = createConsentService({ storage: t.storage, events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }), readRequest: authorizationRequestReader(deps), clock });
     const params = { ...request, scope: 'openid profile' };
     const returnTo = returnToOf(await authorize({ params, session: alice }, deps));
-    const { redirectTo } = await consent.decide(returnTo, 'deny', alice);
+    const { redirectTo } = await consent.decide(returnTo, 'deny', alice, { clientAddress: '127.0.0.1' });
     const denied = await authorize({ params: paramsOf(redirectTo), session: alice }, deps);
     expect(denied).toMatchObject({ kind: 'client_response', params: { error: 'access_denied', state: 'st' } });
   });
 
   it('refuses a consent return_to that is not an authorization request of this server', async () => {
-    const consent = createConsentService({ db: t.db, consents: knexConsentRepository, readRequest: authorizationRequestReader(deps), clock });
+    const consent = createConsentService({ storage: t.storage, events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }), readRequest: authorizationRequestReader(deps), clock });
     for (const returnTo of ['//evil.example/oauth2/authorize', 'https://evil.example/', '/login', `/oauth2/authorize?client_id=web`]) {
-      await expect(consent.decide(returnTo, 'allow', alice)).rejects.toMatchObject({ status: 400, code: 'INVALID_RETURN_TO' });
+      await expect(consent.decide(returnTo, 'allow', alice, { clientAddress: '127.0.0.1' })).rejects.toMatchObject({ status: 400, code: 'INVALID_RETURN_TO' });
     }
   });
 

@@ -17,6 +17,7 @@ import { describeSchedulerLeases } from './scheduler-leases.js';
 import { describeExpiredRows } from './expired-rows.js';
 import { describeSigningKeys } from './signing-keys.js';
 import { describeTokens } from './tokens.js';
+import { describeEvents } from './events.js';
 import { describeGrantRevokers } from './grant-revokers.js';
 
 /**
@@ -41,5 +42,6 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   expiredRows: describeExpiredRows,
   signingKeys: describeSigningKeys,
   tokens: describeTokens,
+  events: describeEvents,
   grantRevokers: describeGrantRevokers,
 };

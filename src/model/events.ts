@@ -1,0 +1,48 @@
+/** Every kind of audit event (issue #14), named `noun.verb` so that a prefix filter reads naturally in logs. */
+export const eventTypes = [
+  'sign_in.succeeded',
+  'sign_in.failed',
+  'sign_in.rate_limited',
+  'sign_out',
+  'registration',
+  'email.verified',
+  'password.changed',
+  'password.reset',
+  'second_factor.added',
+  'second_factor.removed',
+  'second_factor.reset_by_admin',
+  'passkey.added',
+  'passkey.removed',
+  'provider.linked',
+  'provider.unlinked',
+  'consent.granted',
+  'consent.revoked',
+  'terms.accepted',
+  'account.deleted',
+  'admin.user_created',
+  'admin.user_updated',
+  'admin.user_deleted',
+  'config.applied',
+  'signing_key.rotated',
+] as const;
+
+export type EventType = (typeof eventTypes)[number];
+
+/** JSON-safe values only: a detail is stored and shown as JSON. */
+export type EventDetail = Readonly<Record<string, string | number | boolean | null | readonly string[]>>;
+
+export interface NewEventRecord {
+  time: number;
+  type: EventType;
+  /** The user's sub, the admin's sub, or `config` for `idp apply`. */
+  actor: string;
+  /** Whom the event concerns (a user's sub, a key id…), when not the actor alone. */
+  subject: string | null;
+  clientAddress: string | null;
+  clientId: string | null;
+  detail: EventDetail;
+}
+
+export interface EventRecord extends NewEventRecord {
+  id: number;
+}
