@@ -26,6 +26,8 @@ import { verifyAccessToken } from './oidc/tokens/index.js';
 import { createConsentService, createRememberedAccounts, createSignInDeps, createSignInService } from './interaction/index.js';
 import { createFrontend } from './web/index.js';
 import { createScheduler, type Scheduler } from './scheduler/index.js';
+import { createFederation } from './federation/index.js';
+import { createUpstreamSignup } from './accounts/upstream-signup.js';
 
 /**
  * The composition root (STYLE.md 11): config → storage → repositories →
@@ -64,6 +66,8 @@ export interface AppOptions {
   logger?: Logger;
   /** An already open storage (tests, `serve`), left open by stop(); otherwise one is opened from config.database and closed by stop(). */
   storage?: Storage;
+  /** How long each call to an upstream identity provider may take (default 10 s; tests shorten it). */
+  upstreamTimeoutMs?: number;
 }
 
 /** The foundation of a command: an open storage (not yet migrated) and the system clock. */
@@ -134,6 +138,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const consent = createConsentService({ storage, events, readRequest: authorizationRequestReader(authorize), clock });
   const accounts = createRememberedAccounts({ sessions, cookiePassword });
   const frontend = createFrontend(config.frontend, config.branding);
+  const { federation, connections } = createFederation({
+    config,
+    storage,
+    signIn,
+    createUser: createUpstreamSignup({ users, registration: config.registration, clock }),
+    factors,
+    events,
+    keys: { cookiePassword: deriveKey(secret, 'upstream pending link'), stateKey: deriveKey(secret, 'upstream state') },
+    clock,
+    logger,
+    timeoutMs: options.upstreamTimeoutMs,
+  });
 
   // Server
   const deps: HttpDeps = {
@@ -155,6 +171,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     consent,
     userConsents,
+    federation,
+    connections,
     accounts,
     frontend,
   };

@@ -1,5 +1,6 @@
 import { ApiError } from '../api-error.js';
 import type { Clock } from '../clock.js';
+import type { EventLog } from '../events/index.js';
 import type { UserRecord } from '../model/index.js';
 import type { ConnectionRepository, Tx, UserRepository } from '../storage/repositories.js';
 import { FederationError } from './federation-error.js';
@@ -14,6 +15,11 @@ import type { UpstreamProvider } from './upstream-provider.js';
  * implements it; src/app.ts wires it.
  */
 export type CreateUpstreamUser = (tx: Tx, input: { email: string; emailVerified: boolean }) => Promise<UserRecord>;
+
+/** Where the request came from, for the audit events. */
+export interface RequestContext {
+  clientAddress: string;
+}
 
 export type LoginDecision = { kind: 'sign_in'; user: UserRecord } | { kind: 'link_required'; email: string };
 
@@ -41,6 +47,7 @@ export function createAccountRules(deps: {
   users: UserRepository;
   connections: ConnectionRepository;
   createUser: CreateUpstreamUser;
+  events: EventLog;
   clock: Clock;
 }) {
   const connectionOf = (provider: UpstreamProvider, identity: UpstreamIdentity, sub: string) => ({
@@ -57,7 +64,13 @@ export function createAccountRules(deps: {
     throw new FederationError('ALREADY_CONNECTED', `The account is already connected to another ${provider.displayName} account.`);
   }
 
-  async function decide(tx: Tx, provider: UpstreamProvider, identity: UpstreamIdentity): Promise<LoginDecision> {
+  async function insertLinked(tx: Tx, provider: UpstreamProvider, identity: UpstreamIdentity, sub: string, context: RequestContext): Promise<boolean> {
+    if (!(await deps.connections.insert(tx, connectionOf(provider, identity, sub)))) return false;
+    await deps.events.record(tx, { type: 'provider.linked', actor: sub, subject: sub, clientAddress: context.clientAddress, detail: { provider: provider.id } });
+    return true;
+  }
+
+  async function decide(tx: Tx, provider: UpstreamProvider, identity: UpstreamIdentity, context: RequestContext): Promise<LoginDecision> {
     const connection = await deps.connections.findByUpstream(tx, provider.id, identity.subject);
     if (connection) {
       const user = await deps.users.findBySub(tx, connection.sub);
@@ -69,7 +82,7 @@ export function createAccountRules(deps: {
     if (existing) {
       const linkNow = provider.emailConflictStrategy === 'auto_link' && identity.emailVerified && existing.emailVerified;
       if (!linkNow) return { kind: 'link_required', email: existing.email };
-      if (!(await deps.connections.insert(tx, connectionOf(provider, identity, existing.sub)))) await explainRefusedInsert(tx, provider, identity);
+      if (!(await insertLinked(tx, provider, identity, existing.sub, context))) await explainRefusedInsert(tx, provider, identity);
       return { kind: 'sign_in', user: existing };
     }
     let user: UserRecord;
@@ -79,26 +92,27 @@ export function createAccountRules(deps: {
       if (error instanceof ApiError && signupRefusals.has(error.code)) throw new FederationError(error.code as 'REGISTRATION_DISABLED', error.message);
       throw error;
     }
-    if (!(await deps.connections.insert(tx, connectionOf(provider, identity, user.sub)))) await explainRefusedInsert(tx, provider, identity);
+    await deps.events.record(tx, { type: 'registration', actor: user.sub, subject: user.sub, clientAddress: context.clientAddress, detail: { provider: provider.id } });
+    if (!(await insertLinked(tx, provider, identity, user.sub, context))) await explainRefusedInsert(tx, provider, identity);
     return { kind: 'sign_in', user };
   }
 
   return {
     /** intent=login. A lost race (the same upstream account, or the same new address, signing in twice at once) is decided again, once. */
-    async login(provider: UpstreamProvider, identity: UpstreamIdentity): Promise<LoginDecision> {
+    async login(provider: UpstreamProvider, identity: UpstreamIdentity, context: RequestContext): Promise<LoginDecision> {
       try {
-        return await deps.transaction((tx) => decide(tx, provider, identity));
+        return await deps.transaction((tx) => decide(tx, provider, identity, context));
       } catch (error) {
         if (error instanceof FederationError) throw error;
         // The transaction rolled back (no half-made user); a unique index may have refused the loser's insert.
-        return deps.transaction((tx) => decide(tx, provider, identity));
+        return deps.transaction((tx) => decide(tx, provider, identity, context));
       }
     },
 
     /** intent=link, or a pending link completed: the upstream account joins `sub`'s account. */
-    async link(provider: UpstreamProvider, identity: UpstreamIdentity, sub: string): Promise<void> {
+    async link(provider: UpstreamProvider, identity: UpstreamIdentity, sub: string, context: RequestContext): Promise<void> {
       const linked = await deps.connections.findByUpstream(deps.db, provider.id, identity.subject);
-      if (!linked && (await deps.connections.insert(deps.db, connectionOf(provider, identity, sub)))) return;
+      if (!linked && (await deps.transaction((tx) => insertLinked(tx, provider, identity, sub, context)))) return;
       const owner = linked ?? (await deps.connections.findByUpstream(deps.db, provider.id, identity.subject));
       if (owner?.sub === sub) return;
       if (owner) throw new FederationError('CONNECTION_IN_USE', `This ${provider.displayName} account is already connected to another user.`);

@@ -1,6 +1,7 @@
 import { ApiError } from '../api-error.js';
 import type { UserFactorReader } from '../accounts/index.js';
 import type { UserRecord } from '../model/index.js';
+import type { EventLog } from '../events/index.js';
 import type { ConnectionRepository, IdentityProviderRepository, Tx } from '../storage/repositories.js';
 import type { UpstreamDirectory } from './upstream-provider.js';
 
@@ -27,10 +28,12 @@ export const lastSignInMethod = () =>
  */
 export function createConnectionService(deps: {
   db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   connections: ConnectionRepository;
   providers: IdentityProviderRepository;
   directory: UpstreamDirectory;
   factors: UserFactorReader;
+  events: EventLog;
 }) {
   return {
     async list(sub: string): Promise<ConnectionView[]> {
@@ -55,14 +58,17 @@ export function createConnectionService(deps: {
       });
     },
 
-    async remove(user: UserRecord, providerId: string): Promise<void> {
+    async remove(user: UserRecord, providerId: string, context: { clientAddress: string }): Promise<void> {
       const connections = await deps.connections.listBySub(deps.db, user.sub);
       if (!connections.some((c) => c.providerId === providerId)) throw connectionNotFound();
       const usable = new Set((await deps.directory.list()).map((p) => p.id));
       const otherConnections = connections.filter((c) => c.providerId !== providerId && usable.has(c.providerId)).length;
       const passkeys = (await deps.factors.summarize([user.sub])).get(user.sub)?.passkeyCount ?? 0;
       if (user.passwordHash === null && passkeys === 0 && otherConnections === 0) throw lastSignInMethod();
-      if (!(await deps.connections.delete(deps.db, user.sub, providerId))) throw connectionNotFound();
+      await deps.transaction(async (tx) => {
+        if (!(await deps.connections.delete(tx, user.sub, providerId))) throw connectionNotFound();
+        await deps.events.record(tx, { type: 'provider.unlinked', actor: user.sub, subject: user.sub, clientAddress: context.clientAddress, detail: { provider: providerId } });
+      });
     },
   };
 }

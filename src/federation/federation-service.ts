@@ -3,7 +3,7 @@ import { ApiError } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import { isSafeReturnTo, type SignInService } from '../interaction/index.js';
 import type { UpstreamIntent } from '../model/index.js';
-import type { AccountRules } from './account-rules.js';
+import type { AccountRules, RequestContext } from './account-rules.js';
 import { FederationError, UpstreamError, type FederationErrorCode } from './federation-error.js';
 import type { PendingLinks } from './pending-link.js';
 import { authorizationUrl, fetchUpstreamIdentity, type UpstreamClientDeps } from './upstream-client.js';
@@ -133,6 +133,7 @@ export function createFederationService(deps: {
       params: { code?: string; state?: string; error?: string };
       binding: string | null;
       session: FederationSession | null;
+      context: RequestContext;
     }): Promise<FederationAnswer> {
       let returnTo: string | null = null;
       try {
@@ -151,10 +152,10 @@ export function createFederationService(deps: {
           if (record.linkSub === null || input.session?.sub !== record.linkSub) {
             throw new FederationError('INVALID_STATE', 'The account that asked for this link is no longer signed in.');
           }
-          await deps.accounts.link(provider, identity, record.linkSub);
+          await deps.accounts.link(provider, identity, record.linkSub, input.context);
           return { location: record.returnTo };
         }
-        const decision = await deps.accounts.login(provider, identity);
+        const decision = await deps.accounts.login(provider, identity, input.context);
         if (decision.kind === 'sign_in') return { ...(await signInAs(decision.user, record.returnTo)), pendingLink: null };
         const pendingLink = deps.pendingLinks.seal({ providerId: provider.id, subject: identity.subject, email: decision.email });
         const completeAt = withQuery(providerPaths.link(provider.id), { return_to: record.returnTo });
@@ -170,7 +171,13 @@ export function createFederationService(deps: {
      * (the login page's return_to) and the pending link completes. Signed in
      * to another account, or not at all, it is asked again.
      */
-    async completeLink(input: { providerId: string; returnTo: string; pendingLink: string | null; session: FederationSession | null }): Promise<FederationAnswer> {
+    async completeLink(input: {
+      providerId: string;
+      returnTo: string;
+      pendingLink: string | null;
+      session: FederationSession | null;
+      context: RequestContext;
+    }): Promise<FederationAnswer> {
       const here = withQuery(providerPaths.link(input.providerId), { return_to: input.returnTo });
       try {
         const provider = await usable(input.providerId);
@@ -181,7 +188,7 @@ export function createFederationService(deps: {
         if (!input.session || input.session.email.toLowerCase() !== pending.email.toLowerCase()) {
           return { location: loginErrorLocation('LINK_REQUIRED', here, { provider: provider.id, login_hint: pending.email }) };
         }
-        await deps.accounts.link(provider, { subject: pending.subject, email: pending.email, emailVerified: false }, input.session.sub);
+        await deps.accounts.link(provider, { subject: pending.subject, email: pending.email, emailVerified: false }, input.session.sub, input.context);
         return { location: input.returnTo, pendingLink: null };
       } catch (error) {
         return { ...failed(error, input.providerId, input.returnTo), pendingLink: null };

@@ -11,6 +11,7 @@ import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProviderDeps } from '../oidc/provider-deps.js';
 import type { ConsentService, RememberedAccounts, SignInService } from '../interaction/index.js';
 import type { Frontend } from '../web/index.js';
+import type { ConnectionService, FederationService } from '../federation/index.js';
 
 /**
  * What route handlers may use: services, never knex. Built once by
@@ -45,6 +46,10 @@ export interface HttpDeps {
   consent: ConsentService;
   /** GET /api/consents, DELETE /api/consents/{client_id} (src/accounts, createUserConsents). */
   userConsents: UserConsents;
+  /** Upstream sign-in and linking: /api/auth/providers/* (src/federation, createFederation). */
+  federation: FederationService;
+  /** GET and DELETE /api/connections (src/federation, createFederation). */
+  connections: ConnectionService;
   /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */
   accounts: RememberedAccounts;
   /** Pages on every other path (src/web, createFrontend(config.frontend, config.branding)). */

@@ -22,6 +22,14 @@ import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
 import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
+import {
+  providerAuthorizeRoute,
+  providerCallbackGetRoute,
+  providerCallbackPostRoute,
+  providerLinkRoute,
+  providersListRoute,
+} from './routes/provider-routes.js';
+import { connectionDeleteRoute, connectionsListRoute } from './routes/connection-routes.js';
 
 /**
  * THE route table (STYLE.md 2): every METHOD path → handler of the server,
@@ -45,6 +53,22 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/consent',               'session',          consentPostRoute),
   route('GET',    '/api/consents',              'session',        userConsentsListRoute),
   route('DELETE', '/api/consents/{client_id}',  'session',        userConsentRevokeRoute),
+];
+
+/**
+ * Upstream identity providers (DESIGN.md 11, Auth and OAuth Connect). The
+ * provider routes are browser navigations answered with redirects; the
+ * form_post callback is a cross-site POST by design (Apple), so it is not
+ * session-authenticated and only hands the answer on to the GET callback.
+ */
+const federationRoutes: RouteDefinition[] = [
+  route('GET',    '/api/auth/providers',                'none',             providersListRoute),
+  route('GET',    '/api/auth/providers/{id}/authorize', 'optional-session', providerAuthorizeRoute),
+  route('GET',    '/api/auth/providers/{id}/callback',  'optional-session', providerCallbackGetRoute),
+  route('POST',   '/api/auth/providers/{id}/callback',  'none',             providerCallbackPostRoute),
+  route('GET',    '/api/auth/providers/{id}/link',      'optional-session', providerLinkRoute),
+  route('GET',    '/api/connections',                   'session',          connectionsListRoute),
+  route('DELETE', '/api/connections/{provider_id}',     'session',          connectionDeleteRoute),
 ];
 
 /**
@@ -110,7 +134,7 @@ const staticRoutes: RouteDefinition[] = [
 
 /** The routes the OpenAPI document describes. */
 export function documentedRoutes(): RouteDefinition[] {
-  return [...publicRoutes, ...protocolRoutes, ...adminRoutes];
+  return [...publicRoutes, ...federationRoutes, ...protocolRoutes, ...adminRoutes];
 }
 
 export function openApiDocument(config: Config): OpenApiDocument {
