@@ -24,7 +24,7 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
   const deps = signInDeps({ secondFactorPolicy: policy });
   const service = createSignInService({ passwords, sessions, stepDeps: deps, clock: deps.clock });
   const login = (password: string) => service.withPassword({ email: user.email, password, clientAddress: '192.0.2.1' });
-  return { login, created, user };
+  return { login, created, user, service };
 }
 
 describe('signing in with a password', () => {
@@ -44,5 +44,16 @@ describe('signing in with a password', () => {
     const { login, created } = setUp('optional');
     await expect(login('wrong')).rejects.toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
     expect(created).toEqual([]);
+  });
+});
+
+describe('signing in through an upstream provider', () => {
+  it('records amr fed and passes the same steps: a full session, or a pending one when a second factor is due', async () => {
+    const optional = setUp('optional');
+    expect(await optional.service.withUpstream(optional.user)).toEqual({ status: 'authenticated', sessionId: 'raw-1', user: optional.user });
+    expect(optional.created).toEqual([{ sub: 'alice', amr: ['fed'], authTime: now }]);
+    const required = setUp('required');
+    expect(await required.service.withUpstream(required.user)).toMatchObject({ status: 'second_factor_required', factors: [] });
+    expect(required.created).toEqual([{ sub: 'alice', amr: ['fed'], authTime: now, secondFactorPending: true }]);
   });
 });
