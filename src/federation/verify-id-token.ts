@@ -36,9 +36,11 @@ export async function verifyIdToken(
   keySets: KeySets,
 ): Promise<JWTPayload & { sub: string }> {
   let payload: JWTPayload;
+  const { issuer } = expected.metadata;
   try {
     ({ payload } = await jwtVerify(idToken, keySets(expected.metadata.jwksUri), {
-      issuer: expected.metadata.issuer,
+      // Google documents both forms of its issuer in ID tokens (OpenID Connect guide, "Validating an ID token").
+      issuer: issuer === 'https://accounts.google.com' ? [issuer, 'accounts.google.com'] : issuer,
       audience: expected.clientId,
       requiredClaims: ['sub', 'exp', 'iat'],
       currentDate: new Date(expected.now),
