@@ -104,9 +104,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const revokeUser = async (tx: Tx, sub: string) => {
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
-  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, clock });
-  const adminEvents = createAdminEventsService(storage);
   const events = createEventLog({ storage, logger, clock });
+  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, events, clock });
+  const adminEvents = createAdminEventsService(storage);
   const userConsents = createUserConsents({ storage, events, clock });
 
   const cookiePassword = deriveKey(secret, 'session cookie');

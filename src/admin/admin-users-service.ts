@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailAlreadyExists, forbidden, userNotEditable, userNotFound } from '../api-error.js';
 import type { Clock } from '../clock.js';
+import type { EventLog } from '../events/index.js';
 import type { Tx, UserRepository } from '../storage/repositories.js';
 import type { UserRecord, UserRole, ManagedBy } from '../model/index.js';
 import type { AdminUserView, UserViewService } from './user-view-service.js';
@@ -35,13 +36,18 @@ export interface UpdateUserInput {
   emailVerified?: boolean;
 }
 
+/** Where an admin's request came from, for the audit event it leaves. */
+export interface AdminRequestContext {
+  clientAddress: string;
+}
+
 export interface AdminUsersService {
   list(caller: UserRecord, input: ListUsersInput): Promise<{ users: AdminUserView[]; total: number }>;
   get(caller: UserRecord, sub: string): Promise<AdminUserView>;
-  create(caller: UserRecord, input: CreateUserInput): Promise<AdminUserView>;
-  update(caller: UserRecord, sub: string, input: UpdateUserInput): Promise<AdminUserView>;
+  create(caller: UserRecord, input: CreateUserInput, context: AdminRequestContext): Promise<AdminUserView>;
+  update(caller: UserRecord, sub: string, input: UpdateUserInput, context: AdminRequestContext): Promise<AdminUserView>;
   /** Soft delete; revokes the user's sessions in the same transaction. */
-  delete(caller: UserRecord, sub: string): Promise<AdminUserView>;
+  delete(caller: UserRecord, sub: string, context: AdminRequestContext): Promise<AdminUserView>;
 }
 
 export function createAdminUsersService(deps: {
@@ -52,9 +58,10 @@ export function createAdminUsersService(deps: {
   /** Revokes every grant of a user (sessions now; tokens when they exist). */
   revokeUser(tx: Tx, sub: string): Promise<void>;
   hashPassword(plain: string): Promise<string>;
+  events: EventLog;
   clock: Clock;
 }): AdminUsersService {
-  const { users, views, clock } = deps;
+  const { users, views, clock, events } = deps;
 
   const requireAdmin = (caller: UserRecord) => {
     if (caller.role !== 'admin' || caller.deletedAt !== null) throw forbidden();
@@ -84,7 +91,7 @@ export function createAdminUsersService(deps: {
       return views.adminUser(await requireUser(deps.db, sub));
     },
 
-    async create(caller, input) {
+    async create(caller, input, context) {
       requireAdmin(caller);
       // Hash outside the transaction: argon2 takes tens of milliseconds.
       const passwordHash = await deps.hashPassword(input.password);
@@ -106,12 +113,13 @@ export function createAdminUsersService(deps: {
           updatedAt: now,
         };
         await insertOrConflict(tx, created);
+        await events.record(tx, { type: 'admin.user_created', actor: caller.sub, subject: created.sub, clientAddress: context.clientAddress, detail: { role: created.role } });
         return created;
       });
       return views.adminUser(user);
     },
 
-    async update(caller, sub, input) {
+    async update(caller, sub, input, context) {
       requireAdmin(caller);
       const user = await deps.transaction(async (tx) => {
         const target = await requireUser(tx, sub);
@@ -123,14 +131,16 @@ export function createAdminUsersService(deps: {
         if (input.role !== undefined) changes.role = input.role;
         if (input.emailVerified !== undefined) changes.emailVerified = input.emailVerified;
         if (Object.keys(changes).length === 0) return target;
+        const fields = Object.keys(changes).map((field) => (field === 'emailVerified' ? 'email_verified' : field));
         changes.updatedAt = clock.now();
         await users.update(tx, sub, changes);
+        await events.record(tx, { type: 'admin.user_updated', actor: caller.sub, subject: sub, clientAddress: context.clientAddress, detail: { fields } });
         return { ...target, ...changes };
       });
       return views.adminUser(user);
     },
 
-    async delete(caller, sub) {
+    async delete(caller, sub, context) {
       requireAdmin(caller);
       const user = await deps.transaction(async (tx) => {
         const target = await requireUser(tx, sub);
@@ -141,6 +151,7 @@ export function createAdminUsersService(deps: {
         const now = clock.now();
         await users.update(tx, sub, { deletedAt: now, updatedAt: now });
         await deps.revokeUser(tx, sub);
+        await events.record(tx, { type: 'admin.user_deleted', actor: caller.sub, subject: sub, clientAddress: context.clientAddress });
         return { ...target, deletedAt: now, updatedAt: now };
       });
       return views.adminUser(user);

@@ -17,7 +17,8 @@ export interface EventLog {
   record(tx: Tx, event: EventInput): Promise<void>;
 }
 
-export function createEventLog(deps: { storage: Pick<Storage, 'repositories' | 'afterCommit'>; logger: Logger; clock: Clock }): EventLog {
+/** `logger` is the server log; a CLI command that writes events (`idp apply`) has none, and its events are in the table alone. */
+export function createEventLog(deps: { storage: Pick<Storage, 'repositories' | 'afterCommit'>; logger?: Logger; clock: Clock }): EventLog {
   const { storage, logger, clock } = deps;
   return {
     async record(tx, input) {
@@ -31,6 +32,7 @@ export function createEventLog(deps: { storage: Pick<Storage, 'repositories' | '
         detail: input.detail ?? {},
       };
       await storage.repositories.events.append(tx, event);
+      if (!logger) return;
       storage.afterCommit(tx, () =>
         logger.info(
           { event: event.type, actor: event.actor, subject: event.subject, client_address: event.clientAddress, client_id: event.clientId, detail: event.detail },

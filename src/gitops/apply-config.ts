@@ -1,6 +1,7 @@
 import type { Config } from '../config/types.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Storage } from '../storage/repositories.js';
+import { createEventLog, type EventLog } from '../events/index.js';
 import { FINGERPRINT_KEY_SETTING, generateFingerprintKey } from './fingerprint-secret.js';
 import { gitopsStoreOf } from './gitops-store.js';
 import { planChanges } from './plan-changes.js';
@@ -11,6 +12,8 @@ export interface ApplyOptions {
   /** Plan only: nothing is locked or written. */
   dryRun?: boolean;
   clock?: Clock;
+  /** Where the `config.applied` event goes (the server's event log under serve); by default to the events table alone. */
+  events?: EventLog;
   /** Called after each batch of created rows (for a progress display). */
   onProgress?: (progress: ApplyProgress) => void;
 }
@@ -31,12 +34,13 @@ export interface ApplyResult {
  * 3. plan: read everything once, check collisions with database-managed
  *    objects (ApplyConflictError before any write), compare in memory;
  * 4. write the plan in batches, revoking grants of removed users and clients;
- * 5. refresh the planner's statistics of the users and clients tables when
+ * 5. record a `config.applied` event with the plan's counts;
+ * 6. refresh the planner's statistics of the users and clients tables when
  *    it wrote many rows to them (ANALYZE on PostgreSQL).
  *
  * Any error rolls the whole transaction back: nothing is half-applied.
  *
- * Step 5 runs inside the transaction, under the apply lock: the rows and
+ * Step 6 runs inside the transaction, under the apply lock: the rows and
  * their statistics become visible together, so the next apply or `serve`,
  * which waits on that lock, never plans against a table it knows nothing
  * about (after a bulk load, the admin search read every row through the
@@ -57,6 +61,8 @@ export async function applyConfig(storage: Storage, config: Config, options: App
     const plan = await planChanges(tx, config, store);
     if (plan.changes.length === 0) return { plan, applied: false };
     await writePlan(tx, plan.writes, now, store, options.onProgress ?? (() => {}));
+    const events = options.events ?? createEventLog({ storage, clock });
+    await events.record(tx, { type: 'config.applied', actor: 'config', detail: { ...plan.summary } });
     await store.refreshStatistics(tx, rowsWritten(plan.writes));
     return { plan, applied: true };
   });

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { main } from '../../src/cli/main.js';
 import { createCapturedOutput } from '../../src/cli/output.js';
+import { openStorage } from '../../src/app.js';
+import { testConfig } from '../support/config-fixture.js';
 
 /** `idp keys list|rotate` in process, on a SQLite file named by the config. */
 describe('idp keys', () => {
@@ -34,6 +36,15 @@ describe('idp keys', () => {
     expect(keys.map((k) => [k.alg, k.status])).toEqual([['ES256', 'signing'], ['ES256', 'published']]);
     expect(keys[0].retire_at).toBeNull();
     expect(Date.parse(keys[1].retire_at!)).toBeGreaterThan(Date.now() + 3_600_000);
+
+    // Each rotation is an audit event naming the new key.
+    const storage = openStorage({ ...testConfig().database, client: 'sqlite', filename: path.join(dir, 'idp.sqlite') });
+    try {
+      const { events } = await storage.repositories.events.list(storage.db, { type: 'signing_key.rotated', page: 1, pageSize: 10 });
+      expect(events.map((e) => [e.actor, e.subject, e.detail])).toEqual(keys.map((k) => ['config', k.kid, { alg: 'ES256' }]));
+    } finally {
+      await storage.close();
+    }
   });
 
   it('refuses an unknown action with exit code 2', async () => {

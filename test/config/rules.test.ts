@@ -158,6 +158,15 @@ describe.each([
     expected: ['idp.yaml:3:10: users[0].sub: must be at most 255 characters long', 'idp.yaml:5:10: users[1].sub: must not be empty'],
   },
   {
+    rule: 'a link term is an absolute http(s) URL',
+    good: yaml(secretLine, 'terms:', '  - id: tos', '    version: "1"', '    content:', '      en: { title: Terms, type: link, content: "https://example.com/terms" }', '      de: { title: AGB, type: text, content: "Es gilt, was hier steht." }'),
+    bad: yaml(secretLine, 'terms:', '  - id: tos', '    version: "1"', '    content:', '      en: { title: Terms, type: link, content: "javascript:alert(1)" }', '      de: { title: AGB, type: link, content: "/agb" }'),
+    expected: [
+      'idp.yaml:6:48: terms[0].content.en.content: a link term must be an absolute http(s) URL (such as https://example.com/terms)',
+      'idp.yaml:7:46: terms[0].content.de.content: a link term must be an absolute http(s) URL (such as https://example.com/terms)',
+    ],
+  },
+  {
     rule: 'server.trust_proxy lists IPv4 and IPv6 addresses and CIDR ranges',
     good: yaml(secretLine, 'server:', '  trust_proxy: [10.0.0.0/8, 192.0.2.1, "2001:db8::/32", "::1", 0.0.0.0/0]'),
     bad: yaml(secretLine, 'server:', '  trust_proxy:', '    - 10.0.0.0/33', '    - proxy.internal', '    - "2001:db8::/129"', '    - 10.0.0.1/', '    - 192.0.2.1'),

@@ -127,6 +127,27 @@ describe.each(databaseKinds)('consent management and the event log on %s', (kind
     }
   });
 
+  it("records an admin's create, update and delete of a user (field names only), and nothing for a refused change", async () => {
+    const admin = new CookieJar();
+    await signIn(admin, 'root@example.com');
+    const call = (method: string, path: string, body?: unknown) =>
+      admin.fetch(`${idp.url}${path}`, { method, headers: { ...json, origin: idp.url }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const created = await call('POST', '/api/admin/users', { email: 'carol@example.com', password: 'a long enough password' });
+    const { user } = (await created.json()) as { user: { sub: string } };
+    expect((await call('PATCH', `/api/admin/users/${user.sub}`, { role: 'admin', email_verified: true })).status).toBe(200);
+    expect((await call('PATCH', `/api/admin/users/${user.sub}`, { email: 'root@example.com' })).status).toBe(409);
+    expect((await call('DELETE', `/api/admin/users/${user.sub}`)).status).toBe(200);
+
+    const response = await admin.fetch(`${idp.url}/api/admin/events?${new URLSearchParams({ subject: user.sub })}`);
+    const { events } = (await response.json()) as { events: { type: string; actor: string; detail: unknown; client_address: string }[] };
+    expect(events.map(({ type, actor, detail, client_address }) => ({ type, actor, detail, client_address }))).toEqual([
+      { type: 'admin.user_deleted', actor: 'root', detail: {}, client_address: '127.0.0.1' },
+      { type: 'admin.user_updated', actor: 'root', detail: { fields: ['role', 'email_verified'] }, client_address: '127.0.0.1' },
+      { type: 'admin.user_created', actor: 'root', detail: { role: 'user' }, client_address: '127.0.0.1' },
+    ]);
+    expect(JSON.stringify(events)).not.toContain('a long enough password');
+  });
+
   it('keeps the event log to admins', async () => {
     const user = new CookieJar();
     await signIn(user, 'alice@example.com');

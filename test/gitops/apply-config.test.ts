@@ -73,7 +73,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     await t.destroy();
   });
   beforeEach(async () => {
-    for (const table of ['users', 'clients', 'terms', 'term_versions', 'identity_providers', 'settings']) await t.db(table).delete();
+    for (const table of ['users', 'clients', 'terms', 'term_versions', 'identity_providers', 'settings', 'events']) await t.db(table).delete();
   });
 
   const full = testConfig({
@@ -109,6 +109,12 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     const second = await applyConfig(storage, full, { clock });
     expect(second.applied).toBe(false);
     expect(second.plan.changes).toEqual([]);
+
+    // One config.applied event for the apply that changed something, none for the one that did not.
+    const { events } = await storage.repositories.events.list(storage.db, { page: 1, pageSize: 10 });
+    expect(events).toEqual([
+      { id: expect.any(Number), time: clock.now(), type: 'config.applied', actor: 'config', subject: null, clientAddress: null, clientId: null, detail: { create: 6, update: 0, remove: 0 } },
+    ]);
   });
 
   it('shows secrets only as (sensitive) and compares them by hash', async () => {
@@ -248,6 +254,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     ]);
     await expect(applyConfig(failing, testConfig({ users: [full.users[0]] }), { clock })).rejects.toThrow('revocation failed');
     expect(await counts(t)).toEqual(before);
+    expect((await storage.repositories.events.list(storage.db, { page: 1, pageSize: 10 })).total).toBe(1);
     expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBeNull();
     expect(await knexClientRepository.findById(t.db, 'spa')).not.toBeNull();
   });

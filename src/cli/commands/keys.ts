@@ -5,6 +5,7 @@ import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
 import { keyEncryptionKey, rotateSigningKey } from '../../keys/index.js';
 import { signingKeyRetireAfterMs } from '../../oidc/create-provider-deps.js';
+import { createEventLog } from '../../events/index.js';
 import { serverSecretSetting } from '../../security/resolve-server-secret.js';
 import type { SigningAlgorithm, SigningKeyRecord } from '../../model/index.js';
 
@@ -33,6 +34,7 @@ export async function runKeys(ctx: CliContext, action: string, opts: { config?: 
       for (const alg of algorithms.length > 0 ? algorithms : [config.tokens.signingAlg]) {
         const key = await rotateSigningKey(rotation, alg);
         if (!key) throw new CliError('another rotation happened at the same time; run `idp keys list` to see the keys');
+        await createEventLog({ storage, clock }).record(db, { type: 'signing_key.rotated', actor: 'config', subject: key.kid, detail: { alg: key.alg } });
         ctx.output.out(`${ctx.output.color.green('rotated')}: ${key.alg} key ${key.kid} signs from now on (instances switch within 30 s)`);
       }
       ctx.output.out(`older keys stay published until ${new Date(now + retireAfterMs).toISOString()}`);

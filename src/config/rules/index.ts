@@ -15,6 +15,7 @@ import { checkFrontend } from './check-frontend.js';
 import { checkRegistration } from './check-registration.js';
 import { checkSecret } from './check-secret.js';
 import { checkTrustProxy } from './check-trust-proxy.js';
+import { checkTermLinks } from './check-term-links.js';
 
 /**
  * Phase 4: the cross-field rules the schema cannot express, in the order
@@ -32,6 +33,7 @@ export const configRules: readonly ConfigRule[] = [
   checkRedirectUris,
   checkAuthorizationCodeRedirects,
   checkUniqueTermIds,
+  checkTermLinks,
   checkUniqueIdentityProviderIds,
   checkGenericOauth,
   checkIdentityProviders,

@@ -3,6 +3,8 @@ import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { SessionCredentials } from '../auth/cookie-session-auth.js';
 import { adminErrors, errorResponse } from '../schemas/error-schema.js';
+import type { HttpDeps } from '../http-deps.js';
+import { clientAddress } from '../client-address.js';
 import {
   adminUserSchema,
   emailSchema,
@@ -15,6 +17,7 @@ import {
 
 /** The admin API, SPEC.md 4 (shapes 2.1–2.3, errors 7, limits 8). Rules live in src/admin. */
 const caller = (request: Request) => (request.auth.credentials as unknown as SessionCredentials).user;
+const requestContext = (deps: HttpDeps, request: Request) => ({ clientAddress: clientAddress(request, deps.config.server.trustProxy) });
 
 const userResponse = (description: string) => ({
   description,
@@ -108,7 +111,7 @@ export const adminCreateUserRoute: RouteSpec = {
       password: body.password,
       role: body.role,
       emailVerified: body.email_verified,
-    });
+    }, requestContext(deps, request));
     return h.response({ user: toAdminUserBody(user) }).code(201);
   },
 };
@@ -142,7 +145,7 @@ export const adminUpdateUserRoute: RouteSpec = {
       email: body.email,
       role: body.role,
       emailVerified: body.email_verified,
-    });
+    }, requestContext(deps, request));
     return { user: toAdminUserBody(user) };
   },
 };
@@ -154,5 +157,5 @@ export const adminDeleteUserRoute: RouteSpec = {
     "Sets deleted_at and revokes the user's sessions at once. Deleting an already deleted user returns it unchanged; deleting yourself answers 403 USER_NOT_EDITABLE.",
   validate: { params: subParams },
   responses: { 200: userResponse('The soft-deleted user'), ...adminErrors, 403: notEditable, ...notFound },
-  handler: (deps) => async (request) => ({ user: toAdminUserBody(await deps.admin.delete(caller(request), (request.params as { sub: string }).sub)) }),
+  handler: (deps) => async (request) => ({ user: toAdminUserBody(await deps.admin.delete(caller(request), (request.params as { sub: string }).sub, requestContext(deps, request))) }),
 };
