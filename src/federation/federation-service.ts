@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { ApiError } from '../api-error.js';
 import type { Clock } from '../clock.js';
-import { isSafeReturnTo, type SignInService } from '../interaction/index.js';
+import type { SignInService } from '../interaction/index.js';
 import type { UpstreamIntent } from '../model/index.js';
 import type { AccountRules, RequestContext } from './account-rules.js';
 import { FederationError, UpstreamError, type FederationErrorCode } from './federation-error.js';
@@ -199,7 +199,3 @@ export function createFederationService(deps: {
 
 export type FederationService = ReturnType<typeof createFederationService>;
 
-/** return_to of the provider routes: a same-origin path (never an open redirect), else the home page. */
-export function safeReturnTo(value: unknown): string {
-  return isSafeReturnTo(value) ? value : '/';
-}

@@ -161,14 +161,15 @@ describe.each(databaseKinds)('upstream sign-in bad input on %s', (kind) => {
   });
 });
 
-describe.each(databaseKinds)('upstream sign-in with registration disabled on %s', (kind) => {
+describe.each(databaseKinds)('upstream sign-in with registration disabled and a second factor for everyone on %s', (kind) => {
   let f: FederationFixture;
+  const start = () => startFederationFixture(kind, { enabled: false, allowedEmailPatterns: [] }, { auth: { passwordMinLength: 8, secondFactor: 'required', totpIssuer: null, passkeysEnabled: true } });
   beforeAll(async () => {
-    f = await startFederationFixture(kind, { enabled: false, allowedEmailPatterns: [] });
+    f = await start();
   });
   afterAll(() => f?.stop());
 
-  it('a first sign-in is REGISTRATION_DISABLED and creates nothing; an existing account still links and signs in', async () => {
+  it('a first sign-in is REGISTRATION_DISABLED and creates nothing; an existing account still links, and waits for its second factor', async () => {
     const before = [await f.users(), await f.connections()];
     f.github.signInAs('grace');
     const landed = await walkUpstream(new CookieJar(), f.idp.url, authorizePath('github', { return_to: '/account' }));
@@ -177,7 +178,11 @@ describe.each(databaseKinds)('upstream sign-in with registration disabled on %s'
 
     f.oidc.signInAs('alice-corp');
     const jar = new CookieJar();
-    await walkUpstream(jar, f.idp.url, authorizePath('corp-auto'));
-    expect((await f.session(jar)).user.sub).toBe('alice');
+    const pending = await walkUpstream(jar, f.idp.url, authorizePath('corp-auto', { return_to: '/account' }));
+    expect(pending.pathname + pending.search).toBe('/login/second-factor?return_to=%2Faccount');
+    expect(jar.has('session')).toBe(true);
+    // A pending session is no session for the API until the second factor is given.
+    expect((await jar.fetch(`${f.idp.url}/api/auth/session`)).status).toBe(401);
+    expect(await f.connections()).toContainEqual({ provider_id: 'corp-auto', subject: 'alice-corp', sub: 'alice' });
   });
 });

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'vitest';
-import type { RegistrationConfig } from '../../../src/config/types.js';
+import type { Config, RegistrationConfig } from '../../../src/config/types.js';
 import type { DatabaseKind } from '../../support/databases.js';
 import { testIdentityProvider, testUser } from '../../support/config-fixture.js';
 import { CookieJar } from '../../e2e/support/cookie-jar.js';
@@ -32,7 +32,7 @@ export interface FederationFixture {
  * behind `github` and `github-auto`; the Apple-shaped server behind `apple`;
  * and `off`, disabled. Users alice and bob (config, with a password).
  */
-export async function startFederationFixture(kind: DatabaseKind, registration: Partial<RegistrationConfig> = {}): Promise<FederationFixture> {
+export async function startFederationFixture(kind: DatabaseKind, registration: Partial<RegistrationConfig> = {}, overrides: Partial<Config> = {}): Promise<FederationFixture> {
   const appleKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const github = await startGithubUpstream({
     clientId: 'gh-client',
@@ -96,6 +96,7 @@ export async function startFederationFixture(kind: DatabaseKind, registration: P
           authorizationUrl: `${oidc.issuer}/auth`, tokenUrl: `${oidc.issuer}/token`, userinfoUrl: `${oidc.issuer}/me`,
         }),
       ],
+      ...overrides,
     };
   });
 
