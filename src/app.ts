@@ -6,6 +6,7 @@ import { createSessionService } from './accounts/sessions.js';
 import { createLoginRateLimit } from './accounts/login-rate-limit.js';
 import { createPasswordLogin } from './accounts/password-login.js';
 import { noRegisteredFactors } from './accounts/login-second-factors.js';
+import { createOwnAccountDeletion, createPasswordChanger, createPasswordConfirmation, createProfileUpdater } from './accounts/index.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
 import { createAdminEventsService } from './admin/admin-events-service.js';
@@ -108,6 +109,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, events, clock });
   const adminEvents = createAdminEventsService(storage);
   const userConsents = createUserConsents({ storage, events, clock });
+  const profiles = createProfileUpdater({ db, users, i18n: config.i18n, clock });
+  const confirmation = createPasswordConfirmation({ rateLimit, verifyPassword });
+  const passwordChange = createPasswordChanger({
+    transaction,
+    users,
+    sessions: repositories.sessions,
+    tokens: repositories.tokens,
+    codes: repositories.authorizationCodes,
+    confirmation,
+    hashPassword,
+    auth: config.auth,
+    clock,
+  });
+  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, clock });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -163,6 +178,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     admin,
     userViews,
     adminEvents,
+    profiles,
+    passwordChange,
+    accountDeletion,
     authorize,
     provider,
     verifyAccessToken: async (token) => {

@@ -2,9 +2,12 @@
  * Accounts: the credentials of a person and what proves them. Passwords
  * (argon2id), server-side browser sessions (the `session` cookie points at a
  * row), password sign-in with its rate limit per account and per address,
- * and the second factors a user has registered. Orchestrating a whole
- * sign-in (which steps, in which order) is src/interaction's job; this
- * folder answers "is this credential right?" and "who is this session?".
+ * the second factors a user has registered, and what a signed-in user
+ * does to their own account: edit the profile, change the password,
+ * delete the account (each confirmed, and ending what it must end).
+ * Orchestrating a whole sign-in (which steps, in which order) is
+ * src/interaction's job; this folder answers "is this credential right?",
+ * "who is this session?" and "may this user change that?".
  */
 export { hashPassword, verifyPassword } from './passwords.js';
 export { createSessionService, hashSessionId, type ActiveSession, type SessionService } from './sessions.js';
@@ -12,3 +15,8 @@ export { createLoginRateLimit, type LoginRateLimit } from './login-rate-limit.js
 export { createPasswordLogin, type PasswordLogin, type PasswordLoginInput } from './password-login.js';
 export { noRegisteredFactors, type SecondFactor, type UserFactorReader, type UserFactorSummary } from './login-second-factors.js';
 export { createUserConsents, type UserConsent, type UserConsents } from './user-consents.js';
+export { createPasswordConfirmation, type PasswordConfirmation } from './confirm-password.js';
+export { checkNewPassword } from './check-new-password.js';
+export { createProfileUpdater, type ProfileChanges, type ProfileUpdater } from './update-profile.js';
+export { createPasswordChanger, type PasswordChangeInput, type PasswordChanger } from './change-password.js';
+export { createOwnAccountDeletion, type DeletedAccount, type OwnAccountDeletion, type OwnAccountDeletionInput } from './delete-own-account.js';

@@ -22,8 +22,22 @@ export interface AdminUserView extends SessionUserView {
   deletedAt: string | null;
 }
 
+/**
+ * DESIGN.md 11: the profile (GET /api/user), the session user plus the
+ * profile fields (null when not given) and when the account was created
+ * (ISO 8601 UTC, Z).
+ */
+export interface ProfileView extends SessionUserView {
+  name: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  locale: string | null;
+  createdAt: string;
+}
+
 export interface UserViewService {
   sessionUser(user: UserRecord): Promise<SessionUserView>;
+  profile(user: UserRecord): Promise<ProfileView>;
   adminUser(user: UserRecord): Promise<AdminUserView>;
   /** One factor lookup for a whole page of users. */
   adminUsers(users: UserRecord[]): Promise<AdminUserView[]>;
@@ -56,6 +70,17 @@ export function createUserViewService(deps: { factors: UserFactorReader; auth: A
     async sessionUser(user) {
       const summaries = await deps.factors.summarize([user.sub]);
       return sessionView(user, summaries.get(user.sub) ?? noFactors);
+    },
+    async profile(user) {
+      const summaries = await deps.factors.summarize([user.sub]);
+      return {
+        ...sessionView(user, summaries.get(user.sub) ?? noFactors),
+        name: user.name,
+        givenName: user.givenName,
+        familyName: user.familyName,
+        locale: user.locale,
+        createdAt: new Date(user.createdAt).toISOString(),
+      };
     },
     async adminUser(user) {
       return (await adminUsers([user]))[0];

@@ -152,6 +152,10 @@ export interface UserFile {
   role: 'user' | 'admin';
   email_verified: boolean;
   password_hash?: string;
+  name?: string;
+  given_name?: string;
+  family_name?: string;
+  locale?: string;
 }
 
 export interface TermFile {

@@ -134,7 +134,17 @@ function normalizeClient(c: ClientFile): ClientConfig {
 }
 
 function normalizeUser(u: UserFile): UserConfig {
-  return { sub: u.sub, email: u.email, role: u.role, emailVerified: u.email_verified, passwordHash: u.password_hash ?? null };
+  return {
+    sub: u.sub,
+    email: u.email,
+    role: u.role,
+    emailVerified: u.email_verified,
+    passwordHash: u.password_hash ?? null,
+    name: u.name ?? null,
+    givenName: u.given_name ?? null,
+    familyName: u.family_name ?? null,
+    locale: u.locale ?? null,
+  };
 }
 
 function normalizeTerm(t: TermFile): TermConfig {

@@ -141,6 +141,12 @@ export interface UserConfig {
   emailVerified: boolean;
   /** argon2id PHC string; null means the user cannot sign in with a password. */
   passwordHash: string | null;
+  /** The profile (OIDC Core §5.1); null when the file does not declare it. */
+  name: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  /** One of i18n.locales. */
+  locale: string | null;
 }
 
 export interface TermContent {

@@ -10,6 +10,8 @@ export interface FieldSpec<T> {
   field: string;
   property: keyof T & string;
   sensitive?: boolean;
+  /** Left out of a create while it has no value (a profile field the file does not declare). */
+  optional?: boolean;
 }
 
 export interface FieldDiff<T> {
@@ -42,9 +44,11 @@ export function diffFields<T>(specs: FieldSpec<T>[], stored: T, desired: T): Fie
   return { fields, changes };
 }
 
-/** Every field of a record about to be created (old is null). */
+/** Every field of a record about to be created (old is null), but optional ones without a value. */
 export function listFields<T>(specs: FieldSpec<T>[], desired: T): FieldChange[] {
-  return specs.map((spec) => ({ field: spec.field, old: null, new: shown(spec, desired[spec.property]) }));
+  return specs
+    .filter((spec) => !spec.optional || desired[spec.property] !== null)
+    .map((spec) => ({ field: spec.field, old: null, new: shown(spec, desired[spec.property]) }));
 }
 
 export function byKey(a: { key: string }, b: { key: string }): number {

@@ -9,6 +9,10 @@ const userFields: FieldSpec<DesiredUser>[] = [
   { field: 'role', property: 'role' },
   { field: 'email_verified', property: 'emailVerified' },
   { field: 'password_hash', property: 'passwordHash', sensitive: true },
+  { field: 'name', property: 'name', optional: true },
+  { field: 'given_name', property: 'givenName', optional: true },
+  { field: 'family_name', property: 'familyName', optional: true },
+  { field: 'locale', property: 'locale', optional: true },
 ];
 
 function toDesired(user: UserConfig): DesiredUser {
@@ -21,6 +25,11 @@ function toDesired(user: UserConfig): DesiredUser {
     emailVerificationRequired: false,
     passwordHash: user.passwordHash,
     secondFactorRequired: false,
+    // Undeclared is null: a field removed from the file is cleared (docs/gitops.md).
+    name: user.name,
+    givenName: user.givenName,
+    familyName: user.familyName,
+    locale: user.locale,
   };
 }
 

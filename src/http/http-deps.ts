@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { UserConsents } from '../accounts/user-consents.js';
+import type { OwnAccountDeletion, PasswordChanger, ProfileUpdater } from '../accounts/index.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { AdminEventsService } from '../admin/admin-events-service.js';
@@ -33,6 +34,12 @@ export interface HttpDeps {
   userViews: UserViewService;
   /** GET /api/admin/events (src/admin, createAdminEventsService). */
   adminEvents: AdminEventsService;
+  /** PATCH /api/user (src/accounts/update-profile.ts). */
+  profiles: ProfileUpdater;
+  /** POST /api/user/password (src/accounts/change-password.ts). */
+  passwordChange: PasswordChanger;
+  /** DELETE /api/user (src/accounts/delete-own-account.ts). */
+  accountDeletion: OwnAccountDeletion;
   /**
    * Verifies a bearerAuth access token (RFC 9068 JWT); supplied by the OIDC
    * token engine. Without it, routes with auth 'bearer' cannot be registered.

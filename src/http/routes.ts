@@ -21,6 +21,7 @@ import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from 
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
 import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
+import { userChangePasswordRoute, userDeleteRoute, userGetRoute, userUpdateRoute } from './routes/user-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 import {
   providerAuthorizeRoute,
@@ -53,6 +54,14 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/consent',               'session',          consentPostRoute),
   route('GET',    '/api/consents',              'session',        userConsentsListRoute),
   route('DELETE', '/api/consents/{client_id}',  'session',        userConsentRevokeRoute),
+];
+
+/** The signed-in user's own account (SPEC tag User, DESIGN.md 11). */
+const userRoutes: RouteDefinition[] = [
+  route('GET',    '/api/user',          'session', userGetRoute),
+  route('PATCH',  '/api/user',          'session', userUpdateRoute),
+  route('DELETE', '/api/user',          'session', userDeleteRoute),
+  route('POST',   '/api/user/password', 'session', userChangePasswordRoute),
 ];
 
 /**
@@ -134,7 +143,7 @@ const staticRoutes: RouteDefinition[] = [
 
 /** The routes the OpenAPI document describes. */
 export function documentedRoutes(): RouteDefinition[] {
-  return [...publicRoutes, ...federationRoutes, ...protocolRoutes, ...adminRoutes];
+  return [...publicRoutes, ...userRoutes, ...federationRoutes, ...protocolRoutes, ...adminRoutes];
 }
 
 export function openApiDocument(config: Config): OpenApiDocument {

@@ -5,6 +5,7 @@ import type {
   ExpiredRowsRepository,
   SchedulerLeaseRepository,
   SessionRepository,
+  UserRepository,
 } from '../storage/repositories.js';
 
 /** The storage the scheduler and its cleanup job use; the Storage's repositories (src/storage/repositories.ts) satisfy it. */
@@ -15,4 +16,5 @@ export interface SchedulerRepositories {
   authorizationCodes: AuthorizationCodeRepository;
   sessions: SessionRepository;
   events: EventRepository;
+  users: UserRepository;
 }

@@ -78,6 +78,17 @@ export interface UserRepository {
   update(tx: Tx, sub: string, changes: Partial<Omit<UserRecord, 'sub' | 'createdAt'>>): Promise<void>;
   /** Applies the same changes to many users in batched statements (apply's soft-delete of removed users). */
   updateMany(tx: Tx, subs: string[], changes: Partial<Omit<UserRecord, 'sub' | 'createdAt'>>): Promise<void>;
+  /**
+   * Cleanup's erasure (account_deletion.grace_period_days): deletes up to
+   * `limit` database-managed users soft-deleted before `before`, oldest
+   * first, and with them every row that references the user (ON DELETE
+   * CASCADE). Each erased sub is kept in erased_users (erased at `now`) so
+   * that it is never given again. Config-managed users are never erased: the
+   * file may bring them back. Returns how many were erased.
+   */
+  eraseDeleted(tx: Tx, batch: { before: number; limit: number; now: number }): Promise<number>;
+  /** Which of these subs belonged to an erased user, in batches. */
+  findErasedSubs(tx: Tx, subs: string[]): Promise<string[]>;
 }
 
 // ---------------------------------------------------------------------------
@@ -93,6 +104,8 @@ export interface SessionRepository {
   deleteBySub(tx: Tx, sub: string): Promise<number>;
   /** Revokes every session of these users (apply's removal of many users): one statement per list, not per user. */
   deleteBySubs(tx: Tx, subs: string[]): Promise<void>;
+  /** Revokes every session of a user but `keepIdHash` (a password change keeps the caller's). */
+  deleteOthersOfUser(tx: Tx, sub: string, keepIdHash: string): Promise<number>;
   /** Cleanup: removes up to `limit` sessions that expired before `now`. */
   deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
 }
@@ -129,6 +142,13 @@ export interface AuthorizationCodeRepository {
   consume(tx: Tx, codeHash: string, now: number): Promise<{ record: AuthorizationCodeRecord; alreadyConsumed: boolean } | null>;
   /** Cleanup: removes up to `limit` codes that expired before `now`. */
   deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
+  /**
+   * Deletes the user's codes not yet redeemed that were issued in any
+   * session but `keepSessionId` (SessionRecord.idHash), so that no new grant
+   * comes out of a session that has just been ended. Redeemed codes stay
+   * until they expire: a replay must still be recognised.
+   */
+  deleteUnredeemedOutsideSession(tx: Tx, sub: string, keepSessionId: string): Promise<number>;
 }
 
 export interface ConsentRepository {
@@ -333,6 +353,13 @@ export interface TokenRepository {
   revokeGrantsOfClients(tx: Tx, clientIds: string[], now: number): Promise<void>;
   /** Revokes every grant (and refresh token) the user gave this client: a withdrawn consent. */
   revokeGrantsOfUserForClient(tx: Tx, sub: string, clientId: string, now: number): Promise<void>;
+  /**
+   * Revokes the user's grants (and their refresh tokens) that were not
+   * issued in the session `keepSessionId` (SessionRecord.idHash), those
+   * without a session included: a password change ends what every other
+   * session obtained.
+   */
+  revokeGrantsOfUserOutsideSession(tx: Tx, sub: string, keepSessionId: string, now: number): Promise<void>;
   insertRefreshToken(tx: Tx, token: RefreshTokenRecord): Promise<void>;
   findRefreshToken(tx: Tx, tokenHash: string): Promise<RefreshTokenRecord | null>;
   /**

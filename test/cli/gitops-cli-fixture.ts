@@ -14,6 +14,8 @@ export interface CliUser {
   sub: string;
   email?: string;
   role?: 'user' | 'admin';
+  /** Profile fields, written as is (name, given_name, family_name, locale). */
+  profile?: Record<string, string>;
 }
 
 /** A config file (YAML, the real loader reads it) for the given database and users. */
@@ -21,7 +23,10 @@ export function gitopsYaml(database: DatabaseConfig, users: CliUser[]): string {
   const db =
     database.client === 'sqlite' ? `database:\n  client: sqlite\n  filename: ${JSON.stringify(database.filename)}\n` : `database:\n  client: postgres\n  url: ${JSON.stringify(database.url)}\n`;
   const userLines = users
-    .map((u) => `  - sub: ${u.sub}\n    email: ${u.email ?? `${u.sub}@example.com`}\n    role: ${u.role ?? 'user'}\n    password_hash: "${testPasswordHash}"\n`)
+    .map((u) => {
+      const profile = Object.entries(u.profile ?? {}).map(([field, value]) => `    ${field}: ${JSON.stringify(value)}\n`);
+      return `  - sub: ${u.sub}\n    email: ${u.email ?? `${u.sub}@example.com`}\n    role: ${u.role ?? 'user'}\n    password_hash: "${testPasswordHash}"\n${profile.join('')}`;
+    })
     .join('');
   return [
     'security:\n  secret: "0123456789abcdef0123456789abcdef"\n',

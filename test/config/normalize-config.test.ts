@@ -72,7 +72,7 @@ describe('normalize', () => {
       yaml(
         secretLine,
         'clients: [{ client_id: spa, token_endpoint_auth_method: none, redirect_uris: ["http://localhost/cb"] }]',
-        'users: [{ sub: a, email: a@example.com }]',
+        'users: [{ sub: a, email: a@example.com }, { sub: b, email: b@example.com, name: Ada Lovelace, given_name: Ada, family_name: Lovelace, locale: en }]',
         'identity_providers: [{ id: gh, type: github, client_id: x, client_secret: y }]',
         'terms: [{ id: tos, version: "1", content: { en: { title: T, type: text, content: c } } }]',
         'server: { base_url: "https://id.example.com/" }',
@@ -95,7 +95,18 @@ describe('normalize', () => {
       skipConsent: false,
       idTokenSignedResponseAlg: 'RS256',
     });
-    expect(result.config.users[0]).toEqual({ sub: 'a', email: 'a@example.com', role: 'user', emailVerified: true, passwordHash: null });
+    expect(result.config.users[0]).toEqual({
+      sub: 'a',
+      email: 'a@example.com',
+      role: 'user',
+      emailVerified: true,
+      passwordHash: null,
+      name: null,
+      givenName: null,
+      familyName: null,
+      locale: null,
+    });
+    expect(result.config.users[1]).toMatchObject({ name: 'Ada Lovelace', givenName: 'Ada', familyName: 'Lovelace', locale: 'en' });
     expect(result.config.identityProviders[0]).toMatchObject({ id: 'gh', enabled: true, displayName: null, scopes: ['read:user', 'user:email'], emailConflictStrategy: 'require_link', userinfoUrl: null });
     expect(result.config.terms[0]).toEqual({ id: 'tos', required: false, consentMode: 'explicit', version: '1', content: { en: { title: 'T', type: 'text', content: 'c' } } });
   });

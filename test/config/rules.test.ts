@@ -146,6 +146,42 @@ describe.each([
     expected: ['idp.yaml:2:25: i18n.default_locale: is not one of i18n.locales'],
   },
   {
+    rule: 'a user locale is one of i18n.locales, spelled as there',
+    good: yaml(secretLine, 'i18n: { locales: [en, de] }', 'users:', ...user('a', 'a@example.com', ['locale: de'])),
+    bad: yaml(secretLine, 'i18n: { locales: [en, de] }', 'users:', ...user('a', 'a@example.com', ['locale: DE']), ...user('b', 'b@example.com', ['locale: fr'])),
+    expected: [
+      'idp.yaml:6:13: users[0].locale: is not one of i18n.locales (en, de) (did you mean "de"?)',
+      'idp.yaml:9:13: users[1].locale: is not one of i18n.locales (en, de)',
+    ],
+  },
+  {
+    rule: 'user names are one line of text, not blank',
+    good: yaml(secretLine, 'users:', ...user('a', 'a@example.com', ['name: "Ada Lovelace"', 'given_name: Ada', 'family_name: "Lovelace 😀"'])),
+    bad: yaml(
+      secretLine,
+      'users:',
+      ...user('a', 'a@example.com', ['name: "Ada\\nLovelace"', 'given_name: "  "', 'family_name: "Love\\tlace"']),
+      ...user('b', 'b@example.com', ['name: "broken \\ud800 text"', 'given_name: "ok\\u0085"']),
+    ),
+    expected: [
+      'idp.yaml:5:11: users[0].name: must not contain control characters (line breaks, tabs…)',
+      'idp.yaml:6:17: users[0].given_name: must not be blank',
+      'idp.yaml:7:18: users[0].family_name: must not contain control characters (line breaks, tabs…)',
+      'idp.yaml:10:11: users[1].name: must not contain control characters (line breaks, tabs…)',
+      'idp.yaml:11:17: users[1].given_name: must not contain control characters (line breaks, tabs…)',
+    ],
+  },
+  {
+    rule: 'user profile fields: 1..255 characters (locale 1..64)',
+    good: yaml(secretLine, 'users:', ...user('a', 'a@example.com', [`name: ${'n'.repeat(255)}`])),
+    bad: yaml(secretLine, 'users:', ...user('a', 'a@example.com', [`name: ${'n'.repeat(256)}`, 'given_name: ""', `locale: ${'l'.repeat(65)}`])),
+    expected: [
+      'idp.yaml:5:11: users[0].name: must be at most 255 characters long',
+      'idp.yaml:6:17: users[0].given_name: must not be empty',
+      'idp.yaml:7:13: users[0].locale: must be at most 64 characters long',
+    ],
+  },
+  {
     rule: 'proxy upstream is an http URL',
     good: yaml(secretLine, 'frontend: { mode: proxy, path: "http://127.0.0.1:3000" }'),
     bad: yaml(secretLine, 'frontend: { mode: proxy, path: ./web }'),

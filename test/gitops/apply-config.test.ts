@@ -45,6 +45,10 @@ function databaseUser(sub: string, email: string): UserRecord {
     emailVerificationRequired: false,
     passwordHash: null,
     secondFactorRequired: false,
+    name: null,
+    givenName: null,
+    familyName: null,
+    locale: null,
     deletedAt: null,
     createdAt: 1,
     updatedAt: 1,
@@ -169,6 +173,37 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     expect((await knexUserRepository.findBySub(t.db, 'bob'))?.updatedAt).toBe(1_700_000_000_000);
     expect((await knexTermRepository.listVersions(t.db, 'tos')).map((v) => v.version)).toEqual(['1', '2']);
     clock.set(1_700_000_000_000);
+  });
+
+  it("writes a user's declared profile, shows it in the plan (undeclared fields not listed on create), and clears a field that leaves the file", async () => {
+    const profiled = testUser({ sub: 'ada', name: 'Ada Lovelace', givenName: 'Ada', locale: 'de' });
+    const created = await applyConfig(storage, testConfig({ ...full, users: [profiled] }), { clock });
+    expect(created.plan.changes.find((c) => c.key === 'ada')?.fields).toEqual([
+      { field: 'email', old: null, new: 'ada@example.com' },
+      { field: 'role', old: null, new: 'user' },
+      { field: 'email_verified', old: null, new: true },
+      { field: 'password_hash', old: null, new: SENSITIVE },
+      { field: 'name', old: null, new: 'Ada Lovelace' },
+      { field: 'given_name', old: null, new: 'Ada' },
+      { field: 'locale', old: null, new: 'de' },
+    ]);
+    expect(await knexUserRepository.findBySub(t.db, 'ada')).toMatchObject({ name: 'Ada Lovelace', givenName: 'Ada', familyName: null, locale: 'de' });
+
+    const edited = testUser({ sub: 'ada', name: 'Augusta Ada King', familyName: 'King' });
+    const result = await applyConfig(storage, testConfig({ ...full, users: [edited] }), { clock });
+    expect(result.plan.changes.find((c) => c.key === 'ada')).toEqual({
+      kind: 'user',
+      action: 'update',
+      key: 'ada',
+      fields: [
+        { field: 'name', old: 'Ada Lovelace', new: 'Augusta Ada King' },
+        { field: 'given_name', old: 'Ada', new: null },
+        { field: 'family_name', old: null, new: 'King' },
+        { field: 'locale', old: 'de', new: null },
+      ],
+    });
+    expect(await knexUserRepository.findBySub(t.db, 'ada')).toMatchObject({ name: 'Augusta Ada King', givenName: null, familyName: 'King', locale: null });
+    expect((await applyConfig(storage, testConfig({ ...full, users: [edited] }), { clock })).plan.changes.filter((c) => c.kind === 'user')).toEqual([]);
   });
 
   it('updates a client whose ID token algorithm changed, and changes nothing more', async () => {

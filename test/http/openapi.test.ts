@@ -93,6 +93,31 @@ describe('OpenAPI document and reference', () => {
     expect(Object.keys(op('delete', '/api/connections/{provider_id}').responses)).toEqual(expect.arrayContaining(['204', '401', '404', '409']));
   });
 
+  it('lists the User operations of DESIGN.md 11 with cookieSessionAuth, tag User and their errors; the DELETE body is optional', () => {
+    const userOps: Record<string, string[]> = {
+      'get /api/user': ['200', '401'],
+      'patch /api/user': ['200', '400', '401', '403'],
+      'post /api/user/password': ['204', '400', '401', '403', '429'],
+      'delete /api/user': ['200', '400', '401', '403', '429'],
+    };
+    for (const [name, statuses] of Object.entries(userOps)) {
+      const [method, path] = name.split(' ');
+      const op = doc.paths[path]?.[method];
+      expect(op, name).toBeDefined();
+      expect(op.tags, name).toEqual(['User']);
+      expect(op.security, name).toEqual([{ cookieSessionAuth: [] }]);
+      expect(Object.keys(op.responses).sort(), name).toEqual(statuses);
+      for (const status of statuses.filter((s) => Number(s) >= 400)) {
+        expect(op.responses[status].content?.['application/json']?.schema, `${name} ${status} schema`).toBeDefined();
+      }
+    }
+    expect(doc.paths['/api/user'].get.responses['200'].content['application/json'].schema.properties.user.required).toEqual(
+      expect.arrayContaining(['sub', 'name', 'given_name', 'family_name', 'locale', 'created_at']),
+    );
+    expect(doc.paths['/api/user'].delete.requestBody.required).toBe(false);
+    expect(doc.paths['/api/user'].patch.requestBody.required).toBe(true);
+  });
+
   it('GET /api/docs serves the self-hosted reference titled openapi.ui_title', async () => {
     const page = await inject(t, 'GET', '/api/docs');
     expect(page.statusCode).toBe(200);

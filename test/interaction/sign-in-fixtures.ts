@@ -29,7 +29,7 @@ export function session(overrides: Partial<SessionIdentity> = {}): SessionIdenti
 export function newIdentity(user: Partial<UserRecord> = {}): NewIdentity {
   const record: UserRecord = {
     sub: 'alice', managedBy: 'database', email: 'alice@example.com', role: 'user', emailVerified: true,
-    emailVerificationRequired: false, passwordHash: 'hash', secondFactorRequired: false, deletedAt: null,
+    emailVerificationRequired: false, passwordHash: 'hash', secondFactorRequired: false, name: null, givenName: null, familyName: null, locale: null, deletedAt: null,
     createdAt: 0, updatedAt: 0, ...user,
   };
   return { kind: 'new', sub: record.sub, authTime: now, user: record, amr: ['pwd'] };

@@ -62,7 +62,18 @@ export const testPasswordHash =
 
 export function testUser(overrides: Partial<UserConfig> = {}): UserConfig {
   const sub = overrides.sub ?? 'alice';
-  return { sub, email: `${sub}@example.com`, role: 'user', emailVerified: true, passwordHash: testPasswordHash, ...overrides };
+  return {
+    sub,
+    email: `${sub}@example.com`,
+    role: 'user',
+    emailVerified: true,
+    passwordHash: testPasswordHash,
+    name: null,
+    givenName: null,
+    familyName: null,
+    locale: null,
+    ...overrides,
+  };
 }
 
 export function testClient(overrides: Partial<ClientConfig> = {}): ClientConfig {

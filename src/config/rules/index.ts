@@ -2,6 +2,7 @@ import type { ConfigFile } from '../file-types.js';
 import type { ConfigRule, RuleProblem } from './config-rule.js';
 import { checkUniqueClientIds, checkUniqueIdentityProviderIds, checkUniqueTermIds, checkUniqueUserEmails, checkUniqueUserSubs } from './unique-id-rules.js';
 import { checkUserEmails } from './check-user-emails.js';
+import { checkUserProfiles } from './check-user-profiles.js';
 import { checkPasswordHashes } from './check-password-hashes.js';
 import { checkClientAuthentication } from './check-client-authentication.js';
 import { checkRedirectUris } from './check-redirect-uris.js';
@@ -27,6 +28,7 @@ export const configRules: readonly ConfigRule[] = [
   checkUniqueUserSubs,
   checkUniqueUserEmails,
   checkUserEmails,
+  checkUserProfiles,
   checkPasswordHashes,
   checkUniqueClientIds,
   checkClientAuthentication,

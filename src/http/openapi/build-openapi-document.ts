@@ -71,7 +71,9 @@ function operation(route: RouteDefinition): Record<string, unknown> {
     // What the server parses: a route that says which body it allows (a form_post callback) is taken at its word.
     const allowed = route.hapiOptions?.payload?.allow;
     const contentType = typeof allowed === 'string' ? allowed : route.protocol ? 'application/x-www-form-urlencoded' : 'application/json';
-    op.requestBody = { required: true, content: { [contentType]: { schema: toJsonSchema(route.validate.payload) } } };
+    // hapi hands joi a missing body as null: a schema that allows null makes the body optional (DELETE /api/user).
+    const required = route.validate.payload.validate(null).error !== undefined;
+    op.requestBody = { required, content: { [contentType]: { schema: toJsonSchema(route.validate.payload) } } };
   }
   op.responses = Object.fromEntries(
     Object.entries(route.responses).map(([status, response]) => [

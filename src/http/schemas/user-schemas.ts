@@ -1,9 +1,9 @@
 import Joi from 'joi';
-import type { AdminUserView, SessionUserView } from '../../admin/user-view-service.js';
+import type { AdminUserView, ProfileView, SessionUserView } from '../../admin/user-view-service.js';
 
 /**
- * The wire shapes of users (SPEC.md 2.1, 2.2, 2.3): snake_case at the edge,
- * camelCase inside.
+ * The wire shapes of users (SPEC.md 2.1, 2.2, 2.3, and the profile of
+ * DESIGN.md 11): snake_case at the edge, camelCase inside.
  */
 const sessionUserKeys = {
   managed_by: Joi.string().valid('database', 'config').required(),
@@ -21,10 +21,23 @@ const sessionUserKeys = {
 
 export const sessionUserSchema = Joi.object(sessionUserKeys).label('SessionUser');
 
+/** ISO 8601 UTC date-time ending in Z (SPEC.md 2.1 deleted_at). */
+export const isoDateTime = Joi.string().pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+
+/** The profile fields as stored: null when not given. */
+export const profileKeys = {
+  name: Joi.string().allow(null).required().description('Full name (OIDC claim name)'),
+  given_name: Joi.string().allow(null).required().description('Given name (OIDC claim given_name)'),
+  family_name: Joi.string().allow(null).required().description('Family name (OIDC claim family_name)'),
+  locale: Joi.string().allow(null).required().description('Preferred language, one of i18n.locales (OIDC claim locale)'),
+  created_at: isoDateTime.required().description('When the account was created (ISO 8601 UTC)'),
+};
+
+export const profileSchema = Joi.object({ ...sessionUserKeys, ...profileKeys }).label('Profile');
+
 export const adminUserSchema = Joi.object({
   ...sessionUserKeys,
-  deleted_at: Joi.string()
-    .pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
+  deleted_at: isoDateTime
     .allow(null)
     .required()
     .description('ISO 8601 UTC date-time ending in Z when soft-deleted, otherwise null'),
@@ -60,4 +73,15 @@ export function toSessionUserBody(user: SessionUserView) {
 
 export function toAdminUserBody(user: AdminUserView) {
   return { ...toSessionUserBody(user), deleted_at: user.deletedAt };
+}
+
+export function toProfileBody(user: ProfileView) {
+  return {
+    ...toSessionUserBody(user),
+    name: user.name,
+    given_name: user.givenName,
+    family_name: user.familyName,
+    locale: user.locale,
+    created_at: user.createdAt,
+  };
 }

@@ -5,6 +5,7 @@
 import type { SigningAlgorithm } from '../../model/index.js';
 import { openIdScopes } from '../scopes.js';
 import { grants } from '../grants/index.js';
+import { emailClaimNames, profileClaimNames } from '../user-claims.js';
 
 const clientAuthMethods = ['client_secret_basic', 'client_secret_post', 'none'];
 const authenticatedClientMethods = ['client_secret_basic', 'client_secret_post'];
@@ -33,7 +34,7 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
     revocation_endpoint_auth_methods_supported: clientAuthMethods,
     introspection_endpoint_auth_methods_supported: authenticatedClientMethods,
     code_challenge_methods_supported: ['S256'],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'email', 'email_verified'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', ...profileClaimNames, ...emailClaimNames],
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

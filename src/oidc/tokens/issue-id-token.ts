@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { signJwt, type SigningKey } from '../../keys/index.js';
 import type { SigningAlgorithm, UserRecord } from '../../model/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
+import { userClaims } from '../user-claims.js';
 
 export interface IdTokenInput {
   user: UserRecord;
@@ -24,7 +25,8 @@ function atHash(accessToken: string, key: SigningKey): string {
 /**
  * The ID token (OIDC Core §2): iss, sub, aud (the client alone, so no azp
  * is needed, §2), exp, iat, auth_time, nonce when the request had one,
- * at_hash, and the e-mail claims when the email scope was granted (§5.4).
+ * at_hash, and the profile and e-mail claims of the granted scopes (§5.4,
+ * ../user-claims.ts).
  */
 export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<string> {
   const key = await deps.keys.signingKey(input.alg);
@@ -39,9 +41,6 @@ export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps,
     at_hash: atHash(input.accessToken, key),
   };
   if (input.nonce !== null) claims.nonce = input.nonce;
-  if (input.scopes.includes('email')) {
-    claims.email = input.user.email;
-    claims.email_verified = input.user.emailVerified;
-  }
+  Object.assign(claims, userClaims(input.user, input.scopes));
   return signJwt(deps.signingPool, key, 'JWT', claims);
 }

@@ -6,6 +6,7 @@
 import { OAuthError } from '../errors.js';
 import type { ProviderDeps } from '../provider-deps.js';
 import { invalidToken, verifyAccessToken } from '../tokens/index.js';
+import { userClaims } from '../user-claims.js';
 
 /** RFC 6750 §3.1: no token at all gets the bare challenge, without an error code. */
 export function missingBearerToken(realm: string): OAuthError {
@@ -25,10 +26,5 @@ export async function userinfo(token: string, deps: ProviderDeps): Promise<Recor
   if (claims.grantId === null) throw invalidToken('The access token does not belong to a user.');
   const user = await deps.users.findBySub(deps.db, claims.sub);
   if (!user || user.deletedAt !== null) throw invalidToken('The user no longer exists.');
-  const body: Record<string, unknown> = { sub: user.sub };
-  if (claims.scopes.includes('email')) {
-    body.email = user.email;
-    body.email_verified = user.emailVerified;
-  }
-  return body;
+  return { sub: user.sub, ...userClaims(user, claims.scopes) };
 }

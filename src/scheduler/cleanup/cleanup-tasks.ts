@@ -17,7 +17,11 @@ export function cleanupTasks(config: Config, repositories: SchedulerRepositories
   const sessionIdleMs = config.security.sessionIdleTtlSeconds * 1000;
   const eventsRetentionMs = config.cleanup.eventsRetentionDays * 24 * 60 * 60 * 1000;
   const rateLimitWindowMs = config.security.loginRateLimit.windowSeconds * 1000;
+  const graceMs = config.accountDeletion.gracePeriodDays * 86_400_000;
   return [
+    // account_deletion.grace_period_days: a database-managed user soft-deleted longer ago is erased, its sub
+    // kept as a tombstone (docs/http-api.md "Erasure").
+    batchedTask('users_erased', (tx, now, limit) => repositories.users.eraseDeleted(tx, { before: now - graceMs, limit, now })),
     batchedTask('sessions', (tx, now, limit) => repositories.sessions.deleteExpired(tx, now, limit)),
     // A session unused for longer than the idle limit is refused (src/accounts/sessions.ts) even before it expires.
     batchedTask('sessions_idle', (tx, now, limit) =>

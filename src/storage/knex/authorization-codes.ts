@@ -76,4 +76,11 @@ export const knexAuthorizationCodeRepository = onKnex<AuthorizationCodeRepositor
     const expired = tx('authorization_codes').select('code_hash').where('expires_at', '<', now).limit(limit);
     return tx('authorization_codes').whereIn('code_hash', expired).delete();
   },
+  async deleteUnredeemedOutsideSession(tx, sub, keepSessionId) {
+    return tx('authorization_codes')
+      .where({ sub })
+      .whereNull('consumed_at')
+      .where((q) => q.whereNull('session_id').orWhereNot({ session_id: keepSessionId }))
+      .delete();
+  },
 });

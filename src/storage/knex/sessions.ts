@@ -61,6 +61,9 @@ export const knexSessionRepository = onKnex<SessionRepository>({
   async deleteBySubs(tx, subs) {
     for (const list of oneOfLists(tx, subs)) await whereOneOf(tx, 'sessions', 'sub', list).delete();
   },
+  async deleteOthersOfUser(tx, sub, keepIdHash) {
+    return tx('sessions').where({ sub }).whereNot({ id_hash: keepIdHash }).delete();
+  },
   async deleteExpired(tx, now, limit) {
     const expired = tx('sessions').select('id_hash').where('expires_at', '<', now).limit(limit);
     return tx('sessions').whereIn('id_hash', expired).delete();

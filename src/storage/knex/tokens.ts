@@ -106,6 +106,16 @@ export const knexTokenRepository = onKnex<TokenRepository>({
     await tx('grants').where({ sub, client_id: clientId }).whereNull('revoked_at').update({ revoked_at: now });
   },
 
+  async revokeGrantsOfUserOutsideSession(tx, sub, keepSessionId, now) {
+    const others = () =>
+      tx('grants')
+        .where({ sub })
+        .whereNull('revoked_at')
+        .where((q) => q.whereNull('session_id').orWhereNot({ session_id: keepSessionId }));
+    await tx('refresh_tokens').whereIn('grant_id', others().select('grant_id')).whereNull('revoked_at').update({ revoked_at: now });
+    await others().update({ revoked_at: now });
+  },
+
   async insertRefreshToken(tx, token) {
     await tx('refresh_tokens').insert({
       token_hash: token.tokenHash,

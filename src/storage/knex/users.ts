@@ -17,6 +17,10 @@ interface UserRow {
   email_verification_required: boolean | number;
   password_hash: string | null;
   second_factor_required: boolean | number;
+  name: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  locale: string | null;
   deleted_at: number | null;
   created_at: number;
   updated_at: number;
@@ -45,6 +49,10 @@ function fromRow(row: UserRow): UserRecord {
     emailVerificationRequired: Boolean(row.email_verification_required),
     passwordHash: row.password_hash,
     secondFactorRequired: Boolean(row.second_factor_required),
+    name: row.name,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    locale: row.locale,
     deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -62,6 +70,10 @@ function toRow(user: UserRecord): UserRow {
     email_verification_required: user.emailVerificationRequired,
     password_hash: user.passwordHash,
     second_factor_required: user.secondFactorRequired,
+    name: user.name,
+    given_name: user.givenName,
+    family_name: user.familyName,
+    locale: user.locale,
     deleted_at: user.deletedAt,
     created_at: user.createdAt,
     updated_at: user.updatedAt,
@@ -80,6 +92,10 @@ function toColumns(changes: UserChanges): Partial<UserRow> {
   if (changes.emailVerificationRequired !== undefined) columns.email_verification_required = changes.emailVerificationRequired;
   if (changes.passwordHash !== undefined) columns.password_hash = changes.passwordHash;
   if (changes.secondFactorRequired !== undefined) columns.second_factor_required = changes.secondFactorRequired;
+  if (changes.name !== undefined) columns.name = changes.name;
+  if (changes.givenName !== undefined) columns.given_name = changes.givenName;
+  if (changes.familyName !== undefined) columns.family_name = changes.familyName;
+  if (changes.locale !== undefined) columns.locale = changes.locale;
   if (changes.deletedAt !== undefined) columns.deleted_at = changes.deletedAt;
   if (changes.updatedAt !== undefined) columns.updated_at = changes.updatedAt;
   return columns;
@@ -173,5 +189,33 @@ export const knexUserRepository = onKnex<UserRepository>({
     const columns = toColumns(changes);
     if (Object.keys(columns).length === 0) return;
     for (const list of oneOfLists(tx, subs)) await whereOneOf(tx, 'users', 'sub', list).update(columns);
+  },
+
+  async eraseDeleted(tx, { before, limit, now }) {
+    const rows = (await tx('users')
+      .select('sub')
+      .where({ managed_by: 'database' })
+      .where('deleted_at', '<', before)
+      .orderBy('deleted_at')
+      .limit(limit)) as { sub: string }[];
+    if (rows.length === 0) return 0;
+    const subs = rows.map((row) => row.sub);
+    // The tombstone first: a run stopped in between leaves the row, which the next run erases again.
+    await tx('erased_users')
+      .insert(subs.map((sub) => ({ sub, erased_at: now })))
+      .onConflict('sub')
+      .ignore();
+    let erased = 0;
+    for (const list of oneOfLists(tx, subs)) erased += Number(await whereOneOf(tx, 'users', 'sub', list).whereNotNull('deleted_at').delete());
+    return erased;
+  },
+
+  async findErasedSubs(tx, subs) {
+    const found: string[] = [];
+    for (const list of oneOfLists(tx, subs)) {
+      const rows = (await whereOneOf(tx, 'erased_users', 'sub', list).select('sub')) as { sub: string }[];
+      found.push(...rows.map((row) => row.sub));
+    }
+    return found;
   },
 });

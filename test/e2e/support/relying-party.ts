@@ -7,6 +7,8 @@ export interface SignInResult {
   /** The ID token as received (its header names the algorithm). */
   idToken: string;
   accessToken: string;
+  /** When offline_access was granted. */
+  refreshToken: string | undefined;
   userinfo: oidc.UserInfoResponse;
   scope: string | undefined;
 }
@@ -78,7 +80,7 @@ export class RelyingParty {
     const claims = tokens.claims();
     if (!claims) throw new Error('no ID token');
     const userinfo = await oidc.fetchUserInfo(this.config(), tokens.access_token, claims.sub);
-    return { claims, idToken: tokens.id_token!, accessToken: tokens.access_token, userinfo, scope: tokens.scope };
+    return { claims, idToken: tokens.id_token!, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, userinfo, scope: tokens.scope };
   }
 
   async listen(): Promise<void> {

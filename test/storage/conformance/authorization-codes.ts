@@ -52,6 +52,20 @@ export function describeAuthorizationCodes(s: Subject): void {
     expect(results.map((r) => r?.record.consumedAt)).toEqual(Array(racers).fill(winners[0]?.record.consumedAt));
   });
 
+  it("deletes a user's unredeemed codes issued outside the kept session (none included), never redeemed ones or other users'", async () => {
+    await s.repositories.users.insert(db, userRecord('bob'));
+    await codes.insert(db, code('kept', { sessionId: 'mine' }));
+    await codes.insert(db, code('other-session', { sessionId: 'theirs' }));
+    await codes.insert(db, code('no-session', { sessionId: null }));
+    await codes.insert(db, code('redeemed', { sessionId: 'theirs', consumedAt: 2_000 }));
+    await codes.insert(db, code('bobs', { sub: 'bob', sessionId: 'theirs' }));
+    expect(await codes.deleteUnredeemedOutsideSession(db, 'alice', 'mine')).toBe(2);
+    for (const hash of ['other-session', 'no-session']) expect(await codes.consume(db, hash, 3_000)).toBeNull();
+    expect(await codes.consume(db, 'kept', 3_000)).toMatchObject({ alreadyConsumed: false });
+    expect(await codes.consume(db, 'redeemed', 3_000)).toMatchObject({ alreadyConsumed: true });
+    expect(await codes.consume(db, 'bobs', 3_000)).toMatchObject({ alreadyConsumed: false });
+  });
+
   it('deletes expired codes only', async () => {
     await codes.insert(db, code('old', { expiresAt: 100 }));
     await codes.insert(db, code('fresh', { expiresAt: 10_000_000 }));

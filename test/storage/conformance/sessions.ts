@@ -52,6 +52,16 @@ export function describeSessions(s: Subject): void {
     expect(await sessions.findByIdHash(db, 'b1')).not.toBeNull();
   });
 
+  it("deletes every other session of a user but the one kept, counting them; other users' stay", async () => {
+    for (const id of ['a1', 'a2', 'a3']) await sessions.insert(db, session(id));
+    await sessions.insert(db, session('b1', { sub: 'bob' }));
+    expect(await sessions.deleteOthersOfUser(db, 'alice', 'a2')).toBe(2);
+    expect(await sessions.findByIdHash(db, 'a2')).not.toBeNull();
+    expect(await sessions.findByIdHash(db, 'a1')).toBeNull();
+    expect(await sessions.findByIdHash(db, 'b1')).not.toBeNull();
+    expect(await sessions.deleteOthersOfUser(db, 'alice', 'a2')).toBe(0);
+  });
+
   it('deletes sessions that expired before now, up to the limit', async () => {
     for (const [id, expiresAt] of [['e1', 100], ['e2', 200], ['e3', 300], ['at-now', 500], ['live', 900]] as const) {
       await sessions.insert(db, session(id, { expiresAt }));

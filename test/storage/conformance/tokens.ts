@@ -68,6 +68,20 @@ export function describeTokens(s: Subject): void {
     expect([await grantRevokedAt('gb'), await revokedAt('rb')]).toEqual([null, null]);
   });
 
+  it("revokes a user's grants outside one session (those without a session too), with their refresh tokens; the kept session's and other users' stay", async () => {
+    await seed(
+      [grant('mine', { sessionId: 'keep' }), 'r-mine'],
+      [grant('theirs', { sessionId: 'other' }), 'r-theirs'],
+      [grant('none', { sessionId: null }), 'r-none'],
+      [grant('bobs', { sub: 'bob', sessionId: 'other' }), 'r-bobs'],
+      [grant('old', { sessionId: 'other', revokedAt: 1500 })],
+    );
+    await tokens.revokeGrantsOfUserOutsideSession(db, 'alice', 'keep', 7000);
+    expect([await grantRevokedAt('theirs'), await revokedAt('r-theirs'), await grantRevokedAt('none'), await revokedAt('r-none')]).toEqual([7000, 7000, 7000, 7000]);
+    expect([await grantRevokedAt('mine'), await revokedAt('r-mine'), await grantRevokedAt('bobs'), await revokedAt('r-bobs')]).toEqual([null, null, null, null]);
+    expect(await grantRevokedAt('old')).toBe(1500);
+  });
+
   it("tells whether an access token is live: jti not revoked, and its grant (if any) present, not revoked, and the token's user and client", async () => {
     await seed([grant('live')], [grant('revoked')]);
     await tokens.revokeGrant(db, 'revoked', 2000);

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Tx, UserRepository } from '../../../src/storage/repositories.js';
 import { cleanTables, type Subject } from './subject.js';
-import { userRecord as user } from './records.js';
+import { clientRecord, userRecord as user } from './records.js';
 
 const page = { includeDeleted: false, page: 1, pageSize: 20 };
 
@@ -21,6 +21,10 @@ export function describeUsers(s: Subject): void {
       emailVerificationRequired: true,
       passwordHash: '$argon2id$v=19$x',
       secondFactorRequired: true,
+      name: 'Ada Lovelace',
+      givenName: 'Ada',
+      familyName: 'Lovelace',
+      locale: 'pt-BR',
       deletedAt: 5000,
       createdAt: 1_700_000_000_000,
       updatedAt: 1_700_000_000_001,
@@ -68,6 +72,55 @@ export function describeUsers(s: Subject): void {
     expect((await users.findBySub(db, 'b'))?.deletedAt).toBe(3000);
     expect((await users.findBySub(db, 'c'))?.deletedAt).toBe(3000);
     expect((await users.findBySub(db, 'a'))?.deletedAt).toBeNull();
+  });
+
+  it('sets and clears the profile fields', async () => {
+    await users.insert(db, user('p'));
+    await users.update(db, 'p', { name: 'Émilie du Châtelet 😀', givenName: 'Émilie', familyName: 'du Châtelet', locale: 'de' });
+    expect(await users.findBySub(db, 'p')).toMatchObject({ name: 'Émilie du Châtelet 😀', givenName: 'Émilie', familyName: 'du Châtelet', locale: 'de' });
+    await users.update(db, 'p', { name: null, locale: null });
+    expect(await users.findBySub(db, 'p')).toMatchObject({ name: null, givenName: 'Émilie', familyName: 'du Châtelet', locale: null });
+  });
+
+  describe('erasure', () => {
+    beforeEach(() => cleanTables(s.database.db, ['users', 'erased_users', 'consents', 'clients']));
+
+    it('erases database-managed users soft-deleted before the cutoff, oldest first, in batches, keeping their subs; never config-managed or live ones', async () => {
+      await users.insertMany(db, [
+        user('d1', { deletedAt: 100 }),
+        user('d2', { deletedAt: 200 }),
+        user('d3', { deletedAt: 300 }),
+        user('late', { deletedAt: 1000 }),
+        user('cfg', { managedBy: 'config', deletedAt: 100 }),
+        user('live'),
+      ]);
+      expect(await users.eraseDeleted(db, { before: 500, limit: 2, now: 9000 })).toBe(2);
+      expect((await users.findBySubs(db, ['d1', 'd2', 'd3'])).map((u) => u.sub)).toEqual(['d3']);
+      expect(await users.eraseDeleted(db, { before: 500, limit: 2, now: 9001 })).toBe(1);
+      expect(await users.eraseDeleted(db, { before: 500, limit: 2, now: 9002 })).toBe(0);
+      expect((await users.findBySubs(db, ['late', 'cfg', 'live'])).map((u) => u.sub).sort()).toEqual(['cfg', 'late', 'live']);
+      expect((await users.findErasedSubs(db, ['d1', 'd2', 'd3', 'late', 'cfg', 'nobody'])).sort()).toEqual(['d1', 'd2', 'd3']);
+      expect(await users.findErasedSubs(db, [])).toEqual([]);
+      const tombstones = await s.database.db('erased_users').orderBy('sub');
+      expect(tombstones.map((row) => [row.sub, Number(row.erased_at)])).toEqual([['d1', 9000], ['d2', 9000], ['d3', 9001]]);
+    });
+
+    it('takes the rows that reference an erased user with it (ON DELETE CASCADE), and frees its e-mail for good', async () => {
+      await users.insert(db, user('gone', { email: 'Gone@Example.com', deletedAt: 100 }));
+      await s.repositories.clients.insertMany(db, [clientRecord('app')]);
+      await s.repositories.consents.grant(db, 'gone', 'app', ['openid'], 50);
+      expect(await users.eraseDeleted(db, { before: 500, limit: 10, now: 600 })).toBe(1);
+      expect(await s.repositories.consents.find(db, 'gone', 'app')).toBeNull();
+      await users.insert(db, user('new', { email: 'gone@example.com' }));
+      expect((await users.findLiveByEmail(db, 'GONE@example.com'))?.sub).toBe('new');
+    });
+
+    it('finds erased subs across batches', async () => {
+      const many = Array.from({ length: 450 }, (_, i) => user(`e${i}`, { deletedAt: 1 }));
+      await users.insertMany(db, many);
+      expect(await users.eraseDeleted(db, { before: 10, limit: 1000, now: 20 })).toBe(450);
+      expect((await users.findErasedSubs(db, many.map((u) => u.sub))).length).toBe(450);
+    });
   });
 
   describe('list', () => {
