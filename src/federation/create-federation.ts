@@ -52,7 +52,6 @@ export function createFederation(deps: {
     signIn: deps.signIn,
     client: { clock, timeoutMs, metadata: createOpenIdMetadataCache({ clock, timeoutMs }), keySets: createKeySets(timeoutMs) },
     baseUrl: deps.config.server.baseUrl,
-    clock,
     logger: deps.logger,
   });
   const connections = createConnectionService({

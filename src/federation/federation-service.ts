@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import { ApiError } from '../api-error.js';
-import type { Clock } from '../clock.js';
 import type { SignInService } from '../interaction/index.js';
 import type { UpstreamIntent } from '../model/index.js';
 import type { AccountRules, RequestContext } from './account-rules.js';
@@ -76,7 +75,6 @@ export function createFederationService(deps: {
   signIn: SignInService;
   client: UpstreamClientDeps;
   baseUrl: string;
-  clock: Clock;
   logger: Logger;
 }) {
   const redirectUri = (provider: UpstreamProvider) => `${deps.baseUrl}${providerPaths.callback(provider.id)}`;
