@@ -6,7 +6,20 @@ import { createSessionService } from './accounts/sessions.js';
 import { createLoginRateLimit } from './accounts/login-rate-limit.js';
 import { createPasswordLogin } from './accounts/password-login.js';
 import { noRegisteredFactors } from './accounts/login-second-factors.js';
-import { createOwnAccountDeletion, createPasswordChanger, createPasswordConfirmation, createProfileUpdater } from './accounts/index.js';
+import {
+  createAccountMail,
+  createEmailVerification,
+  createLinkTokens,
+  createMailRequest,
+  createOwnAccountDeletion,
+  createPasswordChanger,
+  createPasswordConfirmation,
+  createPasswordReset,
+  createProfileUpdater,
+  createRegistration,
+  createRequestRateLimit,
+} from './accounts/index.js';
+import { createSmtpMailer, type Mailer, type MailOutbox, type MailTemplate } from './mail/index.js';
 import { createUserViewService } from './admin/user-view-service.js';
 import { createAdminUsersService } from './admin/admin-users-service.js';
 import { createAdminEventsService } from './admin/admin-events-service.js';
@@ -28,7 +41,6 @@ import { createConsentService, createRememberedAccounts, createSignInDeps, creat
 import { createFrontend } from './web/index.js';
 import { createScheduler, type Scheduler } from './scheduler/index.js';
 import { createFederation } from './federation/index.js';
-import { createUpstreamSignup } from './accounts/upstream-signup.js';
 
 /**
  * The composition root (STYLE.md 11): config → storage → repositories →
@@ -91,6 +103,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   await storage.migrate();
   const signingPool = createSigningPool();
+  // Built before the services: the mail they queue is one of its jobs.
+  const scheduler = createFoundationScheduler(foundation, logger);
 
   // Services
   const secret = await resolveServerSecret({ configured: config.security.secret, db, settings: repositories.settings, clock, logger });
@@ -123,6 +137,46 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock,
   });
   const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, clock });
+
+  // Self-service accounts: their mails are `mail.send` jobs queued in the transaction of the change (src/mail).
+  const outbox: MailOutbox = {
+    async queue(tx, job) {
+      await scheduler.enqueue('mail.send', job, { tx });
+    },
+  };
+  const linkTokens = createLinkTokens({ tokens: repositories.linkTokens, clock });
+  const mailRequest = (template: MailTemplate, scope: string) =>
+    createMailRequest({
+      db,
+      outbox,
+      email: config.email,
+      template,
+      rateLimit: createRequestRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock, scope }),
+    });
+  const registration = createRegistration({
+    db,
+    transaction,
+    users,
+    termAcceptances: repositories.termAcceptances,
+    outbox,
+    events,
+    config,
+    hashPassword,
+    clock,
+  });
+  const emailVerification = createEmailVerification({ transaction, users, linkTokens, resend: mailRequest('email_verification', 'email_resend'), events, clock });
+  const passwordReset = createPasswordReset({
+    db,
+    transaction,
+    users,
+    linkTokens,
+    forgot: mailRequest('password_reset', 'password_forgot'),
+    auth: config.auth,
+    hashPassword,
+    revokeUser,
+    events,
+    clock,
+  });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -157,7 +211,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     config,
     storage,
     signIn,
-    createUser: createUpstreamSignup({ users, registration: config.registration, clock }),
+    createUser: (tx, input) => registration.registerFromUpstream(tx, input),
     factors,
     events,
     keys: { cookiePassword: deriveKey(secret, 'upstream pending link'), stateKey: deriveKey(secret, 'upstream state') },
@@ -175,6 +229,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     cookiePassword,
     sessions,
     signIn,
+    registration,
+    emailVerification,
+    passwordReset,
     admin,
     userViews,
     adminEvents,
@@ -196,8 +253,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   const server = await createServer(deps, routeTable(config));
 
-  // Jobs
-  const scheduler = createFoundationScheduler(foundation, logger);
+  // Jobs: an instance with email.enabled false leaves mail jobs to one that sends (docs/scheduler.md).
+  let mailer: Mailer | null = null;
+  if (config.email.enabled) {
+    mailer = createSmtpMailer(config.email);
+    const accountMail = createAccountMail({ db, users, linkTokens, mailer, baseUrl: config.server.baseUrl, branding: config.branding });
+    scheduler.registerHandler('mail.send', async (job, { logger: jobLogger }) => {
+      const outcome = await accountMail.deliver(job);
+      jobLogger.info({ event: `mail.${outcome}`, template: job.template, locale: job.locale }, `${job.template} mail ${outcome}`);
+    });
+  }
 
   return {
     ...foundation,
@@ -215,6 +280,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async stop({ timeoutMs = 10_000 } = {}) {
       await server.stop({ timeout: timeoutMs });
       await scheduler.stop({ graceMs: timeoutMs });
+      mailer?.close();
       await signingPool.close();
       if (!options.storage) await storage.close();
     },

@@ -2,9 +2,12 @@
  * Accounts: the credentials of a person and what proves them. Passwords
  * (argon2id), server-side browser sessions (the `session` cookie points at a
  * row), password sign-in with its rate limit per account and per address,
- * the second factors a user has registered, and what a signed-in user
- * does to their own account: edit the profile, change the password,
- * delete the account (each confirmed, and ending what it must end).
+ * the second factors a user has registered, what a signed-in user does to
+ * their own account (edit the profile, change the password, delete the
+ * account: each confirmed, and ending what it must end), and self-service
+ * through mailed links: registration, e-mail verification and a forgotten
+ * password, whose single-use link tokens (./link-tokens.ts) the account
+ * mails carry (./account-mail.ts, the handler of the `mail.send` jobs).
  * Orchestrating a whole sign-in (which steps, in which order) is
  * src/interaction's job; this folder answers "is this credential right?",
  * "who is this session?" and "may this user change that?".
@@ -20,3 +23,10 @@ export { checkNewPassword } from './check-new-password.js';
 export { createProfileUpdater, type ProfileChanges, type ProfileUpdater } from './update-profile.js';
 export { createPasswordChanger, type PasswordChangeInput, type PasswordChanger } from './change-password.js';
 export { createOwnAccountDeletion, type DeletedAccount, type OwnAccountDeletion, type OwnAccountDeletionInput } from './delete-own-account.js';
+export { createLinkTokens, type LinkTokens } from './link-tokens.js';
+export { createRequestRateLimit, type RequestRateLimit } from './request-rate-limit.js';
+export { createMailRequest, type MailRequest, type MailRequestInput } from './mail-request.js';
+export { createRegistration, type Registration, type RegistrationInput, type Registered } from './registration.js';
+export { createEmailVerification, type EmailVerification } from './email-verification.js';
+export { createPasswordReset, type PasswordReset } from './password-reset.js';
+export { createAccountMail, type AccountMail, type MailOutcome } from './account-mail.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailAlreadyExists, forbidden, userNotEditable, userNotFound } from '../api-error.js';
 import type { Clock } from '../clock.js';
+import { isUniqueViolation } from '../accounts/is-unique-violation.js';
 import type { EventLog } from '../events/index.js';
 import type { Tx, UserRepository } from '../storage/repositories.js';
 import type { UserRecord, UserRole, ManagedBy } from '../model/index.js';
@@ -171,9 +172,4 @@ export function createAdminUsersService(deps: {
       throw error;
     }
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; errno?: number; message?: string };
-  return e.code === '23505' || (e.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? ''));
 }

@@ -10,15 +10,20 @@ import type { UpstreamProvider } from './upstream-provider.js';
 /**
  * Creates the database-managed user of a first upstream sign-in, inside
  * the caller's transaction, when registration allows it (SPEC 2.5:
- * registration gates first-time OAuth signup); refuses with ApiError
- * REGISTRATION_DISABLED or EMAIL_NOT_ALLOWED otherwise. src/accounts
- * implements it; src/app.ts wires it.
+ * registration gates first-time OAuth signup), and records its
+ * `registration` event; refuses with ApiError REGISTRATION_DISABLED,
+ * EMAIL_NOT_ALLOWED or EMAIL_DISABLED otherwise. src/accounts
+ * (Registration.registerFromUpstream) implements it; src/app.ts wires it.
  */
-export type CreateUpstreamUser = (tx: Tx, input: { email: string; emailVerified: boolean }) => Promise<UserRecord>;
+export type CreateUpstreamUser = (
+  tx: Tx,
+  input: { email: string; emailVerified: boolean; providerId: string; locale: string; clientAddress: string },
+) => Promise<UserRecord>;
 
-/** Where the request came from, for the audit events. */
+/** Where the request came from: for the audit events, and the language of a verification mail. */
 export interface RequestContext {
   clientAddress: string;
+  locale: string;
 }
 
 export type LoginDecision = { kind: 'sign_in'; user: UserRecord } | { kind: 'link_required'; email: string };
@@ -26,7 +31,7 @@ export type LoginDecision = { kind: 'sign_in'; user: UserRecord } | { kind: 'lin
 /** A concurrent sign-in of the same upstream account won a race this attempt lost: the next attempt sees its result. */
 class LostRace extends Error {}
 
-const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED']);
+const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'EMAIL_DISABLED']);
 
 /**
  * Who an upstream identity is here (DESIGN.md 12):
@@ -87,12 +92,11 @@ export function createAccountRules(deps: {
     }
     let user: UserRecord;
     try {
-      user = await deps.createUser(tx, { email: identity.email, emailVerified: identity.emailVerified });
+      user = await deps.createUser(tx, { email: identity.email, emailVerified: identity.emailVerified, providerId: provider.id, ...context });
     } catch (error) {
       if (error instanceof ApiError && signupRefusals.has(error.code)) throw new FederationError(error.code as 'REGISTRATION_DISABLED', error.message);
       throw error;
     }
-    await deps.events.record(tx, { type: 'registration', actor: user.sub, subject: user.sub, clientAddress: context.clientAddress, detail: { provider: provider.id } });
     if (!(await insertLinked(tx, provider, identity, user.sub, context))) await explainRefusedInsert(tx, provider, identity);
     return { kind: 'sign_in', user };
   }

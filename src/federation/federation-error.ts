@@ -14,6 +14,10 @@ export type FederationErrorCode =
   | 'REGISTRATION_DISABLED'
   /** A first sign-in with an address registration.allowed_email_patterns does not allow. */
   | 'EMAIL_NOT_ALLOWED'
+  /** A first sign-in with an address the upstream does not assert verified, which needs a verification mail, while email.enabled is false. */
+  | 'EMAIL_DISABLED'
+  /** The account must verify its address first (a verification mail was sent when it was created). */
+  | 'EMAIL_NOT_VERIFIED'
   /** The upstream account gives no e-mail address, and a new account or link needs one. */
   | 'UPSTREAM_EMAIL_MISSING'
   /** An account with the upstream's address exists: sign in to it, and the link completes. */

@@ -86,7 +86,14 @@ export function createFederationService(deps: {
   }
 
   async function signInAs(user: Parameters<SignInService['withUpstream']>[0], returnTo: string): Promise<FederationAnswer> {
-    const outcome = await deps.signIn.withUpstream(user);
+    let outcome: Awaited<ReturnType<SignInService['withUpstream']>>;
+    try {
+      outcome = await deps.signIn.withUpstream(user);
+    } catch (error) {
+      // The emailVerified step: the account exists (and its connection), its address waits for the mailed link.
+      if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED') throw new FederationError('EMAIL_NOT_VERIFIED', error.message);
+      throw error;
+    }
     if (outcome.status === 'authenticated') return { location: returnTo, sessionId: outcome.sessionId };
     return { location: withQuery('/login/second-factor', { return_to: returnTo }), sessionId: outcome.sessionId };
   }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
+import type { EmailVerification, PasswordReset, Registration } from '../accounts/index.js';
 import type { UserConsents } from '../accounts/user-consents.js';
 import type { OwnAccountDeletion, PasswordChanger, ProfileUpdater } from '../accounts/index.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
@@ -30,6 +31,12 @@ export interface HttpDeps {
   sessions: SessionService;
   /** POST /api/auth/login (src/interaction, createSignInService). */
   signIn: SignInService;
+  /** POST /api/auth/register (src/accounts, createRegistration). */
+  registration: Registration;
+  /** POST /api/auth/email/verify and /resend (src/accounts, createEmailVerification). */
+  emailVerification: EmailVerification;
+  /** POST /api/auth/password/forgot and /reset (src/accounts, createPasswordReset). */
+  passwordReset: PasswordReset;
   admin: AdminUsersService;
   userViews: UserViewService;
   /** GET /api/admin/events (src/admin, createAdminEventsService). */

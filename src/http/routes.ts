@@ -3,6 +3,9 @@ import { route, type RouteDefinition } from './route-definition.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/build-openapi-document.js';
 import { healthRoute } from './routes/health-route.js';
 import { loginRoute, logoutRoute, sessionRoute } from './routes/auth-routes.js';
+import { registerRoute } from './routes/registration-routes.js';
+import { resendVerificationRoute, verifyEmailRoute } from './routes/email-verification-routes.js';
+import { forgotPasswordRoute, resetPasswordRoute } from './routes/password-reset-routes.js';
 import {
   adminCreateUserRoute,
   adminDeleteUserRoute,
@@ -48,6 +51,11 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/auth/login',            'none',             loginRoute),
   route('POST', '/api/auth/logout',           'optional-session', logoutRoute),
   route('GET',  '/api/auth/session',          'session',          sessionRoute),
+  route('POST', '/api/auth/register',         'none',             registerRoute),
+  route('POST', '/api/auth/email/verify',     'none',             verifyEmailRoute),
+  route('POST', '/api/auth/email/resend',     'none',             resendVerificationRoute),
+  route('POST', '/api/auth/password/forgot',  'none',             forgotPasswordRoute),
+  route('POST', '/api/auth/password/reset',   'none',             resetPasswordRoute),
   route('GET',  '/api/auth/accounts',         'none',             accountsListRoute),
   route('POST', '/api/auth/accounts/select',  'none',             accountsSelectRoute),
   route('GET',  '/api/consent',               'session',          consentGetRoute),

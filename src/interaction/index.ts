@@ -2,7 +2,7 @@
  * The sign-in (DESIGN.md 12): one list of named steps, ./sign-in-steps.ts,
  * that every way of signing in passes through:
  *
- *   identify → selectAccount → secondFactor → consent → (answer)
+ *   identify → selectAccount → secondFactor → emailVerified → consent → (answer)
  *
  * - identify: someone signed in, recently enough for the request
  *   (prompt=login, max_age)? If not: /login?return_to=….
@@ -10,6 +10,9 @@
  *   which offers the accounts remembered in this browser.
  * - secondFactor: a new sign-in of a user who must use a second factor waits
  *   for one (the login API answers second_factor_required).
+ * - emailVerified: a user who must verify their e-mail and has not gets
+ *   no sign-in (the login API answers 403 EMAIL_NOT_VERIFIED; a session of
+ *   such a user is sent back to /login).
  * - consent: scopes not granted yet, or prompt=consent: /consent?return_to=…;
  *   after a Deny the request ends with access_denied.
  * - answer is the caller's: the authorization endpoint issues a code, the

@@ -1,3 +1,4 @@
+import { emailNotVerified } from '../accounts/account-errors.js';
 import type { SecondFactor } from '../accounts/login-second-factors.js';
 import type { PasswordLogin, PasswordLoginInput } from '../accounts/password-login.js';
 import type { SessionService } from '../accounts/sessions.js';
@@ -17,8 +18,10 @@ export type SignInOutcome =
   | { status: 'second_factor_required'; sessionId: string; user: UserRecord; factors: SecondFactor[] };
 
 export interface SignInService {
-  /** POST /api/auth/login: identify by e-mail and password, then the sign-in steps. */
+  /** POST /api/auth/login: identify by e-mail and password, then the sign-in steps; 403 EMAIL_NOT_VERIFIED when the user must verify first. */
   withPassword(input: PasswordLoginInput): Promise<SignInOutcome>;
+  /** POST /api/auth/register with status active: the account just created with its password, through the same steps. */
+  withNewAccount(user: UserRecord): Promise<SignInOutcome>;
   /**
    * An upstream identity provider vouched for `user` (src/federation): RFC
    * 8176 `fed`, then the same steps as any other way in.
@@ -44,6 +47,7 @@ export function createSignInService(deps: {
       const { id } = await deps.sessions.create({ sub, amr, authTime, secondFactorPending: true });
       return { status: 'second_factor_required', sessionId: id, user, factors: result.factors };
     }
+    if (result.kind === 'email_not_verified') throw emailNotVerified();
     // Pages and refusals answer an authorization request, and this run has none.
     throw new Error(`a sign-in without an authorization request ended with ${result.kind}`);
   }
@@ -53,7 +57,9 @@ export function createSignInService(deps: {
       const user = await deps.passwords.identify(input);
       return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] });
     },
-
+    withNewAccount(user) {
+      return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] });
+    },
     withUpstream(user) {
       return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['fed'] });
     },

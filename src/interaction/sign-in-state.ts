@@ -31,6 +31,8 @@ export interface SessionIdentity {
   authTime: number;
   /** SessionRecord.idHash. */
   sessionId: string;
+  /** The session's user as it is now (read with the session on this request). */
+  user: UserRecord;
 }
 
 /** A sign-in method (a password today) has just established who this is; the session is created once the steps pass. */

@@ -2,6 +2,7 @@ import type { SignInDeps } from './sign-in-deps.js';
 import type { Identified, SignInStart } from './sign-in-state.js';
 import type { StepResult } from './step-result.js';
 import { consent } from './steps/consent.js';
+import { emailVerified } from './steps/email-verified.js';
 import { identify } from './steps/identify.js';
 import { secondFactor } from './steps/second-factor.js';
 import { selectAccount } from './steps/select-account.js';
@@ -18,5 +19,6 @@ export const signInSteps = [
   identify,
   selectAccount,
   secondFactor,
+  emailVerified,
   consent,
 ] as const satisfies readonly [IdentifyStep, ...SignInStep[]];

@@ -10,12 +10,14 @@ export interface Refusal {
 /**
  * What a step decides: go on to the next step (with the state it knows
  * now), send the browser to a page, wait for a second factor (the login
- * API answers it), or refuse the authorization request.
+ * API answers it), refuse a sign-in through the API until the e-mail is
+ * verified, or refuse the authorization request.
  */
 export type StepResult =
   | { kind: 'continue'; state: Identified }
   | { kind: 'page'; location: string }
   | { kind: 'second_factor'; factors: SecondFactor[] }
+  | { kind: 'email_not_verified' }
   | ({ kind: 'refused' } & Refusal);
 
 export function proceed(state: Identified): StepResult {

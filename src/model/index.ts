@@ -14,4 +14,5 @@ export type * from './connections.js';
 export type * from './jobs.js';
 export type * from './keys.js';
 export type * from './tokens.js';
+export type * from './link-tokens.js';
 export type * from './events.js';

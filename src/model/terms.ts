@@ -22,3 +22,11 @@ export interface TermVersionRecord {
   content: Record<string, TermContentRecord>;
   createdAt: number;
 }
+
+/** A user accepted a version of a term at a time; rows are history, never overwritten. */
+export interface TermAcceptanceRecord {
+  sub: string;
+  termId: string;
+  version: string;
+  acceptedAt: number;
+}

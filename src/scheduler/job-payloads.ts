@@ -1,3 +1,5 @@
+import type { MailJob } from '../mail/mail-job.js';
+
 /**
  * The payload type of every job kind. A capability that adds a kind extends
  * this interface by declaration merging, next to its handler:
@@ -7,10 +9,14 @@
  *   }
  *
  * so that `enqueue('email.send', payload)` and its handler are type-checked.
+ * A capability in a layer below the scheduler, which may not import it
+ * (docs/architecture.md), names its payload type here instead.
  */
 export interface JobPayloads {
   /** Built in and harmless: does nothing for `delayMs` (0..60000), then succeeds. See docs/scheduler.md. */
   noop: { delayMs?: number; note?: string };
+  /** An account mail (src/mail, MailJob): no secret, the handler mints the link when it sends. See docs/scheduler.md. */
+  'mail.send': MailJob;
 }
 
 export type JobKind = keyof JobPayloads & string;

@@ -3,6 +3,7 @@ import type {
   BackgroundJobRepository,
   EventRepository,
   ExpiredRowsRepository,
+  LinkTokenRepository,
   SchedulerLeaseRepository,
   SessionRepository,
   UserRepository,
@@ -15,6 +16,7 @@ export interface SchedulerRepositories {
   expiredRows: ExpiredRowsRepository;
   authorizationCodes: AuthorizationCodeRepository;
   sessions: SessionRepository;
+  linkTokens: LinkTokenRepository;
   events: EventRepository;
   users: UserRepository;
 }

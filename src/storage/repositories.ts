@@ -23,6 +23,8 @@ import type {
   GrantRecord,
   IdentityProviderRecord,
   JobLease,
+  LinkTokenPurpose,
+  LinkTokenRecord,
   LoginRateLimitCounter,
   ManagedBy,
   RefreshTokenRecord,
@@ -30,6 +32,7 @@ import type {
   SessionRecord,
   SigningAlgorithm,
   SigningKeyRecord,
+  TermAcceptanceRecord,
   TermRecord,
   TermVersionRecord,
   UpstreamStateRecord,
@@ -123,6 +126,42 @@ export interface LoginRateLimitRepository {
   clear(tx: Tx, key: string): Promise<void>;
   /** Cleanup: removes counters whose window started before `before`. */
   deleteStale(tx: Tx, before: number): Promise<number>;
+}
+
+// ---------------------------------------------------------------------------
+// Mailed links and terms acceptances (src/accounts: registration, e-mail
+// verification, password reset)
+// ---------------------------------------------------------------------------
+
+export interface LinkTokenRepository {
+  insert(tx: Tx, token: LinkTokenRecord): Promise<void>;
+  /** The token, used or not, expired or not; null when unknown. A look before the work a redemption needs, never a redemption. */
+  find(tx: Tx, tokenHash: string): Promise<LinkTokenRecord | null>;
+  /**
+   * Redeems a token once (DESIGN.md 11, STYLE habit 9): ONE conditional
+   * `UPDATE … SET used_at = now WHERE token_hash = ? AND purpose = ? AND
+   * used_at IS NULL AND expires_at > now`, then a read of the row it changed.
+   * Of concurrent callers on either engine exactly one gets the record; the
+   * others, and every caller of an unknown, expired, used or other-purpose
+   * token, get null.
+   */
+  redeem(tx: Tx, tokenHash: string, purpose: LinkTokenPurpose, now: number): Promise<LinkTokenRecord | null>;
+  /** Marks every unused token of the user for the purpose used (one redeemed link voids its siblings); returns how many. */
+  voidUnused(tx: Tx, sub: string, purpose: LinkTokenPurpose, now: number): Promise<number>;
+  /** Cleanup: removes up to `limit` tokens that expired before `now`, used or not. */
+  deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
+}
+
+/** Which versions of which terms a user accepted, and when (registration now; the terms API builds on it). */
+export interface TermAcceptanceRepository {
+  /**
+   * Records acceptances. History is never overwritten: accepting a version
+   * already recorded for the user changes nothing (`ON CONFLICT DO NOTHING`),
+   * so the first acceptance time of a version stands.
+   */
+  record(tx: Tx, acceptances: TermAcceptanceRecord[]): Promise<void>;
+  /** Every acceptance of the user, oldest first (then by term id and version). */
+  listBySub(tx: Tx, sub: string): Promise<TermAcceptanceRecord[]>;
 }
 
 // ---------------------------------------------------------------------------
@@ -414,6 +453,8 @@ export interface Repositories {
   users: UserRepository;
   sessions: SessionRepository;
   loginRateLimits: LoginRateLimitRepository;
+  linkTokens: LinkTokenRepository;
+  termAcceptances: TermAcceptanceRepository;
   authorizationCodes: AuthorizationCodeRepository;
   consents: ConsentRepository;
   clients: ClientRepository;

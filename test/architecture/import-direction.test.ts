@@ -13,7 +13,7 @@ export const layers: string[][] = [
   ['model', 'clock.ts', 'api-error.ts'],
   ['config'],
   ['storage', 'logger.ts', 'i18n'],
-  ['security', 'events'],
+  ['security', 'events', 'mail'],
   ['keys', 'clients', 'accounts'],
   ['interaction'],
   ['oidc', 'federation'],

@@ -226,7 +226,17 @@ describe('warnings do not make a file invalid', () => {
   it.each([
     ['no security.secret', yaml('server: { port: 8080 }'), 'idp.yaml: warning: security: no security.secret: a random one will be generated and stored in the database (set security.secret: ${IDP_SECRET} to keep sessions valid if the database is replaced)'],
     ['e-mail patterns while registration is off', yaml(secretLine, 'registration:', '  allowed_email_patterns: ["*@example.com"]'), 'idp.yaml:3:27: warning: registration.allowed_email_patterns: has no effect while registration.enabled is false'],
-    ['verification without e-mail', yaml(secretLine, 'registration: { enabled: true }'), 'idp.yaml:2:15: warning: registration.email_verification_required: verification e-mails cannot be sent while email.enabled is false'],
+    ['verification without e-mail', yaml(secretLine, 'registration: { enabled: true }'), 'idp.yaml:2:15: warning: registration.email_verification_required: verification e-mails cannot be sent while email.enabled is false: registration answers 503 EMAIL_DISABLED'],
+    [
+      'registration without verification and without e-mail',
+      yaml(secretLine, 'registration: { enabled: true, email_verification_required: false }'),
+      'idp.yaml:2:26: warning: registration.enabled: self-registered users cannot reset a forgotten password while email.enabled is false (password reset needs e-mail)',
+    ],
+    [
+      'an SMTP user without a password',
+      yaml(secretLine, 'email:', '  enabled: true', '  smtp: { user: mailer }'),
+      'idp.yaml:4:17: warning: email.smtp.user: is set without email.smtp.password: every mail fails (an SMTP login needs both)',
+    ],
     ['url with sqlite', yaml(secretLine, 'database: { url: "postgres://x@y/z" }'), 'idp.yaml:2:18: warning: database.url: is ignored when client is sqlite (set client: postgres to use it)'],
     [
       'trust_proxy: true (one hop)',

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createUpstreamSignup } from '../../src/accounts/upstream-signup.js';
+import { createRegistration } from '../../src/accounts/registration.js';
 import { systemClock } from '../../src/clock.js';
 import { createEventLog } from '../../src/events/index.js';
 import { createAccountRules } from '../../src/federation/account-rules.js';
@@ -12,29 +12,43 @@ import type { UserFactorReader } from '../../src/accounts/index.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { userRecord } from '../storage/conformance/records.js';
 import { cleanTables } from '../storage/conformance/subject.js';
+import { testConfig } from '../support/config-fixture.js';
 
 const provider = (overrides: Partial<UpstreamProvider> = {}): UpstreamProvider => ({
   id: 'corp', type: 'generic_oauth', displayName: 'Corp', iconUrl: null, clientId: 'c', clientSecret: 's', authorizationUrl: 'https://sso.example/auth',
   tokenUrl: 'https://sso.example/token', userinfoUrl: null, emailUrl: null, scopes: ['openid'], emailConflictStrategy: 'auto_link', openId: true, ...overrides,
 });
-const context = { clientAddress: '192.0.2.1' };
+const context = { clientAddress: '192.0.2.1', locale: 'en' };
 
 /** The account rules and the connection service on real storage: races, deleted users, unverified local addresses. */
 describe.each(databaseKinds)('account rules on %s', (kind) => {
   let t: TestDatabase;
   let rules: ReturnType<typeof createAccountRules>;
-  const registration = { enabled: true, allowedEmailPatterns: [], emailVerificationRequired: true, signupNotice: {} };
+  const queued: unknown[] = [];
 
   beforeAll(async () => {
     t = await createTestDatabase(kind);
     const { storage } = t;
+    const events = createEventLog({ storage, logger: pino({ level: 'silent' }), clock: systemClock });
+    const base = testConfig();
+    const registration = createRegistration({
+      db: storage.db,
+      transaction: (work) => storage.transaction(work),
+      users: storage.repositories.users,
+      termAcceptances: storage.repositories.termAcceptances,
+      outbox: { queue: async (_tx, job) => void queued.push(job) },
+      events,
+      config: { ...base, registration: { ...base.registration, enabled: true }, email: { ...base.email, enabled: true } },
+      hashPassword: async () => 'unused',
+      clock: systemClock,
+    });
     rules = createAccountRules({
       transaction: (work) => storage.transaction(work),
       db: storage.db,
       users: storage.repositories.users,
       connections: storage.repositories.connections,
-      createUser: createUpstreamSignup({ users: storage.repositories.users, registration, clock: systemClock }),
-      events: createEventLog({ storage, logger: pino({ level: 'silent' }), clock: systemClock }),
+      createUser: (tx, input) => registration.registerFromUpstream(tx, input),
+      events,
       clock: systemClock,
     });
   });
@@ -56,6 +70,14 @@ describe.each(databaseKinds)('account rules on %s', (kind) => {
     expect(await t.db('users').where({ email_normalized: 'new@example.com' })).toHaveLength(1);
     expect(await t.db('connections').where({ subject: 'new-1' })).toHaveLength(1);
     expect((await t.db('events').select('type').orderBy('id')).map((e: { type: string }) => e.type)).toEqual(['registration', 'provider.linked']);
+    expect(queued).toEqual([]);
+  });
+
+  it('signs up an address the upstream does not assert verified like a password signup: unverified, and a verification mail', async () => {
+    queued.length = 0;
+    const decision = await rules.login(provider(), { subject: 'u-1', email: 'maybe@example.com', emailVerified: false }, context);
+    expect(decision).toMatchObject({ kind: 'sign_in', user: { email: 'maybe@example.com', emailVerified: false, emailVerificationRequired: true, passwordHash: null } });
+    expect(queued).toEqual([{ template: 'email_verification', email: 'maybe@example.com', locale: 'en' }]);
   });
 
   it('never auto-links into an account whose own address was never verified', async () => {

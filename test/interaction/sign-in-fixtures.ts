@@ -21,17 +21,21 @@ export function pending(overrides: Omit<Partial<PendingAuthorization>, 'prompt'>
   };
 }
 
-/** A session signed in a minute ago. */
-export function session(overrides: Partial<SessionIdentity> = {}): SessionIdentity {
-  return { kind: 'session', sub: 'alice', authTime: now - 60_000, sessionId: 'sid-hash', ...overrides };
-}
-
-export function newIdentity(user: Partial<UserRecord> = {}): NewIdentity {
-  const record: UserRecord = {
+export function userRecord(user: Partial<UserRecord> = {}): UserRecord {
+  return {
     sub: 'alice', managedBy: 'database', email: 'alice@example.com', role: 'user', emailVerified: true,
     emailVerificationRequired: false, passwordHash: 'hash', secondFactorRequired: false, name: null, givenName: null, familyName: null, locale: null, deletedAt: null,
     createdAt: 0, updatedAt: 0, ...user,
   };
+}
+
+/** A session signed in a minute ago. */
+export function session(overrides: Partial<SessionIdentity> = {}): SessionIdentity {
+  return { kind: 'session', sub: 'alice', authTime: now - 60_000, sessionId: 'sid-hash', user: userRecord(), ...overrides };
+}
+
+export function newIdentity(user: Partial<UserRecord> = {}): NewIdentity {
+  const record = userRecord(user);
   return { kind: 'new', sub: record.sub, authTime: now, user: record, amr: ['pwd'] };
 }
 
@@ -58,6 +62,8 @@ export function summary(result: StepResult): string {
       return `refused: ${result.error}`;
     case 'second_factor':
       return `second factor: ${result.factors.join(', ') || 'none registered'}`;
+    case 'email_not_verified':
+      return 'e-mail not verified';
     case 'page': {
       const url = new URL(result.location, 'http://idp.invalid');
       const returnTo = url.searchParams.get('return_to');

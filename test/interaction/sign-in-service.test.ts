@@ -57,3 +57,15 @@ describe('signing in through an upstream provider', () => {
     expect(required.created).toEqual([{ sub: 'alice', amr: ['fed'], authTime: now, secondFactorPending: true }]);
   });
 });
+
+describe('signing in a user who must verify their e-mail', () => {
+  it('answers 403 EMAIL_NOT_VERIFIED and creates no session, after the second factor step', async () => {
+    const unverified = newIdentity({ emailVerificationRequired: true, emailVerified: false }).user;
+    const { login, created } = setUp('optional', unverified);
+    await expect(login('right')).rejects.toMatchObject({ status: 403, code: 'EMAIL_NOT_VERIFIED' });
+    expect(created).toEqual([]);
+    // DESIGN.md 12: the second factor comes first.
+    const second = setUp('required', unverified);
+    expect(await second.login('right')).toMatchObject({ status: 'second_factor_required' });
+  });
+});

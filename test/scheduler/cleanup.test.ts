@@ -165,6 +165,20 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     expect((await testScheduler(t.db, { clock, config: shorter }).runNow('cleanup')).events).toBe(1);
   });
 
+  it('deletes mailed links\' tokens once they expired, used or not, and keeps live ones', async () => {
+    const now = clock.now();
+    await t.db('users').insert({ sub: 'u1', managed_by: 'database', email: 'u1@example.test', email_normalized: 'u1@example.test', role: 'user', email_verified: false, email_verification_required: true, second_factor_required: false, created_at: now, updated_at: now });
+    const token = (tokenHash: string, expiresAt: number, usedAt: number | null) =>
+      t.db('link_tokens').insert({ token_hash: tokenHash, sub: 'u1', purpose: 'password_reset', email: 'u1@example.test', created_at: now - day, expires_at: expiresAt, used_at: usedAt });
+    await token('expired', now - 1, null);
+    await token('expired-used', now - 1000, now - 2000);
+    await token('live', now + 60_000, null);
+    await token('live-used', now + 60_000, now - 1000);
+    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    expect(deleted.link_tokens).toBe(2);
+    expect((await t.db('link_tokens').select('token_hash').orderBy('token_hash')).map((r: { token_hash: string }) => r.token_hash)).toEqual(['live', 'live-used']);
+  });
+
   it('an unknown scheduled job name is refused', async () => {
     await expect(testScheduler(t.db, { clock }).runNow('nope')).rejects.toThrow('unknown scheduled job "nope"');
   });

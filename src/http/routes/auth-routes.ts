@@ -25,7 +25,7 @@ export const loginRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Sign in with e-mail and password',
   description:
-    'Sets the `session` cookie. Wrong credentials answer 401 INVALID_CREDENTIALS; too many failures per account or client address answer 429 with Retry-After.',
+    'Sets the `session` cookie. Wrong credentials answer 401 INVALID_CREDENTIALS; too many failures per account or client address answer 429 with Retry-After; a user who must verify their e-mail first answers 403 EMAIL_NOT_VERIFIED (after the second factor, when one is required).',
   validate: {
     payload: Joi.object({
       email: Joi.string().trim().min(1).max(320).required(),
@@ -41,7 +41,7 @@ export const loginRoute: RouteSpec = {
     },
     ...commonErrors,
     401: errorResponse('INVALID_CREDENTIALS: The email or password is incorrect.'),
-    403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
+    403: errorResponse('EMAIL_NOT_VERIFIED: the e-mail address must be verified first / ORIGIN_NOT_ALLOWED: the request came from another origin'),
     429: errorResponse('TOO_MANY_REQUESTS: too many failed attempts; see Retry-After'),
   },
   handler: (deps) => async (request, h) => {

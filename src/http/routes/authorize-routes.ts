@@ -89,7 +89,7 @@ async function optionalSession(request: Request): Promise<AuthorizeSession | nul
   try {
     const { credentials } = await request.server.auth.test(sessionStrategy, request);
     const session = credentials as unknown as SessionCredentials;
-    return { sub: session.user.sub, authTime: session.authTime, sessionId: session.session.idHash };
+    return { sub: session.user.sub, authTime: session.authTime, sessionId: session.session.idHash, user: session.user };
   } catch {
     return null;
   }

@@ -7,6 +7,7 @@ import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { readSession, setSessionCookie } from '../auth/cookie-session-auth.js';
 import { clientAddress } from '../client-address.js';
+import { requestLocale } from '../request-locale.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 
 /**
@@ -141,7 +142,7 @@ export const providerCallbackGetRoute: RouteSpec = {
       params: { code: query.code, state: query.state, error: query.error },
       binding: readCookie(request, bindingCookie),
       session: federationSession(request),
-      context: { clientAddress: clientAddress(request, deps.config.server.trustProxy) },
+      context: { clientAddress: clientAddress(request, deps.config.server.trustProxy), locale: requestLocale(request, deps.config.i18n) },
     });
     return redirect(h, deps, answer);
   },
@@ -183,7 +184,7 @@ export const providerLinkRoute: RouteSpec = {
       returnTo: returnToOf((request.query as { return_to?: string }).return_to),
       pendingLink: readCookie(request, pendingLinkCookie),
       session: federationSession(request),
-      context: { clientAddress: clientAddress(request, deps.config.server.trustProxy) },
+      context: { clientAddress: clientAddress(request, deps.config.server.trustProxy), locale: requestLocale(request, deps.config.i18n) },
     });
     return redirect(h, deps, answer);
   },

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { SignInDeps } from '../../interaction/index.js';
 import type { OAuthError } from '../errors.js';
-import type { AuthorizationCodeRecord } from '../../model/index.js';
+import type { AuthorizationCodeRecord, UserRecord } from '../../model/index.js';
 
 /** checkPrompt reads the prompt values, the sign-in steps act on them: defined once, in src/interaction. */
 export type { Prompt } from '../../interaction/index.js';
@@ -28,6 +28,8 @@ export interface AuthorizeSession {
   authTime: number;
   /** SessionRecord.idHash. */
   sessionId: string;
+  /** The session's user, as the cookie's session resolved it on this request. */
+  user: UserRecord;
 }
 
 export type ResponseMode = 'query' | 'form_post';

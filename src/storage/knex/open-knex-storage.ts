@@ -10,6 +10,8 @@ import { grantRevokers } from './grant-revokers.js';
 import { knexUserRepository } from './users.js';
 import { knexSessionRepository } from './sessions.js';
 import { knexLoginRateLimitRepository } from './login-rate-limits.js';
+import { knexLinkTokenRepository } from './link-tokens.js';
+import { knexTermAcceptanceRepository } from './term-acceptances.js';
 import { knexAuthorizationCodeRepository } from './authorization-codes.js';
 import { knexConsentRepository } from './consents.js';
 import { knexClientRepository } from './clients.js';
@@ -30,6 +32,8 @@ export const knexRepositories: Repositories = {
   users: knexUserRepository,
   sessions: knexSessionRepository,
   loginRateLimits: knexLoginRateLimitRepository,
+  linkTokens: knexLinkTokenRepository,
+  termAcceptances: knexTermAcceptanceRepository,
   authorizationCodes: knexAuthorizationCodeRepository,
   consents: knexConsentRepository,
   clients: knexClientRepository,

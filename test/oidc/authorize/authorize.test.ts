@@ -15,6 +15,7 @@ import { knexClientRepository } from '../../../src/storage/knex/clients.js';
 import { knexConsentRepository } from '../../../src/storage/knex/consents.js';
 import { knexAuthorizationCodeRepository } from '../../../src/storage/knex/authorization-codes.js';
 import type { Clock } from '../../../src/clock.js';
+import type { UserRecord } from '../../../src/model/index.js';
 
 const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const issuer = 'http://localhost:8080';
@@ -48,7 +49,11 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   let t: TestDatabase;
   let deps: AuthorizeDeps;
   const clock: Clock & { time: number } = { time: 1_000_000_000_000, now() { return this.time; } };
-  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, sessionId: 'sid-hash' };
+  const aliceUser: UserRecord = {
+    sub: 'alice', managedBy: 'config', email: 'alice@example.com', role: 'user', emailVerified: true, emailVerificationRequired: false,
+    passwordHash: null, secondFactorRequired: false, name: null, givenName: null, familyName: null, locale: null, deletedAt: null, createdAt: 0, updatedAt: 0,
+  };
+  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, sessionId: 'sid-hash', user: aliceUser };
 
   beforeAll(async () => {
     t = await createTestDatabase(kind);
@@ -94,6 +99,18 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     expect(url.pathname).toBe('/login');
     expect(url.searchParams.get('login_hint')).toBe('alice@example.com');
     expect(paramsOf(returnToOf(outcome))).toEqual({ ...request, login_hint: 'alice@example.com', auth_after: String(clock.now()) });
+  });
+
+  it('sends the session of a user who must verify their e-mail back to /login, and answers login_required under prompt=none', async () => {
+    const unverified = { ...alice, user: { ...aliceUser, emailVerificationRequired: true, emailVerified: false } };
+    const params = { ...request, client_id: 'first-party', redirect_uri: 'https://first-party.example.com/callback' };
+    const outcome = await authorize({ params, session: unverified }, deps);
+    expect(new URL(location(outcome), issuer).pathname).toBe('/login');
+    expect(paramsOf(returnToOf(outcome))).toEqual(params);
+    const none = await authorize({ params: { ...params, prompt: 'none' }, session: unverified }, deps);
+    expect(none).toMatchObject({ kind: 'client_response', params: { error: 'login_required', error_description: 'The user must verify their e-mail address.' } });
+    // Verified, the same request gets its code (the client skips consent).
+    expect((await authorize({ params, session: alice }, deps)).kind).toBe('client_response');
   });
 
   it('answers prompt=none without a session or consent with login_required and consent_required', async () => {

@@ -3,6 +3,8 @@ import type { Subject } from './subject.js';
 import { describeUsers } from './users.js';
 import { describeSessions } from './sessions.js';
 import { describeLoginRateLimits } from './login-rate-limits.js';
+import { describeLinkTokens } from './link-tokens.js';
+import { describeTermAcceptances } from './term-acceptances.js';
 import { describeAuthorizationCodes } from './authorization-codes.js';
 import { describeConsents } from './consents.js';
 import { describeClients } from './clients.js';
@@ -28,6 +30,8 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   users: describeUsers,
   sessions: describeSessions,
   loginRateLimits: describeLoginRateLimits,
+  linkTokens: describeLinkTokens,
+  termAcceptances: describeTermAcceptances,
   authorizationCodes: describeAuthorizationCodes,
   consents: describeConsents,
   clients: describeClients,

@@ -1,0 +1,12 @@
+import { ApiError } from '../api-error.js';
+
+/** The errors of the self-service account routes (DESIGN.md 11), with the messages people read. */
+export const registrationDisabled = () => new ApiError(403, 'REGISTRATION_DISABLED', 'Self-registration is not enabled on this server.');
+export const emailNotAllowed = () => new ApiError(403, 'EMAIL_NOT_ALLOWED', 'This e-mail address may not be used to register here.');
+export const termsNotAccepted = (missing: string[]) =>
+  new ApiError(400, 'TERMS_NOT_ACCEPTED', `The required terms must be accepted: ${missing.join(', ')}.`);
+export const invalidToken = () => new ApiError(400, 'INVALID_TOKEN', 'The link is invalid, has expired or has already been used.');
+export const emailDisabled = () =>
+  new ApiError(503, 'EMAIL_DISABLED', 'This server does not send e-mail (email.enabled is false), so this action is not available.');
+export const emailNotVerified = () =>
+  new ApiError(403, 'EMAIL_NOT_VERIFIED', 'The e-mail address has not been verified yet. Open the link in the verification e-mail, or ask for a new one.');

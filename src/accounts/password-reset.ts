@@ -1,0 +1,56 @@
+import type { AuthConfig } from '../config/types.js';
+import type { Clock } from '../clock.js';
+import type { EventLog } from '../events/index.js';
+import type { Tx, UserRepository } from '../storage/repositories.js';
+import { invalidToken } from './account-errors.js';
+import type { LinkTokens } from './link-tokens.js';
+import type { MailRequest, MailRequestInput } from './mail-request.js';
+import { checkNewPassword } from './check-new-password.js';
+
+/**
+ * A forgotten password (DESIGN.md 11): forgot mails a reset link to a live
+ * database-managed account (a config user's password comes from git, so
+ * none is sent; ./account-mail.ts decides when the job runs), reset
+ * redeems it: PASSWORD_TOO_SHORT → a look at the token (400 INVALID_TOKEN
+ * before any argon2 work) → hash → one transaction that redeems the token
+ * (the single-use guarantee), sets the password, marks the address
+ * verified (the link proved it), ends every session and refresh token of
+ * the user, and records the password.reset event.
+ */
+export interface PasswordReset {
+  /** POST /api/auth/password/forgot: 202 always (./mail-request.ts). */
+  forgot(input: MailRequestInput): Promise<void>;
+  /** POST /api/auth/password/reset. */
+  reset(input: { token: string; password: string; clientAddress: string }): Promise<void>;
+}
+
+export function createPasswordReset(deps: {
+  db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  users: UserRepository;
+  linkTokens: LinkTokens;
+  forgot: MailRequest;
+  auth: Pick<AuthConfig, 'passwordMinLength'>;
+  hashPassword(plain: string): Promise<string>;
+  /** Ends every session and grant (refresh tokens) of the user, inside the transaction. */
+  revokeUser(tx: Tx, sub: string): Promise<void>;
+  events: EventLog;
+  clock: Clock;
+}): PasswordReset {
+  return {
+    forgot: deps.forgot,
+    async reset({ token, password, clientAddress }) {
+      checkNewPassword(password, deps.auth);
+      if (!(await deps.linkTokens.peek(deps.db, token, 'password_reset'))) throw invalidToken();
+      // Outside the transaction: argon2 takes tens of milliseconds.
+      const passwordHash = await deps.hashPassword(password);
+      await deps.transaction(async (tx) => {
+        const user = await deps.linkTokens.redeem(tx, token, 'password_reset', (sub) => deps.users.findBySub(tx, sub));
+        if (!user || user.managedBy !== 'database') throw invalidToken();
+        await deps.users.update(tx, user.sub, { passwordHash, emailVerified: true, updatedAt: deps.clock.now() });
+        await deps.revokeUser(tx, user.sub);
+        await deps.events.record(tx, { type: 'password.reset', actor: user.sub, subject: user.sub, clientAddress });
+      });
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { emailAlreadyExists } from '../api-error.js';
+import type { Clock } from '../clock.js';
+import type { AuthConfig, EmailConfig, RegistrationConfig, TermConfig } from '../config/types.js';
+import type { EventLog } from '../events/index.js';
+import type { MailOutbox } from '../mail/index.js';
+import type { TermAcceptanceRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type { TermAcceptanceRecord, UserRecord } from '../model/index.js';
+import { emailDisabled, emailNotAllowed, registrationDisabled, termsNotAccepted } from './account-errors.js';
+import { isEmailAllowed } from './email-patterns.js';
+import { isUniqueViolation } from './is-unique-violation.js';
+import { checkNewPassword } from './check-new-password.js';
+
+export interface RegistrationInput {
+  email: string;
+  password: string;
+  /** Ids of the terms the person ticked. */
+  acceptedTerms: string[];
+  /** The request's locale: the verification mail is written in it. */
+  locale: string;
+  /** For the audit events. */
+  clientAddress: string;
+}
+
+export interface Registered {
+  user: UserRecord;
+  /** active: signed in at once; verification_required: a verification mail is on its way, sign-in waits for it. */
+  status: 'active' | 'verification_required';
+}
+
+/**
+ * Self-registration (DESIGN.md 11, SPEC.md 2.5 registration), as checks in
+ * this order: registration.enabled (403 REGISTRATION_DISABLED) → a mail can
+ * be sent when one is needed (503 EMAIL_DISABLED) → allowed_email_patterns
+ * (403 EMAIL_NOT_ALLOWED) → auth.password_min_length (400
+ * PASSWORD_TOO_SHORT) → the required explicit terms are accepted (400
+ * TERMS_NOT_ACCEPTED) → the e-mail is free (409 EMAIL_ALREADY_EXISTS).
+ * Then one transaction: the database-managed user, the term acceptances,
+ * their audit events (registration, terms.accepted), and the verification
+ * mail's job when email_verification_required.
+ * Signing in (status active) is the caller's: src/interaction runs the
+ * sign-in steps on the new account.
+ */
+export interface Registration {
+  register(input: RegistrationInput): Promise<Registered>;
+  /**
+   * The account of a first sign-in through an upstream identity provider
+   * (SPEC 2.5: registration gates first-time OAuth signup), created inside
+   * the caller's transaction with its connection (src/federation). The same
+   * gates as a password signup: registration.enabled (REGISTRATION_DISABLED),
+   * allowed_email_patterns (EMAIL_NOT_ALLOWED), and an address the upstream
+   * does not assert verified is verified like a password signup's (the mail,
+   * or 503 EMAIL_DISABLED without e-mail); the unique index decides a race
+   * (EMAIL_ALREADY_EXISTS). No password, and no term acceptance: the terms
+   * step asks for them at the first authorization.
+   */
+  registerFromUpstream(tx: Tx, input: UpstreamRegistrationInput): Promise<UserRecord>;
+}
+
+export interface UpstreamRegistrationInput {
+  email: string;
+  /** The upstream asserts that the address is the account holder's. */
+  emailVerified: boolean;
+  providerId: string;
+  /** The request's locale: a verification mail is written in it. */
+  locale: string;
+  clientAddress: string;
+}
+
+export function createRegistration(deps: {
+  db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  users: UserRepository;
+  termAcceptances: TermAcceptanceRepository;
+  outbox: MailOutbox;
+  events: EventLog;
+  config: { registration: RegistrationConfig; email: EmailConfig; auth: AuthConfig; terms: TermConfig[] };
+  hashPassword(plain: string): Promise<string>;
+  clock: Clock;
+}): Registration {
+  const { registration, email, auth, terms } = deps.config;
+  return {
+    async register(input) {
+      if (!registration.enabled) throw registrationDisabled();
+      const mustVerify = registration.emailVerificationRequired;
+      if (mustVerify && !email.enabled) throw emailDisabled();
+      if (!isEmailAllowed(input.email, registration.allowedEmailPatterns)) throw emailNotAllowed();
+      checkNewPassword(input.password, auth);
+      const accepted = acceptedTerms(terms, input.acceptedTerms);
+      // Early, so that a taken address costs no argon2 work; the unique index decides a race.
+      if (await deps.users.findLiveByEmail(deps.db, input.email)) throw emailAlreadyExists();
+      const passwordHash = await deps.hashPassword(input.password);
+      const user = await deps.transaction(async (tx) => {
+        const now = deps.clock.now();
+        const created: UserRecord = {
+          sub: randomUUID(),
+          managedBy: 'database',
+          email: input.email,
+          role: 'user',
+          emailVerified: false,
+          emailVerificationRequired: mustVerify,
+          passwordHash,
+          secondFactorRequired: false,
+          // The profile is the user's to fill in (PATCH /api/user); the mail's language comes from the request.
+          name: null,
+          givenName: null,
+          familyName: null,
+          locale: null,
+          deletedAt: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        try {
+          await deps.users.insert(tx, created);
+        } catch (error) {
+          if (isUniqueViolation(error)) throw emailAlreadyExists();
+          throw error;
+        }
+        await deps.termAcceptances.record(tx, accepted.map((term): TermAcceptanceRecord => ({ sub: created.sub, termId: term.id, version: term.version, acceptedAt: now })));
+        const who = { actor: created.sub, subject: created.sub, clientAddress: input.clientAddress };
+        await deps.events.record(tx, { type: 'registration', ...who, detail: { email_verification_required: mustVerify } });
+        if (accepted.length > 0) await deps.events.record(tx, { type: 'terms.accepted', ...who, detail: { terms: accepted.map((term) => `${term.id}@${term.version}`) } });
+        if (mustVerify) await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });
+        return created;
+      });
+      return { user, status: mustVerify ? 'verification_required' : 'active' };
+    },
+
+    async registerFromUpstream(tx, input) {
+      if (!registration.enabled) throw registrationDisabled();
+      const mustVerify = !input.emailVerified && registration.emailVerificationRequired;
+      if (mustVerify && !email.enabled) throw emailDisabled();
+      if (!isEmailAllowed(input.email, registration.allowedEmailPatterns)) throw emailNotAllowed();
+      const now = deps.clock.now();
+      const created: UserRecord = {
+        sub: randomUUID(),
+        managedBy: 'database',
+        email: input.email,
+        role: 'user',
+        emailVerified: input.emailVerified,
+        emailVerificationRequired: mustVerify,
+        passwordHash: null,
+        secondFactorRequired: false,
+        name: null,
+        givenName: null,
+        familyName: null,
+        locale: null,
+        deletedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      try {
+        await deps.users.insert(tx, created);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw emailAlreadyExists();
+        throw error;
+      }
+      const who = { actor: created.sub, subject: created.sub, clientAddress: input.clientAddress };
+      await deps.events.record(tx, { type: 'registration', ...who, detail: { provider: input.providerId, email_verification_required: mustVerify } });
+      if (mustVerify) await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });
+      return created;
+    },
+  };
+}
+
+/**
+ * The terms a registration accepts: every explicit term the person ticked
+ * (each required one must be), and every implicit term, which signing up
+ * accepts (the page shows registration.signup_notice). Ids of unknown terms
+ * are ignored. Recorded at the term's current version.
+ */
+function acceptedTerms(terms: TermConfig[], ticked: string[]): TermConfig[] {
+  const missing = terms.filter((term) => term.required && term.consentMode === 'explicit' && !ticked.includes(term.id));
+  if (missing.length > 0) throw termsNotAccepted(missing.map((term) => term.id));
+  return terms.filter((term) => term.consentMode === 'implicit' || ticked.includes(term.id));
+}

@@ -1,0 +1,53 @@
+import Joi from 'joi';
+import type { RouteSpec } from '../route-definition.js';
+import { clientAddress } from '../client-address.js';
+import { requestLocale } from '../request-locale.js';
+import { commonErrors, errorResponse } from '../schemas/error-schema.js';
+import { emailSchema } from '../schemas/user-schemas.js';
+import { emailDisabledResponse, linkTokenSchema, localeQuery, newPasswordSchema, originRefused, tooManyRequestsResponse } from '../schemas/account-schemas.js';
+
+/** A forgotten password (DESIGN.md 11): src/accounts/password-reset.ts. */
+export const forgotPasswordRoute: RouteSpec = {
+  checkOrigin: true,
+  tags: ['Auth'],
+  summary: 'Mail a password reset link',
+  description:
+    '202 always: a link (valid 1 hour) goes only to a live database-managed account with this address (config-managed users get their password from git), and neither the answer nor its timing tells whether one exists. Rate limited per e-mail and per client address (security.login_rate_limit): 429 with Retry-After.',
+  validate: { query: localeQuery, payload: Joi.object({ email: emailSchema.required() }).label('ForgotPasswordRequest') },
+  responses: {
+    202: { description: 'Accepted: a mail is sent if the address belongs to such an account' },
+    ...commonErrors,
+    403: originRefused,
+    429: tooManyRequestsResponse,
+    503: emailDisabledResponse,
+  },
+  handler: (deps) => async (request, h) => {
+    const { email } = request.payload as { email: string };
+    await deps.passwordReset.forgot({
+      email,
+      locale: requestLocale(request, deps.config.i18n),
+      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    });
+    return h.response().code(202);
+  },
+};
+
+export const resetPasswordRoute: RouteSpec = {
+  checkOrigin: true,
+  tags: ['Auth'],
+  summary: 'Set a new password with the token of the reset mail',
+  description:
+    'The token works once. The new password ends every session and refresh token of the user, voids their other reset links, and marks the address verified (the link proved it). Does not sign in.',
+  validate: { payload: Joi.object({ token: linkTokenSchema.required(), password: newPasswordSchema.required() }).label('ResetPasswordRequest') },
+  responses: {
+    204: { description: 'The password is set' },
+    ...commonErrors,
+    400: errorResponse('VALIDATION_ERROR, PASSWORD_TOO_SHORT, or INVALID_TOKEN: the link is invalid, has expired or has already been used'),
+    403: originRefused,
+  },
+  handler: (deps) => async (request, h) => {
+    const { token, password } = request.payload as { token: string; password: string };
+    await deps.passwordReset.reset({ token, password, clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    return h.response().code(204);
+  },
+};

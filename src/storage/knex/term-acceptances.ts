@@ -1,0 +1,24 @@
+import type { TermAcceptanceRepository } from '../repositories.js';
+import type { TermAcceptanceRecord } from '../../model/index.js';
+import { onKnex } from './on-knex.js';
+
+interface TermAcceptanceRow {
+  sub: string;
+  term_id: string;
+  version: string;
+  accepted_at: number;
+}
+
+export const knexTermAcceptanceRepository = onKnex<TermAcceptanceRepository>({
+  async record(tx, acceptances) {
+    if (acceptances.length === 0) return;
+    const rows: TermAcceptanceRow[] = acceptances.map((a) => ({ sub: a.sub, term_id: a.termId, version: a.version, accepted_at: a.acceptedAt }));
+    await tx('term_acceptances').insert(rows).onConflict(['sub', 'term_id', 'version']).ignore();
+  },
+  async listBySub(tx, sub) {
+    const rows = (await tx('term_acceptances').where({ sub }).orderBy([{ column: 'accepted_at' }, { column: 'term_id' }, { column: 'version' }])) as TermAcceptanceRow[];
+    return rows.map(
+      (row): TermAcceptanceRecord => ({ sub: row.sub, termId: row.term_id, version: row.version, acceptedAt: Number(row.accepted_at) }),
+    );
+  },
+});
