@@ -25,6 +25,7 @@ import { createAdminUsersService } from './admin/admin-users-service.js';
 import { createAdminEventsService } from './admin/admin-events-service.js';
 import { createEventLog } from './events/index.js';
 import { createUserConsents } from './accounts/user-consents.js';
+import { createUserTerms } from './accounts/user-terms.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -114,12 +115,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const userViews = createUserViewService({ factors, auth: config.auth });
   const rateLimit = createLoginRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock });
   const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword });
-  const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, auth: config.auth, clock });
+  const events = createEventLog({ storage, logger, clock });
+  const userTerms = createUserTerms({ storage, config, events, clock });
+  const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, terms: userTerms, auth: config.auth, clock });
   const signIn = createSignInService({ passwords, sessions, stepDeps: signInDeps, clock });
   const revokeUser = async (tx: Tx, sub: string) => {
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
-  const events = createEventLog({ storage, logger, clock });
   const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, hashPassword, events, clock });
   const adminEvents = createAdminEventsService(storage);
   const userConsents = createUserConsents({ storage, events, clock });
@@ -246,6 +248,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     consent,
     userConsents,
+    userTerms,
     federation,
     connections,
     accounts,

@@ -10,3 +10,6 @@ export const emailDisabled = () =>
   new ApiError(503, 'EMAIL_DISABLED', 'This server does not send e-mail (email.enabled is false), so this action is not available.');
 export const emailNotVerified = () =>
   new ApiError(403, 'EMAIL_NOT_VERIFIED', 'The e-mail address has not been verified yet. Open the link in the verification e-mail, or ask for a new one.');
+export const termsNotFound = (id: string) => new ApiError(404, 'TERMS_NOT_FOUND', `There are no terms with the id "${id}".`);
+export const termsVersionMismatch = (id: string, current: string) =>
+  new ApiError(409, 'TERMS_VERSION_MISMATCH', `Version "${current}" is the current version of the terms "${id}": reload them and accept that one.`);

@@ -30,3 +30,4 @@ export { createRegistration, type Registration, type RegistrationInput, type Reg
 export { createEmailVerification, type EmailVerification } from './email-verification.js';
 export { createPasswordReset, type PasswordReset } from './password-reset.js';
 export { createAccountMail, type AccountMail, type MailOutcome } from './account-mail.js';
+export { createUserTerms, type OutstandingTerms, type TermStanding, type TermVersionStatus, type UserTerms } from './user-terms.js';

@@ -99,6 +99,16 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .option('--json', 'machine-readable output')
     .action((name: string, opts: { config?: string; json?: boolean }) => run(async () => (await import('./commands/jobs.js')).runJobsRun(ctx, name, opts))());
 
+  program
+    .command('terms')
+    .description('terms of service acceptance')
+    .command('status')
+    .description('per term, at its current version: users who accepted it and users who have still to')
+    .addOption(configOption())
+    .option('--id <id>', 'only this term')
+    .option('--json', 'machine-readable output')
+    .action((opts: { config?: string; id?: string; json?: boolean }) => run(async () => (await import('./commands/terms.js')).runTermsStatus(ctx, opts))());
+
   addAdminCommands(program, ctx, run);
 
   return program;

@@ -4,6 +4,7 @@ import type { Config } from '../config/types.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { EmailVerification, PasswordReset, Registration } from '../accounts/index.js';
 import type { UserConsents } from '../accounts/user-consents.js';
+import type { UserTerms } from '../accounts/user-terms.js';
 import type { OwnAccountDeletion, PasswordChanger, ProfileUpdater } from '../accounts/index.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { UserViewService } from '../admin/user-view-service.js';
@@ -60,6 +61,8 @@ export interface HttpDeps {
   consent: ConsentService;
   /** GET /api/consents, DELETE /api/consents/{client_id} (src/accounts, createUserConsents). */
   userConsents: UserConsents;
+  /** GET /api/terms, POST /api/terms/accept, GET /api/admin/terms (src/accounts, createUserTerms). */
+  userTerms: UserTerms;
   /** Upstream sign-in and linking: /api/auth/providers/* (src/federation, createFederation). */
   federation: FederationService;
   /** GET and DELETE /api/connections (src/federation, createFederation). */

@@ -15,6 +15,7 @@ import {
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
 import { adminListEventsRoute } from './routes/admin-event-routes.js';
+import { adminTermsStatusRoute, termsAcceptRoute, termsListRoute } from './routes/terms-routes.js';
 import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
@@ -62,6 +63,8 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/consent',               'session',          consentPostRoute),
   route('GET',    '/api/consents',              'session',        userConsentsListRoute),
   route('DELETE', '/api/consents/{client_id}',  'session',        userConsentRevokeRoute),
+  route('GET',    '/api/terms',                 'optional-session', termsListRoute),
+  route('POST',   '/api/terms/accept',          'session',        termsAcceptRoute),
 ];
 
 /** The signed-in user's own account (SPEC tag User, DESIGN.md 11). */
@@ -124,6 +127,7 @@ const adminRoutes: RouteDefinition[] = [
   route('PATCH',  '/api/admin/users/{sub}',  'admin', adminUpdateUserRoute),
   route('DELETE', '/api/admin/users/{sub}',  'admin', adminDeleteUserRoute),
   route('GET',    '/api/admin/events',       'admin', adminListEventsRoute),
+  route('GET',    '/api/admin/terms',        'admin', adminTermsStatusRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */

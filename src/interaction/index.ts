@@ -2,7 +2,7 @@
  * The sign-in (DESIGN.md 12): one list of named steps, ./sign-in-steps.ts,
  * that every way of signing in passes through:
  *
- *   identify → selectAccount → secondFactor → emailVerified → consent → (answer)
+ *   identify → selectAccount → secondFactor → emailVerified → terms → consent → (answer)
  *
  * - identify: someone signed in, recently enough for the request
  *   (prompt=login, max_age)? If not: /login?return_to=….
@@ -13,6 +13,9 @@
  * - emailVerified: a user who must verify their e-mail and has not gets
  *   no sign-in (the login API answers 403 EMAIL_NOT_VERIFIED; a session of
  *   such a user is sent back to /login).
+ * - terms: a required explicit term (or an implicit one) not accepted at its
+ *   current version: /terms?return_to=…; a Decline ends the request with
+ *   access_denied; under prompt=none, interaction_required.
  * - consent: scopes not granted yet, or prompt=consent: /consent?return_to=…;
  *   after a Deny the request ends with access_denied.
  * - answer is the caller's: the authorization endpoint issues a code, the

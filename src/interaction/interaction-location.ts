@@ -7,9 +7,10 @@ import type { Prompt } from './sign-in-state.js';
  * - auth_after: the sign-in must be at least this recent (epoch ms); set
  *   when the user is sent to /login, it replaces prompt=login and satisfies
  *   max_age, which would otherwise ask for a sign-in forever;
- * - consent_denied: the user pressed Deny on the consent page.
+ * - consent_denied: the user pressed Deny on the consent page;
+ * - terms_declined: the user declined a required term on the terms page.
  */
-export const interactionParams = { authAfter: 'auth_after', consentDenied: 'consent_denied' } as const;
+export const interactionParams = { authAfter: 'auth_after', consentDenied: 'consent_denied', termsDeclined: 'terms_declined' } as const;
 
 export const authorizePath = '/oauth2/authorize';
 
@@ -35,6 +36,10 @@ export function loginLocation(returnTo: string, options: { loginHint?: string; s
   if (options.loginHint !== undefined) query.set('login_hint', options.loginHint);
   if (options.selectAccount) query.set('select_account', 'true');
   return `/login?${query.toString()}`;
+}
+
+export function termsLocation(returnTo: string): string {
+  return `/terms?${new URLSearchParams({ return_to: returnTo }).toString()}`;
 }
 
 export function consentLocation(returnTo: string): string {

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { AuthConfig } from '../config/types.js';
 import type { UserFactorReader } from '../accounts/login-second-factors.js';
+import type { UserTerms } from '../accounts/user-terms.js';
 import type { ConsentRepository, Tx } from '../storage/repositories.js';
 
 /** What the sign-in steps read, each through one of these (src/app.ts wires them). */
@@ -11,20 +12,27 @@ export interface SignInDeps {
   factors: UserFactorReader;
   /** Scopes the user already granted to the client (empty when none). */
   grantedScopes(sub: string, clientId: string): Promise<string[]>;
+  /** The terms the user has not accepted at their current version, and accepting them. */
+  terms: {
+    outstanding: UserTerms['outstanding'];
+    accept(sub: string, terms: { id: string; version: string }[], context: { clientAddress: string | null }): Promise<unknown>;
+  };
 }
 
 export function createSignInDeps(deps: {
   db: Tx;
   consents: ConsentRepository;
   factors: UserFactorReader;
+  terms: UserTerms;
   auth: Pick<AuthConfig, 'secondFactor'>;
   clock: Clock;
 }): SignInDeps {
-  const { db, consents, factors, auth, clock } = deps;
+  const { db, consents, factors, terms, auth, clock } = deps;
   return {
     clock,
     secondFactorPolicy: auth.secondFactor,
     factors,
+    terms,
     async grantedScopes(sub, clientId) {
       return (await consents.find(db, sub, clientId))?.scopes ?? [];
     },

@@ -21,6 +21,8 @@ export interface PendingAuthorization {
   authAfter: number | null;
   /** The user pressed Deny on the consent page. */
   consentDenied: boolean;
+  /** The user declined a required term on the terms page. */
+  termsDeclined: boolean;
 }
 
 /** The browser's session: every sign-in step passed when it was created (a pending one is none). */

@@ -6,6 +6,7 @@ import { emailVerified } from './steps/email-verified.js';
 import { identify } from './steps/identify.js';
 import { secondFactor } from './steps/second-factor.js';
 import { selectAccount } from './steps/select-account.js';
+import { terms } from './steps/terms.js';
 
 /** The first step turns "maybe someone" into "someone"; every later one knows who. */
 type IdentifyStep = (state: SignInStart, deps: SignInDeps) => StepResult | Promise<StepResult>;
@@ -20,5 +21,6 @@ export const signInSteps = [
   selectAccount,
   secondFactor,
   emailVerified,
+  terms,
   consent,
 ] as const satisfies readonly [IdentifyStep, ...SignInStep[]];

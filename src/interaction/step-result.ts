@@ -3,7 +3,7 @@ import type { Identified, PendingAuthorization } from './sign-in-state.js';
 
 /** The errors a sign-in answers an authorization request with (OIDC Core §3.1.2.6, RFC 6749 §4.1.2.1). */
 export interface Refusal {
-  error: 'login_required' | 'consent_required' | 'access_denied';
+  error: 'login_required' | 'consent_required' | 'interaction_required' | 'access_denied';
   description: string;
 }
 

@@ -76,7 +76,7 @@ export function composeMail(content: MailContent): ComposedMail {
 /** i18n.locales are not checked as BCP 47 tags, and Intl throws on a malformed one: such a locale counts its hours in English. */
 function intlLocale(locale: string): string {
   try {
-    return Intl.getCanonicalLocales(locale)[0] ?? 'en';
+    return new Intl.Locale(locale).toString();
   } catch {
     return 'en';
   }

@@ -162,6 +162,12 @@ export interface TermAcceptanceRepository {
   record(tx: Tx, acceptances: TermAcceptanceRecord[]): Promise<void>;
   /** Every acceptance of the user, oldest first (then by term id and version). */
   listBySub(tx: Tx, sub: string): Promise<TermAcceptanceRecord[]>;
+  /**
+   * For each (term, version): how many live users accepted it, and how many
+   * live users there are in all (so the rest have still to accept it).
+   * One round trip whatever the number of terms.
+   */
+  countLive(tx: Tx, versions: { termId: string; version: string }[]): Promise<{ accepted: number[]; liveUsers: number }>;
 }
 
 // ---------------------------------------------------------------------------

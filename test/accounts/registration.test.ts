@@ -174,6 +174,14 @@ describe.each(databaseKinds)('registration and e-mail verification on %s', (kind
     }
   });
 
+  it('lets one of two concurrent registrations of an address win; the other answers 409', async () => {
+    const body = { email: 'race@example.com', password: 'a long password', accepted_terms: ['tos'] };
+    const answers = await Promise.all([register(body), register({ ...body, email: 'RACE@example.com' })]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.find((r) => r.statusCode === 409)?.json()).toEqual(EMAIL_EXISTS);
+    expect(await t.database.db('users').where({ email_normalized: 'race@example.com' })).toHaveLength(1);
+  });
+
   it('lets a soft-deleted account\'s address register anew', async () => {
     await seedUser(t, { sub: 'gone', email: 'gone@example.com', deletedAt: Date.now() });
     expect((await register({ email: 'gone@example.com', password: 'a long password', accepted_terms: ['tos'] })).statusCode).toBe(201);

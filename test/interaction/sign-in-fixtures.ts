@@ -16,6 +16,7 @@ export function pending(overrides: Omit<Partial<PendingAuthorization>, 'prompt'>
     maxAge: null,
     authAfter: null,
     consentDenied: false,
+    termsDeclined: false,
     ...rest,
     prompt: new Set(prompt),
   };
@@ -45,6 +46,7 @@ export function signInDeps(overrides: Partial<SignInDeps> = {}): SignInDeps {
     secondFactorPolicy: 'optional',
     factors: noRegisteredFactors,
     grantedScopes: async () => [],
+    terms: { outstanding: async () => ({ required: [], optional: [], implicit: [] }), accept: async () => [] },
     ...overrides,
   };
 }

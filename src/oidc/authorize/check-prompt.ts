@@ -11,6 +11,7 @@ export interface WithPrompt extends WithPkce {
   /** Epoch ms: the sign-in must be this recent (set when this server sent the user to /login). */
   authAfter: number | null;
   consentDenied: boolean;
+  termsDeclined: boolean;
 }
 
 const prompts: readonly Prompt[] = ['none', 'login', 'consent', 'select_account'];
@@ -38,5 +39,6 @@ export function checkPrompt(state: WithPkce): WithPrompt {
     nonce: params.nonce ?? null,
     authAfter: authAfter !== undefined && epochMs.test(authAfter) ? Number(authAfter) : null,
     consentDenied: params[interactionParams.consentDenied] === 'true',
+    termsDeclined: params[interactionParams.termsDeclined] === 'true',
   };
 }

@@ -15,6 +15,18 @@ export const knexTermAcceptanceRepository = onKnex<TermAcceptanceRepository>({
     const rows: TermAcceptanceRow[] = acceptances.map((a) => ({ sub: a.sub, term_id: a.termId, version: a.version, accepted_at: a.acceptedAt }));
     await tx('term_acceptances').insert(rows).onConflict(['sub', 'term_id', 'version']).ignore();
   },
+  async countLive(tx, versions) {
+    const live = tx('users').whereNull('deleted_at');
+    const acceptedOf = (termId: string, version: string) =>
+      tx('term_acceptances as a')
+        .join('users as u', 'u.sub', 'a.sub')
+        .whereNull('u.deleted_at')
+        .where({ 'a.term_id': termId, 'a.version': version })
+        .count({ n: '*' });
+    const columns = [live.clone().count({ n: '*' }).as('live'), ...versions.map((v, i) => acceptedOf(v.termId, v.version).as(`a${i}`))];
+    const [row] = (await tx.select(columns)) as Record<string, number | string>[];
+    return { accepted: versions.map((_, i) => Number(row[`a${i}`])), liveUsers: Number(row.live) };
+  },
   async listBySub(tx, sub) {
     const rows = (await tx('term_acceptances').where({ sub }).orderBy([{ column: 'accepted_at' }, { column: 'term_id' }, { column: 'version' }])) as TermAcceptanceRow[];
     return rows.map(

@@ -7,6 +7,7 @@ import { hashOpaqueToken } from '../../../src/oidc/tokens/index.js';
 import { createAuthorizeDeps } from '../../../src/oidc/authorize/create-authorize-deps.js';
 import { pino } from 'pino';
 import { createEventLog } from '../../../src/events/index.js';
+import { createUserTerms } from '../../../src/accounts/user-terms.js';
 import { authorizationRequestReader } from '../../../src/oidc/authorize/read-authorization-request.js';
 import { createConsentService } from '../../../src/interaction/consent-service.js';
 import { createSignInDeps } from '../../../src/interaction/sign-in-deps.js';
@@ -70,7 +71,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       db: t.db,
       clients: knexClientRepository,
       codes: knexAuthorizationCodeRepository,
-      signIn: createSignInDeps({ db: t.db, consents: knexConsentRepository, factors: noRegisteredFactors, auth: config.auth, clock }),
+      signIn: createSignInDeps({ db: t.db, consents: knexConsentRepository, factors: noRegisteredFactors, terms: createUserTerms({ storage: t.storage, config, events: createEventLog({ storage: t.storage, clock }), clock }), auth: config.auth, clock }),
       config,
       clock,
     });

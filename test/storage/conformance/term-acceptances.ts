@@ -47,4 +47,18 @@ export function describeTermAcceptances(s: Subject): void {
     await s.database.db('users').where({ sub: 'bob' }).delete();
     expect(await acceptances.listBySub(db, 'bob')).toEqual([]);
   });
+
+  it('counts, per term version, the live users who accepted it and the live users in all', async () => {
+    await s.repositories.users.insertMany(db, [{ ...userRecord('carol'), deletedAt: 5 }]);
+    await acceptances.record(db, [
+      { sub: 'alice', termId: 'tos', version: '2', acceptedAt: 1 },
+      { sub: 'bob', termId: 'tos', version: '1', acceptedAt: 1 },
+      { sub: 'carol', termId: 'tos', version: '2', acceptedAt: 1 },
+    ]);
+    expect(await acceptances.countLive(db, [{ termId: 'tos', version: '2' }, { termId: 'tos', version: '1' }, { termId: 'privacy', version: '1' }])).toEqual({
+      accepted: [1, 1, 0],
+      liveUsers: 2,
+    });
+    expect(await acceptances.countLive(db, [])).toEqual({ accepted: [], liveUsers: 2 });
+  });
 }
