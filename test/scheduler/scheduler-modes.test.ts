@@ -62,7 +62,7 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
   });
 
   it('cleanup.enabled false schedules no cleanup, but it can still be run on demand', async () => {
-    const config = { ...schedulerConfig({ cleanupCron: '* * * * * *' }), cleanup: { enabled: false, batchSize: 100 } };
+    const config = { ...schedulerConfig({ cleanupCron: '* * * * * *' }), cleanup: { enabled: false, batchSize: 100, eventsRetentionDays: 90 } };
     const scheduler = testScheduler(t.db, { config });
     expect(scheduler.scheduledJobs).toEqual([]);
     expect(await scheduler.runNow('cleanup')).toMatchObject({ background_jobs: 0 });

@@ -24,7 +24,7 @@ const scheduler = createScheduler({
       instanceId: process.env.BENCH_INSTANCE,
     },
     security: { sessionIdleTtlSeconds: 3600, loginRateLimit: { maxAttempts: 5, windowSeconds: 900 } },
-    cleanup: { enabled: false, batchSize: 1000 },
+    cleanup: { enabled: false, batchSize: 1000, eventsRetentionDays: 90 },
   },
 });
 await storage.ping();
