@@ -25,7 +25,7 @@ describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
       providers: [
         { id: 'apple', type: 'apple', display_name: 'Apple', icon_url: null },
         { id: 'corp', type: 'generic_oauth', display_name: 'Corp SSO', icon_url: null },
-        { id: 'corp-auto', type: 'generic_oauth', display_name: 'Corp SSO', icon_url: null },
+        { id: 'corp-auto', type: 'generic_oauth', display_name: 'Corp Partners', icon_url: null },
         { id: 'github', type: 'github', display_name: 'GitHub', icon_url: null },
         { id: 'github-auto', type: 'github', display_name: 'GitHub', icon_url: null },
         { id: 'google', type: 'google', display_name: 'Google', icon_url: null },

@@ -90,7 +90,7 @@ export async function startFederationFixture(kind: DatabaseKind, registration: P
         testIdentityProvider({ id: 'apple', type: 'apple', clientId: 'com.example.idp', clientSecret: appleSecret, scopes: ['name', 'email'], ...apple.endpoints }),
         testIdentityProvider({ id: 'off', enabled: false, ...gh }),
         testIdentityProvider({ id: 'corp', clientId: 'idp-corp', clientSecret: 'corp-secret-0123456789', ...corp }),
-        testIdentityProvider({ id: 'corp-auto', clientId: 'idp-corp', clientSecret: 'corp-secret-0123456789', ...corp, emailConflictStrategy: 'auto_link' }),
+        testIdentityProvider({ id: 'corp-auto', clientId: 'idp-corp', clientSecret: 'corp-secret-0123456789', ...corp, displayName: 'Corp Partners', emailConflictStrategy: 'auto_link' }),
         testIdentityProvider({
           id: 'google', type: 'google', clientId: 'idp-google', clientSecret: 'google-secret-0123456789', scopes: ['openid', 'email', 'profile'],
           authorizationUrl: `${oidc.issuer}/auth`, tokenUrl: `${oidc.issuer}/token`, userinfoUrl: `${oidc.issuer}/me`,
