@@ -26,6 +26,7 @@ import { createAdminEventsService } from './admin/admin-events-service.js';
 import { createEventLog } from './events/index.js';
 import { createUserConsents } from './accounts/user-consents.js';
 import { createUserTerms } from './accounts/user-terms.js';
+import { createAccountUnlock } from './admin/unlock-account.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -179,6 +180,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events,
     clock,
   });
+  const unlockAccount = createAccountUnlock({ db, users, rateLimit });
 
   const cookiePassword = deriveKey(secret, 'session cookie');
   const authorize = createAuthorizeDeps({
@@ -235,6 +237,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     emailVerification,
     passwordReset,
     admin,
+    unlockAccount,
     userViews,
     adminEvents,
     profiles,
@@ -267,6 +270,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
   }
 
+  let stopKeyRefresh = () => {};
   return {
     ...foundation,
     server,
@@ -276,11 +280,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     signingPool,
     async start() {
       await server.start();
+      stopKeyRefresh = provider.keys.refreshPeriodically();
       scheduler.start();
       const host = server.info.address?.includes(':') ? `[${server.info.address}]` : server.info.address;
       return `${server.info.protocol}://${host}:${server.info.port}`;
     },
     async stop({ timeoutMs = 10_000 } = {}) {
+      stopKeyRefresh();
       await server.stop({ timeout: timeoutMs });
       await scheduler.stop({ graceMs: timeoutMs });
       mailer?.close();

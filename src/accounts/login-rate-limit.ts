@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ApiError } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { LoginRateLimitConfig } from '../config/types.js';
@@ -5,22 +6,27 @@ import type { LoginRateLimitRepository, Tx } from '../storage/repositories.js';
 import type { LoginRateLimitCounter } from '../model/index.js';
 
 /**
- * The login rate limit (DESIGN.md 10): failed attempts are counted per
- * account and per client address in fixed windows of
- * `security.login_rate_limit.window_seconds`; once either counter reaches
- * `max_attempts`, logins for it answer 429 TOO_MANY_REQUESTS with
- * Retry-After until its window ends, even with the right password. The
- * counters live in the database so that every instance sees the same ones.
+ * The login rate limit (DESIGN.md 10, docs/http-api.md): failed attempts
+ * are counted per account and per client address in fixed windows of
+ * `security.login_rate_limit.window_seconds`. The two counters have their
+ * own limits: `max_attempts` for an account (a guessed password), and the
+ * higher `address_max_attempts` for an address, which may be a whole office
+ * behind NAT, so a few typos there never lock out everyone else. Once a
+ * counter reaches its limit, logins for it answer 429 TOO_MANY_REQUESTS
+ * with Retry-After until its window ends (or an operator clears it), even
+ * with the right password. The counters live in the database so that every
+ * instance sees the same ones.
  *
  * Every attempt is counted against both keys before the password is
  * verified (beginAttempt), by an atomic increment that returns the new
  * count, so that a burst of parallel guesses, against one account or from
  * one address across many accounts, on one instance or many, gets at most
- * max_attempts verifications per window. A successful login clears the
+ * the limit's verifications per window. A successful login clears the
  * account's counter and takes its own attempt back from the address's, so
- * successes never add up against an address; only attempts in flight at
- * the same moment count, which means more than max_attempts simultaneous
- * sign-ins from one address (a large NAT) see 429 for the moment.
+ * successes never add up against an address.
+ *
+ * `security.login_rate_limit` is read at each call, so a config reload
+ * changes the limits at once.
  */
 export interface LoginRateLimit {
   /** Throws 429 when the account or the address is blocked. */
@@ -33,16 +39,39 @@ export interface LoginRateLimit {
   beginAttempt(keys: LoginRateLimitKeys): Promise<number>;
   /** A successful login forgets the account's failures and takes its attempt back from the address. */
   recordSuccess(keys: LoginRateLimitKeys, countedAt: number): Promise<void>;
+  /** Forgets the failures counted against an account (its e-mail); true when there were any. */
+  clearAccount(email: string): Promise<boolean>;
+  /** Forgets the failures counted against a client address (see canonicalAddress); true when there were any. */
+  clearAddress(address: string): Promise<boolean>;
 }
 
 export interface LoginRateLimitKeys {
-  /** Lower-cased e-mail. */
+  /** The e-mail as typed; compared lower-cased. */
   account: string;
   clientAddress: string;
 }
 
-const accountKey = (keys: LoginRateLimitKeys) => `account:${keys.account}`;
-const addressKey = (keys: LoginRateLimitKeys) => `address:${keys.clientAddress}`;
+const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
+const addressKey = (address: string) => `address:${canonicalAddress(address) ?? address}`;
+
+/**
+ * One spelling per address, so that a counter and `idp ratelimit clear`
+ * meet: IPv6 compressed and lower-case (RFC 5952), and an IPv4-mapped IPv6
+ * address (what a dual-stack socket reports for an IPv4 peer) as plain
+ * IPv4. Null when the text is not an IP address.
+ */
+export function canonicalAddress(text: string): string | null {
+  const family = isIP(text);
+  if (family === 4) return text;
+  if (family !== 6) return null;
+  // A zone index (fe80::1%eth0) is no URL host: such an address is kept as written.
+  if (text.includes('%')) return text.toLowerCase();
+  const compressed = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(compressed);
+  if (!mapped) return compressed;
+  const [high, low] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
 
 export function tooManyLoginAttempts(retryAfterSeconds: number): ApiError {
   return new ApiError(429, 'TOO_MANY_REQUESTS', 'Too many failed login attempts. Try again later.', { retryAfterSeconds });
@@ -56,28 +85,31 @@ function blockedUntil(counters: LoginRateLimitCounter[], now: number, windowMs: 
 
 export function createLoginRateLimit(deps: { db: Tx; counters: LoginRateLimitRepository; limits: LoginRateLimitConfig; clock: Clock }): LoginRateLimit {
   const { db, counters, limits, clock } = deps;
-  const windowMs = limits.windowSeconds * 1000;
+  const limitOf = (counter: LoginRateLimitCounter) => (counter.key.startsWith('account:') ? limits.maxAttempts : limits.addressMaxAttempts);
   return {
     async check(keys) {
       const now = clock.now();
-      const blocked = (await counters.find(db, [accountKey(keys), addressKey(keys)])).filter(
-        (c) => c.failures >= limits.maxAttempts && c.windowStartedAt + windowMs > now,
-      );
+      const windowMs = limits.windowSeconds * 1000;
+      const found = await counters.find(db, [accountKey(keys.account), addressKey(keys.clientAddress)]);
+      const blocked = found.filter((c) => c.failures >= limitOf(c) && c.windowStartedAt + windowMs > now);
       if (blocked.length > 0) throw blockedUntil(blocked, now, windowMs);
     },
     async beginAttempt(keys) {
       const now = clock.now();
+      const windowMs = limits.windowSeconds * 1000;
       const counted = [
-        await counters.countAttempt(db, accountKey(keys), now, now - windowMs),
-        await counters.countAttempt(db, addressKey(keys), now, now - windowMs),
+        await counters.countAttempt(db, accountKey(keys.account), now, now - windowMs),
+        await counters.countAttempt(db, addressKey(keys.clientAddress), now, now - windowMs),
       ];
-      const over = counted.filter((c) => c.failures > limits.maxAttempts && c.windowStartedAt + windowMs > now);
+      const over = counted.filter((c) => c.failures > limitOf(c) && c.windowStartedAt + windowMs > now);
       if (over.length > 0) throw blockedUntil(over, now, windowMs);
       return now;
     },
     async recordSuccess(keys, countedAt) {
-      await counters.clear(db, accountKey(keys));
-      await counters.release(db, addressKey(keys), countedAt);
+      await counters.clear(db, accountKey(keys.account));
+      await counters.release(db, addressKey(keys.clientAddress), countedAt);
     },
+    clearAccount: (email) => counters.clear(db, accountKey(email)),
+    clearAddress: (address) => counters.clear(db, addressKey(address)),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * The admin API's rules (SPEC.md 3.1, 4 and 7): listing, creating, updating
- * and soft-deleting users, and the user views SPEC.md 2.1 and 2.2 define.
+ * and soft-deleting users, unlocking an account blocked by the login rate
+ * limit, and the user views SPEC.md 2.1 and 2.2 define.
  * The HTTP routes (src/http/routes/admin-routes.ts) only parse and render;
  * every rule, such as "config-managed users are read-only", lives here.
  */
 export { createAdminUsersService, type AdminUsersService } from './admin-users-service.js';
 export { createUserViewService, type UserViewService } from './user-view-service.js';
 export { createAdminEventsService, type AdminEventsService } from './admin-events-service.js';
+export { createAccountUnlock, type AccountUnlock } from './unlock-account.js';

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { OpenApiOptions } from './commands/openapi.js';
 import type { JobsListOptions } from './commands/jobs.js';
+import type { RatelimitClearOptions } from './commands/ratelimit.js';
+import { CliError } from './output.js';
 
 /**
  * Every command of the `idp` binary and its options, in one table. Each
@@ -13,6 +16,7 @@ import type { JobsListOptions } from './commands/jobs.js';
 export function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Command {
   const program = new Command('idp')
     .description('A CLI-driven GitOps identity server (OpenID Connect provider)')
+    .version(packageVersion(), '-v, --version', 'print the version of idp')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.output.out(s.trimEnd()),
@@ -52,11 +56,12 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
 
   program
     .command('serve')
-    .description('migrate, apply the config and run the HTTP server')
+    .description('migrate, apply the config and run the HTTP server; SIGHUP reloads the config')
     .addOption(configOption())
     .option('--host <host>', 'listen address (default: server.host)')
     .option('--port <port>', 'listen port; 0 picks a free one (default: server.port)')
-    .option('--no-apply', 'do not apply the config on start')
+    .option('--no-apply', 'do not apply the config, on start or on reload')
+    .option('--watch', 'reload the config when the file changes (SIGHUP reloads it in any case)')
     .action((opts: ServeOptions) => run(async () => (await import('./commands/serve.js')).runServe(ctx, opts))());
 
   program
@@ -81,6 +86,20 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .addOption(configOption())
     .option('--json', 'machine-readable output (list)')
     .action((action: string, opts: { config?: string; json?: boolean }) => run(async () => (await import('./commands/keys.js')).runKeys(ctx, action, opts))());
+
+  program
+    .command('ratelimit')
+    .description('clear the login rate limit of a client address or an account, in the database (no server needed)')
+    .argument('<action>', 'clear')
+    .addOption(configOption())
+    .option('--address <address>', 'the client address (IPv4 or IPv6) whose failed attempts to forget')
+    .option('--account <email>', 'the account (e-mail) whose failed attempts to forget')
+    .action((action: string, opts: RatelimitClearOptions) =>
+      run(async () => {
+        if (action !== 'clear') throw new CliError(`unknown ratelimit action "${action}" (expected clear)`, 2);
+        return (await import('./commands/ratelimit.js')).runRatelimitClear(ctx, opts);
+      })(),
+    );
 
   const jobs = program.command('jobs').description('background jobs and scheduled jobs (scheduler)');
   jobs
@@ -166,7 +185,7 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(jsonOption())
     .action((opts) => api(async () => (await import('./commands/admin/events-list.js')).runEventsList(ctx, opts)));
 
-  const users = admin.command('users').description('list, show, create, update and delete users');
+  const users = admin.command('users').description('list, show, create, update, delete and unlock users');
 
   users
     .command('list')
@@ -184,10 +203,10 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
   users
     .command('get')
     .description('show one user')
-    .argument('<sub>', "the user's subject identifier")
+    .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((sub: string, opts) => api(async () => (await import('./commands/admin/users-get.js')).runUsersGet(ctx, sub, opts)));
+    .action((user: string, opts) => api(async () => (await import('./commands/admin/users-get.js')).runUsersGet(ctx, user, opts)));
 
   users
     .command('create')
@@ -204,21 +223,33 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
   users
     .command('update')
     .description('change the e-mail, role or verification of a database-managed user')
-    .argument('<sub>', "the user's subject identifier")
+    .argument('<user>', "the user's sub or e-mail")
     .option('--email <email>', 'new e-mail')
     .addOption(new Option('--role <role>', 'new role').choices(['user', 'admin']))
     .addOption(new Option('--email-verified <bool>', 'whether the e-mail is verified').choices(['true', 'false']))
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((sub: string, opts) => api(async () => (await import('./commands/admin/users-update.js')).runUsersUpdate(ctx, sub, opts)));
+    .action((user: string, opts) => api(async () => (await import('./commands/admin/users-update.js')).runUsersUpdate(ctx, user, opts)));
 
   users
     .command('delete')
     .description('soft-delete a database-managed user and end its sessions')
-    .argument('<sub>', "the user's subject identifier")
+    .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((sub: string, opts) => api(async () => (await import('./commands/admin/users-delete.js')).runUsersDelete(ctx, sub, opts)));
+    .action((user: string, opts) => api(async () => (await import('./commands/admin/users-delete.js')).runUsersDelete(ctx, user, opts)));
+
+  users
+    .command('unlock')
+    .description('clear the failed sign-in attempts that block an account (login rate limit)')
+    .argument('<user>', "the user's sub or e-mail")
+    .addOption(urlOption())
+    .action((user: string, opts) => api(async () => (await import('./commands/admin/users-unlock.js')).runUsersUnlock(ctx, user, opts)));
+}
+
+/** package.json's version: the file sits two levels above this module in src/cli and in dist/cli alike. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 function positiveInteger(value: string): number {

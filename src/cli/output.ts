@@ -14,6 +14,13 @@ export interface Output {
 }
 
 export function createProcessOutput(env: NodeJS.ProcessEnv = process.env): Output {
+  // `idp openapi | head`: a reader that has gone away is not our failure. Exit quietly, as Unix tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(0);
+    });
+  }
   const isTTY = Boolean(process.stdout.isTTY);
   const colorful = isTTY && env.NO_COLOR === undefined;
   return {

@@ -18,7 +18,7 @@ export async function withGitopsFoundation(
   configFlag: string | undefined,
   run: (foundation: Foundation, config: Config) => Promise<number>,
 ): Promise<number> {
-  const config = await loadCommandConfig(ctx, configFlag);
+  const config = await loadCommandConfig(ctx, configFlag, ['database', 'users', 'clients', 'terms', 'identity_providers']);
   const foundation = await openCommandFoundation(config, ctx.cwd);
   try {
     return await run(foundation, config);

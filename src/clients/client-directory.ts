@@ -8,6 +8,8 @@ export interface ClientDirectory {
   find(clientId: string): Promise<ClientRecord | null>;
   /** The web origins of the clients' redirect URIs (CORS), as fresh as find. */
   origins(): Promise<ClientOrigins>;
+  /** Probes now: after this process applied the config, its own clients need not wait out the staleness bound. */
+  refresh(): Promise<void>;
 }
 
 /**
@@ -55,6 +57,11 @@ export function createClientDirectory(deps: {
     async origins() {
       if (stale()) await refresh();
       return origins;
+    },
+    async refresh() {
+      // A probe already running may have read the table before the apply committed: wait for it, then probe again.
+      await checking;
+      await refresh();
     },
   };
 }

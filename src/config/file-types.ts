@@ -33,7 +33,7 @@ export interface ConfigFile {
 }
 
 export interface ServerFile {
-  base_url: string;
+  base_url?: string;
   host: string;
   port: number;
   /** false, a number of hops, or proxy addresses and CIDR ranges; true is read as 1 hop. */
@@ -73,7 +73,7 @@ export interface AccountDeletionFile {
 
 export interface LoggingFile {
   level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  format: 'json' | 'pretty';
+  format?: 'json' | 'pretty';
 }
 
 export interface SecurityFile {
@@ -82,6 +82,7 @@ export interface SecurityFile {
   session_idle_ttl_seconds: number;
   login_rate_limit: {
     max_attempts: number;
+    address_max_attempts: number;
     window_seconds: number;
   };
 }

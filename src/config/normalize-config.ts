@@ -28,7 +28,13 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
   const f = file;
   return {
     file: options.file,
-    server: { baseUrl: f.server.base_url.replace(/\/+$/, ''), host: f.server.host, port: f.server.port, trustProxy: normalizeTrustProxy(f.server.trust_proxy) },
+    server: {
+      baseUrl: (f.server.base_url ?? defaultBaseUrl(f.server.host, f.server.port)).replace(/\/+$/, ''),
+      baseUrlDerived: f.server.base_url === undefined,
+      host: f.server.host,
+      port: f.server.port,
+      trustProxy: normalizeTrustProxy(f.server.trust_proxy),
+    },
     tokens: {
       accessTokenTtlSeconds: f.tokens.access_token_ttl_seconds,
       idTokenTtlSeconds: f.tokens.id_token_ttl_seconds,
@@ -45,12 +51,16 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
       signupNotice: f.registration.signup_notice,
     },
     accountDeletion: { enabled: f.account_deletion.enabled, gracePeriodDays: f.account_deletion.grace_period_days },
-    logging: { level: f.logging.level, format: f.logging.format },
+    logging: { level: f.logging.level, format: f.logging.format ?? null },
     security: {
       secret: f.security.secret ?? null,
       sessionTtlSeconds: f.security.session_ttl_seconds,
       sessionIdleTtlSeconds: f.security.session_idle_ttl_seconds,
-      loginRateLimit: { maxAttempts: f.security.login_rate_limit.max_attempts, windowSeconds: f.security.login_rate_limit.window_seconds },
+      loginRateLimit: {
+        maxAttempts: f.security.login_rate_limit.max_attempts,
+        addressMaxAttempts: f.security.login_rate_limit.address_max_attempts,
+        windowSeconds: f.security.login_rate_limit.window_seconds,
+      },
     },
     database: { client: f.database.client, filename: resolve(f.database.filename), url: f.database.url ?? null, pool: { ...f.database.pool } },
     auth: {
@@ -90,6 +100,18 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
       htmlVariables: f.frontend.html_variables,
     },
   };
+}
+
+/**
+ * server.base_url when the file has none: where a browser on this machine
+ * reaches the server. A wildcard or loopback listen address is `localhost`
+ * (a secure context for browsers, which passkeys need); any other host is
+ * itself.
+ */
+export function defaultBaseUrl(host: string, port: number): string {
+  const local = host === '0.0.0.0' || host === '::' || host === 'localhost' || host === '::1' || /^127\./.test(host);
+  const name = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 /** static: '' means the built-in UI, anything else a directory; proxy: the upstream URL. */

@@ -12,6 +12,8 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 export interface ServerConfig {
   baseUrl: string;
+  /** server.base_url was absent: baseUrl is defaultBaseUrl(host, port) and follows `serve --host/--port`. */
+  baseUrlDerived: boolean;
   host: string;
   port: number;
   trustProxy: TrustProxy;
@@ -57,12 +59,15 @@ export interface AccountDeletionConfig {
 
 export interface LoggingConfig {
   level: LogLevel;
-  format: 'json' | 'pretty';
+  /** null: pretty when the log stream is a terminal, json otherwise (decided by src/logger.ts). */
+  format: 'json' | 'pretty' | null;
 }
 
 export interface LoginRateLimitConfig {
-  /** Failed attempts allowed per account (and per client address) inside the window. */
+  /** Failed attempts allowed per account inside the window. */
   maxAttempts: number;
+  /** Failed attempts allowed per client address inside the window (higher: an address may be an office). */
+  addressMaxAttempts: number;
   windowSeconds: number;
 }
 

@@ -7,10 +7,13 @@
  * database-managed objects stop here, before any write) → writePlan writes
  * the differences in batches and revokes grants of removed principals.
  * renderPlan / planToJson show a plan; secrets only ever as (sensitive).
+ * createConfigReloader runs the same apply for a running server (SIGHUP,
+ * `serve --watch`) and swaps the new settings into its Config.
  * docs/gitops.md describes the semantics.
  */
 export { applyConfig, type ApplyOptions, type ApplyResult } from './apply-config.js';
 export { ApplyConflictError, type ApplyConflict } from './apply-conflict-error.js';
+export { createConfigReloader, type ConfigReloader, type ConfigReloaderDeps, type ReloadOutcome } from './config-reloader.js';
 export { planChanges } from './plan-changes.js';
 export { renderPlan, type PlanOutput } from './render-plan.js';
 export { planToJson } from './plan-to-json.js';

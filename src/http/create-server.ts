@@ -1,4 +1,5 @@
 import Hapi, { type Lifecycle, type RouteOptions, type ServerRoute } from '@hapi/hapi';
+import Inert from '@hapi/inert';
 import type { HttpDeps } from './http-deps.js';
 import type { RouteAuth, RouteDefinition } from './route-definition.js';
 import { registerCookieSessionAuth, sessionStrategy } from './auth/cookie-session-auth.js';
@@ -38,6 +39,8 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
     state: { strictHeader: false, ignoreErrors: true },
   });
 
+  // h.file: static files with ETag, 304 and ranges.
+  await server.register(Inert);
   registerCookieSessionAuth(server, {
     sessions: deps.sessions,
     cookiePassword: deps.cookiePassword,
@@ -53,10 +56,11 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
   server.ext('onPreResponse', applyPagePolicy);
   server.events.on('response', (request) => {
-    // Per-request logging is debug only: skip building the entry on the hot path otherwise.
-    if (!deps.logger.isLevelEnabled('debug')) return;
-    const status = 'statusCode' in request.response ? request.response.statusCode : undefined;
-    deps.logger.debug({ method: request.method, path: request.path, status, ms: Date.now() - request.info.received }, 'request');
+    if (!deps.logger.isLevelEnabled('info')) return;
+    // The path only: a query string may hold codes and tokens. Never headers or bodies.
+    const response = request.response as { statusCode?: number; output?: { statusCode: number } } | null;
+    const status = response?.statusCode ?? response?.output?.statusCode;
+    deps.logger.info({ method: request.method.toUpperCase(), path: request.path, status, duration_ms: Date.now() - request.info.received }, 'request');
   });
 
   const originCheck = createOriginCheck(config.server.baseUrl);

@@ -7,6 +7,7 @@ import type { UserConsents } from '../accounts/user-consents.js';
 import type { UserTerms } from '../accounts/user-terms.js';
 import type { OwnAccountDeletion, PasswordChanger, ProfileUpdater } from '../accounts/index.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
+import type { AccountUnlock } from '../admin/unlock-account.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { AdminEventsService } from '../admin/admin-events-service.js';
 import type { BearerCredentials } from './auth/bearer-auth.js';
@@ -39,6 +40,8 @@ export interface HttpDeps {
   /** POST /api/auth/password/forgot and /reset (src/accounts, createPasswordReset). */
   passwordReset: PasswordReset;
   admin: AdminUsersService;
+  /** POST /api/admin/users/{sub}/unlock (src/admin, createAccountUnlock). */
+  unlockAccount: AccountUnlock;
   userViews: UserViewService;
   /** GET /api/admin/events (src/admin, createAdminEventsService). */
   adminEvents: AdminEventsService;

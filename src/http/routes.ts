@@ -16,6 +16,7 @@ import {
 } from './routes/admin-routes.js';
 import { adminListEventsRoute } from './routes/admin-event-routes.js';
 import { adminTermsStatusRoute, termsAcceptRoute, termsListRoute } from './routes/terms-routes.js';
+import { adminUnlockUserRoute } from './routes/admin-unlock-route.js';
 import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
@@ -128,6 +129,7 @@ const adminRoutes: RouteDefinition[] = [
   route('DELETE', '/api/admin/users/{sub}',  'admin', adminDeleteUserRoute),
   route('GET',    '/api/admin/events',       'admin', adminListEventsRoute),
   route('GET',    '/api/admin/terms',        'admin', adminTermsStatusRoute),
+  route('POST',   '/api/admin/users/{sub}/unlock', 'admin', adminUnlockUserRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */

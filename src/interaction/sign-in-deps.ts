@@ -30,7 +30,10 @@ export function createSignInDeps(deps: {
   const { db, consents, factors, terms, auth, clock } = deps;
   return {
     clock,
-    secondFactorPolicy: auth.secondFactor,
+    // Read through: a config reload changes auth.second_factor in place.
+    get secondFactorPolicy() {
+      return auth.secondFactor;
+    },
     factors,
     terms,
     async grantedScopes(sub, clientId) {

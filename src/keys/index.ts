@@ -10,7 +10,7 @@
  * node:crypto in a worker pool (sign-jwt.ts says why) and verified with
  * jose against the store's local JWK Set (verify-jwt.ts).
  */
-export { createKeyStore, keyRefreshIntervalMs, type KeyStore } from './key-store.js';
+export { createKeyStore, keyRefreshIntervalMs, keySwitchWithinMs, type KeyStore } from './key-store.js';
 export { rotateSigningKey, type RotationDeps } from './rotate-signing-key.js';
 export { signJwt } from './sign-jwt.js';
 export { createSigningPool, type SigningPool } from './signing-pool.js';

@@ -39,12 +39,25 @@ export interface KeyStore {
   jwks(): { keys: Record<string, unknown>[] };
   /** Reloads the key set from the database. */
   reload(): Promise<void>;
+  /**
+   * Reloads every refreshIntervalMs from now on, whether or not requests
+   * come, so that a rotation reaches this instance within keySwitchWithinMs;
+   * returns the stop. The timer never keeps the process alive.
+   */
+  refreshPeriodically(): () => void;
 }
 
 /** Minimum time between reloads caused by unknown kids: a flood of forged kids cannot hammer the database. */
 const unknownKidReloadMs = 1000;
 
-export const keyRefreshIntervalMs = 30_000;
+export const keyRefreshIntervalMs = 10_000;
+
+/**
+ * What `idp keys rotate` promises: every running instance signs with the
+ * new keys within this long. One refresh interval, plus a margin for the
+ * reload itself (a query and a key decryption) on a busy machine.
+ */
+export const keySwitchWithinMs = keyRefreshIntervalMs + 5_000;
 
 /**
  * The signing keys every instance shares (DESIGN.md 9: nothing shared lives
@@ -147,5 +160,11 @@ export function createKeyStore(deps: KeyStoreDeps): KeyStore {
       return jwksDocument;
     },
     reload,
+    refreshPeriodically() {
+      // A failed reload (the database away for a moment) keeps the keys it has; the next tick tries again.
+      const timer = setInterval(() => void reload().catch(() => undefined), deps.refreshIntervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
   };
 }

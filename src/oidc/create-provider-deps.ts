@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import { createClientDirectory, createClientSecretVerifier } from '../clients/index.js';
 import type { VerifyArgon2 } from '../clients/verify-client-secret.js';
-import { createKeyStore, keyEncryptionKey, keyRefreshIntervalMs, type SigningPool } from '../keys/index.js';
+import { createKeyStore, keyEncryptionKey, keyRefreshIntervalMs, keySwitchWithinMs, type SigningPool } from '../keys/index.js';
 import type {
   AuthorizationCodeRepository,
   ClientChangeProbe,
@@ -71,5 +71,5 @@ export async function createProviderDeps(deps: {
 
 /** A replaced key stays published while tokens it signed may live, plus the time instances take to switch keys. */
 export function signingKeyRetireAfterMs(tokens: Config['tokens']): number {
-  return Math.max(tokens.accessTokenTtlSeconds, tokens.idTokenTtlSeconds) * 1000 + keyRefreshIntervalMs;
+  return Math.max(tokens.accessTokenTtlSeconds, tokens.idTokenTtlSeconds) * 1000 + keySwitchWithinMs;
 }

@@ -123,7 +123,8 @@ export interface LoginRateLimitRepository {
   countAttempt(tx: Tx, key: string, now: number, windowStartsAfter: number): Promise<LoginRateLimitCounter>;
   /** Takes back one attempt counted at `countedAt`, unless its window has restarted since. */
   release(tx: Tx, key: string, countedAt: number): Promise<void>;
-  clear(tx: Tx, key: string): Promise<void>;
+  /** Forgets the key's counter; true when there was one. */
+  clear(tx: Tx, key: string): Promise<boolean>;
   /** Cleanup: removes counters whose window started before `before`. */
   deleteStale(tx: Tx, before: number): Promise<number>;
 }

@@ -22,7 +22,13 @@ export type Frontend =
  */
 export function createFrontend(frontend: FrontendConfig, branding: BrandingConfig): Frontend {
   if (!frontend.enabled) return { mode: 'disabled' };
-  const variables = { BRANDING_NAME: escapeHtml(branding.name), ...frontend.htmlVariables };
+  // A getter: a config reload changes branding.name in place, and the next page shows it.
+  const variables: Record<string, string> = {
+    get BRANDING_NAME() {
+      return escapeHtml(branding.name);
+    },
+    ...frontend.htmlVariables,
+  };
   if (frontend.mode === 'proxy') {
     if (!frontend.path) throw new Error('frontend.path must be the upstream URL when frontend.mode is proxy');
     return { mode: 'proxy', proxy: createProxyFrontend({ upstream: frontend.path, variables }) };

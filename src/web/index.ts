@@ -8,6 +8,7 @@
  * policy of the pages idp renders itself (not of an operator's front end).
  */
 export { createFrontend, type Frontend } from './create-frontend.js';
+export { ProxyTimeoutError } from './proxy-frontend.js';
 export { builtinUiDirectory } from './builtin-ui-directory.js';
 export { isApiPath } from './is-api-path.js';
 export { renderErrorPage } from './error-page.js';

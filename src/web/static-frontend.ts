@@ -2,10 +2,12 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fillHtmlVariables } from './html-variables.js';
 
-export interface FrontendFile {
-  contentType: string;
-  body: Buffer | string;
-}
+/**
+ * What a path of the static directory is: an HTML page, read and with its
+ * html_variables filled, or any other file, named by its absolute path for
+ * the HTTP layer to stream (@hapi/inert: ETag, 304, ranges).
+ */
+export type FrontendFile = { contentType: string; body: string } | { contentType: string; file: string };
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -43,9 +45,8 @@ export function createStaticFrontend(options: {
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return null;
     const contentType = contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-    const body = await readFile(file);
-    if (!contentType.startsWith('text/html')) return { contentType, body };
-    return { contentType, body: fillHtmlVariables(body.toString('utf8'), options.variables) };
+    if (!contentType.startsWith('text/html')) return { contentType, file };
+    return { contentType, body: fillHtmlVariables(await readFile(file, 'utf8'), options.variables) };
   }
 
   return {

@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { clientSecret, gitopsYaml, makeWorkdir, runIdp } from './gitops-cli-fixture.js';
@@ -104,7 +103,7 @@ describe.each(databaseKinds)('bin/idp apply (spawned) on %s', (kind) => {
   beforeAll(async () => {
     // `npm test` builds first; a standalone vitest run may not have.
     if (!existsSync(path.join(root, 'dist/cli/commands/apply.js'))) {
-      await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root }).catch(() => {});
+      await execa('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, reject: false });
     }
     t = await createTestDatabase(kind, { migrate: false });
   });
@@ -113,13 +112,13 @@ describe.each(databaseKinds)('bin/idp apply (spawned) on %s', (kind) => {
     work.cleanup();
   });
 
-  const run = (args: string[]) =>
-    promisify(execFile)(path.join(root, 'bin/idp'), args, { cwd: work.dir, env: { ...process.env, WEB_SECRET: clientSecret, NO_COLOR: '1' } }).then(
-      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-    );
+  const run = async (args: string[]) => {
+    const result = await execa(path.join(root, 'bin/idp'), args, { cwd: work.dir, env: { WEB_SECRET: clientSecret, NO_COLOR: '1' }, reject: false });
+    return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+  };
 
-  it('two processes applying at once both succeed: one applies, the other finds nothing to do', async () => {
+  // Each test starts several processes: on a loaded machine that alone can take most of the default 30 s.
+  it('two processes applying at once both succeed: one applies, the other finds nothing to do', { timeout: 90_000 }, async () => {
     const many = Array.from({ length: 1500 }, (_, i) => ({ sub: `user-${i}` }));
     work.write('many.yaml', gitopsYaml(t.config, many));
     // Migrate first: concurrent first-time migrations are knex's business, not apply's.
@@ -134,7 +133,7 @@ describe.each(databaseKinds)('bin/idp apply (spawned) on %s', (kind) => {
     expect(Number((await t.db('users').count({ n: '*' }))[0].n)).toBe(1500);
   });
 
-  it('applies through the real binary, and diff --exit-code then exits 0', async () => {
+  it('applies through the real binary, and diff --exit-code then exits 0', { timeout: 90_000 }, async () => {
     work.write('idp.yaml', gitopsYaml(t.config, [{ sub: 'alice' }]));
     const pending = await run(['diff', '--exit-code', '-c', 'idp.yaml']);
     expect(pending.code).toBe(2);

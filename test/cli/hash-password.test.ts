@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execa } from 'execa';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -35,30 +35,24 @@ describe('idp hash-password', () => {
   });
 
   it('works through the real binary with a pipe', async () => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      const child = execFile(path.join(root, 'bin/idp'), ['hash-password'], (error, out) => (error ? reject(error) : resolve(out)));
-      child.stdin?.end('piped secret\n');
-    });
+    const { stdout } = await execa(path.join(root, 'bin/idp'), ['hash-password'], { input: 'piped secret\n' });
     expect(await verifyPassword(stdout.trim(), 'piped secret')).toBe(true);
   });
 
   it('prompts twice without echo on a terminal (a real pty through script(1))', async () => {
-    const screen = await new Promise<string>((resolve, reject) => {
-      const child = spawn('script', ['-q', '-e', '-c', `${path.join(root, 'bin/idp')} hash-password`, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } });
-      let out = '';
-      let typed = 0;
-      // Type only once the prompt is shown: the terminal is in raw (no echo) mode from then on.
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const prompt = ['Password:', 'Repeat the password:'][typed];
-        if (prompt && out.includes(prompt)) {
-          child.stdin.write('tty secret\r');
-          typed++;
-        }
-      });
-      child.on('error', reject);
-      child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${out}`))));
+    const child = execa('script', ['-q', '-e', '-c', `${path.join(root, 'bin/idp')} hash-password`, '/dev/null'], { env: { NO_COLOR: '1' }, stdin: 'pipe' });
+    let screen = '';
+    let typed = 0;
+    // Type only once the prompt is shown: the terminal is in raw (no echo) mode from then on.
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      const prompt = ['Password:', 'Repeat the password:'][typed];
+      if (prompt && screen.includes(prompt)) {
+        child.stdin.write('tty secret\r');
+        typed++;
+      }
     });
+    await child;
     expect(screen).not.toContain('tty secret');
     const hash = screen.split(/\r?\n/).find((line) => line.startsWith('$argon2id$'));
     expect(await verifyPassword(hash ?? '', 'tty secret')).toBe(true);

@@ -29,19 +29,21 @@ describe('idp keys', () => {
     expect((await idp('keys', 'list')).stdout).toContain('no signing keys yet');
     const first = await idp('keys', 'rotate');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/rotated: ES256 key \S+ signs from now on/);
-    expect((await idp('keys', 'rotate')).code).toBe(0);
+    expect(first.stdout).toMatch(/^created: ES256 key \S+, the first signing key \(there were none to replace\)$/);
+    const second = await idp('keys', 'rotate');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^rotated: ES256 key \S+ signs from now on \(running instances switch within 15 s\)\nthe replaced key stays published until \S+$/);
     const listed = await idp('keys', 'list', '--json');
     const keys = JSON.parse(listed.stdout) as { kid: string; alg: string; status: string; retire_at: string | null }[];
     expect(keys.map((k) => [k.alg, k.status])).toEqual([['ES256', 'signing'], ['ES256', 'published']]);
     expect(keys[0].retire_at).toBeNull();
     expect(Date.parse(keys[1].retire_at!)).toBeGreaterThan(Date.now() + 3_600_000);
 
-    // Each rotation is an audit event naming the new key.
+    // A rotation is an audit event naming the new key; creating the first one replaces nothing.
     const storage = openStorage({ ...testConfig().database, client: 'sqlite', filename: path.join(dir, 'idp.sqlite') });
     try {
       const { events } = await storage.repositories.events.list(storage.db, { type: 'signing_key.rotated', page: 1, pageSize: 10 });
-      expect(events.map((e) => [e.actor, e.subject, e.detail])).toEqual(keys.map((k) => ['config', k.kid, { alg: 'ES256' }]));
+      expect(events.map((e) => [e.actor, e.subject, e.detail])).toEqual([['config', keys[0].kid, { alg: 'ES256' }]]);
     } finally {
       await storage.close();
     }

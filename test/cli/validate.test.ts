@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
+import { execa } from 'execa';
 import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { Chalk } from 'chalk';
@@ -190,21 +189,15 @@ describe('loadCommandConfig (the config of migrate, diff, apply, serve)', () => 
 });
 
 describe('bin/idp validate (a real process)', () => {
-  const execFileAsync = promisify(execFile);
   beforeAll(async () => {
     // Build like `npm test` does; errors in files still being written elsewhere do not stop tsc from emitting.
-    await execFileAsync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root }).catch(() => undefined);
+    await execa('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, reject: false });
     expect(existsSync(path.join(root, 'dist/cli/commands/validate.js'))).toBe(true);
   }, 240_000);
 
   async function spawnIdp(args: string[]) {
-    try {
-      const { stdout, stderr } = await execFileAsync(process.execPath, [path.join(root, 'bin/idp'), ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '' } });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
+    const result = await execa(process.execPath, [path.join(root, 'bin/idp'), ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, extendEnv: false, reject: false });
+    return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
   }
 
   it.each([

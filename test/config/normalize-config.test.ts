@@ -12,7 +12,10 @@ describe('built-in defaults (no config file)', () => {
     if (!result.ok) return;
     const { config } = result;
     expect(config.file).toBeNull();
-    expect(config.server).toEqual({ baseUrl: 'http://localhost:8080', host: '0.0.0.0', port: 8080, trustProxy: false });
+    expect(config.server).toEqual({ baseUrl: 'http://localhost:8080', baseUrlDerived: true, host: '0.0.0.0', port: 8080, trustProxy: false });
+    // Without a format, the logger picks one from its stream (src/logger.ts).
+    expect(config.logging).toEqual({ level: 'info', format: null });
+    expect(config.security.loginRateLimit).toEqual({ maxAttempts: 5, addressMaxAttempts: 50, windowSeconds: 900 });
     expect(config.database).toEqual({ client: 'sqlite', filename: '/srv/idp/idp.sqlite', url: null, pool: { min: 0, max: 10 } });
     expect(config.registration).toEqual({ enabled: false, allowedEmailPatterns: [], emailVerificationRequired: true, signupNotice: {} });
     expect(config.openapi).toEqual({ enabled: true, title: 'idp API', description: 'OpenID Connect Provider API', uiTitle: 'idp API Reference' });
@@ -81,6 +84,7 @@ describe('normalize', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.config.server.baseUrl).toBe('https://id.example.com');
+    expect(result.config.server.baseUrlDerived).toBe(false);
     expect(result.config.clients[0]).toEqual({
       clientId: 'spa',
       name: 'spa',
@@ -121,6 +125,18 @@ describe('normalize', () => {
   ])('reads server.trust_proxy: %s as %j', (setting, expected) => {
     const result = load(yaml(secretLine, `server: { trust_proxy: ${setting} }`));
     expect(result.ok && result.config.server.trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    ['{ port: 9000 }', 'http://localhost:9000'],
+    ['{ host: 127.0.0.1, port: 9000 }', 'http://localhost:9000'],
+    ['{ host: "::", port: 9000 }', 'http://localhost:9000'],
+    ['{ host: 192.0.2.10 }', 'http://192.0.2.10:8080'],
+    ['{ host: "2001:db8::10", port: 443 }', 'http://[2001:db8::10]:443'],
+    ['{ host: id.internal }', 'http://id.internal:8080'],
+  ])('derives base_url from server %s when the file has none: %s', (server, expected) => {
+    const result = load(yaml(secretLine, `server: ${server}`));
+    expect(result.ok && result.config.server).toMatchObject({ baseUrl: expected, baseUrlDerived: true });
   });
 
   it('reads a server.trust_proxy list as the set of trusted proxy addresses', () => {

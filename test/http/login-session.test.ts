@@ -152,14 +152,16 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
   let t: TestApp;
   let second: Awaited<ReturnType<typeof createApp>>;
   const maxAttempts = 3;
+  const addressMaxAttempts = 6;
 
   beforeAll(async () => {
     const base = testConfig();
     t = await createTestApp(kind, {
       server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: { hops: 1 } },
-      security: { ...base.security, loginRateLimit: { maxAttempts, windowSeconds: 600 } },
+      security: { ...base.security, loginRateLimit: { maxAttempts, addressMaxAttempts, windowSeconds: 600 } },
     });
-    for (const sub of ['victim', 'a1', 'a2', 'a3', 'a4', 'shared', 'burst', 'regular']) await seedUser(t, { sub, email: `${sub}@example.com` });
+    const subs = ['victim', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'shared', 'burst', 'regular', 'office', 'boss', 'locked', 'root'];
+    for (const sub of subs) await seedUser(t, { sub, email: `${sub}@example.com`, role: sub === 'root' ? 'admin' : 'user' });
     second = await createApp(t.config, { storage: t.database.storage, logger: pino({ level: 'silent' }) });
   });
   afterAll(async () => {
@@ -188,9 +190,17 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
     expect((await attempt(t.app, 'a4@example.com', testPassword, '10.1.0.97')).statusCode).toBe(200);
   });
 
-  it('blocks a client address after max_attempts failures, whatever the account', async () => {
+  it("an account's failures below the address limit never block another account from that address (an office behind NAT)", async () => {
+    const office = '10.7.0.1';
+    for (let i = 0; i < maxAttempts; i++) expect((await attempt(t.app, 'office@example.com', 'wrong', office)).statusCode).toBe(401);
+    expect429(await attempt(t.app, 'office@example.com', testPassword, office));
+    // The colleague (the admin, say) behind the same address signs in with the right password.
+    expect((await attempt(second, 'boss@example.com', testPassword, office)).statusCode).toBe(200);
+  });
+
+  it('blocks a client address after address_max_attempts failures, whatever the accounts', async () => {
     const address = '10.2.0.1';
-    for (const sub of ['a1', 'a2', 'a3']) expect((await attempt(t.app, `${sub}@example.com`, 'wrong', address)).statusCode).toBe(401);
+    for (const sub of ['a1', 'a2', 'a3', 'a5', 'a6', 'a7']) expect((await attempt(t.app, `${sub}@example.com`, 'wrong', address)).statusCode).toBe(401);
     expect429(await attempt(t.app, 'a4@example.com', testPassword, address));
     expect((await attempt(t.app, 'a4@example.com', testPassword, '10.2.0.2')).statusCode).toBe(200);
   });
@@ -214,23 +224,43 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
     expect429(await attempt(t.app, 'burst@example.com', testPassword, '10.4.1.1'));
   });
 
-  it('a burst of parallel guesses from one address across many accounts gets at most max_attempts password checks', async () => {
+  it('a burst of parallel guesses from one address across many accounts gets at most address_max_attempts password checks', async () => {
     const address = '10.5.0.1';
     const burst = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => attempt(i % 2 ? second : t.app, `spray-${i}@example.com`, 'wrong', address)),
+      Array.from({ length: 16 }, (_, i) => attempt(i % 2 ? second : t.app, `spray-${i}@example.com`, 'wrong', address)),
     );
     const statuses = burst.map((r) => r.statusCode);
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(maxAttempts);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(addressMaxAttempts);
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
     expect429(await attempt(t.app, 'regular@example.com', testPassword, address));
   });
 
   it('successful sign-ins never add up against their address', async () => {
     const address = '10.6.0.1';
-    for (let i = 0; i < maxAttempts * 2; i++) expect((await attempt(i % 2 ? second : t.app, 'regular@example.com', testPassword, address)).statusCode).toBe(200);
-    // The address still has all its failures to spend: max_attempts - 1 wrong ones leave a right one through.
-    for (let i = 0; i < maxAttempts - 1; i++) expect((await attempt(t.app, `nobody-${i}@example.com`, 'wrong', address)).statusCode).toBe(401);
+    for (let i = 0; i < addressMaxAttempts * 2; i++) expect((await attempt(i % 2 ? second : t.app, 'regular@example.com', testPassword, address)).statusCode).toBe(200);
+    // The address still has all its failures to spend: address_max_attempts - 1 wrong ones leave a right one through.
+    for (let i = 0; i < addressMaxAttempts - 1; i++) expect((await attempt(t.app, `nobody-${i}@example.com`, 'wrong', address)).statusCode).toBe(401);
     expect((await attempt(t.app, 'regular@example.com', testPassword, address)).statusCode).toBe(200);
+  });
+
+  it('POST /api/admin/users/{sub}/unlock clears the account block at once, on every instance', async () => {
+    for (let i = 0; i < maxAttempts; i++) expect((await attempt(t.app, 'locked@example.com', 'wrong', `10.8.0.${i}`)).statusCode).toBe(401);
+    expect429(await attempt(second, 'locked@example.com', testPassword, '10.8.1.1'));
+    const admin = sessionCookieOf((await attempt(t.app, 'root@example.com', testPassword, '10.8.2.1')).headers['set-cookie']);
+    const unlock = await t.app.server.inject({ method: 'POST', url: '/api/admin/users/locked/unlock', headers: { cookie: admin } });
+    expect(unlock.statusCode).toBe(204);
+    expect(unlock.payload).toBe('');
+    expect((await attempt(second, 'locked@example.com', testPassword, '10.8.1.1')).statusCode).toBe(200);
+  });
+
+  it('unlock: 404 USER_NOT_FOUND for an unknown sub, 403 for a non-admin, 401 without a session', async () => {
+    const admin = sessionCookieOf((await attempt(t.app, 'root@example.com', testPassword, '10.9.0.1')).headers['set-cookie']);
+    const unknown = await t.app.server.inject({ method: 'POST', url: '/api/admin/users/nobody/unlock', headers: { cookie: admin } });
+    expect(unknown.statusCode).toBe(404);
+    expect(JSON.parse(unknown.payload)).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found.' });
+    const user = sessionCookieOf((await attempt(t.app, 'a4@example.com', testPassword, '10.9.0.2')).headers['set-cookie']);
+    expect((await t.app.server.inject({ method: 'POST', url: '/api/admin/users/locked/unlock', headers: { cookie: user } })).statusCode).toBe(403);
+    expect((await t.app.server.inject({ method: 'POST', url: '/api/admin/users/locked/unlock' })).statusCode).toBe(401);
   });
 });
 
@@ -257,7 +287,7 @@ describe('login rate limit without server.trust_proxy', () => {
   let t: TestApp;
   beforeAll(async () => {
     const base = testConfig();
-    t = await createTestApp('sqlite', { security: { ...base.security, loginRateLimit: { maxAttempts: 2, windowSeconds: 60 } } });
+    t = await createTestApp('sqlite', { security: { ...base.security, loginRateLimit: { maxAttempts: 2, addressMaxAttempts: 2, windowSeconds: 60 } } });
     for (const sub of ['p1', 'p2', 'p3']) await seedUser(t, { sub, email: `${sub}@example.com` });
   });
   afterAll(() => t.destroy());

@@ -16,6 +16,7 @@ const adminErrors: Record<string, string[]> = {
   'get /api/admin/users/{sub}': ['401', '403', '404'],
   'patch /api/admin/users/{sub}': ['401', '403', '404', '409'],
   'delete /api/admin/users/{sub}': ['401', '403', '404'],
+  'post /api/admin/users/{sub}/unlock': ['401', '403', '404'],
 };
 
 describe('OpenAPI document and reference', () => {
@@ -64,7 +65,17 @@ describe('OpenAPI document and reference', () => {
       .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method} ${path}`, op] as const));
     // SPEC.md 4's operations, and DESIGN.md 11's additions under the same rules.
     expect(adminOps.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['get /api/admin/me', 'get /api/admin/users', 'post /api/admin/users', 'get /api/admin/users/{sub}', 'patch /api/admin/users/{sub}', 'delete /api/admin/users/{sub}', 'get /api/admin/events']),
+      expect.arrayContaining([
+        'get /api/admin/me',
+        'get /api/admin/users',
+        'post /api/admin/users',
+        'get /api/admin/users/{sub}',
+        'patch /api/admin/users/{sub}',
+        'delete /api/admin/users/{sub}',
+        'post /api/admin/users/{sub}/unlock',
+        'get /api/admin/events',
+        'get /api/admin/terms',
+      ]),
     );
     for (const [name, op] of adminOps) {
       expect(op.security, name).toEqual([{ cookieSessionAuth: [] }]);

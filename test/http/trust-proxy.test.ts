@@ -31,7 +31,7 @@ describe.each(databaseKinds)('the per-address login limit behind a proxy on %s',
       const base = testConfig();
       t = await createTestApp(kind, {
         server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: trustProxyOf(setting) },
-        security: { ...base.security, loginRateLimit: { maxAttempts, windowSeconds: 600 } },
+        security: { ...base.security, loginRateLimit: { maxAttempts, addressMaxAttempts: maxAttempts, windowSeconds: 600 } },
       });
       for (const sub of ['a1', 'a2', 'a3', 'a4']) await seedUser(t, { sub, email: `${sub}@example.com` });
     });
@@ -63,7 +63,7 @@ describe.each(databaseKinds)('the per-address login limit behind a proxy on %s',
       const base = testConfig();
       t = await createTestApp(kind, {
         server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: trustProxyOf('[10.0.0.0/8]') },
-        security: { ...base.security, loginRateLimit: { maxAttempts: 2, windowSeconds: 600 } },
+        security: { ...base.security, loginRateLimit: { maxAttempts: 2, addressMaxAttempts: 2, windowSeconds: 600 } },
       });
       for (const sub of ['p1', 'p2', 'p3']) await seedUser(t, { sub, email: `${sub}@example.com` });
     });

@@ -3,7 +3,7 @@ import { systemClock } from '../../src/clock.js';
 import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/background-jobs.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { capturedLogger, schedulerConfig, testScheduler } from './scheduler-fixture.js';
-import { requireBuild, spawnProcess, waitUntil, type SpawnedProcess } from './spawned-process.js';
+import { requireBuild, spawnProcess, waitUntil, type SpawnedProcess } from '../support/spawned-process.js';
 
 const workerScript = 'test/scheduler/fixtures/worker-process.mjs';
 

@@ -8,7 +8,7 @@ import { createJobQueue } from '../../src/scheduler/job-queue.js';
 import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/background-jobs.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { checkExactlyOnce } from './check-exactly-once.js';
-import { killDuringJob, requireBuild, spawnProcess, waitUntil, type SpawnedProcess } from './spawned-process.js';
+import { killDuringJob, requireBuild, spawnProcess, waitUntil, type SpawnedProcess } from '../support/spawned-process.js';
 
 const lockTtlMs = 1500;
 

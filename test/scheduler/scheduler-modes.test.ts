@@ -4,7 +4,7 @@ import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/back
 import { knexSchedulerLeaseRepository as leases } from '../../src/storage/knex/scheduler-leases.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { capturedLogger, schedulerConfig, testScheduler } from './scheduler-fixture.js';
-import { waitUntil } from './spawned-process.js';
+import { waitUntil } from '../support/spawned-process.js';
 
 describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
   let t: TestDatabase;

@@ -8,7 +8,7 @@ import type { ClientConfig, Config, IdentityProviderConfig, TermConfig, UserConf
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     file: null,
-    server: { baseUrl: 'http://localhost:8080', host: '0.0.0.0', port: 8080, trustProxy: false },
+    server: { baseUrl: 'http://localhost:8080', baseUrlDerived: false, host: '0.0.0.0', port: 8080, trustProxy: false },
     tokens: {
       accessTokenTtlSeconds: 3600,
       idTokenTtlSeconds: 3600,
@@ -25,7 +25,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       secret: 'test-secret-test-secret-test-secret-0123',
       sessionTtlSeconds: 86_400,
       sessionIdleTtlSeconds: 3600,
-      loginRateLimit: { maxAttempts: 5, windowSeconds: 900 },
+      loginRateLimit: { maxAttempts: 5, addressMaxAttempts: 50, windowSeconds: 900 },
     },
     database: { client: 'sqlite', filename: ':memory:', url: null, pool: { min: 1, max: 1 } },
     auth: { passwordMinLength: 8, secondFactor: 'optional', totpIssuer: null, passkeysEnabled: true },

@@ -5,8 +5,10 @@ import path from 'node:path';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFrontend, fillHtmlVariables, isApiPath } from '../../src/web/index.js';
+import { createFrontend, fillHtmlVariables, isApiPath, ProxyTimeoutError } from '../../src/web/index.js';
+import { createProxyFrontend } from '../../src/web/proxy-frontend.js';
 import { testConfig } from '../support/config-fixture.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const branding = testConfig().branding;
 
@@ -39,7 +41,8 @@ describe('static mode', () => {
     expect(login?.contentType).toBe('text/html; charset=utf-8');
     expect(String(login?.body)).toContain('<title>Sign in · Acme &#60;ID&#62;</title>');
     expect(String((await frontend.static.load('/consent'))?.body)).toContain('<title>Consent · Acme &#60;ID&#62;</title>');
-    expect((await frontend.static.load('/ui/login.js'))?.contentType).toBe('text/javascript; charset=utf-8');
+    // Not a page: named by its path, for the HTTP layer to stream.
+    expect(await frontend.static.load('/ui/login.js')).toEqual({ contentType: 'text/javascript; charset=utf-8', file: path.join(frontend.static.directory, 'ui', 'login.js') });
     expect(String((await frontend.static.load('/'))?.body)).toContain('<title>Acme &#60;ID&#62;</title>');
     // No single-page fallback for the built-in UI: an unknown page is a 404.
     expect(await frontend.static.load('/nothing-here')).toBeNull();
@@ -64,7 +67,7 @@ describe('static mode', () => {
       if (frontend.mode !== 'static') throw new Error('expected static');
       expect(String((await frontend.static.load('/'))?.body)).toBe('<h1>idp hello</h1>');
       expect(String((await frontend.static.load('/settings/profile'))?.body)).toBe('<h1>idp hello</h1>');
-      expect(String((await frontend.static.load('/assets/app.js'))?.body)).toBe('console.log("{{GREETING}}")');
+      expect(await frontend.static.load('/assets/app.js')).toEqual({ contentType: 'text/javascript; charset=utf-8', file: path.join(dir, 'assets', 'app.js') });
       expect(await frontend.static.load('/assets/missing.js')).toBeNull();
     });
 
@@ -73,9 +76,47 @@ describe('static mode', () => {
       if (frontend.mode !== 'static') throw new Error('expected static');
       for (const attempt of [`/../${path.basename(dir)}-secret.txt`, `/%2e%2e/${path.basename(dir)}-secret.txt`, '/..%2f..%2fetc%2fpasswd', '/%00']) {
         const found = await frontend.static.load(attempt);
-        expect(found === null || !String(found.body).includes('secret')).toBe(true);
+        expect(found === null || ('file' in found ? found.file.startsWith(`${dir}${path.sep}`) : !found.body.includes('secret'))).toBe(true);
       }
     });
+  });
+});
+
+describe('static files through the server (@hapi/inert)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(() => t.destroy());
+
+  it('answers with the type, an ETag, 304 for a matching If-None-Match, and ranges', async () => {
+    const css = await t.app.server.inject('/ui/app.css');
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.headers['cache-control']).toBe('public, max-age=300');
+    const etag = css.headers.etag as string;
+    expect(etag).toMatch(/^"[0-9a-f]+"$/);
+    const again = await t.app.server.inject({ url: '/ui/app.css', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.payload).toBe('');
+    const part = await t.app.server.inject({ url: '/ui/app.css', headers: { range: 'bytes=0-9' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.payload).toBe(css.payload.slice(0, 10));
+    expect((await t.app.server.inject('/ui/login.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
+  });
+
+  it('never serves a file outside the directory', async () => {
+    for (const attempt of ['/ui/..%2f..%2f..%2fpackage.json', '/..%2f..%2f..%2f..%2fetc%2fpasswd', '/ui/%2e%2e/%2e%2e/builtin-ui-directory.ts']) {
+      const answer = await t.app.server.inject(attempt);
+      expect(answer.statusCode, attempt).toBe(404);
+    }
+  });
+
+  it('serves the reference UI files the same way', async () => {
+    const bundle = await t.app.server.inject('/api/docs/assets/swagger-ui.css');
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect((await t.app.server.inject({ url: '/api/docs/assets/swagger-ui.css', headers: { 'if-none-match': bundle.headers.etag as string } })).statusCode).toBe(304);
   });
 });
 
@@ -129,6 +170,35 @@ describe('proxy mode', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of answer.body as Readable) chunks.push(chunk as Buffer);
     expect(JSON.parse(Buffer.concat(chunks).toString())).toEqual({ echoed: 'a=1' });
+  });
+  it('gives up on a front end silent for longer than its timeout, and on a request whose browser left', async () => {
+    const silent = http.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const slow = createProxyFrontend({ upstream: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, variables: {} }, 200);
+      const request = { method: 'GET', url: '/', headers: {}, body: null, clientAddress: '127.0.0.1', protocol: 'http' as const };
+      await expect(slow.forward(request)).rejects.toBeInstanceOf(ProxyTimeoutError);
+      await expect(slow.forward({ ...request, abandoned: Promise.resolve() })).rejects.toThrow('socket hang up');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('answers 502 with a page through the server when the front end does not answer', async () => {
+    const gone = http.createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const port = (gone.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    const t = await createTestApp('sqlite', { frontend: { enabled: true, mode: 'proxy', path: `http://127.0.0.1:${port}`, htmlVariables: {} } });
+    try {
+      const answer = await t.app.server.inject('/anything');
+      expect(answer.statusCode).toBe(502);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(answer.payload).toContain('The front end is not answering.');
+    } finally {
+      await t.destroy();
+    }
   });
 });
 

@@ -23,6 +23,8 @@ export interface AdminClient {
   updateUser(sub: string, body: UpdateUserBody): Promise<{ user: AdminUser }>;
   deleteUser(sub: string): Promise<{ user: AdminUser }>;
   listEvents(params: ListEventsParams): Promise<EventListResponse>;
+  /** POST /api/admin/users/{sub}/unlock (DESIGN.md 11): 204. */
+  unlockUser(sub: string): Promise<void>;
 }
 
 export interface AdminClientOptions {
@@ -71,5 +73,8 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
     updateUser: (sub, body) => call({ method: 'PATCH', path: userPath(sub), body }),
     deleteUser: (sub) => call({ method: 'DELETE', path: userPath(sub) }),
     listEvents: (params) => call({ method: 'GET', path: '/api/admin/events', query: { ...params } }),
+    async unlockUser(sub) {
+      await call({ method: 'POST', path: `${userPath(sub)}/unlock` });
+    },
   };
 }

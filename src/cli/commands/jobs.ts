@@ -1,10 +1,10 @@
-import { destination, pino } from 'pino';
 import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
 import { renderTable, type TableColumn } from '../admin/render-table.js';
 import { createFoundationScheduler } from '../../app.js';
+import { createLogger } from '../../logger.js';
 import { allScheduledJobs } from '../../scheduler/index.js';
 import type { BackgroundJobRecord, BackgroundJobState } from '../../model/index.js';
 
@@ -21,7 +21,7 @@ export interface JobsListOptions {
 export async function runJobsList(ctx: CliContext, opts: JobsListOptions): Promise<number> {
   const state = parseState(opts.state);
   const limit = parseLimit(opts.limit);
-  const config = await loadCommandConfig(ctx, opts.config);
+  const config = await loadCommandConfig(ctx, opts.config, ['database', 'scheduler', 'cleanup']);
   const { storage } = await openCommandFoundation(config, ctx.cwd);
   try {
     const repo = storage.repositories.backgroundJobs;
@@ -41,13 +41,13 @@ export async function runJobsList(ctx: CliContext, opts: JobsListOptions): Promi
 
 /** `idp jobs run <name>`: runs a scheduled job (e.g. cleanup) once, now, in this process. */
 export async function runJobsRun(ctx: CliContext, name: string, opts: { config?: string; json?: boolean }): Promise<number> {
-  const config = await loadCommandConfig(ctx, opts.config);
+  const config = await loadCommandConfig(ctx, opts.config, ['database', 'scheduler', 'cleanup']);
   const known = allScheduledJobs(config).map((job) => job.name);
   if (!known.includes(name)) throw new CliError(`unknown scheduled job "${name}" (expected ${known.join(', ')})`, 2);
   const foundation = await openCommandFoundation(config, ctx.cwd);
   try {
     // Logs go to stderr: stdout carries the result.
-    const logger = pino({ level: config.logging.level === 'silent' ? 'silent' : 'warn' }, destination(2));
+    const logger = createLogger({ level: config.logging.level === 'silent' ? 'silent' : 'warn', format: config.logging.format }, process.stderr);
     const scheduler = createFoundationScheduler(foundation, logger);
     const summary = await scheduler.runNow(name);
     if (opts.json) ctx.output.out(JSON.stringify({ job: name, result: summary }, null, 2));

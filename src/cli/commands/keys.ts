@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
-import { keyEncryptionKey, rotateSigningKey } from '../../keys/index.js';
+import { keyEncryptionKey, keySwitchWithinMs, rotateSigningKey } from '../../keys/index.js';
 import { signingKeyRetireAfterMs } from '../../oidc/create-provider-deps.js';
 import { createEventLog } from '../../events/index.js';
 import { serverSecretSetting } from '../../security/resolve-server-secret.js';
@@ -14,12 +14,12 @@ import type { SigningAlgorithm, SigningKeyRecord } from '../../model/index.js';
  * the signing key of every algorithm that has one (RS256 and whatever
  * tokens.signing_alg and the clients use; before the first start, a key of
  * tokens.signing_alg), and every instance signs with the new keys within
- * keyRefreshIntervalMs; the replaced keys stay in the JWKS until the
+ * keySwitchWithinMs; the replaced keys stay in the JWKS until the
  * tokens they signed have expired (docs/oidc.md).
  */
 export async function runKeys(ctx: CliContext, action: string, opts: { config?: string; json?: boolean }): Promise<number> {
   if (action !== 'list' && action !== 'rotate') throw new CliError(`unknown keys action "${action}" (expected list or rotate)`, 2);
-  const config = await loadCommandConfig(ctx, opts.config);
+  const config = await loadCommandConfig(ctx, opts.config, ['database', 'security', 'tokens']);
   const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
   const { db, repositories } = storage;
   try {
@@ -31,13 +31,21 @@ export async function runKeys(ctx: CliContext, action: string, opts: { config?: 
       const retireAfterMs = signingKeyRetireAfterMs(config.tokens);
       const rotation = { db, keys: repositories.signingKeys, kek: keyEncryptionKey(secret), clock, retireAfterMs };
       const algorithms = signingAlgsOf(await repositories.signingKeys.listAll(db));
-      for (const alg of algorithms.length > 0 ? algorithms : [config.tokens.signingAlg]) {
+      if (algorithms.length === 0) {
+        // Nothing to replace: the first key, which `idp serve` signs with from its start.
+        const key = await rotateSigningKey(rotation, config.tokens.signingAlg);
+        if (!key) throw new CliError('another rotation happened at the same time; run `idp keys list` to see the keys');
+        ctx.output.out(`${ctx.output.color.green('created')}: ${key.alg} key ${key.kid}, the first signing key (there were none to replace)`);
+        return 0;
+      }
+      const switchSeconds = keySwitchWithinMs / 1000;
+      for (const alg of algorithms) {
         const key = await rotateSigningKey(rotation, alg);
         if (!key) throw new CliError('another rotation happened at the same time; run `idp keys list` to see the keys');
         await createEventLog({ storage, clock }).record(db, { type: 'signing_key.rotated', actor: 'config', subject: key.kid, detail: { alg: key.alg } });
-        ctx.output.out(`${ctx.output.color.green('rotated')}: ${key.alg} key ${key.kid} signs from now on (instances switch within 30 s)`);
+        ctx.output.out(`${ctx.output.color.green('rotated')}: ${key.alg} key ${key.kid} signs from now on (running instances switch within ${switchSeconds} s)`);
       }
-      ctx.output.out(`older keys stay published until ${new Date(now + retireAfterMs).toISOString()}`);
+      ctx.output.out(`the replaced ${algorithms.length === 1 ? 'key stays' : 'keys stay'} published until ${new Date(now + retireAfterMs).toISOString()}`);
       return 0;
     }
     const keys = await repositories.signingKeys.listAll(db);

@@ -5,7 +5,7 @@ import { openCommandFoundation } from '../open-command-foundation.js';
 
 export async function runMigrate(ctx: CliContext, action: string, opts: { config?: string }): Promise<number> {
   if (action !== 'up' && action !== 'status') throw new CliError(`unknown migrate action "${action}" (expected up or status)`, 2);
-  const config = await loadCommandConfig(ctx, opts.config);
+  const config = await loadCommandConfig(ctx, opts.config, ['database']);
   const { storage } = await openCommandFoundation(config, ctx.cwd, { migrate: false });
   try {
     if (action === 'status') {

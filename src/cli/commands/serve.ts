@@ -1,9 +1,13 @@
+import { createServer } from 'node:net';
 import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
 import { createApp } from '../../app.js';
-import { applyConfig, ApplyConflictError } from '../../gitops/index.js';
+import { loadConfig, type Config, type LoadResult } from '../../config/index.js';
+import { defaultBaseUrl } from '../../config/normalize-config.js';
+import { watchConfigFile } from '../../config/watch-config-file.js';
+import { applyConfig, ApplyConflictError, createConfigReloader } from '../../gitops/index.js';
 import { createLogger } from '../../logger.js';
 
 export interface ServeOptions {
@@ -12,6 +16,15 @@ export interface ServeOptions {
   port?: string;
   /** commander's --no-apply sets this to false. */
   apply?: boolean;
+  watch?: boolean;
+}
+
+/** What `serve` hears from outside: a request to stop, and requests to reload (SIGHUP). */
+export interface ServeSignals {
+  /** Resolves with the signal's name when the server should stop. */
+  shutdown(): Promise<string>;
+  /** Calls `listener` on each reload request; returns the unsubscribe. */
+  onReload(listener: () => void): () => void;
 }
 
 /** How long a shutdown waits for in-flight requests before closing them. */
@@ -20,40 +33,80 @@ const drainTimeoutMs = 10_000;
 /**
  * `idp serve`: load the config, open and migrate the database, apply the
  * config (unless --no-apply), start the server and log one line with its
- * URL; on SIGTERM or SIGINT drain in-flight requests and close the database.
- * `waitForShutdown` exists so that tests can stop the server without signals.
+ * URL. SIGHUP (and, with --watch, a change of the file) reloads the config
+ * without a restart (src/gitops/config-reloader.ts); SIGTERM or SIGINT
+ * drain in-flight requests and close the database.
  */
-export async function runServe(ctx: CliContext, opts: ServeOptions, waitForShutdown: () => Promise<string> = processSignal): Promise<number> {
-  const port = parsePort(opts.port);
-  const loaded = await loadCommandConfig(ctx, opts.config);
-  const config = {
-    ...loaded,
-    server: { ...loaded.server, host: opts.host ?? loaded.server.host, port: port ?? loaded.server.port },
-  };
-  const logger = createLogger(config.logging);
-  const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
+export async function runServe(ctx: CliContext, opts: ServeOptions, signals: ServeSignals = processSignals()): Promise<number> {
+  // From the first moment to the last: a SIGHUP must never kill the process (Node's default), nor be lost while it starts.
+  let reloadsDuringStart = 0;
+  let onReload: () => void = () => reloadsDuringStart++;
+  const unsubscribe = signals.onReload(() => onReload());
   try {
-    if (opts.apply !== false) {
-      const result = await applyConfig(storage, config, { clock }).catch((error: unknown) => {
-        if (error instanceof ApplyConflictError) {
-          for (const problem of error.problems) ctx.output.err(`${config.file ?? 'built-in defaults'}: ${problem}`);
-          throw new CliError('the config collides with database-managed objects; nothing was applied, the server did not start');
-        }
-        throw error;
+    const port = parsePort(opts.port);
+    const loaded = await loadCommandConfig(ctx, opts.config);
+    if (opts.watch && loaded.file === null) throw new CliError('--watch needs a config file (-c FILE, $IDP_CONFIG or ./idp.yaml)', 2);
+    const listen = await listenAddress(loaded, opts.host, port);
+    const config = listen(loaded);
+    const logger = createLogger(config.logging);
+    const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
+    try {
+      if (opts.apply !== false) {
+        const result = await applyConfig(storage, config, { clock }).catch((error: unknown) => {
+          if (error instanceof ApplyConflictError) {
+            for (const problem of error.problems) ctx.output.err(`${config.file ?? 'built-in defaults'}: ${problem}`);
+            throw new CliError('the config collides with database-managed objects; nothing was applied, the server did not start');
+          }
+          throw error;
+        });
+        logger.info({ changes: result.plan.changes.length }, result.applied ? 'config applied' : 'config already applied');
+      }
+      const app = await createApp(config, { storage, clock, logger });
+      const url = await app.start();
+      // `url` is the listen address (tests and scripts read it); people open the base URL.
+      logger.info({ url, base_url: config.server.baseUrl }, `idp listening on ${url}, open ${config.server.baseUrl}`);
+
+      const load = async (): Promise<LoadResult> => {
+        const result = await loadConfig({ file: config.file, env: ctx.env, cwd: ctx.cwd });
+        return result.ok ? { ...result, config: listen(result.config) } : result;
+      };
+      const reloader = createConfigReloader({
+        storage,
+        clock,
+        logger,
+        running: config,
+        load,
+        apply: opts.apply !== false,
+        onApplied: () => app.deps.provider.clients.refresh(),
       });
-      logger.info({ changes: result.plan.changes.length }, result.applied ? 'config applied' : 'config already applied');
+      onReload = () => void reloader.reload('SIGHUP');
+      const watcher =
+        opts.watch && config.file
+          ? await watchConfigFile({
+              file: config.file,
+              onChange: () => void reloader.reload('file changed'),
+              onError: (error) => logger.error({ err: error }, `--watch: cannot watch ${config.file}: ${error.message}`),
+            })
+          : null;
+      if (watcher) logger.info({ file: config.file }, `watching ${config.file} for changes`);
+      if (reloadsDuringStart > 0) {
+        logger.info('SIGHUP arrived while the server was starting: reloading the config now');
+        void reloader.reload('SIGHUP during start-up');
+      }
+
+      const signal = await signals.shutdown();
+      onReload = () => logger.info('SIGHUP ignored: the server is shutting down');
+      logger.info({ signal }, 'shutting down: draining in-flight requests');
+      watcher?.close();
+      await reloader.idle();
+      await app.stop({ timeoutMs: drainTimeoutMs });
+      logger.info('stopped');
+      return 0;
+    } finally {
+      await storage.close();
     }
-    const app = await createApp(config, { storage, clock, logger });
-    const url = await app.start();
-    // `url` is the listen address (tests and scripts read it); people open the base URL.
-    logger.info({ url, base_url: config.server.baseUrl }, `idp listening on ${url}, open ${config.server.baseUrl}`);
-    const signal = await waitForShutdown();
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
-    await app.stop({ timeoutMs: drainTimeoutMs });
-    logger.info('stopped');
-    return 0;
   } finally {
-    await storage.close();
+    unsubscribe();
   }
 }
 
@@ -64,14 +117,49 @@ function parsePort(value: string | undefined): number | undefined {
   return port;
 }
 
-function processSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+/**
+ * --host and --port over the file's server group, the same at start and at
+ * every reload. A base URL the file does not set follows them
+ * (defaultBaseUrl), so the issuer and the printed address are where the
+ * server is; port 0 is resolved to a free port first, since the issuer must
+ * be known before the server listens.
+ */
+async function listenAddress(loaded: Config, hostFlag: string | undefined, portFlag: number | undefined): Promise<(config: Config) => Config> {
+  const host = hostFlag ?? loaded.server.host;
+  let port = portFlag ?? loaded.server.port;
+  if (port === 0 && loaded.server.baseUrlDerived) port = await freePort(host);
+  return (config) => ({
+    ...config,
+    server: { ...config.server, host, port, baseUrl: config.server.baseUrlDerived ? defaultBaseUrl(host, port) : config.server.baseUrl },
   });
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function processSignals(): ServeSignals {
+  return {
+    shutdown: () =>
+      new Promise((resolve) => {
+        const stop = (signal: string) => {
+          process.off('SIGTERM', stop);
+          process.off('SIGINT', stop);
+          resolve(signal);
+        };
+        process.on('SIGTERM', stop);
+        process.on('SIGINT', stop);
+      }),
+    onReload(listener) {
+      process.on('SIGHUP', listener);
+      return () => process.off('SIGHUP', listener);
+    },
+  };
 }

@@ -100,10 +100,9 @@ export const docsAssetRoute: RouteSpec = {
   summary: 'Files of the reference UI',
   validate: { params: Joi.object({ file: Joi.string().valid(...Object.keys(assets)).required() }) },
   responses: page('Static file'),
-  handler: () => async (request, h) => {
+  handler: () => (request, h) => {
     const file = request.params.file as string;
-    const body = await readFile(path.join(swaggerUiDirectory, file));
-    return h.response(body).type(assets[file]).header('cache-control', 'public, max-age=86400');
+    return h.file(path.join(swaggerUiDirectory, file), { confine: swaggerUiDirectory }).type(assets[file]).header('cache-control', 'public, max-age=86400');
   },
 };
 

@@ -5,7 +5,7 @@ import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
-import { isApiPath, renderErrorPage } from '../../web/index.js';
+import { isApiPath, ProxyTimeoutError, renderErrorPage } from '../../web/index.js';
 import { clientAddress } from '../client-address.js';
 import { leaveToOperator } from '../page-policy.js';
 
@@ -43,16 +43,19 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
         url: request.url.pathname + request.url.search,
         headers: request.headers as IncomingHttpHeaders,
         body: reads ? null : (request.payload as Readable),
+        // The browser went away: so does the request to the front end.
+        abandoned: new Promise<void>((resolve) => request.raw.res.once('close', () => resolve())),
         clientAddress: clientAddress(request, config.server.trustProxy),
         protocol: new URL(config.server.baseUrl).protocol === 'https:' ? 'https' : 'http',
       })
       .catch((error: unknown) => {
         deps.logger.warn({ err: error, upstream: frontend.proxy.upstream }, 'frontend proxy: the upstream does not answer');
-        return null;
+        return error instanceof ProxyTimeoutError ? 'timeout' : null;
       });
-    if (!answer) {
-      const page = renderErrorPage({ brandingName: config.branding.name, title: 'Front end unavailable', message: 'The front end is not answering. Try again in a moment.' });
-      return h.response(page).code(502).type('text/html; charset=utf-8');
+    if (answer === null || answer === 'timeout') {
+      const message = answer === 'timeout' ? 'The front end did not answer in time. Try again in a moment.' : 'The front end is not answering. Try again in a moment.';
+      const page = renderErrorPage({ brandingName: config.branding.name, title: 'Front end unavailable', message });
+      return h.response(page).code(answer === 'timeout' ? 504 : 502).type('text/html; charset=utf-8');
     }
     const response = leaveToOperator(h.response(answer.body).code(answer.status));
     // Repeated headers (several Set-Cookie) stay separate lines.
@@ -66,8 +69,11 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
     const page = renderErrorPage({ brandingName: config.branding.name, title: 'Page not found', message: 'There is no page at this address.' });
     return h.response(page).code(404).type('text/html; charset=utf-8');
   }
-  const cache = file.contentType.startsWith('text/html') ? 'no-cache' : 'public, max-age=300';
-  const response = h.response(file.body).type(file.contentType).header('cache-control', cache);
+  // Files other than pages through @hapi/inert (ETag, 304, ranges), confined to the directory once more.
+  const response =
+    'file' in file
+      ? h.file(file.file, { confine: frontend.static.directory }).type(file.contentType).header('cache-control', 'public, max-age=300')
+      : h.response(file.body).type(file.contentType).header('cache-control', 'no-cache');
   return frontend.builtin ? response : leaveToOperator(response);
 }
 

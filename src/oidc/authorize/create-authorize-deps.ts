@@ -17,7 +17,10 @@ export function createAuthorizeDeps(deps: {
   return {
     issuer: config.server.baseUrl,
     clock,
-    codeTtlSeconds: config.tokens.authorizationCodeTtlSeconds,
+    // Read through: a config reload changes the token lifetimes in place.
+    get codeTtlSeconds() {
+      return config.tokens.authorizationCodeTtlSeconds;
+    },
     findClient: (clientId) => clients.findById(db, clientId),
     signIn,
     saveCode: (record) => codes.insert(db, record),

@@ -43,7 +43,7 @@ export const knexLoginRateLimitRepository = onKnex<LoginRateLimitRepository>({
       .update({ failures: tx.raw('failures - 1') });
   },
   async clear(tx, key) {
-    await tx('login_rate_limits').where({ key }).delete();
+    return (await tx('login_rate_limits').where({ key }).delete()) > 0;
   },
   async deleteStale(tx, before) {
     return tx('login_rate_limits').where('window_started_at', '<', before).delete();

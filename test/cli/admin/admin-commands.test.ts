@@ -139,6 +139,33 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     expect(withDeletedJson.users.find((user: { sub: string }) => user.sub === sub).deleted_at).toMatch(/Z$/);
   });
 
+  it('get, update, unlock and delete find a user by e-mail as well as by sub', async () => {
+    const admin = await terminal();
+    await admin.login(adminEmail, adminPassword);
+    const { user } = await admin.json(['users', 'create', '--email', 'Mail.Lookup@example.com', '--password-stdin'], 'pw');
+    expect((await admin.json(['users', 'get', 'mail.lookup@EXAMPLE.com'])).user.sub).toBe(user.sub);
+    expect((await admin.json(['users', 'update', 'mail.lookup@example.com', '--role', 'admin'])).user).toMatchObject({ sub: user.sub, role: 'admin' });
+    // A config user's sub is found as a sub, whatever it looks like.
+    expect((await admin.json(['users', 'get', adminSub])).user.email).toBe(adminEmail);
+
+    const failures = () => fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mail.lookup@example.com', password: 'nope' }) });
+    for (let i = 0; i < 5; i++) expect((await failures()).status).toBe(401);
+    expect((await failures()).status).toBe(429);
+    const unlocked = await admin.run(['users', 'unlock', 'MAIL.lookup@example.com']);
+    expect(unlocked).toEqual({ code: 0, stdout: [`unlocked Mail.Lookup@example.com (${user.sub}): its failed sign-in attempts are cleared`], stderr: [] });
+    expect((await failures()).status).toBe(401);
+    expect(await admin.run(['users', 'unlock', 'nobody@example.com'])).toEqual({ code: 1, stdout: [], stderr: ['USER_NOT_FOUND: User not found.'] });
+
+    expect((await admin.json(['users', 'delete', 'mail.lookup@example.com'])).user.deleted_at).not.toBeNull();
+    // Soft-deleted, it is still found by its e-mail while no live user has it; two such users need the sub.
+    expect((await admin.json(['users', 'get', 'mail.lookup@example.com'])).user.sub).toBe(user.sub);
+    const again = await admin.json(['users', 'create', '--email', 'mail.lookup@example.com', '--password-stdin'], 'pw');
+    await admin.json(['users', 'delete', again.user.sub]);
+    const ambiguous = await admin.run(['users', 'get', 'mail.lookup@example.com']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toEqual([`error: 2 deleted users had the e-mail mail.lookup@example.com (${[user.sub, again.user.sub].sort().join(', ')}): give the sub`]);
+  });
+
   it('pages through users with --page and --page-size', async () => {
     const admin = await terminal();
     await admin.login(adminEmail, adminPassword);

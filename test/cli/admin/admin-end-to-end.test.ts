@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { execa, type ResultPromise } from 'execa';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -31,25 +31,21 @@ interface RunOptions {
   inputAfter?: string;
 }
 
-function runProcess(command: string, args: string[], options: RunOptions): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: options.env, cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let answered = false;
-    const answer = () => {
-      answered = true;
-      child.stdin.end(options.input ?? '');
-    };
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      if (!answered && options.inputAfter && stdout.includes(options.inputAfter)) setTimeout(answer, 200);
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    if (!options.inputAfter) answer();
+async function runProcess(command: string, args: string[], options: RunOptions): Promise<Result> {
+  const child = execa(command, args, { env: options.env, extendEnv: false, cwd: root, stdin: 'pipe', reject: false, stripFinalNewline: false });
+  let shown = '';
+  let answered = false;
+  const answer = () => {
+    answered = true;
+    child.stdin.end(options.input ?? '');
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    shown += chunk.toString();
+    if (!answered && options.inputAfter && shown.includes(options.inputAfter)) setTimeout(answer, 200);
   });
+  if (!options.inputAfter) answer();
+  const result = await child;
+  return { code: result.exitCode ?? null, stdout: result.stdout, stderr: result.stderr };
 }
 
 async function freePort(): Promise<number> {
@@ -60,7 +56,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitForHealth(url: string, serve: ChildProcess, log: () => string): Promise<void> {
+async function waitForHealth(url: string, serve: ResultPromise, log: () => string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (serve.exitCode !== null) throw new Error(`idp serve exited with ${serve.exitCode}:\n${log()}`);
@@ -77,7 +73,7 @@ async function waitForHealth(url: string, serve: ChildProcess, log: () => string
 describe('bin/idp admin against bin/idp serve', () => {
   let dir: string;
   let url: string;
-  let serve: ChildProcess;
+  let serve: ResultPromise;
   let serveLog = '';
   let env: NodeJS.ProcessEnv;
 
@@ -110,7 +106,7 @@ describe('bin/idp admin against bin/idp serve', () => {
     );
     const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, IDP_URL: _url, ...inherited } = process.env;
     env = { ...inherited, XDG_CONFIG_HOME: path.join(dir, 'xdg'), HOME: dir };
-    serve = spawn(process.execPath, [bin, 'serve', '-c', path.join(dir, 'idp.yaml')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    serve = execa(process.execPath, [bin, 'serve', '-c', path.join(dir, 'idp.yaml')], { cwd: dir, env, extendEnv: false, stdin: 'ignore', buffer: false, reject: false });
     serve.stdout?.on('data', (chunk) => (serveLog += chunk));
     serve.stderr?.on('data', (chunk) => (serveLog += chunk));
     await waitForHealth(url, serve, () => serveLog);
@@ -118,9 +114,8 @@ describe('bin/idp admin against bin/idp serve', () => {
 
   afterAll(async () => {
     if (serve && serve.exitCode === null) {
-      const exited = new Promise((resolve) => serve.once('exit', resolve));
       serve.kill('SIGTERM');
-      await exited;
+      await serve;
     }
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -146,6 +141,47 @@ describe('bin/idp admin against bin/idp serve', () => {
 
     const missing = await idp(['admin', 'users', 'get', 'nobody']);
     expect(missing).toEqual({ code: 1, stdout: '', stderr: 'USER_NOT_FOUND: User not found.\n' });
+  });
+
+  it('users get, update, unlock and delete take an e-mail as well as a sub', async () => {
+    expect((await idp(['admin', 'login', '--url', url, '--email', 'e2e-admin@example.com', '--password-stdin'], `${password}\n`)).code).toBe(0);
+    const created = await idp(['admin', 'users', 'create', '--email', 'ada@example.com', '--password-stdin', '--json'], `${password}\n`);
+    expect(created.code).toBe(0);
+    const sub = JSON.parse(created.stdout).user.sub as string;
+
+    const got = await idp(['admin', 'users', 'get', 'ADA@example.com', '--json']);
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout).user).toMatchObject({ sub, email: 'ada@example.com', role: 'user' });
+    const updated = await idp(['admin', 'users', 'update', 'ada@example.com', '--role', 'admin', '--json']);
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.stdout).user).toMatchObject({ sub, role: 'admin' });
+
+    // Five wrong passwords block the account (max_attempts), not the address: the admin's CLI keeps working.
+    const login = (pw: string) => fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ada@example.com', password: pw }) });
+    for (let i = 0; i < 5; i++) expect((await login('wrong')).status).toBe(401);
+    const blocked = await login(password);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    const unlocked = await idp(['admin', 'users', 'unlock', 'ada@example.com']);
+    expect(unlocked).toEqual({ code: 0, stdout: `unlocked ada@example.com (${sub}): its failed sign-in attempts are cleared\n`, stderr: '' });
+    expect((await login(password)).status).toBe(200);
+    expect(await idp(['admin', 'users', 'unlock', 'nobody@example.com'])).toEqual({ code: 1, stdout: '', stderr: 'USER_NOT_FOUND: User not found.\n' });
+
+    const deleted = await idp(['admin', 'users', 'delete', 'ada@example.com']);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toContain(`deleted user ${sub} (ada@example.com)`);
+    // A soft-deleted user is still found by its e-mail when no live user has it.
+    expect(JSON.parse((await idp(['admin', 'users', 'get', 'ada@example.com', '--json'])).stdout).user).toMatchObject({ sub, deleted_at: expect.any(String) });
+  });
+
+  it('ratelimit clear works on the database directly and refuses a malformed address', async () => {
+    const config = ['-c', path.join(dir, 'idp.yaml')];
+    const cleared = await idp(['ratelimit', 'clear', '--address', '::ffff:127.0.0.1', ...config]);
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toMatch(/^(cleared: the failed sign-in attempts of address 127\.0\.0\.1|address 127\.0\.0\.1 had no failed sign-in attempts counted)\n$/);
+    expect(cleared.stderr).toBe('');
+    const bad = await idp(['ratelimit', 'clear', '--address', '10.0.0.300', ...config]);
+    expect(bad).toEqual({ code: 1, stdout: '', stderr: 'error: --address "10.0.0.300" is not an IPv4 or IPv6 address (e.g. 203.0.113.7 or 2001:db8::7)\n' });
   });
 
   it('refuses a password in argv with exit code 2', async () => {

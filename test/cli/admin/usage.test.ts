@@ -77,7 +77,7 @@ describe('idp admin without a server', () => {
     [['admin', 'users', 'list', '--managed-by', 'ldap'], /Allowed choices are database, config/],
     [['admin', 'users', 'update', 'sub-1', '--email-verified', 'yes'], /Allowed choices are true, false/],
     [['admin', 'users', 'update', 'sub-1'], /nothing to update: give --email, --role or --email-verified/],
-    [['admin', 'users', 'get'], /missing required argument 'sub'/],
+    [['admin', 'users', 'get'], /missing required argument 'user'/],
     [['admin', 'users', 'list', '--bogus'], /unknown option '--bogus'/],
   ])('usage error, exit 2: %j', async (argv, message) => {
     const result = await run(argv, { stdin: 'pw\n' });

@@ -43,7 +43,8 @@ export function describeLoginRateLimits(s: Subject): void {
 
   it('clears one key, and deletes the counters whose window started before a time', async () => {
     for (const [key, at] of [['a', 100], ['b', 200], ['c', 300], ['d', 400]] as const) await limits.countAttempt(db, key, at, 0);
-    await limits.clear(db, 'd');
+    expect(await limits.clear(db, 'd')).toBe(true);
+    expect(await limits.clear(db, 'd')).toBe(false);
     expect(await limits.deleteStale(db, 300)).toBe(2);
     expect((await limits.find(db, ['a', 'b', 'c', 'd'])).map((c) => c.key)).toEqual(['c']);
   });

@@ -1,12 +1,13 @@
 import type { CliContext } from '../../context.js';
 import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
+import { findUser } from '../../admin/find-user.js';
 import { printJson } from '../../admin/print-json.js';
 
-/** `idp admin users delete SUB`: DELETE /api/admin/users/{sub}, a soft delete (SPEC.md 3.1). */
-export async function runUsersDelete(ctx: CliContext, sub: string, opts: ServerOptions & { json?: boolean }): Promise<number> {
+/** `idp admin users delete SUB|EMAIL`: DELETE /api/admin/users/{sub}, a soft delete (SPEC.md 3.1). */
+export async function runUsersDelete(ctx: CliContext, subOrEmail: string, opts: ServerOptions & { json?: boolean }): Promise<number> {
   const client = await openAdminClient(ctx, opts);
-  const answer = await client.deleteUser(sub);
+  const answer = await client.deleteUser((await findUser(client, subOrEmail)).sub);
   if (opts.json) {
     printJson(ctx.output, answer);
     return 0;

@@ -4,6 +4,7 @@ import type { UpdateUserBody } from '../../admin/admin-api-types.js';
 import type { UserRole } from '../../../model/index.js';
 import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
+import { findUser } from '../../admin/find-user.js';
 import { printJson } from '../../admin/print-json.js';
 import { renderUser } from '../../admin/render-user.js';
 
@@ -15,15 +16,15 @@ export interface UsersUpdateOptions extends ServerOptions {
   json?: boolean;
 }
 
-/** `idp admin users update SUB`: PATCH /api/admin/users/{sub} with only the fields given (SPEC.md 4.3). */
-export async function runUsersUpdate(ctx: CliContext, sub: string, opts: UsersUpdateOptions): Promise<number> {
+/** `idp admin users update SUB|EMAIL`: PATCH /api/admin/users/{sub} with only the fields given (SPEC.md 4.3). */
+export async function runUsersUpdate(ctx: CliContext, subOrEmail: string, opts: UsersUpdateOptions): Promise<number> {
   const body: UpdateUserBody = {};
   if (opts.email !== undefined) body.email = opts.email;
   if (opts.role !== undefined) body.role = opts.role;
   if (opts.emailVerified !== undefined) body.email_verified = opts.emailVerified === 'true';
   if (Object.keys(body).length === 0) throw new CliError('nothing to update: give --email, --role or --email-verified', 2);
   const client = await openAdminClient(ctx, opts);
-  const answer = await client.updateUser(sub, body);
+  const answer = await client.updateUser((await findUser(client, subOrEmail)).sub, body);
   if (opts.json) {
     printJson(ctx.output, answer);
     return 0;

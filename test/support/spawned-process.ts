@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { execa, type ResultPromise } from 'execa';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A child process whose stdout JSON lines (pino logs) the test reads. */
+/** A child process (through execa) whose stdout JSON lines (pino logs) the test reads; `time` as epoch milliseconds. */
 export interface SpawnedProcess {
-  child: ChildProcess;
+  child: ResultPromise;
   lines: Record<string, unknown>[];
   stderr: string[];
   waitForLine(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
@@ -21,8 +21,8 @@ export function requireBuild(): void {
   }
 }
 
-export function spawnProcess(command: string, args: string[], env: NodeJS.ProcessEnv): SpawnedProcess {
-  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnProcess(command: string, args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string } = {}): SpawnedProcess {
+  const child = execa(command, args, { cwd: options.cwd ?? repoRoot, env, stdin: 'ignore', buffer: false, reject: false });
   const lines: Record<string, unknown>[] = [];
   const stderr: string[] = [];
   let buffered = '';
@@ -33,7 +33,10 @@ export function spawnProcess(command: string, args: string[], env: NodeJS.Proces
     for (const part of parts) {
       if (!part.trim()) continue;
       try {
-        lines.push(JSON.parse(part) as Record<string, unknown>);
+        const line = JSON.parse(part) as Record<string, unknown>;
+        // idp logs ISO 8601 times; the checks compare them with Date.now().
+        if (typeof line.time === 'string') line.time = Date.parse(line.time);
+        lines.push(line);
       } catch {
         stderr.push(`stdout: ${part}`);
       }
