@@ -101,9 +101,13 @@ export interface UpstreamDirectory {
   find(id: string): Promise<UpstreamProvider | null>;
 }
 
-export function createUpstreamDirectory(deps: { db: Tx; providers: IdentityProviderRepository; configured: IdentityProviderConfig[] }): UpstreamDirectory {
-  const configuredById = new Map(deps.configured.map((provider) => [provider.id, provider]));
-  const resolve = (record: IdentityProviderRecord) => toUpstreamProvider(record, configuredById.get(record.id));
+export function createUpstreamDirectory(deps: {
+  db: Tx;
+  providers: IdentityProviderRepository;
+  /** The running config's list: a reload replaces its contents in place (src/config/swap-config.ts), so it is read on each call. */
+  configured: readonly IdentityProviderConfig[];
+}): UpstreamDirectory {
+  const resolve = (record: IdentityProviderRecord) => toUpstreamProvider(record, deps.configured.find((provider) => provider.id === record.id));
   return {
     async list() {
       const records = await deps.providers.listAll(deps.db);

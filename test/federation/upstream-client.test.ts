@@ -7,7 +7,7 @@ import { createOpenIdMetadataCache } from '../../src/federation/openid-metadata.
 import { createKeySets, verifyIdToken } from '../../src/federation/verify-id-token.js';
 import { authorizationUrl, fetchUpstreamIdentity } from '../../src/federation/upstream-client.js';
 import { readEmail, readEmailList, readSubject, readVerified } from '../../src/federation/upstream-identity.js';
-import { toUpstreamProvider, type UpstreamProvider } from '../../src/federation/upstream-provider.js';
+import { createUpstreamDirectory, toUpstreamProvider, type UpstreamProvider } from '../../src/federation/upstream-provider.js';
 import { UpstreamError } from '../../src/federation/federation-error.js';
 import type { IdentityProviderRecord } from '../../src/model/index.js';
 import { testIdentityProvider } from '../support/config-fixture.js';
@@ -168,6 +168,21 @@ describe('the provider a sign-in uses', () => {
     expect(toUpstreamProvider(record(), testIdentityProvider({ id: 'gh', enabled: false }))).toBeNull();
     expect(toUpstreamProvider(record(), undefined)).toBeNull();
     expect(toUpstreamProvider(record({ type: 'generic_oauth', tokenUrl: 'https://t.example' }), testIdentityProvider({ id: 'gh' }))).toBeNull();
+  });
+
+  it('reads the running config\'s list on each call, so a reload that replaces its contents takes effect at once', async () => {
+    const configured = [testIdentityProvider({ id: 'gh', clientSecret: 'old' })];
+    const stored = [record()];
+    const directory = createUpstreamDirectory({
+      db: {} as never,
+      providers: { findById: async (_tx, id) => stored.find((r) => r.id === id) ?? null, listAll: async () => stored, save: async () => {}, delete: async () => {} },
+      configured,
+    });
+    expect((await directory.find('gh'))?.clientSecret).toBe('old');
+    configured.splice(0, 1, testIdentityProvider({ id: 'gh', clientSecret: 'new' }));
+    expect((await directory.list()).map((p) => p.clientSecret)).toEqual(['new']);
+    configured.length = 0;
+    expect([await directory.find('gh'), await directory.find('nope')]).toEqual([null, null]);
   });
 
   it('sends nonce to OpenID upstreams and form_post only to Apple asking for name or email', () => {
