@@ -117,7 +117,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const rateLimit = createLoginRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock });
   const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword });
   const events = createEventLog({ storage, logger, clock });
-  const userTerms = createUserTerms({ storage, config, events, clock });
+  const userTerms = createUserTerms({ storage, events, clock });
   const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, terms: userTerms, auth: config.auth, clock });
   const signIn = createSignInService({ passwords, sessions, stepDeps: signInDeps, clock });
   const revokeUser = async (tx: Tx, sub: string) => {

@@ -1,12 +1,11 @@
 import type { Clock } from '../clock.js';
-import type { TermConfig } from '../config/types.js';
 import type { EventLog } from '../events/index.js';
-import type { TermAcceptanceRecord } from '../model/index.js';
+import type { TermAcceptanceRecord, TermRecord } from '../model/index.js';
 import type { Storage, Tx } from '../storage/repositories.js';
 import { termsNotFound, termsVersionMismatch } from './account-errors.js';
 
 export interface TermStanding {
-  term: TermConfig;
+  term: TermRecord;
   /** The version the user accepted most recently, and when; null without a session or an acceptance. */
   acceptedVersion: string | null;
   acceptedAt: number | null;
@@ -15,11 +14,11 @@ export interface TermStanding {
 /** What a user has not accepted at the current version, by how the sign-in treats it (DESIGN.md 12). */
 export interface OutstandingTerms {
   /** Required explicit terms: the sign-in stops on /terms until they are accepted. */
-  required: TermConfig[];
+  required: TermRecord[];
   /** Optional explicit terms: offered on /terms when it is shown, never forced. */
-  optional: TermConfig[];
+  optional: TermRecord[];
   /** Implicit terms: accepted by going on, with a notice. */
-  implicit: TermConfig[];
+  implicit: TermRecord[];
 }
 
 export interface TermVersionStatus {
@@ -36,9 +35,9 @@ export interface TermVersionStatus {
  * The terms of service a user accepts (issue #14): the current terms with
  * the user's standing, acceptance of the current versions (a history that
  * is never overwritten, in term_acceptances, with a terms.accepted event in
- * the same transaction), and the counts operators read. The terms are the
- * running config's (`config.terms`, which a reload swaps), the same ones
- * `idp apply` wrote.
+ * the same transaction), and the counts operators read. The terms are
+ * read from the database, where `idp apply` (or a reload on any instance)
+ * wrote them, so every instance asks for the same versions at once.
  */
 export interface UserTerms {
   list(sub: string | null): Promise<TermStanding[]>;
@@ -50,15 +49,15 @@ export interface UserTerms {
 
 export function createUserTerms(deps: {
   storage: Pick<Storage, 'db' | 'transaction' | 'repositories'>;
-  config: { terms: TermConfig[] };
   events: EventLog;
   clock: Clock;
 }): UserTerms {
-  const { storage, config, events, clock } = deps;
+  const { storage, events, clock } = deps;
   const acceptances = storage.repositories.termAcceptances;
+  const currentTerms = (tx: Tx) => storage.repositories.terms.listAll(tx);
 
-  const standings = (history: TermAcceptanceRecord[]): TermStanding[] =>
-    config.terms.map((term) => {
+  const standings = (terms: TermRecord[], history: TermAcceptanceRecord[]): TermStanding[] =>
+    terms.map((term) => {
       const latest = history.filter((a) => a.termId === term.id).at(-1) ?? null;
       return { term, acceptedVersion: latest?.version ?? null, acceptedAt: latest?.acceptedAt ?? null };
     });
@@ -68,12 +67,13 @@ export function createUserTerms(deps: {
 
   return {
     async list(sub) {
-      return standings(sub === null ? [] : await acceptances.listBySub(storage.db, sub));
+      const [terms, history] = await Promise.all([currentTerms(storage.db), sub === null ? [] : acceptances.listBySub(storage.db, sub)]);
+      return standings(terms, history);
     },
 
     async outstanding(sub) {
-      const accepted = await acceptedCurrent(storage.db, sub);
-      const open = config.terms.filter((term) => !accepted.has(`${term.id}\u0000${term.version}`));
+      const [terms, accepted] = await Promise.all([currentTerms(storage.db), acceptedCurrent(storage.db, sub)]);
+      const open = terms.filter((term) => !accepted.has(`${term.id}\u0000${term.version}`));
       return {
         required: open.filter((term) => term.consentMode === 'explicit' && term.required),
         optional: open.filter((term) => term.consentMode === 'explicit' && !term.required),
@@ -82,7 +82,7 @@ export function createUserTerms(deps: {
     },
 
     async accept(sub, items, context) {
-      const terms = config.terms;
+      const terms = await currentTerms(storage.db);
       const chosen = items.map(({ id, version }) => {
         const term = terms.find((candidate) => candidate.id === id);
         if (!term) throw termsNotFound(id);
@@ -99,11 +99,11 @@ export function createUserTerms(deps: {
         }
         return acceptances.listBySub(tx, sub);
       });
-      return standings(history);
+      return standings(terms, history);
     },
 
     async status() {
-      const terms = config.terms;
+      const terms = await currentTerms(storage.db);
       const { accepted, liveUsers } = await acceptances.countLive(storage.db, terms.map((term) => ({ termId: term.id, version: term.version })));
       return terms.map((term, i) => ({ id: term.id, version: term.version, required: term.required, accepted: accepted[i], pending: liveUsers - accepted[i] }));
     },

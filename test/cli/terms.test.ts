@@ -51,16 +51,17 @@ describe('idp terms status', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toEqual([
       'TERM     VERSION  REQUIRED  ACCEPTED  PENDING',
-      'tos      2        yes              1        1',
       'privacy  1        no               0        2',
+      'tos      2        yes              1        1',
     ]);
     const one = await idp('terms', 'status', '--id', 'privacy', '--json');
     expect(JSON.parse(one.stdout.join('\n'))).toEqual({ terms: [{ id: 'privacy', version: '1', required: false, accepted: 0, pending: 2 }] });
   });
 
-  it('refuses an id the config does not have, with exit code 1', async () => {
+  it('refuses an id the database does not have, with exit code 1', async () => {
+    expect((await idp('apply')).code).toBe(0);
     const result = await idp('terms', 'status', '--id', 'nope');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('no term with id "nope" in the config (terms: tos, privacy)');
+    expect(result.stderr).toContain('no term with id "nope" in the database (terms: privacy, tos; run idp apply after editing the file)');
   });
 });

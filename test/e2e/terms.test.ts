@@ -56,13 +56,13 @@ describe.each(databaseKinds)('terms of service on %s', (kind) => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       terms: [
-        { id: 'tos', version: '1', required: true, consent_mode: 'explicit', locale: 'de', title: 'Nutzungsbedingungen', type: 'link', content: 'https://example.com/agb', accepted_version: null, accepted_at: null },
-        { id: 'privacy', version: 'a', required: false, consent_mode: 'implicit', locale: 'en', title: 'Privacy', type: 'text', content: 'We keep <b>little</b>.', accepted_version: null, accepted_at: null },
         { id: 'news', version: '1', required: false, consent_mode: 'explicit', locale: 'en', title: 'Terms of Service', type: 'link', content: 'https://example.com/tos', accepted_version: null, accepted_at: null },
+        { id: 'privacy', version: 'a', required: false, consent_mode: 'implicit', locale: 'en', title: 'Privacy', type: 'text', content: 'We keep <b>little</b>.', accepted_version: null, accepted_at: null },
+        { id: 'tos', version: '1', required: true, consent_mode: 'explicit', locale: 'de', title: 'Nutzungsbedingungen', type: 'link', content: 'https://example.com/agb', accepted_version: null, accepted_at: null },
       ],
     });
     const english = (await (await fetch(`${idp.url}/api/terms?locale=en`, { headers: { 'accept-language': 'de' } })).json()) as { terms: { title: string }[] };
-    expect(english.terms[0].title).toBe('Terms of Service');
+    expect(english.terms[2].title).toBe('Terms of Service');
   });
 
   it('stops the sign-in on /terms until the required term is accepted, then lets the request through', async () => {
@@ -77,8 +77,8 @@ describe.each(databaseKinds)('terms of service on %s', (kind) => {
     const accepted = await accept(jar, [{ id: 'tos', version: '1' }, { id: 'privacy', version: 'a' }]);
     expect(accepted.status).toBe(200);
     const body = (await accepted.json()) as { terms: { id: string; accepted_version: string | null; accepted_at: string | null }[] };
-    expect(body.terms.map((t) => [t.id, t.accepted_version])).toEqual([['tos', '1'], ['privacy', 'a'], ['news', null]]);
-    expect(body.terms[0].accepted_at).toMatch(/Z$/);
+    expect(body.terms.map((t) => [t.id, t.accepted_version])).toEqual([['news', null], ['privacy', 'a'], ['tos', '1']]);
+    expect(body.terms[2].accepted_at).toMatch(/Z$/);
 
     const callback = locationOf(await jar.fetch(new URL(returnTo, idp.url)), idp.url);
     expect(`${callback.origin}${callback.pathname}`).toBe('https://web.example.com/callback');
@@ -120,15 +120,13 @@ describe.each(databaseKinds)('terms of service on %s', (kind) => {
     const admin = await signedIn('root@example.com');
     const status = async () => ((await (await admin.fetch(`${idp.url}/api/admin/terms`)).json()) as { terms: unknown[] }).terms;
     expect(await status()).toEqual([
-      { id: 'tos', version: '1', required: true, accepted: 1, pending: 2 },
-      { id: 'privacy', version: 'a', required: false, accepted: 1, pending: 2 },
       { id: 'news', version: '1', required: false, accepted: 0, pending: 3 },
+      { id: 'privacy', version: 'a', required: false, accepted: 1, pending: 2 },
+      { id: 'tos', version: '1', required: true, accepted: 1, pending: 2 },
     ]);
 
-    // The file's new version, applied as `idp apply` does, and live in the running config as a reload makes it.
-    const bumped = [{ ...tos, version: '2' }, { ...privacy, version: 'b' }, news];
-    await applyConfig(idp.database.storage, { ...idp.config, terms: bumped });
-    idp.config.terms = bumped;
+    // The file's new version, applied by `idp apply` (any process): the running server reads the terms from the database.
+    await applyConfig(idp.database.storage, { ...idp.config, terms: [{ ...tos, version: '2' }, { ...privacy, version: 'b' }, news] });
 
     const jar = await signedIn();
     expect(locationOf(await jar.fetch(authorizeUrl()), idp.url).pathname).toBe('/terms');
@@ -141,9 +139,9 @@ describe.each(databaseKinds)('terms of service on %s', (kind) => {
     const history = await idp.database.storage.repositories.termAcceptances.listBySub(idp.database.storage.db, 'alice');
     expect(history.map((a) => `${a.termId}@${a.version}`)).toEqual(expect.arrayContaining(['tos@1', 'privacy@a', 'tos@2', 'privacy@b']));
     expect(await status()).toEqual([
-      { id: 'tos', version: '2', required: true, accepted: 1, pending: 2 },
-      { id: 'privacy', version: 'b', required: false, accepted: 1, pending: 2 },
       { id: 'news', version: '1', required: false, accepted: 0, pending: 3 },
+      { id: 'privacy', version: 'b', required: false, accepted: 1, pending: 2 },
+      { id: 'tos', version: '2', required: true, accepted: 1, pending: 2 },
     ]);
     expect((await (await jar.fetch(`${idp.url}/api/admin/terms`)).status)).toBe(403);
   });

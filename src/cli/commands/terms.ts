@@ -15,22 +15,23 @@ const columns: TableColumn<TermVersionStatus>[] = [
 ];
 
 /**
- * `idp terms status [--id ID]`: per term of the config file, at its current
- * version, how many live users accepted it and how many have still to
+ * `idp terms status [--id ID]`: per term that `idp apply` wrote, at its
+ * current version, how many live users accepted it and how many have still to
  * (straight from the database, like `idp jobs list`; the same counts as
  * GET /api/admin/terms).
  */
 export async function runTermsStatus(ctx: CliContext, opts: { config?: string; id?: string; json?: boolean }): Promise<number> {
   const config = await loadCommandConfig(ctx, opts.config);
-  if (opts.id !== undefined && !config.terms.some((term) => term.id === opts.id)) {
-    throw new CliError(`no term with id "${opts.id}" in the config (terms: ${config.terms.map((term) => term.id).join(', ') || 'none'})`);
-  }
   const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
   try {
-    const terms = createUserTerms({ storage, config, events: createEventLog({ storage, clock }), clock });
-    const rows = (await terms.status()).filter((row) => opts.id === undefined || row.id === opts.id);
+    const terms = createUserTerms({ storage, events: createEventLog({ storage, clock }), clock });
+    const all = await terms.status();
+    const rows = all.filter((row) => opts.id === undefined || row.id === opts.id);
+    if (opts.id !== undefined && rows.length === 0) {
+      throw new CliError(`no term with id "${opts.id}" in the database (terms: ${all.map((row) => row.id).join(', ') || 'none'}; run idp apply after editing the file)`);
+    }
     if (opts.json) ctx.output.out(JSON.stringify({ terms: rows }, null, 2));
-    else if (rows.length === 0) ctx.output.out('no terms in the config');
+    else if (rows.length === 0) ctx.output.out('no terms (the config declares none, or idp apply has not run)');
     else for (const line of renderTable(ctx.output, columns, rows)) ctx.output.out(line);
     return 0;
   } finally {

@@ -55,7 +55,7 @@ export const termsListRoute: RouteSpec = {
   tags: ['Terms'],
   summary: 'The terms of service, with what the signed-in user accepted',
   validate: { query: localeQuery },
-  responses: { 200: termsResponse('The current terms, in the order of the config'), ...commonErrors },
+  responses: { 200: termsResponse('The current terms, ordered by id'), ...commonErrors },
   handler: (deps) => async (request, h) => {
     const session = readSession(request);
     const standings = await deps.userTerms.list(session?.user.sub ?? null);
@@ -101,7 +101,7 @@ export const adminTermsStatusRoute: RouteSpec = {
   description: 'Counts live (not soft-deleted) users; `pending` have still to accept the current version.',
   responses: {
     200: {
-      description: 'One row per term, in the order of the config',
+      description: 'One row per term, ordered by id',
       schema: Joi.object({
         terms: Joi.array()
           .items(

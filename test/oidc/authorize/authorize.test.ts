@@ -71,7 +71,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       db: t.db,
       clients: knexClientRepository,
       codes: knexAuthorizationCodeRepository,
-      signIn: createSignInDeps({ db: t.db, consents: knexConsentRepository, factors: noRegisteredFactors, terms: createUserTerms({ storage: t.storage, config, events: createEventLog({ storage: t.storage, clock }), clock }), auth: config.auth, clock }),
+      signIn: createSignInDeps({ db: t.db, consents: knexConsentRepository, factors: noRegisteredFactors, terms: createUserTerms({ storage: t.storage, events: createEventLog({ storage: t.storage, clock }), clock }), auth: config.auth, clock }),
       config,
       clock,
     });
