@@ -16,3 +16,4 @@ export { loadConfig, loadConfigText, type LoadOptions } from './load-config.js';
 export { formatProblem, type ConfigProblem, type LoadResult } from './problem.js';
 export { resolveConfigPath } from './resolve-config-path.js';
 export type { Config } from './types.js';
+export { logoHref, parseColour, type Rgb } from './branding-values.js';

@@ -6,7 +6,7 @@ import { registerCookieSessionAuth, sessionStrategy } from './auth/cookie-sessio
 import { bearerStrategy, registerBearerAuth } from './auth/bearer-auth.js';
 import { createOriginCheck } from './check-origin.js';
 import { createCors, type Cors } from './create-cors.js';
-import { applyPagePolicy } from './page-policy.js';
+import { createPagePolicy } from './page-policy.js';
 import { createErrorRenderer } from './render-error.js';
 import { validationFailure } from './validation-failure.js';
 import { compileInputValidator } from './flat-form-validator.js';
@@ -54,7 +54,7 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   server.ext('onPostAuth', refuseControlCharacters);
   // In this order: errors become responses first, which then get the page policy (CORS, per route, comes last).
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
-  server.ext('onPreResponse', applyPagePolicy);
+  server.ext('onPreResponse', createPagePolicy(config));
   server.events.on('response', (request) => {
     if (!deps.logger.isLevelEnabled('info')) return;
     // The path only: a query string may hold codes and tokens. Never headers or bodies.

@@ -1,7 +1,6 @@
 import type { Lifecycle, ResponseObject } from '@hapi/hapi';
-import { contentSecurityPolicy } from '../web/index.js';
-
-const idpPagePolicy = contentSecurityPolicy();
+import type { Config } from '../config/types.js';
+import { contentSecurityPolicy, logoSource } from '../web/index.js';
 
 /** Set on a response by leaveToOperator. */
 interface PagePolicyState {
@@ -13,21 +12,26 @@ interface PagePolicyState {
  * Content-Security-Policy of idp's pages unless its handler set a policy of
  * its own (the form_post page, the API reference) or it is the operator's
  * front end. Decided by the content type, so a new page cannot be forgotten.
- * X-Content-Type-Options and Referrer-Policy come with hapi's `security`
- * route option, on every response (create-server.ts).
+ * The one widening is img-src for branding.logo_url on another host (or a
+ * data: URI). X-Content-Type-Options and Referrer-Policy come with hapi's
+ * `security` route option, on every response (create-server.ts).
  */
-export const applyPagePolicy: Lifecycle.Method = (request, h) => {
-  // contentType (hapi's documented getter, missing from its types) includes the
-  // default a string payload gets at transmission: text/html.
-  const response = request.response as ResponseObject & { readonly contentType: string | null };
-  if ((response.app as PagePolicyState).operatorFrontEnd) return h.continue;
-  if (response.headers['content-security-policy'] !== undefined) return h.continue;
-  // A JSON answer (an object with no type of its own) is no page: skip the contentType getter, which builds a string.
-  if (response.variety === 'plain' && typeof response.source === 'object' && response.source !== null && !Buffer.isBuffer(response.source) && response.headers['content-type'] === undefined) return h.continue;
-  if (!response.contentType?.startsWith('text/html')) return h.continue;
-  response.header('content-security-policy', idpPagePolicy);
-  return h.continue;
-};
+export function createPagePolicy(config: Pick<Config, 'branding' | 'server'>): Lifecycle.Method {
+  const logo = logoSource(config.branding.logoUrl, new URL(config.server.baseUrl).origin);
+  const idpPagePolicy = contentSecurityPolicy(logo === null ? {} : { 'img-src': `'self' ${logo}` });
+  return (request, h) => {
+    // contentType (hapi's documented getter, missing from its types) includes the
+    // default a string payload gets at transmission: text/html.
+    const response = request.response as ResponseObject & { readonly contentType: string | null };
+    if ((response.app as PagePolicyState).operatorFrontEnd) return h.continue;
+    if (response.headers['content-security-policy'] !== undefined) return h.continue;
+    // A JSON answer (an object with no type of its own) is no page: skip the contentType getter, which builds a string.
+    if (response.variety === 'plain' && typeof response.source === 'object' && response.source !== null && !Buffer.isBuffer(response.source) && response.headers['content-type'] === undefined) return h.continue;
+    if (!response.contentType?.startsWith('text/html')) return h.continue;
+    response.header('content-security-policy', idpPagePolicy);
+    return h.continue;
+  };
+}
 
 /**
  * Marks a file or answer of the operator's own front end (a `static`

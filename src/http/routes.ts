@@ -29,6 +29,18 @@ import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-con
 import { userChangePasswordRoute, userDeleteRoute, userGetRoute, userUpdateRoute } from './routes/user-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 import {
+  accountPageRoute,
+  consentPageRoute,
+  forgotPasswordPageRoute,
+  homePageRoute,
+  loginPageRoute,
+  registerPageRoute,
+  resetPasswordPageRoute,
+  themeStylesheetRoute,
+  verifyEmailPageRoute,
+} from './routes/page-routes.js';
+import { usesBuiltinUi } from '../web/index.js';
+import {
   providerAuthorizeRoute,
   providerCallbackGetRoute,
   providerCallbackPostRoute,
@@ -145,6 +157,27 @@ function docsRoutes(config: Config): RouteDefinition[] {
   ];
 }
 
+/**
+ * The built-in UI's pages (src/web/pages), in the request's locale; only
+ * when the built-in UI is served: with an operator's front end (or none)
+ * these paths belong to the catch-all below. Undocumented: pages, not API
+ * operations. The session is optional: it names the user and their locale.
+ */
+function builtinPageRoutes(config: Config): RouteDefinition[] {
+  if (!usesBuiltinUi(config.frontend)) return [];
+  return [
+    route('GET', '/',                'optional-session', homePageRoute),
+    route('GET', '/login',           'optional-session', loginPageRoute),
+    route('GET', '/register',        'optional-session', registerPageRoute),
+    route('GET', '/verify-email',    'optional-session', verifyEmailPageRoute),
+    route('GET', '/forgot-password', 'optional-session', forgotPasswordPageRoute),
+    route('GET', '/reset-password',  'optional-session', resetPasswordPageRoute),
+    route('GET', '/consent',         'optional-session', consentPageRoute),
+    route('GET', '/account',         'optional-session', accountPageRoute),
+    route('GET', '/ui/theme.css',    'none',             themeStylesheetRoute),
+  ];
+}
+
 /** Undocumented: the document built by `npm run build`, and the web UI on every path the API does not own (src/web). */
 const staticRoutes: RouteDefinition[] = [
   route('GET',    '/openapi.json', 'none', staticOpenApiRoute),
@@ -166,5 +199,5 @@ export function openApiDocument(config: Config): OpenApiDocument {
 
 /** Everything the server serves for this config. */
 export function routeTable(config: Config): RouteDefinition[] {
-  return [...documentedRoutes(), ...docsRoutes(config), ...staticRoutes];
+  return [...documentedRoutes(), ...docsRoutes(config), ...builtinPageRoutes(config), ...staticRoutes];
 }

@@ -7,4 +7,4 @@
 export { catalogueFor, type Catalogue } from './catalogue.js';
 export { formatMessage } from './format-message.js';
 export { isShippedLocale, shippedLocales, type ShippedLocale } from './locales.js';
-export { negotiateLocale, type LocaleHints } from './negotiate-locale.js';
+export { matchOfferedLocale, negotiateLocale, type LocaleHints } from './negotiate-locale.js';

@@ -16,17 +16,19 @@ export interface LocaleHints {
  * offered) and a region its language (de-AT → de); else the default.
  */
 export function negotiateLocale(hints: LocaleHints, i18n: I18nConfig): string {
-  const offered = i18n.locales;
-  const pick = (wanted: string | null | undefined): string | null => {
-    if (!wanted) return null;
-    const tag = wanted.trim().toLowerCase();
-    if (!tag || tag === '*') return null;
-    const exact = offered.find((locale) => locale.toLowerCase() === tag);
-    if (exact) return exact;
-    const language = tag.split('-')[0];
-    return offered.find((locale) => locale.toLowerCase() === language) ?? offered.find((locale) => locale.toLowerCase().split('-')[0] === language) ?? null;
-  };
+  const pick = (wanted: string | null | undefined) => matchOfferedLocale(wanted, i18n.locales);
   return pick(hints.query) ?? pick(hints.userLocale) ?? acceptedLanguages(hints.acceptLanguage).map(pick).find((locale) => locale !== null) ?? i18n.defaultLocale;
+}
+
+/** The offered locale a wanted tag names (the rules above), or null: also how a page tells an explicit `?locale=` choice from a fallback. */
+export function matchOfferedLocale(wanted: string | null | undefined, offered: readonly string[]): string | null {
+  if (!wanted) return null;
+  const tag = wanted.trim().toLowerCase();
+  if (!tag || tag === '*') return null;
+  const exact = offered.find((locale) => locale.toLowerCase() === tag);
+  if (exact) return exact;
+  const language = tag.split('-')[0];
+  return offered.find((locale) => locale.toLowerCase() === language) ?? offered.find((locale) => locale.toLowerCase().split('-')[0] === language) ?? null;
 }
 
 /** Accept-Language ranges by descending weight (RFC 9110 12.5.4); q=0 means "not this one". */

@@ -10,6 +10,8 @@ import type { PendingAuthorization } from './sign-in-state.js';
 export interface ConsentPrompt {
   clientId: string;
   clientName: string;
+  /** Where the answer goes (registered, exact): the page tells the user its host. */
+  redirectUri: string;
   scopes: { scope: string; description: string }[];
 }
 
@@ -54,6 +56,7 @@ export function createConsentService(deps: {
       return {
         clientId: request.client.clientId,
         clientName: request.client.name,
+        redirectUri: request.params.redirect_uri,
         scopes: request.scopes.map((scope) => ({ scope, description: describeScope(scope) })),
       };
     },

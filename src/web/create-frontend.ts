@@ -14,6 +14,11 @@ export type Frontend =
     }
   | { mode: 'proxy'; proxy: ReturnType<typeof createProxyFrontend> };
 
+/** Whether the built-in UI is served: its pages then own their paths (/login, /account…); otherwise the operator's front end does. */
+export function usesBuiltinUi(frontend: FrontendConfig): boolean {
+  return frontend.enabled && frontend.mode === 'static' && (frontend.path === '' || frontend.path === builtinUiDirectory);
+}
+
 /**
  * The `frontend` group (SPEC.md 2.5): `enabled: false` serves no pages
  * (API-only); `static` serves `path`, by default the built-in UI; `proxy`

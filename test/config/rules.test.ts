@@ -146,6 +146,15 @@ describe.each([
     expected: ['idp.yaml:2:25: i18n.default_locale: is not one of i18n.locales'],
   },
   {
+    rule: 'branding: a colour and a logo the pages can use',
+    good: yaml(secretLine, 'branding: { primary_color: "rgb(31, 111, 235)", logo_url: /brand/logo.svg }'),
+    bad: yaml(secretLine, 'branding: { primary_color: blue, logo_url: "javascript:alert(1)" }'),
+    expected: [
+      'idp.yaml:2:28: branding.primary_color: must be a colour written #rgb, #rrggbb or rgb(r, g, b), such as #1f6feb',
+      'idp.yaml:2:44: branding.logo_url: must be an http(s) URL, a path on this server (/logo.svg) or a data:image/ URI',
+    ],
+  },
+  {
     rule: 'a user locale is one of i18n.locales, spelled as there',
     good: yaml(secretLine, 'i18n: { locales: [en, de] }', 'users:', ...user('a', 'a@example.com', ['locale: de'])),
     bad: yaml(secretLine, 'i18n: { locales: [en, de] }', 'users:', ...user('a', 'a@example.com', ['locale: DE']), ...user('b', 'b@example.com', ['locale: fr'])),

@@ -99,7 +99,7 @@ describe('a browser app on another origin (CORS) in Chromium', () => {
     await page.goto(`${appUrl}/`);
     await page.waitForURL((url) => url.origin === idp.url && url.pathname === '/login');
     await page.getByLabel('Email').fill('alice@example.com');
-    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((url) => url.origin === appUrl && url.pathname === '/callback');

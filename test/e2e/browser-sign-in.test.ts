@@ -43,22 +43,26 @@ describe('signing in through the built-in pages in Chromium', () => {
     expect(await page.title()).toBe('Sign in · Acme ID');
 
     await page.getByLabel('Email').fill('alice@example.com');
-    await page.getByLabel('Password').fill('not the password');
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toBe('The email or password is incorrect.');
+    expect(await page.locator('#login-summary p').getAttribute('data-code')).toBe('INVALID_CREDENTIALS');
+    // Focus goes back to the password, which was cleared; both fields are marked.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('password');
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
 
-    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === '/consent');
-    expect(await page.title()).toBe('Consent · Acme ID');
+    expect(await page.title()).toBe('Allow access · Acme ID');
     await page.getByRole('heading', { name: 'Allow Acme Notes to access your account?' }).waitFor();
-    expect(await page.getByRole('listitem').allTextContents()).toEqual([
+    expect(await page.locator('.scopes').getByRole('listitem').allTextContents()).toEqual([
       'Sign you in with your account',
-      'See your e-mail address',
-      'See your basic profile',
+      'See your email address',
+      'See your name and basic profile',
     ]);
-
-    await expect.poll(() => page.locator('#account').textContent()).toBe('Signed in as alice@example.com');
+    expect(await page.locator('.return-host').textContent()).toBe(`You will return to ${new URL(rp.url).host}.`);
+    expect(await page.locator('.account').textContent()).toBe('Signed in as alice@example.com — Not you?');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((url) => url.origin === rp.url && url.pathname === '/callback');
     expect(await page.locator('#who').textContent()).toBe('Signed in as alice (alice@example.com)');
@@ -74,7 +78,7 @@ describe('signing in through the built-in pages in Chromium', () => {
     page.setDefaultTimeout(10_000);
     await page.goto(`${rp.url}/start`);
     await page.getByLabel('Email').fill('alice@example.com');
-    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
     await page.getByRole('button', { name: 'Sign in' }).click();
     // Consent was given in the first test, so the browser goes straight back.
     await page.waitForURL((url) => url.pathname === '/callback');
@@ -96,13 +100,15 @@ describe('signing in through the built-in pages in Chromium', () => {
     const alert = page.getByRole('alert').first();
     let shown = '';
     for (let attempt = 0; attempt < 8 && !shown.startsWith('Too many'); attempt += 1) {
-      await page.getByLabel('Password').fill(`wrong ${attempt}`);
+      await page.getByLabel('Password', { exact: true }).fill(`wrong ${attempt}`);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect.poll(() => alert.textContent()).not.toBe('');
       shown = (await alert.textContent()) ?? '';
-      expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe(shown.startsWith('Too many') ? null : 'true');
+      expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe(shown.startsWith('Too many') ? null : 'true');
     }
-    expect(shown).toMatch(/^Too many failed login attempts\. Try again later\. \(try again in \d+ seconds\)$/);
+    // The wait comes from Retry-After, in minutes once it is long.
+    expect(shown).toMatch(/^Too many attempts\. Try again in \d+ (seconds|minutes)\.$/);
+    expect(await page.locator('#login-summary p').getAttribute('data-code')).toBe('TOO_MANY_REQUESTS');
     await page.close();
   });
 });

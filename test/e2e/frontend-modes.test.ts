@@ -25,7 +25,7 @@ describe('frontend modes through the server', () => {
   });
   afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
 
-  describe('static (the built-in UI) with html_variables', () => {
+  describe('static (the built-in UI): rendered pages, which html_variables do not touch', () => {
     let idp: RunningIdp;
     beforeAll(async () => {
       idp = await startIdp('sqlite', {
@@ -35,11 +35,12 @@ describe('frontend modes through the server', () => {
     });
     afterAll(() => idp.stop());
 
-    it('serves the pages with variables filled, and scripts and CSS as they are', async () => {
+    it('serves the pages with the branding name, and scripts and CSS as they are', async () => {
       const login = await fetch(`${idp.url}/login`);
       expect(login.status).toBe(200);
       expect(login.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(await login.text()).toContain('<title>Sign in · Overridden</title>');
+      expect(login.headers.get('cache-control')).toBe('no-store');
+      expect(await login.text()).toContain('<title>Sign in · Acme &#38; Co</title>');
       const css = await fetch(`${idp.url}/ui/app.css`);
       expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
       const script = await fetch(`${idp.url}/ui/login.js`);
@@ -67,7 +68,7 @@ describe('frontend modes through the server', () => {
 
     it('escapes the name into the title', async () => {
       expect(await (await fetch(`${idp.url}/login`)).text()).toContain('<title>Sign in · Acme &#60;ID&#62;</title>');
-      expect(await (await fetch(`${idp.url}/consent`)).text()).toContain('<title>Consent · Acme &#60;ID&#62;</title>');
+      expect(await (await fetch(`${idp.url}/consent`)).text()).toContain('<title>Allow access · Acme &#60;ID&#62;</title>');
     });
   });
 
@@ -86,6 +87,8 @@ describe('frontend modes through the server', () => {
       expect(page.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
       const script = await fetch(`${idp.url}/app.js`);
       expect(await script.text()).toBe('export const title = "{{TITLE}}";');
+      // The built-in pages' paths are the front end's too.
+      expect(await (await fetch(`${idp.url}/login`)).text()).toBe('<title>Proxied</title><p>GET /login</p>');
       const posted = await fetch(`${idp.url}/form`, { method: 'POST', body: 'a=1', headers: { 'content-type': 'text/plain' } });
       expect(await posted.text()).toContain('POST /form');
     });

@@ -60,6 +60,7 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
     const described = await jar.fetch(`${idp.url}/api/consent?${new URLSearchParams({ return_to: consentReturnTo })}`);
     expect(await described.json()).toEqual({
       client: { client_id: 'web', name: 'Client web' },
+      redirect_uri: 'https://web.example.com/callback',
       scopes: [
         { scope: 'openid', description: 'Sign you in with your account' },
         { scope: 'email', description: 'See your e-mail address' },

@@ -108,7 +108,7 @@ describe('the pages under their Content-Security-Policy in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     expect(await stylesheetLoaded(page)).toBe(true);
     await page.getByLabel('Email').fill('alice@example.com');
-    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === '/consent');
     await page.getByRole('heading', { name: 'Allow Acme Notes to access your account?' }).waitFor();

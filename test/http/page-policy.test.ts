@@ -82,8 +82,11 @@ describe('Content-Security-Policy of the pages', () => {
 
   it.each([
     ['the sign-in page', '/login', 200],
-    ['the consent page', '/consent', 200],
+    ['the consent page without an authorization request', '/consent', 400],
     ['the start page', '/', 200],
+    ['the registration page (closed)', '/register', 404],
+    ['the e-mail verification page', '/verify-email?token=x', 200],
+    ['the password reset page', '/reset-password?token=x', 200],
     ['a page that does not exist', '/no-such-page', 404],
     ['a refused return_to', '/login?return_to=//evil.example', 400],
     ['a rejected authorization request', '/oauth2/authorize?client_id=nobody', 400],
@@ -122,8 +125,28 @@ describe('Content-Security-Policy of the pages', () => {
   });
 
   it('JSON, scripts and styles get no page policy', async () => {
-    for (const url of ['/api/health', '/ui/login.js', '/ui/app.css', '/.well-known/openid-configuration', '/api/nothing']) {
+    for (const url of ['/api/health', '/ui/login.js', '/ui/app.css', '/ui/theme.css', '/.well-known/openid-configuration', '/api/nothing']) {
       expect((await get(url)).headers['content-security-policy'], url).toBeUndefined();
+    }
+  });
+});
+
+describe('branding.logo_url widens img-src to its source, and only to it', () => {
+  it.each([
+    ['a logo on another host', 'https://cdn.example.com/brand/logo.svg?v=1;x', "'self' https://cdn.example.com"],
+    ['an inline logo', 'data:image/svg+xml;base64,PHN2Zy8+', "'self' data:"],
+    ['a logo on this server', '/ui/logo.svg', "'self'"],
+    ['a logo at this server\'s own origin', 'http://localhost:8080/logo.png', "'self'"],
+    ['a logo URL that is no image source', 'javascript:alert(1)', "'self'"],
+  ])('%s', async (_name, logoUrl, imgSrc) => {
+    const app = await createTestApp('sqlite', { branding: { name: 'Acme', logoUrl, primaryColor: null } });
+    try {
+      const page = await inject(app, 'GET', '/login');
+      expect(directivesOf(page)).toEqual({ ...idpPage, 'img-src': imgSrc });
+      // A URL that could run code is no logo: the name stands in.
+      expect(page.payload.includes('class="brand-logo"')).toBe(!logoUrl.startsWith('javascript:'));
+    } finally {
+      await app.destroy();
     }
   });
 });

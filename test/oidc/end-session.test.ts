@@ -77,7 +77,7 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(html).toContain('<h1>Sign out of Acme ID?</h1>');
     expect(html).toContain('Signed in as alice@example.com');
     expect(html).toContain('<form id="sign-out-form" method="post" action="/oauth2/logout/confirm">');
-    expect(html).toContain('<button type="submit">Sign out</button>');
+    expect(html).toContain('<button type="submit" class="primary" data-busy-label="Signing out…">Sign out</button>');
     expect(html).toContain('<a class="button secondary" href="/">Cancel</a>');
     // A strict Content-Security-Policy allows it: no inline script, style or handler.
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)|<style|\sstyle=|\son[a-z]+=/i);
@@ -99,7 +99,7 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(answered.status).toBe(200);
     const html = await answered.text();
     expect(html).toContain(`<meta http-equiv="refresh" content="0; url=${logoutUri}?state=s%3C1%3E">`);
-    expect(html).toContain(`<a class="button" href="${logoutUri}?state=s%3C1%3E">Continue to web.example.com</a>`);
+    expect(html).toContain(`<a class="button primary" href="${logoutUri}?state=s%3C1%3E">Continue to web.example.com</a>`);
     expect(await signedIn(jar)).toBe(false);
   });
 

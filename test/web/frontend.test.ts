@@ -5,7 +5,7 @@ import path from 'node:path';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFrontend, fillHtmlVariables, isApiPath, ProxyTimeoutError } from '../../src/web/index.js';
+import { builtinUiDirectory, createFrontend, fillHtmlVariables, isApiPath, ProxyTimeoutError, usesBuiltinUi } from '../../src/web/index.js';
 import { createProxyFrontend } from '../../src/web/proxy-frontend.js';
 import { testConfig } from '../support/config-fixture.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -34,18 +34,26 @@ describe('isApiPath', () => {
 });
 
 describe('static mode', () => {
-  it('serves the built-in UI by default with the branding name in titles', async () => {
-    const frontend = createFrontend({ ...testConfig().frontend, path: '' }, { ...branding, name: 'Acme <ID>' });
+  it('serves the built-in UI\'s files by default, and no page: those are rendered (src/web/pages)', async () => {
+    const frontend = createFrontend({ ...testConfig().frontend, path: '' }, branding);
     if (frontend.mode !== 'static') throw new Error('expected static');
-    const login = await frontend.static.load('/login');
-    expect(login?.contentType).toBe('text/html; charset=utf-8');
-    expect(String(login?.body)).toContain('<title>Sign in · Acme &#60;ID&#62;</title>');
-    expect(String((await frontend.static.load('/consent'))?.body)).toContain('<title>Consent · Acme &#60;ID&#62;</title>');
+    expect(frontend.builtin).toBe(true);
     // Not a page: named by its path, for the HTTP layer to stream.
     expect(await frontend.static.load('/ui/login.js')).toEqual({ contentType: 'text/javascript; charset=utf-8', file: path.join(frontend.static.directory, 'ui', 'login.js') });
-    expect(String((await frontend.static.load('/'))?.body)).toContain('<title>Acme &#60;ID&#62;</title>');
+    expect((await frontend.static.load('/ui/app.css'))?.contentType).toBe('text/css; charset=utf-8');
     // No single-page fallback for the built-in UI: an unknown page is a 404.
+    expect(await frontend.static.load('/login')).toBeNull();
     expect(await frontend.static.load('/nothing-here')).toBeNull();
+  });
+
+  it.each([
+    [{ enabled: true, mode: 'static', path: '' }, true],
+    [{ enabled: true, mode: 'static', path: builtinUiDirectory }, true],
+    [{ enabled: true, mode: 'static', path: '/srv/www' }, false],
+    [{ enabled: true, mode: 'proxy', path: 'http://127.0.0.1:5173' }, false],
+    [{ enabled: false, mode: 'static', path: '' }, false],
+  ] as const)('usesBuiltinUi(%j) is %s', (frontend, expected) => {
+    expect(usesBuiltinUi({ ...frontend, htmlVariables: {} })).toBe(expected);
   });
 
   describe('with an operator directory', () => {

@@ -17,6 +17,7 @@ import { checkRegistration } from './check-registration.js';
 import { checkSecret } from './check-secret.js';
 import { checkTrustProxy } from './check-trust-proxy.js';
 import { checkTermLinks } from './check-term-links.js';
+import { checkBranding } from './check-branding.js';
 
 /**
  * Phase 4: the cross-field rules the schema cannot express, in the order
@@ -42,6 +43,7 @@ export const configRules: readonly ConfigRule[] = [
   checkCleanupCron,
   checkDatabase,
   checkLocales,
+  checkBranding,
   checkFrontend,
   checkRegistration,
   checkSecret,

@@ -7,6 +7,7 @@ import { rememberedAccountsCookie } from '../../interaction/index.js';
 import { setRememberedAccountsCookie } from './account-routes.js';
 import { authorize, type AuthorizeOutcome, type AuthorizeSession, type RawAuthorizationParams } from '../../oidc/authorize/index.js';
 import { renderErrorPage, renderFormPostPage } from '../../web/index.js';
+import { pageContextOf, pageResponse } from '../page-context.js';
 
 /**
  * GET and POST /oauth2/authorize (RFC 6749 §3.1, OIDC Core §3.1.2.1). The
@@ -76,7 +77,7 @@ async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseTool
     const cookie = (request.state as Record<string, unknown>)[rememberedAccountsCookie];
     setRememberedAccountsCookie(h, deps, deps.accounts.remember(typeof cookie === 'string' ? cookie : undefined, sessionId));
   }
-  return render(outcome, deps, h);
+  return render(outcome, deps, request, h);
 }
 
 /**
@@ -95,16 +96,17 @@ async function optionalSession(request: Request): Promise<AuthorizeSession | nul
   }
 }
 
-function render(outcome: AuthorizeOutcome, deps: HttpDeps, h: ResponseToolkit) {
+function render(outcome: AuthorizeOutcome, deps: HttpDeps, request: Request, h: ResponseToolkit) {
   switch (outcome.kind) {
     case 'error_page': {
-      const page = renderErrorPage({
-        brandingName: deps.config.branding.name,
-        title: 'Sign-in request rejected',
-        message: 'The application sent a sign-in request this server cannot accept. Go back to the application and try again.',
+      const context = pageContextOf(deps, request, { reloadable: request.method === 'get' });
+      const t = context.text.pages.errorPages;
+      const page = renderErrorPage(context, {
+        title: t.signInRejectedTitle,
+        message: t.signInRejectedMessage,
         detail: `${outcome.error.error}: ${outcome.error.description}`,
       });
-      return h.response(page).code(outcome.error.status).type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      return pageResponse(h, page, outcome.error.status);
     }
     case 'client_response': {
       const { target, params } = outcome;

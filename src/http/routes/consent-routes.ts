@@ -36,6 +36,7 @@ export const consentGetRoute: RouteSpec = {
       description: 'The application and the scopes it requests, with human descriptions',
       schema: Joi.object({
         client: Joi.object({ client_id: Joi.string().required(), name: Joi.string().required() }).required(),
+        redirect_uri: Joi.string().required().description('Where the answer will be sent (the page names its host: "You will return to …")'),
         scopes: Joi.array()
           .items(Joi.object({ scope: Joi.string().required(), description: Joi.string().required() }))
           .required(),
@@ -46,7 +47,7 @@ export const consentGetRoute: RouteSpec = {
   handler: (deps) => async (request, h) => {
     const prompt = await deps.consent.describe(request.query.return_to);
     return h
-      .response({ client: { client_id: prompt.clientId, name: prompt.clientName }, scopes: prompt.scopes })
+      .response({ client: { client_id: prompt.clientId, name: prompt.clientName }, redirect_uri: prompt.redirectUri, scopes: prompt.scopes })
       .header('cache-control', 'no-store');
   },
 };

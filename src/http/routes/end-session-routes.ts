@@ -7,6 +7,7 @@ import { endSession } from '../../oidc/end-session/index.js';
 import { OAuthError } from '../../oidc/errors.js';
 import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from '../../web/index.js';
 import { errorResponse } from '../schemas/error-schema.js';
+import { pageContextOf } from '../page-context.js';
 
 /**
  * GET and POST /oauth2/logout (OpenID Connect RP-Initiated Logout 1.0), and
@@ -44,8 +45,9 @@ function page(h: ResponseToolkit, status: number, html: string) {
   return h.response(html).code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store');
 }
 
-async function handle(deps: HttpDeps, h: ResponseToolkit, input: EndSessionInput, session: SessionCredentials | null, confirmed: boolean) {
-  const brandingName = deps.config.branding.name;
+async function handle(deps: HttpDeps, request: Request, h: ResponseToolkit, input: EndSessionInput, session: SessionCredentials | null, confirmed: boolean) {
+  // Only a GET can be loaded again in another language; the answers of a form post cannot.
+  const context = pageContextOf(deps, request, { user: session?.user ?? null, reloadable: request.method === 'get' });
   try {
     const outcome = await endSession(
       {
@@ -62,7 +64,7 @@ async function handle(deps: HttpDeps, h: ResponseToolkit, input: EndSessionInput
       const fields: Record<string, string> = {};
       for (const name of carriedParams) if (input[name] !== undefined) fields[name] = input[name];
       const cancelHref = deps.config.frontend.enabled ? '/' : null;
-      return page(h, 200, renderSignOutPage({ brandingName, email: session!.user.email, action: confirmPath, fields, cancelHref }));
+      return page(h, 200, renderSignOutPage(context, { email: session!.user.email, action: confirmPath, fields, cancelHref }));
     }
     if (outcome.endSession && session) {
       await deps.sessions.revoke(session.session.idHash);
@@ -71,10 +73,11 @@ async function handle(deps: HttpDeps, h: ResponseToolkit, input: EndSessionInput
     // The question's answer moves on from a page instead (renderSignedOutPage says why).
     if (outcome.kind === 'redirect' && !confirmed) return h.redirect(outcome.location).code(302).header('cache-control', 'no-store');
     const continueTo = outcome.kind === 'redirect' ? outcome.location : null;
-    return page(h, 200, renderSignedOutPage({ brandingName, signedOut: outcome.endSession, continueTo }));
+    return page(h, 200, renderSignedOutPage(context, { signedOut: outcome.endSession, continueTo }));
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    return page(h, 400, renderErrorPage({ brandingName, title: 'Sign-out request rejected', message: error.description }));
+    const t = context.text.pages.errorPages;
+    return page(h, 400, renderErrorPage(context, { title: t.signOutRejectedTitle, message: t.signOutRejectedMessage, detail: `${error.error}: ${error.description}` }));
   }
 }
 
@@ -95,7 +98,7 @@ export const endSessionGetRoute: RouteSpec = {
   description,
   validate: { query: params },
   responses,
-  handler: (deps) => async (request, h) => handle(deps, h, request.query as EndSessionInput, await signedIn(request), false),
+  handler: (deps) => async (request, h) => handle(deps, request, h, request.query as EndSessionInput, await signedIn(request), false),
 };
 
 export const endSessionPostRoute: RouteSpec = {
@@ -106,7 +109,7 @@ export const endSessionPostRoute: RouteSpec = {
   validate: { payload: params },
   responses,
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
-  handler: (deps) => async (request, h) => handle(deps, h, (request.payload ?? {}) as EndSessionInput, await signedIn(request), false),
+  handler: (deps) => async (request, h) => handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, await signedIn(request), false),
 };
 
 /**
@@ -126,5 +129,5 @@ export const endSessionConfirmRoute: RouteSpec = {
     403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
   },
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
-  handler: (deps) => (request, h) => handle(deps, h, (request.payload ?? {}) as EndSessionInput, readSession(request), true),
+  handler: (deps) => (request, h) => handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, readSession(request), true),
 };

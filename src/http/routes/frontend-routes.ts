@@ -7,6 +7,7 @@ import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
 import { isApiPath, ProxyTimeoutError, renderErrorPage } from '../../web/index.js';
 import { clientAddress } from '../client-address.js';
+import { pageContextOf, pageResponse } from '../page-context.js';
 import { leaveToOperator } from '../page-policy.js';
 
 /**
@@ -14,12 +15,13 @@ import { leaveToOperator } from '../page-policy.js';
  * static directory (the built-in UI by default), or the developer's front
  * end in proxy mode. API paths (/api, /oauth2, /.well-known, /openapi.json)
  * are never served from here: an unknown one is the JSON API's 404.
- * The built-in UI's pages and idp's error pages here get idp's page policy
+ * The built-in UI's files and idp's error pages here get idp's page policy
  * (../page-policy.ts); the operator's own front end gets none from idp.
+ * The built-in pages themselves are routes of their own (./page-routes.ts).
  */
 const notFound = () => new ApiError(404, 'NOT_FOUND', 'The requested resource was not found.');
 
-/** The interaction pages take a return_to; an unsafe one is refused before any page can follow it. */
+/** The interaction pages of an operator's front end take a return_to; an unsafe one is refused before any page can follow it. */
 const interactionPages = new Set(['/login', '/consent']);
 
 async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolkit) {
@@ -29,12 +31,9 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
   if (!reads && frontend.mode !== 'proxy') throw notFound();
   const returnTo = request.query.return_to as unknown;
   if (interactionPages.has(request.path) && returnTo !== undefined && !isSafeReturnTo(returnTo)) {
-    const page = renderErrorPage({
-      brandingName: config.branding.name,
-      title: 'Invalid link',
-      message: 'This link points to another site, so it was not followed. Go back to the application and try again.',
-    });
-    return h.response(page).code(400).type('text/html; charset=utf-8');
+    const context = pageContextOf(deps, request);
+    const t = context.text.pages.errorPages;
+    return pageResponse(h, renderErrorPage(context, { title: t.invalidLinkTitle, message: t.invalidLinkMessage }), 400);
   }
   if (frontend.mode === 'proxy') {
     const answer = await frontend.proxy
@@ -53,9 +52,10 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
         return error instanceof ProxyTimeoutError ? 'timeout' : null;
       });
     if (answer === null || answer === 'timeout') {
-      const message = answer === 'timeout' ? 'The front end did not answer in time. Try again in a moment.' : 'The front end is not answering. Try again in a moment.';
-      const page = renderErrorPage({ brandingName: config.branding.name, title: 'Front end unavailable', message });
-      return h.response(page).code(answer === 'timeout' ? 504 : 502).type('text/html; charset=utf-8');
+      const context = pageContextOf(deps, request);
+      const t = context.text.pages.errorPages;
+      const message = answer === 'timeout' ? t.frontendTimeoutMessage : t.frontendUnavailableMessage;
+      return pageResponse(h, renderErrorPage(context, { title: t.frontendUnavailableTitle, message }), answer === 'timeout' ? 504 : 502);
     }
     const response = leaveToOperator(h.response(answer.body).code(answer.status));
     // Repeated headers (several Set-Cookie) stay separate lines.
@@ -66,8 +66,9 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
   }
   const file = await frontend.static.load(request.path);
   if (!file) {
-    const page = renderErrorPage({ brandingName: config.branding.name, title: 'Page not found', message: 'There is no page at this address.' });
-    return h.response(page).code(404).type('text/html; charset=utf-8');
+    const context = pageContextOf(deps, request);
+    const t = context.text.pages.errorPages;
+    return pageResponse(h, renderErrorPage(context, { title: t.notFoundTitle, message: t.notFoundMessage }), 404);
   }
   // Files other than pages through @hapi/inert (ETag, 304, ranges), confined to the directory once more.
   const response =

@@ -129,6 +129,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     expect(await consent.describe(returnTo)).toEqual({
       clientId: 'web',
       clientName: 'Client web',
+      redirectUri: request.redirect_uri,
       scopes: [
         { scope: 'openid', description: 'Sign you in with your account' },
         { scope: 'email', description: 'See your e-mail address' },

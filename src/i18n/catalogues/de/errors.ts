@@ -1,7 +1,26 @@
 import type { errors as reference } from '../en/errors.js';
 
 export const errors: typeof reference = {
+  fallback: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   NETWORK_ERROR: 'Der Server ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  INVALID_CREDENTIALS: 'E-Mail-Adresse oder Passwort ist falsch.',
+  TOO_MANY_REQUESTS: 'Zu viele Versuche. Bitte versuchen Sie es später erneut.',
+  EMAIL_NOT_VERIFIED: 'Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse: Öffnen Sie den Link, den wir Ihnen geschickt haben.',
+  REGISTRATION_DISABLED: 'Hier können keine neuen Konten angelegt werden.',
+  EMAIL_NOT_ALLOWED: 'Mit dieser E-Mail-Adresse kann hier kein Konto angelegt werden.',
+  EMAIL_ALREADY_EXISTS: 'Zu dieser E-Mail-Adresse gibt es bereits ein Konto. Bitte melden Sie sich an.',
+  TERMS_NOT_ACCEPTED: 'Bitte akzeptieren Sie die erforderlichen Bedingungen, um fortzufahren.',
+  PASSWORD_TOO_SHORT: 'Dieses Passwort ist zu kurz.',
+  INVALID_TOKEN: 'Dieser Link ist ungültig, abgelaufen oder wurde bereits verwendet.',
+  USER_NOT_EDITABLE: 'Dies wird von Ihrer Organisation verwaltet und kann hier nicht geändert werden.',
   ACCOUNT_DELETION_DISABLED: 'Das Löschen des eigenen Kontos ist bei diesem Dienst nicht aktiviert.',
   REAUTHENTICATION_REQUIRED: 'Bitte melden Sie sich erneut an, um zu bestätigen. Ohne Passwort setzt das Löschen Ihres Kontos eine Anmeldung innerhalb der letzten 10 Minuten voraus.',
+  EMAIL_DISABLED: 'Dieser Dienst kann keine E-Mails versenden. Bitte wenden Sie sich an Ihre Administration.',
+  VALIDATION_ERROR: 'Einige Angaben sind ungültig. Bitte prüfen Sie sie und versuchen Sie es erneut.',
+  UNAUTHORIZED: 'Sie sind nicht mehr angemeldet. Bitte melden Sie sich erneut an.',
+  ORIGIN_NOT_ALLOWED: 'Diese Anfrage kam von einer anderen Website und wurde abgelehnt.',
+  INVALID_RETURN_TO: 'Diese Seite wurde ohne gültige Anfrage geöffnet. Kehren Sie zur Anwendung zurück und versuchen Sie es erneut.',
+  PAYLOAD_TOO_LARGE: 'Einige Angaben sind zu lang.',
+  INTERNAL_ERROR: 'Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.',
+  SERVICE_UNAVAILABLE: 'Der Dienst ist gerade nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.',
 };

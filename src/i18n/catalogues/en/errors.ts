@@ -1,6 +1,29 @@
-/** The API's error codes as sentences for people (the pages never show a raw code). */
+/**
+ * The API's error codes (DESIGN.md 11, SPEC.md 7) as sentences for people:
+ * the pages never show a raw code or the API's English message. `fallback`
+ * stands in for a code this list does not know.
+ */
 export const errors = {
+  fallback: 'Something went wrong. Please try again.',
   NETWORK_ERROR: 'The server could not be reached. Check your connection and try again.',
+  INVALID_CREDENTIALS: 'The email or password is incorrect.',
+  TOO_MANY_REQUESTS: 'Too many attempts. Try again later.',
+  EMAIL_NOT_VERIFIED: 'Confirm your email address first: open the link we sent you.',
+  REGISTRATION_DISABLED: 'New accounts cannot be created here.',
+  EMAIL_NOT_ALLOWED: 'This email address cannot be used to create an account here.',
+  EMAIL_ALREADY_EXISTS: 'An account with this email address already exists. Sign in instead.',
+  TERMS_NOT_ACCEPTED: 'Accept the required terms to continue.',
+  PASSWORD_TOO_SHORT: 'This password is too short.',
+  INVALID_TOKEN: 'This link is invalid, has expired or was already used.',
+  USER_NOT_EDITABLE: 'Your organisation manages this, so it cannot be changed here.',
   ACCOUNT_DELETION_DISABLED: 'Deleting your own account is not enabled on this service.',
   REAUTHENTICATION_REQUIRED: 'Sign in again to confirm. Without a password, deleting your account needs a sign-in within the last 10 minutes.',
+  EMAIL_DISABLED: 'This service cannot send email. Ask your administrator for help.',
+  VALIDATION_ERROR: 'Some of the details are not valid. Check them and try again.',
+  UNAUTHORIZED: 'You are not signed in any more. Sign in again.',
+  ORIGIN_NOT_ALLOWED: 'This request came from another site and was refused.',
+  INVALID_RETURN_TO: 'This page was opened without a valid request. Go back to the application and try again.',
+  PAYLOAD_TOO_LARGE: 'Some of the details are too long.',
+  INTERNAL_ERROR: 'Something went wrong on our side. Try again in a moment.',
+  SERVICE_UNAVAILABLE: 'The service is unavailable right now. Try again in a moment.',
 };

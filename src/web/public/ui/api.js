@@ -1,12 +1,14 @@
 // @ts-check
 /**
  * The built-in pages talk only to the JSON API (DESIGN.md 8): these helpers
- * send JSON with the session cookie and turn `{ code, message }` errors into
- * something a page can show.
+ * send JSON with the session cookie and return the answer, or the error's
+ * code, status, Retry-After and details, which ./form.js turns into
+ * sentences of the page's language (never the API's English message).
  */
 
 /**
- * @typedef {{ ok: true, status: number, body: any } | { ok: false, status: number, code: string, message: string, retryAfter: string | null }} ApiResult
+ * @typedef {{ path: string, message: string }} ErrorDetail
+ * @typedef {{ ok: true, status: number, body: any } | { ok: false, status: number, code: string, retryAfter: string | null, details: ErrorDetail[] }} ApiResult
  */
 
 /**
@@ -26,7 +28,7 @@ export async function callApi(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch {
-    return { ok: false, status: 0, code: 'NETWORK_ERROR', message: 'The server could not be reached. Check your connection and try again.', retryAfter: null };
+    return { ok: false, status: 0, code: 'NETWORK_ERROR', retryAfter: null, details: [] };
   }
   const text = await response.text();
   /** @type {any} */
@@ -41,9 +43,19 @@ export async function callApi(method, path, body) {
     ok: false,
     status: response.status,
     code: typeof parsed?.code === 'string' ? parsed.code : 'HTTP_' + response.status,
-    message: typeof parsed?.message === 'string' ? parsed.message : 'Something went wrong. Please try again.',
     retryAfter: response.headers.get('retry-after'),
+    details: Array.isArray(parsed?.details) ? parsed.details : [],
   };
+}
+
+/**
+ * The page's data block (src/web/pages/render-page.ts): its strings and
+ * settings, written by the server in the page's language.
+ * @returns {any}
+ */
+export function pageData() {
+  const block = document.getElementById('page-data');
+  return block ? JSON.parse(block.textContent ?? '{}') : {};
 }
 
 /**
@@ -69,11 +81,21 @@ export function queryParam(name) {
 }
 
 /**
+ * @template {HTMLElement} T
  * @param {string} id
- * @returns {HTMLElement}
+ * @returns {T}
  */
 export function byId(id) {
   const element = document.getElementById(id);
   if (!element) throw new Error('missing element #' + id);
-  return element;
+  return /** @type {T} */ (element);
+}
+
+/**
+ * Fills `{name}` placeholders (src/i18n/format-message.ts, for the browser).
+ * @param {string} template
+ * @param {Record<string, string | number>} values
+ */
+export function format(template, values) {
+  return template.replace(/\{([a-zA-Z_]+)\}/g, (match, key) => (Object.hasOwn(values, key) ? String(values[key]) : match));
 }

@@ -1,32 +1,16 @@
 // @ts-check
 import { byId, callApi } from './api.js';
+import { errorMessage, setBusy, showProblems } from './form.js';
 
-/** The start page: who is signed in here, and a way to sign out (GET /api/auth/session, POST /api/auth/logout). */
-const main = /** @type {HTMLElement} */ (document.querySelector('main'));
-const status = byId('status');
-const signIn = byId('sign-in');
+/** The start page of a signed-in user: Sign out (POST /api/auth/logout) shows it again, signed out. */
 const signOut = /** @type {HTMLButtonElement} */ (byId('sign-out'));
-
-void load();
-
-async function load() {
-  const result = await callApi('GET', '/api/auth/session');
-  main.setAttribute('aria-busy', 'false');
-  if (result.ok) {
-    status.textContent = `You are signed in as ${result.body.user.email}.`;
-    signOut.hidden = false;
-    signIn.hidden = true;
-  } else {
-    status.textContent = 'You are not signed in.';
-    signIn.hidden = false;
-    signOut.hidden = true;
-  }
-}
-
 signOut.addEventListener('click', async () => {
-  signOut.disabled = true;
+  setBusy(signOut, true);
   const result = await callApi('POST', '/api/auth/logout');
-  signOut.disabled = false;
-  if (result.ok) await load();
-  else byId('form-error').textContent = result.message;
+  if (result.ok) {
+    location.reload();
+    return;
+  }
+  setBusy(signOut, false);
+  showProblems(document.body, byId('home-summary'), [{ message: errorMessage(result), code: result.code }]);
 });

@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * The sign-out question (/oauth2/logout, src/web/sign-out-page.ts) is a
- * plain form that works without this script. With it, the button shows
+ * The sign-out question (/oauth2/logout, src/web/pages/sign-out-page.ts) is
+ * a plain form that works without this script. With it, the button shows
  * progress and a second click sends nothing (UI.md, "Every form").
  */
 const form = /** @type {HTMLFormElement} */ (document.getElementById('sign-out-form'));
@@ -14,7 +14,8 @@ form.addEventListener('submit', (event) => {
   }
   form.dataset.sent = 'true';
   form.setAttribute('aria-busy', 'true');
-  button.textContent = 'Signing out…';
+  button.textContent = button.dataset.busyLabel ?? button.textContent;
+  button.classList.add('busy');
   // The submission has started: disabling the button now does not stop it.
   button.disabled = true;
 });

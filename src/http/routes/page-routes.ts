@@ -1,0 +1,150 @@
+import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
+import type { RouteSpec } from '../route-definition.js';
+import type { HttpDeps } from '../http-deps.js';
+import { readSession } from '../auth/cookie-session-auth.js';
+import { pageContextOf, pageResponse } from '../page-context.js';
+import { ApiError } from '../../api-error.js';
+import { isSafeReturnTo } from '../../interaction/index.js';
+import {
+  pageHref,
+  renderAccountPage,
+  renderConsentErrorPage,
+  renderConsentPage,
+  renderErrorPage,
+  renderForgotPasswordPage,
+  renderHomePage,
+  renderLoginPage,
+  renderRegisterPage,
+  renderResetPasswordPage,
+  renderThemeStylesheet,
+  renderVerifyEmailPage,
+  stringParam,
+  type PageContext,
+} from '../../web/index.js';
+
+/**
+ * The built-in UI's pages (src/web/pages), rendered per request in its
+ * locale. Served only with the built-in UI (routes.ts, builtinPageRoutes):
+ * with an operator's front end these paths are theirs. Each handler reads
+ * what the page shows (the session, the authorization request behind
+ * return_to) and leaves the rest to the page's script and the JSON API.
+ */
+type PageHandler = (deps: HttpDeps, request: Request, h: ResponseToolkit) => ReturnType<Lifecycle.Method>;
+
+function pageRoute(summary: string, handler: PageHandler): RouteSpec {
+  return {
+    tags: [],
+    summary,
+    hidden: true,
+    responses: { 200: { description: 'The page', contentType: 'text/html' } },
+    handler: (deps) => (request, h) => handler(deps, request, h),
+  };
+}
+
+/**
+ * return_to of an interaction page: null when absent; a page refuses an
+ * unsafe one (DESIGN.md 7: never an open redirect) before any script could follow it.
+ */
+function returnToOf(request: Request): { ok: true; value: string | null } | { ok: false } {
+  const value = request.query.return_to as unknown;
+  if (value === undefined) return { ok: true, value: null };
+  return isSafeReturnTo(value) ? { ok: true, value } : { ok: false };
+}
+
+function invalidLinkPage(context: PageContext, h: ResponseToolkit) {
+  const t = context.text.pages.errorPages;
+  return pageResponse(h, renderErrorPage(context, { title: t.invalidLinkTitle, message: t.invalidLinkMessage }), 400);
+}
+
+/** The application of the authorization request behind return_to, or null (none, or no longer a valid one). */
+async function clientNameOf(deps: HttpDeps, returnTo: string | null): Promise<string | null> {
+  if (returnTo === null) return null;
+  try {
+    return (await deps.consent.describe(returnTo)).clientName;
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+export const homePageRoute = pageRoute('The start page', (deps, request, h) => {
+  const session = readSession(request);
+  return pageResponse(h, renderHomePage(pageContextOf(deps, request), { email: session?.user.email ?? null }));
+});
+
+export const loginPageRoute = pageRoute('Sign in', async (deps, request, h) => {
+  const context = pageContextOf(deps, request);
+  const returnTo = returnToOf(request);
+  if (!returnTo.ok) return invalidLinkPage(context, h);
+  const page = {
+    clientName: await clientNameOf(deps, returnTo.value),
+    returnTo: returnTo.value,
+    loginHint: stringParam(request.query.login_hint),
+    selectAccount: request.query.select_account === 'true',
+    errorCode: stringParam(request.query.error),
+  };
+  return pageResponse(h, renderLoginPage(context, page));
+});
+
+export const registerPageRoute = pageRoute('Create an account', async (deps, request, h) => {
+  const context = pageContextOf(deps, request);
+  const returnTo = returnToOf(request);
+  if (!returnTo.ok) return invalidLinkPage(context, h);
+  const page = renderRegisterPage(context, { clientName: await clientNameOf(deps, returnTo.value), returnTo: returnTo.value });
+  return pageResponse(h, page.html, page.status);
+});
+
+export const verifyEmailPageRoute = pageRoute('Confirm an e-mail address', (deps, request, h) =>
+  pageResponse(h, renderVerifyEmailPage(pageContextOf(deps, request), { hasToken: Boolean(stringParam(request.query.token)) })),
+);
+
+export const forgotPasswordPageRoute = pageRoute('Ask for a password reset link', (deps, request, h) => {
+  const page = renderForgotPasswordPage(pageContextOf(deps, request));
+  return pageResponse(h, page.html, page.status);
+});
+
+export const resetPasswordPageRoute = pageRoute('Choose a new password', (deps, request, h) =>
+  pageResponse(h, renderResetPasswordPage(pageContextOf(deps, request), { hasToken: Boolean(stringParam(request.query.token)) })),
+);
+
+/** Without a session the account page is a sign-in that comes back here. */
+export const accountPageRoute = pageRoute('The signed-in account', (deps, request, h) => {
+  const context = pageContextOf(deps, request);
+  const session = readSession(request);
+  if (!session) return h.redirect(pageHref(context, '/login', { return_to: '/account' })).code(302).header('cache-control', 'no-store');
+  const { user } = session;
+  return pageResponse(h, renderAccountPage(context, { email: user.email, managedBy: user.managedBy, hasPassword: user.passwordHash !== null }));
+});
+
+/**
+ * The consent step's page: what the authorization request behind return_to
+ * asks for (src/interaction, ConsentService). Without a session the
+ * browser signs in first and comes back through the authorization request.
+ */
+export const consentPageRoute = pageRoute('Allow or deny an application', async (deps, request, h) => {
+  const context = pageContextOf(deps, request);
+  const returnTo = returnToOf(request);
+  if (!returnTo.ok) return invalidLinkPage(context, h);
+  if (returnTo.value === null) return pageResponse(h, renderConsentErrorPage(context, 'INVALID_RETURN_TO'), 400);
+  const session = readSession(request);
+  if (!session) return h.redirect(pageHref(context, '/login', { return_to: returnTo.value })).code(302).header('cache-control', 'no-store');
+  try {
+    const prompt = await deps.consent.describe(returnTo.value);
+    const scopes = prompt.scopes.map((entry) => entry.scope);
+    const page = { clientName: prompt.clientName, redirectUri: prompt.redirectUri, scopes, email: session.user.email, returnTo: returnTo.value };
+    return pageResponse(h, renderConsentPage(context, page));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return pageResponse(h, renderConsentErrorPage(context, error.code), error.status);
+  }
+});
+
+/** branding.primary_color as CSS (src/web/pages/theme-stylesheet.ts); its address changes with the colour. */
+export const themeStylesheetRoute: RouteSpec = {
+  tags: [],
+  summary: 'The accent colours of the built-in pages',
+  hidden: true,
+  responses: { 200: { description: 'CSS', contentType: 'text/css' } },
+  handler: (deps) => (_request, h) =>
+    h.response(renderThemeStylesheet(deps.config.branding.primaryColor)).type('text/css; charset=utf-8').header('cache-control', 'public, max-age=86400'),
+};

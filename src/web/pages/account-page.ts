@@ -1,0 +1,153 @@
+import { formatMessage } from '../../i18n/index.js';
+import type { ManagedBy } from '../../model/index.js';
+import { errorSummary, passwordField, newPasswordField, statusRegion, submitButton, textField } from './fields.js';
+import { html, type SafeHtml } from './html.js';
+import type { PageContext } from './page-context.js';
+import { renderPage } from './render-page.js';
+import { scriptStrings } from './script-strings.js';
+
+/** The signed-in user, as far as the page's layout depends on it (the rest comes from GET /api/user). */
+export interface AccountUser {
+  email: string;
+  managedBy: ManagedBy;
+  hasPassword: boolean;
+}
+
+/**
+ * One section of /account: its heading (also the table of contents entry),
+ * whether this user sees it, and its content. Later features (authenticator
+ * app, passkeys, connected providers, apps with access, terms) are rows of
+ * accountSections, in UI.md's order, each with its own script module.
+ */
+export interface AccountSection {
+  id: string;
+  title(context: PageContext): string;
+  /** The table of contents entry, when it differs from the heading. */
+  navTitle?(context: PageContext): string;
+  shown(context: PageContext, user: AccountUser): boolean;
+  render(context: PageContext, user: AccountUser): SafeHtml;
+  variant?: 'danger';
+}
+
+/** Longest profile name field the page accepts (PATCH /api/user answers VALIDATION_ERROR beyond it). */
+export const profileFieldMaxLength = 255;
+
+const profileSection: AccountSection = {
+  id: 'profile',
+  title: (context) => context.text.pages.account.profile.heading,
+  shown: () => true,
+  render(context, user) {
+    const { account } = context.text.pages;
+    const t = account.profile;
+    const common = context.text.pages.common;
+    const locales = context.config.i18n.locales;
+    // A config-managed user's profile is the file's (DESIGN.md 11): shown, not editable.
+    const readOnly = user.managedBy === 'config';
+    const localeField = locales.length < 2 ? html`` : html`
+      <div class="field">
+        <label for="profile-locale">${t.locale}</label>
+        <select id="profile-locale" name="locale" aria-describedby="profile-locale-hint"${readOnly && html` disabled`}>
+          <option value="">${t.localeAutomatic}</option>${locales.map((locale) => html`
+          <option value="${locale}" lang="${locale}">${new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale}</option>`)}
+        </select>
+        <p class="hint" id="profile-locale-hint">${t.localeHint}</p>
+        <p class="field-error" id="profile-locale-error" hidden></p>
+      </div>`;
+    const nameField = (id: string, label: string, autocomplete: string) =>
+      textField({ id: `profile-${id}`, name: id, label, autocomplete, maxLength: profileFieldMaxLength, readOnly });
+    return html`
+      <p class="intro">${t.intro}</p>${readOnly && html`
+      <p class="note">${t.managed}</p>`}
+      <form id="profile-form" class="form" novalidate aria-busy="true"${readOnly && html` data-read-only`}>${errorSummary('profile-summary', common.errorSummary)}${statusRegion('profile-status')}${textField({ id: 'profile-email', name: 'email', label: common.email, type: 'email', value: user.email, readOnly: true })}${nameField('name', t.name, 'name')}${nameField('given_name', t.givenName, 'given-name')}${nameField('family_name', t.familyName, 'family-name')}${localeField}${!readOnly && submitButton(account.save, account.saving)}
+      </form>`;
+  },
+};
+
+const passwordSection: AccountSection = {
+  id: 'password',
+  title: (context) => context.text.pages.account.password.heading,
+  shown: () => true,
+  render(context, user) {
+    const t = context.text.pages.account.password;
+    const common = context.text.pages.common;
+    if (user.managedBy === 'config') return html`
+      <p class="note">${t.managed}</p>`;
+    return html`
+      <p class="intro">${user.hasPassword ? t.intro : t.setIntro}</p>
+      <form id="password-form" class="form" novalidate>${errorSummary('password-summary', common.errorSummary)}${statusRegion('password-status')}
+        <input type="text" name="username" autocomplete="username" value="${user.email}" hidden>${user.hasPassword && passwordField(context, { id: 'current-password', label: common.currentPassword, autocomplete: 'current-password', required: true, maxLength: 1024 })}${newPasswordField(context, { id: 'new-password', label: common.newPassword })}${submitButton(user.hasPassword ? t.submit : t.setSubmit, t.submitting)}
+      </form>`;
+  },
+};
+
+/** Hidden where deletion is refused anyway (DESIGN.md 11: account_deletion.enabled false, or a config-managed user). */
+const dangerSection: AccountSection = {
+  id: 'delete-account',
+  title: (context) => context.text.pages.account.danger.heading,
+  navTitle: (context) => context.text.pages.account.danger.navLabel,
+  shown: (context, user) => context.config.accountDeletion.enabled && user.managedBy === 'database',
+  variant: 'danger',
+  render(context, user) {
+    const t = context.text.pages.account.danger;
+    const common = context.text.pages.common;
+    return html`
+      <h3>${t.title}</h3>
+      <p>${formatMessage(t.intro, { days: context.config.accountDeletion.gracePeriodDays })}</p>
+      <button type="button" id="delete-start" class="danger-outline" aria-expanded="false" aria-controls="delete-form">${t.start}</button>
+      <form id="delete-form" class="form confirm" novalidate hidden>
+        <h4>${t.confirmHeading}</h4>${errorSummary('delete-summary', common.errorSummary)}${user.hasPassword
+          ? html`
+        <input type="text" name="username" autocomplete="username" value="${user.email}" hidden>${passwordField(context, { id: 'delete-password', label: common.password, autocomplete: 'current-password', required: true, maxLength: 1024, hint: t.confirmPassword })}`
+          : html`
+        <p>${t.confirmRecent}</p>`}
+        <div class="actions">
+          <button type="button" id="delete-cancel" class="secondary">${t.cancel}</button>${submitButton(t.confirm, t.deleting, 'danger')}
+        </div>
+      </form>`;
+  },
+};
+
+export const accountSections: readonly AccountSection[] = [profileSection, passwordSection, dangerSection];
+
+/**
+ * /account (UI.md "Account"): who is signed in and a way out, then one
+ * section per row of accountSections, with a table of contents beside them
+ * from 960 px up. /ui/account.js fills the profile from GET /api/user and
+ * sends each form to its route of DESIGN.md 11.
+ */
+export function renderAccountPage(context: PageContext, user: AccountUser): string {
+  const t = context.text.pages.account;
+  const sections = accountSections.filter((section) => section.shown(context, user));
+  const body = html`    <div class="account-layout">
+      <nav class="toc" aria-labelledby="toc-title">
+        <h2 id="toc-title" class="toc-title">${t.contents}</h2>
+        <ul>${sections.map((section) => html`
+          <li><a href="#${section.id}">${section.navTitle?.(context) ?? section.title(context)}</a></li>`)}
+        </ul>
+      </nav>
+      <div class="account-sections" id="account-sections">
+        <div class="account-header">
+          <div>
+            <h1>${t.heading}</h1>
+            <p class="account-email">${formatMessage(t.signedInAs, { email: user.email })}</p>
+          </div>
+          <button type="button" id="sign-out" class="secondary" data-busy-label="${t.signingOut}">${t.signOut}</button>
+        </div>${sections.map((section) => html`
+        <section id="${section.id}" class="panel${section.variant ? ` panel-${section.variant}` : ''}" aria-labelledby="${section.id}-title">
+          <h2 id="${section.id}-title">${section.title(context)}</h2>${section.render(context, user)}
+        </section>`)}
+      </div>
+      <div id="account-deleted" class="card" hidden>
+        <h1 tabindex="-1">${t.danger.deletedHeading}</h1>
+        <p>${t.danger.deletedMessage}</p>
+        <a class="button primary" href="/">${context.text.pages.common.goHome}</a>
+      </div>
+    </div>`;
+  return renderPage(context, {
+    task: t.task,
+    body,
+    layout: 'wide',
+    script: 'account.js',
+    data: { ...scriptStrings(context), account: t },
+  });
+}

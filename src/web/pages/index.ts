@@ -1,0 +1,26 @@
+/**
+ * The pages idp renders itself, in the request's locale (src/i18n) and
+ * branded by `branding` (UI.md): each page module turns a PageContext
+ * (locale, strings, config, this page's address: page-context.ts) and the
+ * page's own data into HTML through the one frame, render-page.ts (title,
+ * brand, card, footer with the language switcher and terms links). `html`
+ * (html.ts) escapes whatever it interpolates. The behaviour is in the ES
+ * modules under ../public/ui/, which read their strings from the page's
+ * JSON data block and talk only to the JSON API. src/http/routes/page-routes.ts
+ * serves them; the error, sign-out and signed-out pages are also rendered
+ * by the routes that need them, in every frontend mode.
+ */
+export { createPageContext, pageHref, stringParam, type PageContext, type PageRequest } from './page-context.js';
+export { renderLoginPage, type LoginPage } from './login-page.js';
+export { renderRegisterPage, type RegisterPage } from './register-page.js';
+export { renderVerifyEmailPage } from './verify-email-page.js';
+export { renderForgotPasswordPage } from './forgot-password-page.js';
+export { renderResetPasswordPage } from './reset-password-page.js';
+export { renderAccountPage, accountSections, type AccountSection, type AccountUser } from './account-page.js';
+export { renderConsentPage, renderConsentErrorPage, type ConsentPage } from './consent-page.js';
+export { renderHomePage } from './home-page.js';
+export { renderErrorPage } from './error-page.js';
+export { renderSignOutPage } from './sign-out-page.js';
+export { renderSignedOutPage } from './signed-out-page.js';
+export { renderThemeStylesheet } from './theme-stylesheet.js';
+export { logoSource } from './safe-href.js';

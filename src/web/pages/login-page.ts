@@ -1,0 +1,60 @@
+import { formatMessage } from '../../i18n/index.js';
+import { errorSummary, passwordField, statusRegion, submitButton, textField } from './fields.js';
+import { html, type SafeHtml } from './html.js';
+import { pageHref, type PageContext } from './page-context.js';
+import { renderPage } from './render-page.js';
+import { errorSentence, scriptStrings } from './script-strings.js';
+
+export interface LoginPage {
+  /** The application of the authorization request that sent the browser here, if any. */
+  clientName: string | null;
+  /** The validated return_to (an authorization request), or null to end on the start page. */
+  returnTo: string | null;
+  loginHint: string | null;
+  /** prompt=select_account: offer the accounts remembered in this browser first. */
+  selectAccount: boolean;
+  /** `?error=CODE` of a sign-in that ended here (an upstream provider's callback). */
+  errorCode: string | null;
+}
+
+/**
+ * /login (UI.md "Sign-in"), top to bottom: heading, the error banner, the
+ * remembered accounts (select_account), Email, Password with its toggle,
+ * Sign in, "Forgot password?" (with e-mail on), and "No account? Create
+ * one" (with registration on). Other ways of signing in (passkeys, upstream
+ * providers) go between the form and the registration link, after a
+ * divider. /ui/login.js posts to POST /api/auth/login.
+ */
+export function renderLoginPage(context: PageContext, page: LoginPage): string {
+  const { text, config } = context;
+  const t = text.pages.login;
+  const common = text.pages.common;
+  const heading = page.clientName ? formatMessage(t.headingClient, { client: page.clientName }) : t.heading;
+  const banner = page.errorCode ? { code: page.errorCode, message: errorSentence(context, page.errorCode) } : null;
+  const returnTo = { return_to: page.returnTo };
+  const body = html`    <h1>${heading}</h1>
+    <section id="accounts" class="accounts" hidden aria-labelledby="accounts-title">
+      <h2 id="accounts-title">${t.chooseAccount}</h2>
+      <ul id="account-list" class="account-list"></ul>
+      <p class="divider"><span>${t.useAnotherAccount}</span></p>
+    </section>
+    <form id="login-form" class="form" novalidate>${errorSummary('login-summary', common.errorSummary, banner)}
+      <div id="resend-verification" class="inline-action" hidden>
+        <button type="button" id="resend-button" class="secondary" data-busy-label="${t.resending}">${t.resendVerification}</button>
+      </div>${statusRegion('login-status')}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'username webauthn', required: true, value: page.loginHint, maxLength: 320 })}${passwordField(context, { id: 'password', label: common.password, autocomplete: 'current-password', required: true, maxLength: 1024 })}${submitButton(t.submit, t.submitting)}
+    </form>${config.email.enabled && html`
+    <p class="form-links"><a href="${pageHref(context, '/forgot-password')}">${t.forgotPassword}</a></p>`}${registrationLink(context, returnTo)}`;
+  return renderPage(context, {
+    task: t.task,
+    body,
+    script: 'login.js',
+    data: { ...scriptStrings(context), login: t, returnTo: page.returnTo ?? '/', selectAccount: page.selectAccount },
+  });
+}
+
+function registrationLink(context: PageContext, returnTo: Record<string, string | null>): SafeHtml {
+  if (!context.config.registration.enabled) return html``;
+  const t = context.text.pages.login;
+  return html`
+    <p class="switch">${t.noAccount} <a href="${pageHref(context, '/register', returnTo)}">${t.createAccount}</a></p>`;
+}
