@@ -80,6 +80,30 @@ const passwordSection: AccountSection = {
   },
 };
 
+/**
+ * Connected providers (UI.md; DESIGN.md 11, OAuth Connect): shown while the
+ * config has upstream providers. /ui/account-connections.js lists the
+ * connections (GET /api/connections) with Disconnect, and a Connect link
+ * per usable provider not connected yet (the authorize route with
+ * intent=link, back to this section).
+ */
+const connectionsSection: AccountSection = {
+  id: 'connections',
+  title: (context) => context.text.pages.account.connections.heading,
+  shown: (context) => context.config.identityProviders.length > 0,
+  render(context) {
+    const t = context.text.pages.account.connections;
+    const common = context.text.pages.common;
+    return html`
+      <p class="intro">${t.intro}</p>
+      <div id="connections-body" aria-busy="true">${errorSummary('connections-summary', common.errorSummary)}${statusRegion('connections-status')}
+        <ul id="connection-list" class="connection-list"></ul>
+        <p id="connections-none" hidden>${t.none}</p>
+        <ul id="connect-list" class="providers"></ul>
+      </div>`;
+  },
+};
+
 /** Hidden where deletion is refused anyway (DESIGN.md 11: account_deletion.enabled false, or a config-managed user). */
 const dangerSection: AccountSection = {
   id: 'delete-account',
@@ -107,7 +131,7 @@ const dangerSection: AccountSection = {
   },
 };
 
-export const accountSections: readonly AccountSection[] = [profileSection, passwordSection, dangerSection];
+export const accountSections: readonly AccountSection[] = [profileSection, passwordSection, connectionsSection, dangerSection];
 
 /**
  * /account (UI.md "Account"): who is signed in and a way out, then one

@@ -1,6 +1,7 @@
 // @ts-check
 import { byId, callApi, pageData } from './api.js';
 import { enhanceForm, setBusy, showProblems } from './form.js';
+import './account-connections.js';
 
 /**
  * /account (src/web/pages/account-page.ts): the profile from GET /api/user
