@@ -104,4 +104,28 @@ describe('upstream sign-in in Chromium', () => {
     expect((await f.connections()).filter((c) => c.subject === 'alice-unverified')).toEqual([]);
     await unverified.context.close();
   });
+
+  it('/account lists the connections, connects another provider through it, and disconnects one', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${f.idp.url}/login?return_to=/account`);
+    await page.getByLabel('Email').fill('alice@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/account');
+    const section = page.locator('#connections');
+    await expect.poll(() => section.locator('.connection-name').allTextContents()).toEqual(['Corp SSO', 'Corp Partners']);
+
+    f.github.signInAs('alice-gh');
+    await section.getByRole('link', { name: 'Connect GitHub' }).first().click();
+    await page.waitForURL((url) => url.pathname === '/account' && url.hash === '#connections');
+    await expect.poll(() => section.locator('.connection-name').allTextContents()).toEqual(['Corp SSO', 'Corp Partners', 'GitHub']);
+    expect(await f.connections()).toContainEqual({ provider_id: 'github', subject: '102', sub: 'alice' });
+
+    await section.getByRole('button', { name: 'Disconnect GitHub' }).click();
+    await expect.poll(() => section.getByRole('status').textContent()).toBe('GitHub was disconnected.');
+    expect(await section.locator('.connection-name').allTextContents()).toEqual(['Corp SSO', 'Corp Partners']);
+    await context.close();
+  });
 });
