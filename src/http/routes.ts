@@ -31,6 +31,7 @@ import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.
 import {
   accountPageRoute,
   consentPageRoute,
+  termsPageRoute,
   forgotPasswordPageRoute,
   homePageRoute,
   loginPageRoute,
@@ -172,6 +173,7 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
     route('GET', '/verify-email',    'optional-session', verifyEmailPageRoute),
     route('GET', '/forgot-password', 'optional-session', forgotPasswordPageRoute),
     route('GET', '/reset-password',  'optional-session', resetPasswordPageRoute),
+    route('GET', '/terms',           'optional-session', termsPageRoute),
     route('GET', '/consent',         'optional-session', consentPageRoute),
     route('GET', '/account',         'optional-session', accountPageRoute),
     route('GET', '/ui/theme.css',    'none',             themeStylesheetRoute),

@@ -103,10 +103,23 @@ describe('the built-in pages in Chromium', () => {
     { name: 'forgotten password', open: (page) => page.goto(`${idp.url}/forgot-password`) },
     { name: 'new password', open: (page) => page.goto(`${idp.url}/reset-password?token=abc`) },
     {
+      name: 'terms of service',
+      async open(page, context) {
+        await signIn(context, 'bob@example.com');
+        await page.goto(authorizeUrl());
+        await page.waitForURL((url) => url.pathname === '/terms');
+      },
+    },
+    {
       name: 'consent',
       async open(page, context) {
         await signIn(context, 'alice@example.com');
+        // The terms step comes before consent (DESIGN.md 12).
+        expect((await context.request.post(`${idp.url}/api/terms/accept`, { data: { terms: [{ id: 'tos', version: '1' }] } })).status()).toBe(200);
         await page.goto(authorizeUrl());
+        await page.waitForURL((url) => url.pathname === '/terms');
+        await page.getByLabel('I have read and accept: Terms of Service').check();
+        await page.getByRole('button', { name: 'Continue' }).click();
         await page.waitForURL((url) => url.pathname === '/consent');
       },
     },

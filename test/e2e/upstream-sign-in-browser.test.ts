@@ -115,17 +115,17 @@ describe('upstream sign-in in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === '/account');
     const section = page.locator('#connections');
-    await expect.poll(() => section.locator('.connection-name').allTextContents()).toEqual(['Corp SSO', 'Corp Partners']);
+    await expect.poll(() => section.locator('#connection-list strong').allTextContents()).toEqual(['Corp SSO', 'Corp Partners']);
 
     f.github.signInAs('alice-gh');
     await section.getByRole('link', { name: 'Connect GitHub' }).first().click();
     await page.waitForURL((url) => url.pathname === '/account' && url.hash === '#connections');
-    await expect.poll(() => section.locator('.connection-name').allTextContents()).toEqual(['Corp SSO', 'Corp Partners', 'GitHub']);
+    await expect.poll(() => section.locator('#connection-list strong').allTextContents()).toEqual(['Corp SSO', 'Corp Partners', 'GitHub']);
     expect(await f.connections()).toContainEqual({ provider_id: 'github', subject: '102', sub: 'alice' });
 
     await section.getByRole('button', { name: 'Disconnect GitHub' }).click();
     await expect.poll(() => section.getByRole('status').textContent()).toBe('GitHub was disconnected.');
-    expect(await section.locator('.connection-name').allTextContents()).toEqual(['Corp SSO', 'Corp Partners']);
+    expect(await section.locator('#connection-list strong').allTextContents()).toEqual(['Corp SSO', 'Corp Partners']);
     await context.close();
   });
 });

@@ -27,6 +27,7 @@ const undocumented: Record<string, string> = {
   'GET /verify-email': 'a page of the built-in UI (src/web/pages)',
   'GET /forgot-password': 'a page of the built-in UI (src/web/pages)',
   'GET /reset-password': 'a page of the built-in UI (src/web/pages)',
+  'GET /terms': 'a page of the built-in UI (src/web/pages)',
   'GET /consent': 'a page of the built-in UI (src/web/pages)',
   'GET /account': 'a page of the built-in UI (src/web/pages)',
   'GET /ui/theme.css': 'the built-in pages\' accent stylesheet (branding.primary_color)',

@@ -16,6 +16,7 @@ import {
   renderLoginPage,
   renderRegisterPage,
   renderResetPasswordPage,
+  renderTermsPage,
   renderThemeStylesheet,
   renderVerifyEmailPage,
   stringParam,
@@ -139,6 +140,24 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
     if (!(error instanceof ApiError)) throw error;
     return pageResponse(h, renderConsentErrorPage(context, error.code), error.status);
   }
+});
+
+/**
+ * The terms step's page: the terms the signed-in user has not accepted at
+ * their current version (src/accounts, UserTerms). Without a session the
+ * browser signs in first; with nothing left to accept it goes straight back
+ * to the authorization request.
+ */
+export const termsPageRoute = pageRoute('Accept the terms of service', async (deps, request, h) => {
+  const context = pageContextOf(deps, request);
+  const returnTo = returnToOf(request);
+  if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
+  const session = readSession(request);
+  if (!session) return h.redirect(pageHref(context, '/login', { return_to: returnTo.value })).code(302).header('cache-control', 'no-store');
+  const outstanding = await deps.userTerms.outstanding(session.user.sub);
+  if (outstanding.required.length === 0 && outstanding.implicit.length === 0) return h.redirect(returnTo.value).code(302).header('cache-control', 'no-store');
+  const page = { clientName: await clientNameOf(deps, returnTo.value), returnTo: returnTo.value, ...outstanding };
+  return pageResponse(h, renderTermsPage(context, page));
 });
 
 /** branding.primary_color as CSS (src/web/pages/theme-stylesheet.ts); its address changes with the colour. */

@@ -53,9 +53,9 @@ export function toHex(rgb: Rgb): string {
   return `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** The accent moved toward `target` in 5% steps until it reads on `background` (black or white always does). */
+/** The accent moved toward `target` in 5% steps until it reads on `background`; the target itself (black or white) always does. */
 function readableOn(accent: Rgb, background: Rgb, target: Rgb): Rgb {
-  for (let step = 0; step <= 20; step += 1) {
+  for (let step = 0; step < 20; step += 1) {
     const candidate = mix(accent, target, step / 20);
     if (contrast(candidate, background) >= minimumTextContrast) return candidate;
   }

@@ -3,7 +3,7 @@ import type { ManagedBy } from '../../model/index.js';
 import { errorSummary, passwordField, newPasswordField, statusRegion, submitButton, textField } from './fields.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
-import { renderPage } from './render-page.js';
+import { languageName, renderPage } from './render-page.js';
 import { scriptStrings } from './script-strings.js';
 
 /** The signed-in user, as far as the page's layout depends on it (the rest comes from GET /api/user). */
@@ -48,7 +48,7 @@ const profileSection: AccountSection = {
         <label for="profile-locale">${t.locale}</label>
         <select id="profile-locale" name="locale" aria-describedby="profile-locale-hint"${readOnly && html` disabled`}>
           <option value="">${t.localeAutomatic}</option>${locales.map((locale) => html`
-          <option value="${locale}" lang="${locale}">${new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale}</option>`)}
+          <option value="${locale}" lang="${locale}">${languageName(locale)}</option>`)}
         </select>
         <p class="hint" id="profile-locale-hint">${t.localeHint}</p>
         <p class="field-error" id="profile-locale-error" hidden></p>
@@ -97,10 +97,35 @@ const connectionsSection: AccountSection = {
     return html`
       <p class="intro">${t.intro}</p>
       <div id="connections-body" aria-busy="true">${errorSummary('connections-summary', common.errorSummary)}${statusRegion('connections-status')}
-        <ul id="connection-list" class="connection-list"></ul>
-        <p id="connections-none" hidden>${t.none}</p>
+        <ul id="connection-list" class="item-list"></ul>
+        <p id="connections-none" class="note" hidden>${t.none}</p>
         <ul id="connect-list" class="providers"></ul>
       </div>`;
+  },
+};
+
+/** The applications the user let in (GET /api/consents), each with Revoke (DELETE /api/consents/{client_id}); filled by the script. */
+const appsSection: AccountSection = {
+  id: 'apps',
+  title: (context) => context.text.pages.account.apps.heading,
+  shown: () => true,
+  render(context) {
+    const t = context.text.pages.account.apps;
+    return html`
+      <p class="intro">${t.intro}</p>${statusRegion('apps-status')}
+      <ul id="apps-list" class="item-list" aria-busy="true"></ul>
+      <p id="apps-empty" class="note" hidden>${t.empty}</p>`;
+  },
+};
+
+/** Which version of each term the user accepted, and when (GET /api/terms); shown only when the config has terms. */
+const termsSection: AccountSection = {
+  id: 'terms',
+  title: (context) => context.text.pages.account.terms.heading,
+  shown: (context) => context.config.terms.length > 0,
+  render() {
+    return html`
+      <ul id="terms-list" class="item-list" aria-busy="true"></ul>`;
   },
 };
 
@@ -131,7 +156,7 @@ const dangerSection: AccountSection = {
   },
 };
 
-export const accountSections: readonly AccountSection[] = [profileSection, passwordSection, connectionsSection, dangerSection];
+export const accountSections: readonly AccountSection[] = [profileSection, passwordSection, connectionsSection, appsSection, termsSection, dangerSection];
 
 /**
  * /account (UI.md "Account"): who is signed in and a way out, then one

@@ -3,9 +3,6 @@ import { escapeHtml } from '../html-variables.js';
 /** Markup that is already safe: `html` inserts it as it is. */
 export class SafeHtml {
   constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
 }
 
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];

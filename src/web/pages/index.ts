@@ -24,3 +24,4 @@ export { renderSignOutPage } from './sign-out-page.js';
 export { renderSignedOutPage } from './signed-out-page.js';
 export { renderThemeStylesheet } from './theme-stylesheet.js';
 export { logoSource } from './safe-href.js';
+export { renderTermsPage, type TermsPage } from './terms-page.js';

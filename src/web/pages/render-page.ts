@@ -91,8 +91,8 @@ function renderLanguageSwitcher(context: PageContext, here: { path: string; quer
     </form>`;
 }
 
-/** A language named in itself ("Deutsch", "English"), as people look for their own. */
-function languageName(locale: string): string {
+/** A language named in itself ("Deutsch", "English"), as people look for their own; a tag Intl cannot read as itself. */
+export function languageName(locale: string): string {
   try {
     const name = new Intl.DisplayNames([locale], { type: 'language' }).of(locale);
     return name ? name.charAt(0).toLocaleUpperCase(locale) + name.slice(1) : locale;

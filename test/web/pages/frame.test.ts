@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config/types.js';
 import { createPageContext, pageHref, type PageRequest } from '../../../src/web/index.js';
 import { html, jsonBlock, SafeHtml } from '../../../src/web/pages/html.js';
-import { renderPage } from '../../../src/web/pages/render-page.js';
+import { languageName, renderPage } from '../../../src/web/pages/render-page.js';
 import { termContent } from '../../../src/web/pages/page-context.js';
 import { testConfig } from '../../support/config-fixture.js';
 
@@ -98,6 +98,15 @@ describe('the frame', () => {
     expect(page).toMatch(/<link rel="stylesheet" href="\/ui\/theme\.css\?v=[0-9a-f]{12}">/);
     expect(page).not.toContain('<footer');
     expect(page).not.toContain('page-data');
+  });
+
+  it.each([
+    ['de', 'Deutsch'],
+    ['en-GB', 'British English'],
+    ['pt-BR', 'Português (Brasil)'],
+    ['en_US', 'en_US'],
+  ])('names the locale %s in itself: %s', (locale, name) => {
+    expect(languageName(locale)).toBe(name);
   });
 
   it('a colour that cannot be used links no stylesheet', () => {

@@ -14,6 +14,7 @@ import {
   renderResetPasswordPage,
   renderSignedOutPage,
   renderSignOutPage,
+  renderTermsPage,
   renderVerifyEmailPage,
 } from '../../../src/web/index.js';
 import { testConfig, testIdentityProvider } from '../../support/config-fixture.js';
@@ -188,14 +189,14 @@ describe('/account', () => {
   });
 
   it('keeps its sections in UI.md\'s order', () => {
-    expect(accountSections.map((section) => section.id)).toEqual(['profile', 'password', 'connections', 'delete-account']);
+    expect(accountSections.map((section) => section.id)).toEqual(['profile', 'password', 'connections', 'apps', 'terms', 'delete-account']);
   });
 
   it('has "Connected providers" while the config has upstream providers, for /ui/account-connections.js to fill', () => {
     expect(renderAccountPage(contextOf(), database)).not.toContain('href="#connections"');
     const page = renderAccountPage(contextOf({ identityProviders: [testIdentityProvider()] }), database);
     expect(page).toContain('<li><a href="#connections">Connected providers</a></li>');
-    expect(page).toContain('<ul id="connection-list" class="connection-list"></ul>');
+    expect(page).toContain('<ul id="connection-list" class="item-list"></ul>');
     expect(dataOf(page).account.connections).toMatchObject({ connect: 'Connect {provider}', disconnect: 'Disconnect' });
   });
 });
@@ -267,5 +268,37 @@ describe('the other pages', () => {
     const onward = renderSignedOutPage(contextOf(), { signedOut: true, continueTo: 'https://rp.example/bye?state=a&b=1' });
     expect(onward).toContain('<meta http-equiv="refresh" content="0; url=https://rp.example/bye?state=a&#38;b=1">');
     expect(onward).toContain('Continue to rp.example');
+  });
+});
+
+describe('/terms', () => {
+  const term = (id: string, required: boolean, consentMode: 'explicit' | 'implicit', type: 'link' | 'text', content: string) => ({
+    id, required, consentMode, version: '2', content: { en: { title: `Title ${id}`, type, content } }, createdAt: 0, updatedAt: 0,
+  });
+
+  it('asks for required terms with a checkbox each, offers optional ones, shows text as text and names implicit ones', () => {
+    const page = renderTermsPage(contextOf(), {
+      clientName: 'Notes',
+      returnTo: '/oauth2/authorize?client_id=notes',
+      required: [term('tos', true, 'explicit', 'link', 'https://example.com/tos'), term('rules', true, 'explicit', 'text', '<script>alert(1)</script>')],
+      optional: [term('news', false, 'explicit', 'link', 'javascript:alert(1)')],
+      implicit: [term('privacy', false, 'implicit', 'link', 'https://example.com/privacy')],
+    });
+    expect(page).toContain('<h1>Before you continue to Notes</h1>');
+    expect(page).toContain('<a href="https://example.com/tos" target="_blank" rel="noopener noreferrer">Title tos</a>');
+    expect(page).toContain('<input id="term-tos" name="terms" type="checkbox" value="tos" required');
+    expect(page).not.toContain('<script>alert(1)</script>');
+    expect(page).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    // A link that is not http(s) is shown as its title alone.
+    expect(page).not.toContain('javascript:');
+    expect(page).toContain('By continuing you accept the updated Title privacy.');
+  });
+
+  it('shows the signup notice, sanitised, for implicit terms when there is one, and says the terms changed when none is required', () => {
+    const registration = { ...testConfig().registration, signupNotice: { en: 'See our <a href="https://example.com/p">notice</a><script>x()</script>' } };
+    const page = renderTermsPage(contextOf({ registration }), { clientName: null, returnTo: '/oauth2/authorize?x=1', required: [], optional: [], implicit: [term('privacy', false, 'implicit', 'text', 'Little.')] });
+    expect(page).toContain('<h1>Before you continue</h1>');
+    expect(page).toContain('Our terms have changed since you last signed in.');
+    expect(page).toContain('<div class="notice">See our <a href="https://example.com/p">notice</a>x()</div>');
   });
 });

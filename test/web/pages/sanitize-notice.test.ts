@@ -10,6 +10,7 @@ describe('sanitizeNotice (registration.signup_notice)', () => {
     ['a mailto link', "<a href='mailto:privacy@acme.example'>write</a>", '<a href="mailto:privacy@acme.example">write</a>'],
     ['a javascript: link loses its href', '<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
     ['an unquoted href', '<a href=/terms>x</a>', '<a href="/terms">x</a>'],
+    ['a link without an href', '<a name="x">x</a>', '<a>x</a>'],
     ['scripts, styles and images are dropped, their text stays as text', '<script>alert("x")</script><img src=x onerror=y()><style>*{}</style>', 'alert("x")*{}'],
     ['open tags are closed within the notice', '<b><a href="/x">unclosed', '<b><a href="/x">unclosed</a></b>'],
     ['a close tag closes what was opened inside it', '<b><i>x</b> y</i>', '<b><i>x</i></b> y'],

@@ -1,5 +1,5 @@
 // @ts-check
-import { callApi, pageData } from './api.js';
+import { callApi, format, pageData } from './api.js';
 import { errorMessage, setBusy, showProblems } from './form.js';
 
 /**
@@ -13,9 +13,6 @@ import { errorMessage, setBusy, showProblems } from './form.js';
 const data = pageData();
 const body = document.getElementById('connections-body');
 if (body) void render(body);
-
-/** @param {string} template @param {Record<string, string>} values */
-const format = (template, values) => template.replace(/\{(\w+)\}/g, (match, key) => (Object.hasOwn(values, key) ? values[key] : match));
 
 /** @param {HTMLElement} container */
 async function render(container) {
@@ -38,19 +35,17 @@ async function render(container) {
   list.replaceChildren(
     ...connected.map((connection) => {
       const item = document.createElement('li');
-      item.className = 'connection';
       const text = document.createElement('div');
-      const name = document.createElement('span');
-      name.className = 'connection-name';
+      const name = document.createElement('strong');
       name.textContent = connection.display_name;
       const detail = document.createElement('span');
-      detail.className = 'connection-detail';
+      detail.className = 'hint';
       const date = dateFormat.format(new Date(connection.linked_at));
       detail.textContent = connection.email ? format(t.connectedSince, { email: connection.email, date }) : format(t.connectedSinceNoEmail, { date });
       text.append(name, detail);
       if (!connection.available) {
         const unavailable = document.createElement('span');
-        unavailable.className = 'connection-detail';
+        unavailable.className = 'hint';
         unavailable.textContent = t.unavailable;
         text.append(unavailable);
       }

@@ -1,6 +1,6 @@
 // @ts-check
-import { byId, callApi, pageData } from './api.js';
-import { enhanceForm, setBusy, showProblems } from './form.js';
+import { byId, callApi, format, pageData } from './api.js';
+import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
 import './account-connections.js';
 
 /**
@@ -119,4 +119,99 @@ if (deleteForm) {
     },
     fieldFor: { INVALID_CREDENTIALS: password },
   });
+}
+
+/** @param {string} iso */
+const dateOf = (iso) => new Date(iso).toLocaleDateString(document.documentElement.lang, { dateStyle: 'long' });
+
+const appsList = /** @type {HTMLUListElement | null} */ (optional('apps-list'));
+if (appsList) void setUpApps(appsList);
+
+/**
+ * "Apps with access": one row per consent (GET /api/consents) with Revoke
+ * (DELETE /api/consents/{client_id}); written with textContent, since the
+ * names come from the server's data, not from this page.
+ * @param {HTMLUListElement} list
+ */
+async function setUpApps(list) {
+  const t = data.account.apps;
+  const status = byId('apps-status');
+  const loaded = await callApi('GET', '/api/consents');
+  list.setAttribute('aria-busy', 'false');
+  if (!loaded.ok) {
+    if (loaded.status === 401) return toSignIn();
+    status.textContent = data.account.loadFailed;
+    return;
+  }
+  /** @type {{ client_id: string, client_name: string, scopes: string[], granted_at: string }[]} */
+  const consents = loaded.body?.consents ?? [];
+  byId('apps-empty').hidden = consents.length > 0;
+  for (const consent of consents) {
+    const item = document.createElement('li');
+    const text = document.createElement('div');
+    const name = document.createElement('strong');
+    name.textContent = consent.client_name;
+    const detail = document.createElement('span');
+    detail.className = 'hint';
+    detail.textContent = format(t.granted, { date: dateOf(consent.granted_at) });
+    text.append(name, detail);
+    const revoke = document.createElement('button');
+    revoke.type = 'button';
+    revoke.className = 'secondary';
+    revoke.textContent = t.revoke;
+    revoke.dataset.busyLabel = t.revoking;
+    revoke.setAttribute('aria-label', format(t.revokeLabel, { client: consent.client_name }));
+    revoke.addEventListener('click', async () => {
+      if (revoke.disabled) return;
+      setBusy(revoke, true);
+      const result = await callApi('DELETE', `/api/consents/${encodeURIComponent(consent.client_id)}`);
+      if (!result.ok && result.status === 401) return toSignIn();
+      if (!result.ok && result.status !== 404) {
+        setBusy(revoke, false);
+        status.textContent = errorMessage(result);
+        return;
+      }
+      item.remove();
+      status.textContent = format(t.revoked, { client: consent.client_name });
+      byId('apps-empty').hidden = list.children.length > 0;
+    });
+    item.append(text, revoke);
+    list.append(item);
+  }
+}
+
+const termsList = /** @type {HTMLUListElement | null} */ (optional('terms-list'));
+if (termsList) void setUpTerms(termsList);
+
+/**
+ * "Terms accepted": each term with the version the user accepted and when
+ * (GET /api/terms, in the page's language).
+ * @param {HTMLUListElement} list
+ */
+async function setUpTerms(list) {
+  const t = data.account.terms;
+  const loaded = await callApi('GET', `/api/terms?${new URLSearchParams({ locale: document.documentElement.lang })}`);
+  list.setAttribute('aria-busy', 'false');
+  if (!loaded.ok) return;
+  /** @type {{ id: string, title: string, type: string, content: string, version: string, accepted_version: string | null, accepted_at: string | null }[]} */
+  const terms = loaded.body?.terms ?? [];
+  for (const term of terms) {
+    const item = document.createElement('li');
+    const text = document.createElement('div');
+    const title = document.createElement(term.type === 'link' && /^https?:\/\//.test(term.content) ? 'a' : 'strong');
+    title.textContent = term.title;
+    if (title instanceof HTMLAnchorElement) {
+      title.href = term.content;
+      title.target = '_blank';
+      title.rel = 'noopener noreferrer';
+    }
+    const detail = document.createElement('span');
+    detail.className = 'hint';
+    if (term.accepted_version === null || term.accepted_at === null) detail.textContent = t.notAccepted;
+    else if (term.accepted_version !== term.version) detail.textContent = format(t.outdated, { accepted: term.accepted_version, version: term.version });
+    else detail.textContent = format(t.accepted, { version: term.version, date: dateOf(term.accepted_at) });
+    text.append(title, detail);
+    item.append(text);
+    list.append(item);
+  }
 }
