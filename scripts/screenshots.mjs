@@ -219,6 +219,15 @@ const shots = [
   },
   { name: 'reset-password', go: (page, url) => page.goto(`${url}/reset-password?token=abc`) },
   {
+    name: 'terms',
+    async go(page, url) {
+      const response = await page.request.post(`${url}/api/auth/login`, { data: { email: 'grace@acme.example', password }, headers: { origin: url } });
+      if (!response.ok()) throw new Error(`sign-in failed: ${response.status()}`);
+      await page.goto(authorizeUrl(url));
+      await page.waitForURL((u) => u.pathname === '/terms');
+    },
+  },
+  {
     name: 'consent',
     async go(page, url) {
       await signIn(page, url);

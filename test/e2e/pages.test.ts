@@ -117,9 +117,6 @@ describe('the built-in pages in Chromium', () => {
         // The terms step comes before consent (DESIGN.md 12).
         expect((await context.request.post(`${idp.url}/api/terms/accept`, { data: { terms: [{ id: 'tos', version: '1' }] } })).status()).toBe(200);
         await page.goto(authorizeUrl());
-        await page.waitForURL((url) => url.pathname === '/terms');
-        await page.getByLabel('I have read and accept: Terms of Service').check();
-        await page.getByRole('button', { name: 'Continue' }).click();
         await page.waitForURL((url) => url.pathname === '/consent');
       },
     },
