@@ -169,7 +169,7 @@ async function signIn(page, url, email = 'ada@acme.example') {
   const response = await page.request.post(`${url}/api/auth/login`, { data: { email, password }, headers: { origin: url } });
   if (!response.ok()) throw new Error(`sign-in failed: ${response.status()}`);
   // The terms step comes before consent: accepted here, as the terms page would.
-  const accepted = await page.request.post(`${url}/api/terms/accept`, { data: { terms: [{ id: 'tos', version: '1' }] }, headers: { origin: url } });
+  const accepted = await page.request.post(`${url}/api/terms/accept`, { data: { terms: [{ id: 'tos', version: '1' }, { id: 'privacy', version: '1' }] }, headers: { origin: url } });
   if (!accepted.ok()) throw new Error(`accepting the terms failed: ${accepted.status()}`);
 }
 

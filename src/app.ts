@@ -26,6 +26,7 @@ import { createAdminEventsService } from './admin/admin-events-service.js';
 import { createEventLog } from './events/index.js';
 import { createUserConsents } from './accounts/user-consents.js';
 import { createUserTerms } from './accounts/user-terms.js';
+import { createSignOut } from './accounts/sign-out.js';
 import { createAccountUnlock } from './admin/unlock-account.js';
 import { createServer, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
@@ -115,11 +116,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const factors = noRegisteredFactors;
   const userViews = createUserViewService({ factors, auth: config.auth });
   const rateLimit = createLoginRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock });
-  const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword });
   const events = createEventLog({ storage, logger, clock });
+  const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword, events });
+  const signOut = createSignOut({ storage, events });
   const userTerms = createUserTerms({ storage, events, clock });
   const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, terms: userTerms, auth: config.auth, clock });
-  const signIn = createSignInService({ passwords, sessions, stepDeps: signInDeps, clock });
+  const signIn = createSignInService({ passwords, sessions, stepDeps: signInDeps, events, db, clock });
   const revokeUser = async (tx: Tx, sub: string) => {
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
@@ -137,9 +139,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     confirmation,
     hashPassword,
     auth: config.auth,
+    events,
     clock,
   });
-  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, clock });
+  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, events, clock });
 
   // Self-service accounts: their mails are `mail.send` jobs queued in the transaction of the change (src/mail).
   const outbox: MailOutbox = {
@@ -232,6 +235,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     pingDatabase: () => storage.ping(),
     cookiePassword,
     sessions,
+    signOut,
     signIn,
     registration,
     emailVerification,

@@ -1,3 +1,4 @@
+import type { EventLog } from '../events/index.js';
 import { userNotEditable } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { AuthConfig } from '../config/types.js';
@@ -42,6 +43,7 @@ export function createPasswordChanger(deps: {
   confirmation: PasswordConfirmation;
   hashPassword(plain: string): Promise<string>;
   auth: AuthConfig;
+  events: EventLog;
   clock: Clock;
 }): PasswordChanger {
   return {
@@ -59,6 +61,7 @@ export function createPasswordChanger(deps: {
         await deps.sessions.deleteOthersOfUser(tx, user.sub, session.idHash);
         await deps.tokens.revokeGrantsOfUserOutsideSession(tx, user.sub, session.idHash, now);
         await deps.codes.deleteUnredeemedOutsideSession(tx, user.sub, session.idHash);
+        await deps.events.record(tx, { type: 'password.changed', actor: user.sub, subject: user.sub, clientAddress });
       });
     },
   };

@@ -1,3 +1,4 @@
+import type { EventLog } from '../events/index.js';
 import { ApiError, userNotEditable } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { AccountDeletionConfig } from '../config/types.js';
@@ -49,6 +50,7 @@ export function createOwnAccountDeletion(deps: {
   revokeUser(tx: Tx, sub: string): Promise<void>;
   confirmation: PasswordConfirmation;
   accountDeletion: AccountDeletionConfig;
+  events: EventLog;
   clock: Clock;
 }): OwnAccountDeletion {
   const graceMs = deps.accountDeletion.gracePeriodDays * 86_400_000;
@@ -66,6 +68,7 @@ export function createOwnAccountDeletion(deps: {
         const now = deps.clock.now();
         await deps.users.update(tx, user.sub, { deletedAt: now, updatedAt: now });
         await deps.revokeUser(tx, user.sub);
+        await deps.events.record(tx, { type: 'account.deleted', actor: user.sub, subject: user.sub, clientAddress, detail: { erase_after: new Date(now + graceMs).toISOString() } });
         return now;
       });
       return { user: { ...user, deletedAt, updatedAt: deletedAt }, eraseAfter: deletedAt + graceMs };

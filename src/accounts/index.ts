@@ -31,3 +31,4 @@ export { createEmailVerification, type EmailVerification } from './email-verific
 export { createPasswordReset, type PasswordReset } from './password-reset.js';
 export { createAccountMail, type AccountMail, type MailOutcome } from './account-mail.js';
 export { createUserTerms, type OutstandingTerms, type TermStanding, type TermVersionStatus, type UserTerms } from './user-terms.js';
+export { createSignOut, type SignOut } from './sign-out.js';

@@ -1,4 +1,5 @@
 import { ApiError } from '../api-error.js';
+import type { EventLog } from '../events/index.js';
 import type { Tx, UserRepository } from '../storage/repositories.js';
 import type { UserRecord } from '../model/index.js';
 import type { LoginRateLimit } from './login-rate-limit.js';
@@ -31,6 +32,7 @@ export function createPasswordLogin(deps: {
   rateLimit: LoginRateLimit;
   hashPassword(plain: string): Promise<string>;
   verifyPassword(hash: string, plain: string): Promise<boolean>;
+  events: EventLog;
 }): PasswordLogin {
   let decoyHash: Promise<string> | undefined;
   // Spends the same argon2 time when there is no hash to check against.
@@ -39,12 +41,23 @@ export function createPasswordLogin(deps: {
   return {
     async identify({ email, password, clientAddress }) {
       const keys = { account: email.trim().toLowerCase(), clientAddress };
-      await deps.rateLimit.check(keys);
-      const countedAt = await deps.rateLimit.beginAttempt(keys);
+      // The audit trail of refused attempts: whose account it was, when one matches (never the password).
+      const refused = async (type: 'sign_in.failed' | 'sign_in.rate_limited', sub: string | null) =>
+        deps.events.record(deps.db, { type, actor: sub ?? 'unknown', subject: sub, clientAddress, detail: { method: 'password' } });
+      const countedAt = await deps.rateLimit
+        .check(keys)
+        .then(() => deps.rateLimit.beginAttempt(keys))
+        .catch(async (error: unknown) => {
+          if (error instanceof ApiError && error.status === 429) await refused('sign_in.rate_limited', (await deps.users.findLiveByEmail(deps.db, keys.account))?.sub ?? null);
+          throw error;
+        });
       const user = await deps.users.findLiveByEmail(deps.db, keys.account);
       const hash = user?.passwordHash ?? (await decoy());
       const matches = (await deps.verifyPassword(hash, password)) && Boolean(user?.passwordHash);
-      if (!user || !matches) throw invalidCredentials();
+      if (!user || !matches) {
+        await refused('sign_in.failed', user?.sub ?? null);
+        throw invalidCredentials();
+      }
       await deps.rateLimit.recordSuccess(keys, countedAt);
       return user;
     },

@@ -36,7 +36,6 @@ export interface SessionService {
   resolve(id: string, options?: { allowPending?: boolean }): Promise<ActiveSession | null>;
   /** Completes a pending sign-in (the second factor was verified). */
   completeSecondFactor(idHash: string, amr: string[]): Promise<void>;
-  revoke(idHash: string): Promise<void>;
   /** Revokes every session of a user, inside the caller's transaction. */
   revokeUser(tx: Tx, sub: string): Promise<number>;
 }
@@ -95,10 +94,6 @@ export function createSessionService(deps: {
 
     async completeSecondFactor(idHash, amr) {
       await sessions.update(db, idHash, { secondFactorPending: false, amr, authTime: clock.now(), lastSeenAt: clock.now() });
-    },
-
-    async revoke(idHash) {
-      await sessions.delete(db, idHash);
     },
 
     revokeUser(tx, sub) {

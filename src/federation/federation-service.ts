@@ -85,10 +85,10 @@ export function createFederationService(deps: {
     return provider;
   }
 
-  async function signInAs(user: Parameters<SignInService['withUpstream']>[0], returnTo: string): Promise<FederationAnswer> {
+  async function signInAs(user: Parameters<SignInService['withUpstream']>[0], returnTo: string, context: RequestContext): Promise<FederationAnswer> {
     let outcome: Awaited<ReturnType<SignInService['withUpstream']>>;
     try {
-      outcome = await deps.signIn.withUpstream(user);
+      outcome = await deps.signIn.withUpstream(user, context);
     } catch (error) {
       // The emailVerified step: the account exists (and its connection), its address waits for the mailed link.
       if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED') throw new FederationError('EMAIL_NOT_VERIFIED', error.message);
@@ -161,7 +161,7 @@ export function createFederationService(deps: {
           return { location: record.returnTo };
         }
         const decision = await deps.accounts.login(provider, identity, input.context);
-        if (decision.kind === 'sign_in') return { ...(await signInAs(decision.user, record.returnTo)), pendingLink: null };
+        if (decision.kind === 'sign_in') return { ...(await signInAs(decision.user, record.returnTo, input.context)), pendingLink: null };
         const pendingLink = deps.pendingLinks.seal({ providerId: provider.id, subject: identity.subject, email: decision.email });
         const completeAt = withQuery(providerPaths.link(provider.id), { return_to: record.returnTo });
         return { location: loginErrorLocation('LINK_REQUIRED', completeAt, { provider: provider.id, login_hint: decision.email }), pendingLink };

@@ -5,6 +5,7 @@ import type { SessionService } from '../accounts/sessions.js';
 import type { EmailVerification, PasswordReset, Registration } from '../accounts/index.js';
 import type { UserConsents } from '../accounts/user-consents.js';
 import type { UserTerms } from '../accounts/user-terms.js';
+import type { SignOut } from '../accounts/sign-out.js';
 import type { OwnAccountDeletion, PasswordChanger, ProfileUpdater } from '../accounts/index.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { AccountUnlock } from '../admin/unlock-account.js';
@@ -31,6 +32,8 @@ export interface HttpDeps {
   /** The iron password of the session cookie (derived from security.secret). */
   cookiePassword: string;
   sessions: SessionService;
+  /** POST /api/auth/logout and RP-initiated logout: ends the session and records sign_out (src/accounts/sign-out.ts). */
+  signOut: SignOut;
   /** POST /api/auth/login (src/interaction, createSignInService). */
   signIn: SignInService;
   /** POST /api/auth/register (src/accounts, createRegistration). */

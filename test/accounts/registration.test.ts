@@ -110,12 +110,13 @@ describe.each(databaseKinds)('registration and e-mail verification on %s', (kind
 
     expect((await inject(t, 'POST', '/api/auth/login', undefined, { email: 'ada@example.com', password: 'a long password' })).statusCode).toBe(200);
 
-    // The audit log (issue #14): the registration, the terms it accepted, the verification.
+    // The audit log (issue #14): the registration, the terms it accepted, the verification, the sign-in.
     const { events } = await t.app.storage.repositories.events.list(t.app.storage.db, { subject: body.user.sub, page: 1, pageSize: 10 });
     expect(events.map((e) => [e.type, e.actor, e.detail]).reverse()).toEqual([
       ['registration', body.user.sub, { email_verification_required: true }],
       ['terms.accepted', body.user.sub, { terms: ['tos@3', 'privacy@2'] }],
       ['email.verified', body.user.sub, {}],
+      ['sign_in.succeeded', body.user.sub, { amr: ['pwd'] }],
     ]);
     expect(events.every((e) => e.clientAddress !== null)).toBe(true);
   });

@@ -148,6 +148,30 @@ describe.each(databaseKinds)('consent management and the event log on %s', (kind
     expect(JSON.stringify(events)).not.toContain('a long enough password');
   });
 
+  it('records sign-ins that succeed, fail or are rate limited, and sign-outs, never with the password', async () => {
+    const attempt = (email: string, password: string, address: string) =>
+      fetch(`${idp.url}/api/auth/login`, { method: 'POST', headers: { ...json, origin: idp.url, 'x-forwarded-for': address }, body: JSON.stringify({ email, password }) });
+    expect((await attempt('alice@example.com', 'wrong password 1', '10.9.9.9')).status).toBe(401);
+    expect((await attempt('nobody@example.com', 'wrong password 2', '10.9.9.9')).status).toBe(401);
+    const jar = new CookieJar();
+    await signIn(jar, 'alice@example.com');
+    expect((await jar.fetch(`${idp.url}/api/auth/logout`, { method: 'POST', headers: { origin: idp.url } })).status).toBe(204);
+
+    const of = async (type: string) => (await idp.database.storage.repositories.events.list(idp.database.storage.db, { type: type as 'sign_out', page: 1, pageSize: 100 })).events;
+    expect((await of('sign_in.failed')).map((e) => [e.actor, e.subject, e.detail])).toEqual([
+      ['unknown', null, { method: 'password' }],
+      ['alice', 'alice', { method: 'password' }],
+    ]);
+    expect((await of('sign_in.succeeded')).filter((e) => e.actor === 'alice').at(0)).toMatchObject({ subject: 'alice', detail: { amr: ['pwd'] } });
+    expect((await of('sign_out')).map((e) => [e.actor, e.clientAddress])).toEqual([['alice', '127.0.0.1']]);
+    const everything = JSON.stringify(await idp.database.storage.repositories.events.list(idp.database.storage.db, { page: 1, pageSize: 100 }));
+    expect(everything).not.toContain('wrong password');
+
+    // Over the account limit (security.login_rate_limit.max_attempts): the refused attempt is its own event.
+    for (let i = 0; i < 10; i++) await attempt('root@example.com', `guess ${i}`, `10.8.0.${i}`);
+    expect((await of('sign_in.rate_limited')).map((e) => e.actor)).toContain('root');
+  });
+
   it('keeps the event log to admins', async () => {
     const user = new CookieJar();
     await signIn(user, 'alice@example.com');

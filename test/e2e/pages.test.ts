@@ -17,6 +17,9 @@ import { startIdp, type RunningIdp } from './support/start-idp.js';
  * the Content-Security-Policy. Config only, so SQLite is enough; the
  * account flows through the pages: test/e2e/pages-flows.test.ts.
  */
+/** The page's answer may wait for argon2 on a busy machine: a poll longer than vitest's 1 s default. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
+
 const accent = '#0b7a55';
 
 describe('the built-in pages in Chromium', () => {
@@ -219,10 +222,10 @@ describe('the built-in pages in Chromium', () => {
     await page.getByLabel('E-Mail').fill('alice@example.com');
     await page.getByLabel('Passwort', { exact: true }).fill('falsch');
     await page.getByRole('button', { name: 'Anmelden' }).click();
-    await expect.poll(() => page.locator('#login-summary').textContent()).toBe('E-Mail-Adresse oder Passwort ist falsch.');
+    await poll(() => page.locator('#login-summary').textContent()).toBe('E-Mail-Adresse oder Passwort ist falsch.');
     await page.goto(`${idp.url}/register`);
     await page.getByRole('button', { name: 'Konto erstellen' }).click();
-    await expect.poll(() => page.locator('#email-error').textContent()).toBe('Geben Sie Ihre E-Mail-Adresse ein.');
+    await poll(() => page.locator('#email-error').textContent()).toBe('Geben Sie Ihre E-Mail-Adresse ein.');
     expect(await page.locator('#term-0-error').textContent()).toBe('Bitte akzeptieren Sie „Nutzungsbedingungen“, um fortzufahren.');
     const legal = page.getByRole('navigation', { name: 'Rechtliches' });
     expect(await legal.getByRole('link', { name: 'Nutzungsbedingungen' }).getAttribute('href')).toBe('https://acme.example/agb');
@@ -252,7 +255,7 @@ describe('the built-in pages in Chromium', () => {
     const reports = await watchPage(page);
     await page.goto(`${idp.url}/login`);
     const logo = page.getByRole('img', { name: 'Acme ID' });
-    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
+    await poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
     expect(await logo.evaluate((img) => img.getBoundingClientRect().height)).toBeLessThanOrEqual(48);
     const button = page.getByRole('button', { name: 'Sign in' });
     expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(11, 122, 85)');

@@ -60,7 +60,7 @@ export const logoutRoute: RouteSpec = {
   responses: { 204: { description: 'Signed out' }, 403: errorResponse('ORIGIN_NOT_ALLOWED') },
   handler: (deps) => async (request, h) => {
     const current = readSession(request);
-    if (current) await deps.sessions.revoke(current.session.idHash);
+    if (current) await deps.signOut({ idHash: current.session.idHash, sub: current.user.sub }, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
     clearSessionCookie(h);
     return h.response().code(204);
   },

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { clientAddress } from '../client-address.js';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
@@ -67,7 +68,7 @@ async function handle(deps: HttpDeps, request: Request, h: ResponseToolkit, inpu
       return page(h, 200, renderSignOutPage(context, { email: session!.user.email, action: confirmPath, fields, cancelHref }));
     }
     if (outcome.endSession && session) {
-      await deps.sessions.revoke(session.session.idHash);
+      await deps.signOut({ idHash: session.session.idHash, sub: session.user.sub }, { clientAddress: clientAddress(request, deps.config.server.trustProxy), clientId: input.client_id ?? null });
       clearSessionCookie(h);
     }
     // The question's answer moves on from a page instead (renderSignedOutPage says why).

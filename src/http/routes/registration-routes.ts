@@ -52,7 +52,7 @@ export const registerRoute: RouteSpec = {
     });
     const user = toSessionUserBody(await deps.userViews.sessionUser(registered.user));
     if (registered.status === 'verification_required') return h.response({ user, status: registered.status }).code(201);
-    const outcome = await deps.signIn.withNewAccount(registered.user);
+    const outcome = await deps.signIn.withNewAccount(registered.user, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
     setSessionCookie(h, outcome.sessionId);
     if (outcome.status === 'second_factor_required') return h.response({ user, status: outcome.status, factors: outcome.factors }).code(201);
     return h.response({ user, status: 'active' }).code(201);
