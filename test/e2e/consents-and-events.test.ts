@@ -53,8 +53,9 @@ describe.each(databaseKinds)('consent management and the event log on %s', (kind
 
   beforeAll(async () => {
     idp = await startIdp(kind, {
-      users: [testUser({ sub: 'alice' }), testUser({ sub: 'root', email: 'root@example.com', role: 'admin' })],
+      users: [testUser({ sub: 'alice' }), testUser({ sub: 'root', email: 'root@example.com', role: 'admin' }), testUser({ sub: 'eve', email: 'eve@example.com' })],
       clients: [client],
+      accountDeletion: { enabled: true, gracePeriodDays: 30 },
     });
   });
   afterAll(() => idp.stop());
@@ -168,8 +169,27 @@ describe.each(databaseKinds)('consent management and the event log on %s', (kind
     expect(everything).not.toContain('wrong password');
 
     // Over the account limit (security.login_rate_limit.max_attempts): the refused attempt is its own event.
-    for (let i = 0; i < 10; i++) await attempt('root@example.com', `guess ${i}`, `10.8.0.${i}`);
-    expect((await of('sign_in.rate_limited')).map((e) => e.actor)).toContain('root');
+    for (let i = 0; i < 10; i++) await attempt('eve@example.com', `guess ${i}`, `10.8.0.${i}`);
+    expect((await of('sign_in.rate_limited')).map((e) => e.actor)).toContain('eve');
+  });
+
+  it('records a password change and an account deletion once each, and nothing for a refused attempt', async () => {
+    const admin = new CookieJar();
+    await signIn(admin, 'root@example.com');
+    const created = await admin.fetch(`${idp.url}/api/admin/users`, {
+      method: 'POST', headers: { ...json, origin: idp.url }, body: JSON.stringify({ email: 'dora@example.com', password: 'first password 123', email_verified: true }),
+    });
+    const { user } = (await created.json()) as { user: { sub: string } };
+    const jar = new CookieJar();
+    expect((await jar.fetch(`${idp.url}/api/auth/login`, { method: 'POST', headers: { ...json, origin: idp.url }, body: JSON.stringify({ email: 'dora@example.com', password: 'first password 123' }) })).status).toBe(200);
+    const send = (method: string, path: string, body: unknown) => jar.fetch(`${idp.url}${path}`, { method, headers: { ...json, origin: idp.url }, body: JSON.stringify(body) });
+    expect((await send('POST', '/api/user/password', { current_password: 'not it', new_password: 'second password 123' })).status).toBe(401);
+    expect((await send('POST', '/api/user/password', { current_password: 'first password 123', new_password: 'second password 123' })).status).toBe(204);
+    expect((await send('DELETE', '/api/user', { password: 'first password 123' })).status).toBe(401);
+    expect((await send('DELETE', '/api/user', { password: 'second password 123' })).status).toBe(200);
+    const { events } = await idp.database.storage.repositories.events.list(idp.database.storage.db, { actor: user.sub, page: 1, pageSize: 20 });
+    expect(events.map((e) => e.type).reverse()).toEqual(['sign_in.succeeded', 'password.changed', 'account.deleted']);
+    expect(events[0].detail).toEqual({ erase_after: expect.stringMatching(/Z$/) });
   });
 
   it('keeps the event log to admins', async () => {
