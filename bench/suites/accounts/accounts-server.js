@@ -4,7 +4,9 @@
  * database users, and the real idp (dist/) on 127.0.0.1 with registration
  * (e-mail verification required) and e-mail on. The scheduler is off, so
  * the mail jobs the requests queue wait in the database: the bench measures
- * the requests, not SMTP. argv: <sqlite|postgres> <port>
+ * the requests, not SMTP. argv: <sqlite|postgres> [events-off] <port>
+ * (events-off: the audit event log writes nothing, the peer that
+ * bench/suites/events.js compares with).
  */
 import { pino } from 'pino';
 import { hashPassword } from '../../../dist/accounts/passwords.js';
@@ -15,7 +17,8 @@ import { createBenchDatabase } from '../../lib/bench-database.js';
 import { seededEmail, seededUsers } from './bench-accounts.js';
 
 const kind = /** @type {'sqlite' | 'postgres'} */ (process.argv[2] ?? 'sqlite');
-const port = Number(process.argv[3] ?? 0);
+const port = Number(process.argv.at(-1) ?? 0);
+const eventsOff = process.argv.includes('events-off');
 
 // forgot is rate limited per e-mail and per address with the login counters:
 // the bench raises the limit so that nothing it measures is a 429.
@@ -46,7 +49,11 @@ await knexUserRepository.insertMany(
   })),
 );
 
-const app = await createApp(config, { storage: database.storage, logger: pino({ level: 'silent' }) });
+// The peer without an event log: the same server, with the one insert an event costs taken out.
+const storage = eventsOff
+  ? { ...database.storage, repositories: { ...database.storage.repositories, events: { ...database.storage.repositories.events, append: async () => {} } } }
+  : database.storage;
+const app = await createApp(config, { storage, logger: pino({ level: 'silent' }) });
 const url = await app.start();
 process.send?.({ url });
 process.on('SIGTERM', () =>
