@@ -53,6 +53,7 @@ import {
 } from './interaction/index.js';
 import { createFrontend } from './web/index.js';
 import { createScheduler, type Scheduler } from './scheduler/index.js';
+import { createFederation } from './federation/index.js';
 
 /**
  * The composition root (STYLE.md 11): config → storage → repositories →
@@ -91,6 +92,8 @@ export interface AppOptions {
   logger?: Logger;
   /** An already open storage (tests, `serve`), left open by stop(); otherwise one is opened from config.database and closed by stop(). */
   storage?: Storage;
+  /** How long each call to an upstream identity provider may take (default 10 s; tests shorten it). */
+  upstreamTimeoutMs?: number;
 }
 
 /** The foundation of a command: an open storage (not yet migrated) and the system clock. */
@@ -251,6 +254,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const consent = createConsentService({ storage, events, readRequest: authorizationRequestReader(authorize), clock });
   const accounts = createRememberedAccounts({ sessions, cookiePassword });
   const frontend = createFrontend(config.frontend, config.branding);
+  const { federation, connections } = createFederation({
+    config,
+    storage,
+    signIn,
+    createUser: (tx, input) => registration.registerFromUpstream(tx, input),
+    factors,
+    events,
+    keys: { cookiePassword: deriveKey(secret, 'upstream pending link'), stateKey: deriveKey(secret, 'upstream state') },
+    clock,
+    logger,
+    timeoutMs: options.upstreamTimeoutMs,
+  });
 
   // Server
   const deps: HttpDeps = {
@@ -284,6 +299,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     consent,
     userConsents,
     userTerms,
+    federation,
+    connections,
     accounts,
     frontend,
   };

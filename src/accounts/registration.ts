@@ -43,6 +43,28 @@ export interface Registered {
  */
 export interface Registration {
   register(input: RegistrationInput): Promise<Registered>;
+  /**
+   * The account of a first sign-in through an upstream identity provider
+   * (SPEC 2.5: registration gates first-time OAuth signup), created inside
+   * the caller's transaction with its connection (src/federation). The same
+   * gates as a password signup: registration.enabled (REGISTRATION_DISABLED),
+   * allowed_email_patterns (EMAIL_NOT_ALLOWED), and an address the upstream
+   * does not assert verified is verified like a password signup's (the mail,
+   * or 503 EMAIL_DISABLED without e-mail); the unique index decides a race
+   * (EMAIL_ALREADY_EXISTS). No password, and no term acceptance: the terms
+   * step asks for them at the first authorization.
+   */
+  registerFromUpstream(tx: Tx, input: UpstreamRegistrationInput): Promise<UserRecord>;
+}
+
+export interface UpstreamRegistrationInput {
+  email: string;
+  /** The upstream asserts that the address is the account holder's. */
+  emailVerified: boolean;
+  providerId: string;
+  /** The request's locale: a verification mail is written in it. */
+  locale: string;
+  clientAddress: string;
 }
 
 export function createRegistration(deps: {
@@ -102,6 +124,41 @@ export function createRegistration(deps: {
         return created;
       });
       return { user, status: mustVerify ? 'verification_required' : 'active' };
+    },
+
+    async registerFromUpstream(tx, input) {
+      if (!registration.enabled) throw registrationDisabled();
+      const mustVerify = !input.emailVerified && registration.emailVerificationRequired;
+      if (mustVerify && !email.enabled) throw emailDisabled();
+      if (!isEmailAllowed(input.email, registration.allowedEmailPatterns)) throw emailNotAllowed();
+      const now = deps.clock.now();
+      const created: UserRecord = {
+        sub: randomUUID(),
+        managedBy: 'database',
+        email: input.email,
+        role: 'user',
+        emailVerified: input.emailVerified,
+        emailVerificationRequired: mustVerify,
+        passwordHash: null,
+        secondFactorRequired: false,
+        name: null,
+        givenName: null,
+        familyName: null,
+        locale: null,
+        deletedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      try {
+        await deps.users.insert(tx, created);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw emailAlreadyExists();
+        throw error;
+      }
+      const who = { actor: created.sub, subject: created.sub, clientAddress: input.clientAddress };
+      await deps.events.record(tx, { type: 'registration', ...who, detail: { provider: input.providerId, email_verification_required: mustVerify } });
+      if (mustVerify) await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });
+      return created;
     },
   };
 }

@@ -18,6 +18,7 @@ import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProviderDeps } from '../oidc/provider-deps.js';
 import type { ConsentService, EnrolmentService, RememberedAccounts, SignInService } from '../interaction/index.js';
 import type { Frontend } from '../web/index.js';
+import type { ConnectionService, FederationService } from '../federation/index.js';
 
 /**
  * What route handlers may use: services, never knex. Built once by
@@ -76,6 +77,10 @@ export interface HttpDeps {
   userConsents: UserConsents;
   /** GET /api/terms, POST /api/terms/accept, GET /api/admin/terms (src/accounts, createUserTerms). */
   userTerms: UserTerms;
+  /** Upstream sign-in and linking: /api/auth/providers/* (src/federation, createFederation). */
+  federation: FederationService;
+  /** GET and DELETE /api/connections (src/federation, createFederation). */
+  connections: ConnectionService;
   /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */
   accounts: RememberedAccounts;
   /** Pages on every other path (src/web, createFrontend(config.frontend, config.branding)). */

@@ -12,13 +12,16 @@ interface PagePolicyState {
  * Content-Security-Policy of idp's pages unless its handler set a policy of
  * its own (the form_post page, the API reference) or it is the operator's
  * front end. Decided by the content type, so a new page cannot be forgotten.
- * The one widening is img-src for branding.logo_url on another host (or a
- * data: URI). X-Content-Type-Options and Referrer-Policy come with hapi's
+ * The one widening is img-src for branding.logo_url and the login buttons'
+ * identity_providers[].icon_url on another host (or a data: URI), as the
+ * config had them at start. X-Content-Type-Options and Referrer-Policy come with hapi's
  * `security` route option, on every response (create-server.ts).
  */
-export function createPagePolicy(config: Pick<Config, 'branding' | 'server'>): Lifecycle.Method {
-  const logo = logoSource(config.branding.logoUrl, new URL(config.server.baseUrl).origin);
-  const idpPagePolicy = contentSecurityPolicy(logo === null ? {} : { 'img-src': `'self' ${logo}` });
+export function createPagePolicy(config: Pick<Config, 'branding' | 'server' | 'identityProviders'>): Lifecycle.Method {
+  const ownOrigin = new URL(config.server.baseUrl).origin;
+  const images = [config.branding.logoUrl, ...config.identityProviders.map((provider) => provider.iconUrl)].map((url) => logoSource(url, ownOrigin));
+  const sources = [...new Set(images.filter((source): source is string => source !== null))];
+  const idpPagePolicy = contentSecurityPolicy(sources.length === 0 ? {} : { 'img-src': `'self' ${sources.join(' ')}` });
   return (request, h) => {
     // contentType (hapi's documented getter, missing from its types) includes the
     // default a string payload gets at transmission: text/html.

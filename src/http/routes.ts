@@ -54,6 +54,14 @@ import {
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
 import { usesBuiltinUi } from '../web/index.js';
+import {
+  providerAuthorizeRoute,
+  providerCallbackGetRoute,
+  providerCallbackPostRoute,
+  providerLinkRoute,
+  providersListRoute,
+} from './routes/provider-routes.js';
+import { connectionDeleteRoute, connectionsListRoute } from './routes/connection-routes.js';
 
 /**
  * THE route table (STYLE.md 2): every METHOD path → handler of the server,
@@ -109,6 +117,22 @@ const userRoutes: RouteDefinition[] = [
   route('POST',   '/api/user/passkeys',          'session-or-pending', passkeyRegisterRoute),
   route('PATCH',  '/api/user/passkeys/{id}',     'session',            passkeyRenameRoute),
   route('DELETE', '/api/user/passkeys/{id}',     'session',            passkeyDeleteRoute),
+];
+
+/**
+ * Upstream identity providers (DESIGN.md 11, Auth and OAuth Connect). The
+ * provider routes are browser navigations answered with redirects; the
+ * form_post callback is a cross-site POST by design (Apple), so it is not
+ * session-authenticated and only hands the answer on to the GET callback.
+ */
+const federationRoutes: RouteDefinition[] = [
+  route('GET',    '/api/auth/providers',                'none',             providersListRoute),
+  route('GET',    '/api/auth/providers/{id}/authorize', 'optional-session', providerAuthorizeRoute),
+  route('GET',    '/api/auth/providers/{id}/callback',  'optional-session', providerCallbackGetRoute),
+  route('POST',   '/api/auth/providers/{id}/callback',  'none',             providerCallbackPostRoute),
+  route('GET',    '/api/auth/providers/{id}/link',      'optional-session', providerLinkRoute),
+  route('GET',    '/api/connections',                   'session',          connectionsListRoute),
+  route('DELETE', '/api/connections/{provider_id}',     'session',          connectionDeleteRoute),
 ];
 
 /**
@@ -202,7 +226,7 @@ const staticRoutes: RouteDefinition[] = [
 
 /** The routes the OpenAPI document describes. */
 export function documentedRoutes(): RouteDefinition[] {
-  return [...publicRoutes, ...userRoutes, ...protocolRoutes, ...adminRoutes];
+  return [...publicRoutes, ...userRoutes, ...federationRoutes, ...protocolRoutes, ...adminRoutes];
 }
 
 export function openApiDocument(config: Config): OpenApiDocument {

@@ -47,6 +47,11 @@ export interface SignInService {
   completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod, clientAddress: string): Promise<void>;
   /** What a pending session waits for now (the second-factor page asks): the same answer as its login. */
   awaitedFactors(pending: ActiveSession): Promise<{ factors: SecondFactor[]; enrolmentRequired: boolean }>;
+  /**
+   * An upstream identity provider vouched for `user` (src/federation): RFC
+   * 8176 `fed`, then the same steps as any other way in.
+   */
+  withUpstream(user: UserRecord, context: { clientAddress: string }): Promise<SignInOutcome>;
 }
 
 export function createSignInService(deps: {
@@ -155,6 +160,10 @@ export function createSignInService(deps: {
       if (result.kind === 'second_factor') return { factors: result.factors, enrolmentRequired: false };
       // Enrolment, or nothing awaited any more (its factor was removed meanwhile): the pending session may only enrol.
       return { factors: [], enrolmentRequired: result.kind === 'second_factor_enrolment' };
+    },
+
+    withUpstream(user, context) {
+      return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['fed'] }, context.clientAddress);
     },
   };
 }

@@ -10,6 +10,7 @@ export type * from './authorization.js';
 export type * from './clients.js';
 export type * from './terms.js';
 export type * from './identity-providers.js';
+export type * from './connections.js';
 export type * from './jobs.js';
 export type * from './keys.js';
 export type * from './tokens.js';

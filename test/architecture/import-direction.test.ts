@@ -16,7 +16,7 @@ export const layers: string[][] = [
   ['security', 'events', 'mail'],
   ['keys', 'clients', 'accounts'],
   ['interaction'],
-  ['oidc'],
+  ['oidc', 'federation'],
   ['admin', 'gitops', 'scheduler', 'web'],
   ['http'],
   ['app.ts'],

@@ -89,6 +89,21 @@ describe('OpenAPI document and reference', () => {
     expect(Object.keys(doc.paths['/api/admin/users'].post.responses)).toEqual(expect.arrayContaining(['200', '201']));
   });
 
+  it('lists the upstream sign-in routes under Auth and the connections under OAuth Connect (issue 13)', () => {
+    const paths = doc.paths as Record<string, Record<string, any>>;
+    const op = (method: string, path: string) => paths[path]?.[method];
+    for (const [method, path] of [['get', '/api/auth/providers'], ['get', '/api/auth/providers/{id}/authorize'], ['get', '/api/auth/providers/{id}/callback'], ['post', '/api/auth/providers/{id}/callback'], ['get', '/api/auth/providers/{id}/link']]) {
+      expect(op(method, path)?.tags, `${method} ${path}`).toEqual(['Auth']);
+    }
+    expect(Object.keys(op('get', '/api/auth/providers/{id}/authorize').responses)).toEqual(expect.arrayContaining(['302', '400', '404']));
+    expect(op('post', '/api/auth/providers/{id}/callback').requestBody.content).toHaveProperty(['application/x-www-form-urlencoded']);
+    for (const [method, path] of [['get', '/api/connections'], ['delete', '/api/connections/{provider_id}']]) {
+      expect(op(method, path)?.tags, `${method} ${path}`).toEqual(['OAuth Connect']);
+      expect(op(method, path)?.security, `${method} ${path}`).toEqual([{ cookieSessionAuth: [] }]);
+    }
+    expect(Object.keys(op('delete', '/api/connections/{provider_id}').responses)).toEqual(expect.arrayContaining(['204', '401', '404', '409']));
+  });
+
   it('lists the User operations of DESIGN.md 11 with cookieSessionAuth, tag User and their errors; the DELETE body is optional', () => {
     const userOps: Record<string, string[]> = {
       'get /api/user': ['200', '401'],

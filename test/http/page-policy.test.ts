@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyConfig } from '../../src/gitops/index.js';
 import { routeTable } from '../../src/http/routes.js';
-import { testClient, testUser } from '../support/config-fixture.js';
+import { testClient, testUser, testIdentityProvider } from '../support/config-fixture.js';
 import { createTestApp, inject, signIn, type TestApp } from '../support/test-app.js';
 
 /**
@@ -145,6 +145,21 @@ describe('branding.logo_url widens img-src to its source, and only to it', () =>
       expect(directivesOf(page)).toEqual({ ...idpPage, 'img-src': imgSrc });
       // A URL that could run code is no logo: the name stands in.
       expect(page.payload.includes('class="brand-logo"')).toBe(!logoUrl.startsWith('javascript:'));
+    } finally {
+      await app.destroy();
+    }
+  });
+});
+
+describe('identity_providers[].icon_url widens img-src too, each source once', () => {
+  it('lists the logo\'s and the icons\' origins', async () => {
+    const icons = ['https://cdn.example.com/github.svg', 'https://icons.example.org/corp.png', 'https://cdn.example.com/apple.svg', null];
+    const app = await createTestApp('sqlite', {
+      branding: { name: 'Acme', logoUrl: 'https://cdn.example.com/logo.svg', primaryColor: null },
+      identityProviders: icons.map((iconUrl, index) => testIdentityProvider({ id: `p${index}`, iconUrl })),
+    });
+    try {
+      expect(directivesOf(await inject(app, 'GET', '/login'))['img-src']).toBe("'self' https://cdn.example.com https://icons.example.org");
     } finally {
       await app.destroy();
     }

@@ -101,6 +101,18 @@ describe('completing a sign-in', () => {
   });
 });
 
+describe('signing in through an upstream provider', () => {
+  it('records amr fed and passes the same steps: a full session, or a pending one when a second factor is due', async () => {
+    const optional = setUp('optional');
+    expect(await optional.service.withUpstream(optional.user, { clientAddress: '192.0.2.7' })).toEqual({ status: 'authenticated', sessionId: 'raw-1', user: optional.user });
+    expect(optional.created).toEqual([{ sub: 'alice', amr: ['fed'], authTime: now }]);
+    expect(optional.recorded).toEqual([expect.objectContaining({ type: 'sign_in.succeeded', actor: 'alice', clientAddress: '192.0.2.7', detail: { amr: ['fed'] } })]);
+    const required = setUp('required');
+    expect(await required.service.withUpstream(required.user, { clientAddress: '192.0.2.7' })).toMatchObject({ status: 'second_factor_required', factors: [] });
+    expect(required.created).toEqual([{ sub: 'alice', amr: ['fed'], authTime: now, secondFactorPending: true }]);
+  });
+});
+
 describe('signing in a user who must verify their e-mail', () => {
   it('answers 403 EMAIL_NOT_VERIFIED and creates no session, after the second factor step', async () => {
     const unverified = newIdentity({ emailVerificationRequired: true, emailVerified: false }).user;

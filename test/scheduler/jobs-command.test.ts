@@ -72,7 +72,7 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
     await jobs.insert(t.db, { id: 'ancient', kind: 'noop', payload: {}, state: 'succeeded', attempts: 1, maxAttempts: 3, runAt: 0, leaseOwner: null, leaseExpiresAt: null, lastError: null, createdAt: 0, updatedAt: 0, finishedAt: now - 30 * 86_400_000 });
     const { code, stdout } = await idp('jobs', 'run', 'cleanup', '-c', configFile, '--json');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout.join('\n'))).toEqual({ job: 'cleanup', result: { sessions: 0, sessions_idle: 0, login_rate_limits: 0, refresh_tokens: 0, revoked_access_tokens: 0, grants: 0, webauthn_challenges: 0, authorization_codes: 0, link_tokens: 0, background_jobs: 1, events: 0, users_erased: 0 } });
+    expect(JSON.parse(stdout.join('\n'))).toEqual({ job: 'cleanup', result: { sessions: 0, sessions_idle: 0, login_rate_limits: 0, refresh_tokens: 0, revoked_access_tokens: 0, grants: 0, webauthn_challenges: 0, authorization_codes: 0, link_tokens: 0, upstream_states: 0, background_jobs: 1, events: 0, users_erased: 0 } });
     expect(await jobs.findById(t.db, 'ancient')).toBeNull();
   });
 

@@ -8,6 +8,7 @@ import { checkClientAuthentication } from './check-client-authentication.js';
 import { checkRedirectUris } from './check-redirect-uris.js';
 import { checkAuthorizationCodeRedirects } from './check-authorization-code-redirects.js';
 import { checkGenericOauth } from './check-generic-oauth.js';
+import { checkIdentityProviders } from './check-identity-providers.js';
 import { checkCleanupCron } from './check-cleanup-cron.js';
 import { checkDatabase } from './check-database.js';
 import { checkLocales } from './check-locales.js';
@@ -38,6 +39,7 @@ export const configRules: readonly ConfigRule[] = [
   checkTermLinks,
   checkUniqueIdentityProviderIds,
   checkGenericOauth,
+  checkIdentityProviders,
   checkCleanupCron,
   checkDatabase,
   checkLocales,

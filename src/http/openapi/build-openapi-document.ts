@@ -70,7 +70,9 @@ function operation(route: RouteDefinition): Record<string, unknown> {
   const parameters = [...parametersOf(route.validate?.params, 'path'), ...parametersOf(route.validate?.query, 'query')];
   if (parameters.length > 0) op.parameters = parameters;
   if (route.validate?.payload) {
-    const contentType = route.protocol ? 'application/x-www-form-urlencoded' : 'application/json';
+    // What the server parses: a route that says which body it allows (a form_post callback) is taken at its word.
+    const allowed = route.hapiOptions?.payload?.allow;
+    const contentType = typeof allowed === 'string' ? allowed : route.protocol ? 'application/x-www-form-urlencoded' : 'application/json';
     // hapi hands joi a missing body as null: a schema that allows null makes the body optional (DELETE /api/user).
     const required = route.validate.payload.validate(null).error !== undefined;
     op.requestBody = { required, content: { [contentType]: { schema: toJsonSchema(route.validate.payload) } } };

@@ -86,6 +86,8 @@ export const loginPageRoute = pageRoute('Sign in', async (deps, request, h) => {
     loginHint: stringParam(request.query.login_hint),
     selectAccount: request.query.select_account === 'true',
     errorCode: stringParam(request.query.error),
+    providers: await deps.federation.listProviders(),
+    errorProvider: stringParam(request.query.provider),
   };
   return pageResponse(h, renderLoginPage(context, page));
 });

@@ -43,6 +43,8 @@ export function cleanupTasks(config: Config, repositories: SchedulerRepositories
     batchedTask('authorization_codes', (tx, now, limit) => repositories.authorizationCodes.deleteExpired(tx, now, limit)),
     // A mailed link's token, used or not, means nothing once it has expired.
     batchedTask('link_tokens', (tx, now, limit) => repositories.linkTokens.deleteExpired(tx, now, limit)),
+    // An upstream sign-in not finished within its few minutes can no longer be (src/federation).
+    expiredAt(repositories, 'upstream_states'),
     // SPEC 2.5 background_retention_ms: only succeeded and failed jobs; pending and running are never deleted.
     batchedTask('background_jobs', (tx, now, limit) => repositories.backgroundJobs.deleteTerminalBefore(tx, now - retentionMs, limit)),
     batchedTask('events', (tx, now, limit) => repositories.events.deleteBefore(tx, now - eventsRetentionMs, limit)),

@@ -22,6 +22,8 @@ import { knexClientRepository } from './clients.js';
 import { knexClientChangeProbe } from './client-change-probe.js';
 import { knexTermRepository } from './terms.js';
 import { knexIdentityProviderRepository } from './identity-providers.js';
+import { knexConnectionRepository } from './connections.js';
+import { knexUpstreamStateRepository } from './upstream-states.js';
 import { knexSettingsRepository } from './settings.js';
 import { knexBackgroundJobRepository } from './background-jobs.js';
 import { knexSchedulerLeaseRepository } from './scheduler-leases.js';
@@ -46,6 +48,8 @@ export const knexRepositories: Repositories = {
   clientProbe: knexClientChangeProbe,
   terms: knexTermRepository,
   identityProviders: knexIdentityProviderRepository,
+  connections: knexConnectionRepository,
+  upstreamStates: knexUpstreamStateRepository,
   settings: knexSettingsRepository,
   backgroundJobs: knexBackgroundJobRepository,
   schedulerLeases: knexSchedulerLeaseRepository,

@@ -143,6 +143,30 @@ const passkeysSection: AccountSection = {
   },
 };
 
+/**
+ * Connected providers (UI.md; DESIGN.md 11, OAuth Connect): shown while the
+ * config has upstream providers. /ui/account-connections.js lists the
+ * connections (GET /api/connections) with Disconnect, and a Connect link
+ * per usable provider not connected yet (the authorize route with
+ * intent=link, back to this section).
+ */
+const connectionsSection: AccountSection = {
+  id: 'connections',
+  title: (context) => context.text.pages.account.connections.heading,
+  shown: (context) => context.config.identityProviders.length > 0,
+  render(context) {
+    const t = context.text.pages.account.connections;
+    const common = context.text.pages.common;
+    return html`
+      <p class="intro">${t.intro}</p>
+      <div id="connections-body" aria-busy="true">${errorSummary('connections-summary', common.errorSummary)}${statusRegion('connections-status')}
+        <ul id="connection-list" class="item-list"></ul>
+        <p id="connections-none" class="note" hidden>${t.none}</p>
+        <ul id="connect-list" class="providers"></ul>
+      </div>`;
+  },
+};
+
 /** The applications the user let in (GET /api/consents), each with Revoke (DELETE /api/consents/{client_id}); filled by the script. */
 const appsSection: AccountSection = {
   id: 'apps',
@@ -201,6 +225,7 @@ export const accountSections: readonly AccountSection[] = [
   authenticatorAppSection,
   recoveryCodesSection,
   passkeysSection,
+  connectionsSection,
   appsSection,
   termsSection,
   dangerSection,

@@ -1,3 +1,4 @@
+import { logoHref } from '../../config/index.js';
 import { formatMessage } from '../../i18n/index.js';
 import { errorSummary, passwordField, statusRegion, submitButton, textField } from './fields.js';
 import { html, type SafeHtml } from './html.js';
@@ -15,6 +16,16 @@ export interface LoginPage {
   selectAccount: boolean;
   /** `?error=CODE` of a sign-in that ended here (an upstream provider's callback). */
   errorCode: string | null;
+  /** The usable upstream identity providers, one button each (GET /api/auth/providers). */
+  providers: LoginProvider[];
+  /** `?provider=` of a callback error: the provider its sentence names (LINK_REQUIRED). */
+  errorProvider: string | null;
+}
+
+export interface LoginProvider {
+  id: string;
+  displayName: string;
+  iconUrl: string | null;
 }
 
 /**
@@ -32,7 +43,8 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
   const t = text.pages.login;
   const common = text.pages.common;
   const heading = page.clientName ? formatMessage(t.headingClient, { client: page.clientName }) : t.heading;
-  const banner = page.errorCode ? { code: page.errorCode, message: errorSentence(context, page.errorCode) } : null;
+  const providerName = page.providers.find((p) => p.id === page.errorProvider)?.displayName ?? t.providerFallback;
+  const banner = page.errorCode ? { code: page.errorCode, message: formatMessage(errorSentence(context, page.errorCode), { provider: providerName }) } : null;
   const returnTo = { return_to: page.returnTo };
   const body = html`    <h1>${heading}</h1>
     <section id="accounts" class="accounts" hidden aria-labelledby="accounts-title">
@@ -49,7 +61,7 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
     <p class="divider"><span>${common.or}</span></p>
     <div class="stack">
       <button type="button" id="passkey-sign-in" class="secondary" data-busy-label="${t.passkeyWorking}">${t.passkey}</button>
-    </div>`}${registrationLink(context, returnTo)}`;
+    </div>`}${providerButtons(context, page, !config.auth.passkeysEnabled)}${registrationLink(context, returnTo)}`;
   return renderPage(context, {
     task: t.task,
     body,
@@ -65,6 +77,26 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
     },
   });
 }
+
+/**
+ * UI.md: after a divider, one outlined button per upstream provider. They
+ * are links: the authorize route is a navigation that ends at the upstream,
+ * and comes back to the same return_to.
+ */
+/** One "Continue with …" per provider; under the passkey button, which has its divider already, without another. */
+function providerButtons(context: PageContext, page: LoginPage, divider: boolean): SafeHtml {
+  if (page.providers.length === 0) return html``;
+  const t = context.text.pages.login;
+  const query = new URLSearchParams({ return_to: page.returnTo ?? '/' }).toString();
+  return html`${divider && html`
+    <p class="divider"><span>${t.or}</span></p>`}
+    <ul class="providers">${page.providers.map((provider) => html`
+      <li><a class="button secondary provider" href="/api/auth/providers/${encodeURIComponent(provider.id)}/authorize?${query}">${iconOf(provider) && html`<img src="${iconOf(provider)}" alt="" width="20" height="20">`}${formatMessage(t.continueWith, { provider: provider.displayName })}</a></li>`)}
+    </ul>`;
+}
+
+/** icon_url as an image source the page policy allows (src/http/page-policy.ts widens img-src for it), or none. */
+const iconOf = (provider: LoginProvider) => (provider.iconUrl === null ? null : logoHref(provider.iconUrl));
 
 function registrationLink(context: PageContext, returnTo: Record<string, string | null>): SafeHtml {
   if (!context.config.registration.enabled) return html``;

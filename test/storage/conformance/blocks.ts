@@ -15,6 +15,8 @@ import { describeClients } from './clients.js';
 import { describeClientProbe } from './client-probe.js';
 import { describeTerms } from './terms.js';
 import { describeIdentityProviders } from './identity-providers.js';
+import { describeConnections } from './connections.js';
+import { describeUpstreamStates } from './upstream-states.js';
 import { describeSettings } from './settings.js';
 import { describeBackgroundJobs } from './background-jobs.js';
 import { describeSchedulerLeases } from './scheduler-leases.js';
@@ -44,6 +46,8 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   clientProbe: describeClientProbe,
   terms: describeTerms,
   identityProviders: describeIdentityProviders,
+  connections: describeConnections,
+  upstreamStates: describeUpstreamStates,
   settings: describeSettings,
   backgroundJobs: describeBackgroundJobs,
   schedulerLeases: describeSchedulerLeases,

@@ -17,7 +17,7 @@ import {
   renderTermsPage,
   renderVerifyEmailPage,
 } from '../../../src/web/index.js';
-import { testConfig } from '../../support/config-fixture.js';
+import { testConfig, testIdentityProvider } from '../../support/config-fixture.js';
 
 /** Rendering of each built-in page (src/web/pages): what it shows for which config and request. In a browser: test/e2e/pages-*.test.ts. */
 const contextOf = (overrides: Partial<Config> = {}, query: Record<string, string> = {}, path = '/') => createPageContext(testConfig(overrides), { path, query, acceptLanguage: query.lang ?? null });
@@ -29,7 +29,7 @@ const on: Partial<Config> = {
 const dataOf = (page: string) => JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]);
 
 describe('/login', () => {
-  const login = { clientName: null, returnTo: null, loginHint: null, selectAccount: false, errorCode: null };
+  const login = { clientName: null, returnTo: null, loginHint: null, selectAccount: false, errorCode: null, providers: [], errorProvider: null };
 
   it('is "Sign in" with Email (username webauthn), Password and its toggle, and no links to features that are off', () => {
     const page = renderLoginPage(contextOf(), login);
@@ -54,6 +54,29 @@ describe('/login', () => {
   it('shows an error code of the address as a sentence, the code in data-code, and an unknown code as the fallback', () => {
     expect(renderLoginPage(contextOf(), { ...login, errorCode: 'REGISTRATION_DISABLED' })).toContain('<p data-code="REGISTRATION_DISABLED">New accounts cannot be created here.</p>');
     expect(renderLoginPage(contextOf(), { ...login, errorCode: '<x>' })).toContain('<p data-code="&#60;x&#62;">Something went wrong. Please try again.</p>');
+  });
+
+  it('offers a "Continue with …" link per upstream provider after a divider, to its authorize route with return_to', () => {
+    const providers = [
+      { id: 'github', displayName: 'GitHub', iconUrl: null },
+      { id: 'corp sso', displayName: 'Corp <SSO>', iconUrl: 'https://corp.example/icon.svg' },
+    ];
+    const page = renderLoginPage(contextOf(), { ...login, providers, returnTo: '/oauth2/authorize?client_id=notes' });
+    expect(page).toContain('<p class="divider"><span>or</span></p>');
+    expect(page).toContain('<a class="button secondary provider" href="/api/auth/providers/github/authorize?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes">Continue with GitHub</a>');
+    expect(page).toContain('href="/api/auth/providers/corp%20sso/authorize?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes"><img src="https://corp.example/icon.svg" alt="" width="20" height="20">Continue with Corp &#60;SSO&#62;</a>');
+    expect(renderLoginPage(contextOf(), login)).not.toContain('class="providers"');
+  });
+
+  it('names the provider in the callback errors that speak of one (LINK_REQUIRED), in both languages', () => {
+    const providers = [{ id: 'github', displayName: 'GitHub', iconUrl: null }];
+    expect(renderLoginPage(contextOf(), { ...login, providers, errorCode: 'LINK_REQUIRED', errorProvider: 'github' })).toContain(
+      '<p data-code="LINK_REQUIRED">An account with this email address already exists. Sign in to it to connect GitHub.</p>',
+    );
+    expect(renderLoginPage(contextOf(german), { ...login, providers, errorCode: 'LINK_REQUIRED', errorProvider: 'gone' })).toContain(
+      'Melden Sie sich dort an, um den Anbieter zu verbinden.',
+    );
+    expect(renderLoginPage(contextOf(), { ...login, errorCode: 'UPSTREAM_ERROR' })).toContain('<p data-code="UPSTREAM_ERROR">The sign-in with that provider did not work.');
   });
 
   it('speaks German with lang="de"', () => {
@@ -166,7 +189,15 @@ describe('/account', () => {
   });
 
   it('keeps its sections in UI.md\'s order', () => {
-    expect(accountSections.map((section) => section.id)).toEqual(['profile', 'password', 'authenticator-app', 'recovery-codes', 'passkeys', 'apps', 'terms', 'delete-account']);
+    expect(accountSections.map((section) => section.id)).toEqual(['profile', 'password', 'authenticator-app', 'recovery-codes', 'passkeys', 'connections', 'apps', 'terms', 'delete-account']);
+  });
+
+  it('has "Connected providers" while the config has upstream providers, for /ui/account-connections.js to fill', () => {
+    expect(renderAccountPage(contextOf(), database)).not.toContain('href="#connections"');
+    const page = renderAccountPage(contextOf({ identityProviders: [testIdentityProvider()] }), database);
+    expect(page).toContain('<li><a href="#connections">Connected providers</a></li>');
+    expect(page).toContain('<ul id="connection-list" class="item-list"></ul>');
+    expect(dataOf(page).account.connections).toMatchObject({ connect: 'Connect {provider}', disconnect: 'Disconnect' });
   });
 });
 

@@ -3,6 +3,7 @@ import { byId, callApi, format, pageData } from './api.js';
 import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
 // The second-factor sections (authenticator app, recovery codes, passkeys) set themselves up.
 import './account-factors.js';
+import './account-connections.js';
 
 /**
  * /account (src/web/pages/account-page.ts): the profile from GET /api/user

@@ -1,0 +1,56 @@
+import { beforeAll, expect, it } from 'vitest';
+import type { Tx, UpstreamStateRepository } from '../../../src/storage/repositories.js';
+import type { UpstreamStateRecord } from '../../../src/model/index.js';
+import { racers, withStorages, type Subject } from './subject.js';
+
+function state(stateHash: string, overrides: Partial<UpstreamStateRecord> = {}): UpstreamStateRecord {
+  return {
+    stateHash,
+    providerId: 'github',
+    bindingHash: 'b'.repeat(43),
+    intent: 'login',
+    returnTo: '/oauth2/authorize?client_id=web',
+    linkSub: null,
+    createdAt: 1000,
+    expiresAt: 601_000,
+    consumedAt: null,
+    ...overrides,
+  };
+}
+
+export function describeUpstreamStates(s: Subject): void {
+  let states: UpstreamStateRepository;
+  let db: Tx;
+  beforeAll(() => {
+    ({ db, repositories: { upstreamStates: states } } = s);
+  });
+
+  it('stores a state and gives it back, field for field, on first redemption; later ones see it consumed', async () => {
+    await states.insert(db, state('s1', { intent: 'link', linkSub: 'alice', returnTo: '/account' }));
+    expect(await states.consume(db, 's1', 5000)).toEqual({
+      record: state('s1', { intent: 'link', linkSub: 'alice', returnTo: '/account', consumedAt: 5000 }),
+      alreadyConsumed: false,
+    });
+    expect(await states.consume(db, 's1', 6000)).toEqual({
+      record: state('s1', { intent: 'link', linkSub: 'alice', returnTo: '/account', consumedAt: 5000 }),
+      alreadyConsumed: true,
+    });
+    expect(await states.consume(db, 'unknown', 6000)).toBeNull();
+  });
+
+  it('lets exactly one redemption win across separate connections', async () => {
+    await states.insert(db, state('race'));
+    const results = await withStorages(s, racers, (storages) =>
+      Promise.all(storages.map((storage, i) => storage.repositories.upstreamStates.consume(storage.db, 'race', 10_000 + i))),
+    );
+    expect(results.filter((r) => r?.alreadyConsumed === false)).toHaveLength(1);
+  });
+
+  it('is removed by the cleanup once expired', async () => {
+    await states.insert(db, state('old', { expiresAt: 100 }));
+    await states.insert(db, state('fresh', { expiresAt: 10_000_000 }));
+    expect(await s.repositories.expiredRows.deleteBatch(db, { table: 'upstream_states', column: 'expires_at', before: 200, limit: 10 })).toBe(1);
+    expect(await states.consume(db, 'old', 300)).toBeNull();
+    expect(await states.consume(db, 'fresh', 300)).not.toBeNull();
+  });
+}
