@@ -48,7 +48,7 @@ describe('terms and apps with access through the built-in pages in Chromium', ()
     await page.goto(`${rp.url}/start`);
     await page.getByLabel('Email').fill('alice@example.com');
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/terms');
     expect(await page.title()).toBe('Terms of service · idp');
     await page.getByRole('heading', { name: 'Before you continue to Acme Notes' }).waitFor();
@@ -97,7 +97,7 @@ describe('terms and apps with access through the built-in pages in Chromium', ()
     await page.goto(`${rp.url}/start`);
     await page.getByLabel('Email').fill('alice@example.com');
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/terms');
     await page.getByRole('button', { name: 'Decline' }).click();
     await reachedCallback(page);

@@ -73,7 +73,7 @@ describe('upstream sign-in in Chromium', () => {
     await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/already exists.*Corp SSO/);
     expect(await page.getByLabel('Email').inputValue()).toBe('alice@example.com');
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/consent');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((url) => url.origin === rp.url && url.pathname === '/callback');
@@ -112,7 +112,7 @@ describe('upstream sign-in in Chromium', () => {
     await page.goto(`${f.idp.url}/login?return_to=/account`);
     await page.getByLabel('Email').fill('alice@example.com');
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/account');
     const section = page.locator('#connections');
     await expect.poll(() => section.locator('#connection-list strong').allTextContents()).toEqual(['Corp SSO', 'Corp Partners']);
