@@ -64,7 +64,7 @@ describe('/login/second-factor', () => {
 });
 
 describe('the passkey parts of /login and /account', () => {
-  const login = { clientName: null, returnTo: '/oauth2/authorize?client_id=web', loginHint: null, selectAccount: false, errorCode: null };
+  const login = { clientName: null, returnTo: '/oauth2/authorize?client_id=web', loginHint: null, selectAccount: false, errorCode: null, providers: [], errorProvider: null };
   const user = { email: 'ada@example.com', managedBy: 'database' as const, hasPassword: true };
 
   it('/login has "Sign in with a passkey" and the way on to the second factor; with passkeys off, neither passkey part', () => {
