@@ -210,7 +210,7 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
     expect(await page.locator('.passkey-item p').textContent()).toBe('Remove the passkey “Work laptop”? You can no longer sign in with it.');
     await page.locator('.passkey-item').getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => page.locator('#passkeys-status').textContent()).toBe('The passkey “Work laptop” was removed.');
-    expect(await page.locator('.passkey-item').count()).toBe(0);
+    await expect.poll(() => page.locator('.passkey-item').count()).toBe(0);
     expect(v.reports.violations).toEqual([]);
     expect(v.reports.pageErrors).toEqual([]);
     await v.context.close();
