@@ -248,7 +248,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       tokens: repositories.tokens,
       codes: repositories.authorizationCodes,
       users,
+      cacheGeneration: repositories.cacheGeneration,
     },
+    databaseConnections: storage.engine === 'sqlite' ? 1 : config.database.pool.max,
     verifyArgon2: verifyPassword,
   });
   const consent = createConsentService({ storage, events, readRequest: authorizationRequestReader(authorize), clock });

@@ -3,8 +3,10 @@ import type { Config } from '../config/types.js';
 import { createClientDirectory, createClientSecretVerifier } from '../clients/index.js';
 import type { VerifyArgon2 } from '../clients/verify-client-secret.js';
 import { createKeyStore, keyEncryptionKey, keyRefreshIntervalMs, keySwitchWithinMs, type SigningPool } from '../keys/index.js';
+import { createGenerationGate } from '../storage/generation-gate.js';
 import type {
   AuthorizationCodeRepository,
+  CacheGenerationRepository,
   ClientChangeProbe,
   ClientRepository,
   SigningKeyRepository,
@@ -13,6 +15,10 @@ import type {
   UserRepository,
 } from '../storage/repositories.js';
 import type { ProviderDeps } from './provider-deps.js';
+import { createCachedReads } from './cached-reads.js';
+import { createRefreshTokenBatches } from './tokens/refresh-token-batches.js';
+import { createVerifiedTokenCache } from './tokens/verified-token-cache.js';
+import { accessTokenClockToleranceSeconds } from './tokens/verify-access-token.js';
 
 /** server.base_url without trailing slashes: the issuer compared by relying parties to the letter. */
 export function issuerOf(baseUrl: string): string {
@@ -37,7 +43,10 @@ export async function createProviderDeps(deps: {
     tokens: TokenRepository;
     codes: AuthorizationCodeRepository;
     users: UserRepository;
+    cacheGeneration: CacheGenerationRepository;
   };
+  /** How many statements the database runs at once (SQLite: one connection). */
+  databaseConnections: number;
   verifyArgon2: VerifyArgon2;
 }): Promise<ProviderDeps> {
   const { config, clock, db, repositories } = deps;
@@ -66,6 +75,22 @@ export async function createProviderDeps(deps: {
     tokenStore: repositories.tokens,
     codes: repositories.codes,
     users: repositories.users,
+    cachedReads: createCachedReads({
+      gate: createGenerationGate(() => repositories.cacheGeneration.read(db)),
+      db,
+      tokenStore: repositories.tokens,
+      users: repositories.users,
+    }),
+    verifiedTokens: createVerifiedTokenCache({ maxEntries: 50_000, clockToleranceSeconds: accessTokenClockToleranceSeconds }),
+    refreshTokens: createRefreshTokenBatches({
+      db,
+      transaction: deps.transaction,
+      tokenStore: repositories.tokens,
+      clock,
+      refreshTokenTtlSeconds: config.tokens.refreshTokenTtlSeconds,
+      // Half the pool: the lookups, the rotations and every other request share it.
+      concurrency: Math.max(1, Math.floor(deps.databaseConnections / 2)),
+    }),
   };
 }
 

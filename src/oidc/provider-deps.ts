@@ -3,6 +3,9 @@ import type { TokensConfig } from '../config/types.js';
 import type { KeyStore, SigningPool } from '../keys/index.js';
 import type { ClientDirectory, ClientSecretVerifier } from '../clients/index.js';
 import type { AuthorizationCodeRepository, TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type { CachedReads } from './cached-reads.js';
+import type { RefreshTokenBatches } from './tokens/refresh-token-batches.js';
+import type { VerifiedTokenCache } from './tokens/verified-token-cache.js';
 
 /**
  * What the token side of the engine (token, userinfo, revocation,
@@ -24,4 +27,10 @@ export interface ProviderDeps {
   tokenStore: TokenRepository;
   codes: AuthorizationCodeRepository;
   users: UserRepository;
+  /** Access-token and grant liveness and users, from memory while the cache generation stands still. */
+  cachedReads: CachedReads;
+  /** Access tokens already verified, by their text, until they expire. */
+  verifiedTokens: VerifiedTokenCache;
+  /** Refresh-token lookups and rotations, grouped per event-loop turn. */
+  refreshTokens: RefreshTokenBatches;
 }

@@ -469,6 +469,16 @@ export interface SigningKeyRepository {
   retireOlderThan(tx: Tx, alg: SigningAlgorithm, generation: number, retireAt: number): Promise<void>;
 }
 
+/** One refresh of a group commit: the presented token, and what replaces it. */
+export interface RefreshRotation {
+  tokenHash: string;
+  /** The new refresh token, or null when the client may no longer refresh (only the grant's expiry moves). */
+  successor: RefreshTokenRecord | null;
+  grantId: string;
+  /** What the grant must live until (never moved back). */
+  grantExpiresAt: number;
+}
+
 export interface TokenRepository {
   /** Inserts the grant unless its id exists (`ON CONFLICT DO NOTHING`); true when inserted. */
   insertGrant(tx: Tx, grant: GrantRecord): Promise<boolean>;
@@ -492,12 +502,22 @@ export interface TokenRepository {
   insertRefreshToken(tx: Tx, token: RefreshTokenRecord): Promise<void>;
   findRefreshToken(tx: Tx, tokenHash: string): Promise<RefreshTokenRecord | null>;
   /**
-   * Rotates a refresh token once (STYLE habit 9): ONE conditional
-   * `UPDATE … SET rotated_at = now WHERE token_hash = ? AND rotated_at IS NULL
-   * AND revoked_at IS NULL`. True for exactly one of concurrent callers;
-   * false means the token was already rotated or revoked (a reuse).
+   * The refresh tokens with these hashes and their grants (null when the
+   * grant is gone), keyed by hash: one query for the refreshes and
+   * introspections of one event-loop turn.
    */
-  rotateRefreshToken(tx: Tx, tokenHash: string, now: number): Promise<boolean>;
+  findRefreshTokensWithGrants(tx: Tx, tokenHashes: string[]): Promise<Map<string, { token: RefreshTokenRecord; grant: GrantRecord | null }>>;
+  /**
+   * Group commit of refresh-token rotations (issue #16), in a few
+   * statements however many: ONE conditional
+   * `UPDATE … SET rotated_at = now WHERE token_hash IN (…) AND rotated_at IS NULL
+   * AND revoked_at IS NULL RETURNING token_hash` claims them (each exactly
+   * once, across instances), one multi-row insert writes the successors of
+   * the claimed ones, one update per distinct expiry extends their grants.
+   * Resolves with the hashes claimed; a hash listed twice is claimed for its
+   * first rotation only. Call it in a transaction.
+   */
+  commitRotations(tx: Tx, rotations: RefreshRotation[], now: number): Promise<Set<string>>;
   /** RFC 7009 revocation of one JWT access token by its jti until its exp. */
   revokeAccessToken(tx: Tx, jti: string, expiresAt: number): Promise<void>;
   /**
@@ -529,6 +549,15 @@ export interface EventRepository {
   list(tx: Tx, query: EventListQuery): Promise<{ events: EventRecord[]; total: number }>;
   /** Deletes up to `limit` events older than `before`; resolves with how many went. */
   deleteBefore(tx: Tx, before: number, limit: number): Promise<number>;
+}
+
+/**
+ * The cache generation (migrations/0017): bumped by triggers in the
+ * transaction of every change an in-memory cache may hold (grant or access
+ * token revoked, user changed). src/storage/generation-gate.ts reads it.
+ */
+export interface CacheGenerationRepository {
+  read(tx: Tx): Promise<number>;
 }
 
 /** A cheap probe of the clients table, so that a cache knows when to reload. */
@@ -563,6 +592,7 @@ export interface Repositories {
   expiredRows: ExpiredRowsRepository;
   signingKeys: SigningKeyRepository;
   tokens: TokenRepository;
+  cacheGeneration: CacheGenerationRepository;
   events: EventRepository;
   /** What apply revokes for a removed user or client; whoever stores something a principal holds adds one. */
   grantRevokers: GrantRevoker[];

@@ -57,7 +57,20 @@ export const authorizationCodeGrant: Grant<AuthorizationCodeRequest, CheckedCode
   async issue({ record, now }, scopes, client, deps) {
     const user = await loadGrantUser(record.sub, deps);
     const grant = grantOf(record, null, now);
-    const issued = await issueUserTokens({ client, user, grant, scopes, nonce: record.nonce }, deps, (tx) => deps.tokenStore.insertGrant(tx, grant));
+    const issued = await issueUserTokens({ client, user, grant, scopes, nonce: record.nonce }, deps, ({ refreshTokenHash, accessExpiresAt }) =>
+      deps.transaction(async (tx) => {
+        if (!(await deps.tokenStore.insertGrant(tx, grant))) return false;
+        let expiresAt = accessExpiresAt;
+        if (refreshTokenHash !== null) {
+          const now = deps.clock.now();
+          expiresAt = now + deps.tokens.refreshTokenTtlSeconds * 1000;
+          const token = { tokenHash: refreshTokenHash, grantId: grant.grantId, clientId: client.clientId, sub: user.sub, scopes: grant.scopes };
+          await deps.tokenStore.insertRefreshToken(tx, { ...token, expiresAt, rotatedAt: null, revokedAt: null, createdAt: now });
+        }
+        await deps.tokenStore.extendGrant(tx, grant.grantId, expiresAt);
+        return true;
+      }),
+    );
     if (!issued) throw new OAuthError('invalid_grant', 'The authorization code has already been used.');
     return issued;
   },

@@ -1,4 +1,3 @@
-import type { Tx } from '../../storage/repositories.js';
 import type { ClientRecord, GrantRecord, UserRecord } from '../../model/index.js';
 import { hashOpaqueToken, issueAccessToken, issueIdToken, newOpaqueToken } from '../tokens/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
@@ -13,20 +12,26 @@ export interface UserTokensInput {
   nonce: string | null;
 }
 
+/** What the grant must store for the tokens to count: its single-use step, the new refresh token (when there is one) and the grant's expiry. */
+export interface TokensToStore {
+  refreshTokenHash: string | null;
+  accessExpiresAt: number;
+}
+
 /**
  * The tokens of a user grant (authorization_code and refresh_token): an
  * access token, an ID token when openid was granted, and a new refresh
  * token when offline_access was granted and the client may refresh
  * (OIDC Core §11). The refresh token carries the grant's full scope.
  *
- * The JWTs are signed before the transaction and the transaction only
- * writes: `claim` (the grant's single-use step: inserting the grant of a
- * code, rotating a refresh token) and the new refresh token. A transaction
- * waiting on signatures held SQLite's one connection meanwhile. When
- * `claim` refuses, nothing is stored, the signed tokens are dropped unseen,
- * and the answer is null.
+ * The JWTs are signed before anything is written, and `store` only writes
+ * (the grant's single-use step: inserting the grant of a code, rotating a
+ * refresh token; then the new refresh token): a transaction waiting on
+ * signatures would hold SQLite's one connection meanwhile. When `store`
+ * refuses, nothing is stored, the signed tokens are dropped unseen, and the
+ * answer is null.
  */
-export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps, claim: (tx: Tx) => Promise<boolean>): Promise<IssuedTokens | null> {
+export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps, store: (tokens: TokensToStore) => Promise<boolean>): Promise<IssuedTokens | null> {
   const { client, user, grant, scopes } = input;
   const access = await issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
   const issued: IssuedTokens = { accessToken: access.token, expiresIn: access.expiresIn };
@@ -35,25 +40,7 @@ export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps
   }
   const refreshes = grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token');
   const refreshToken = refreshes ? newOpaqueToken() : null;
-  return deps.transaction(async (tx) => {
-    if (!(await claim(tx))) return null;
-    let expiresAt = access.expiresAt;
-    if (refreshToken !== null) {
-      const now = deps.clock.now();
-      expiresAt = now + deps.tokens.refreshTokenTtlSeconds * 1000;
-      await deps.tokenStore.insertRefreshToken(tx, {
-        tokenHash: hashOpaqueToken(refreshToken),
-        grantId: grant.grantId,
-        clientId: client.clientId,
-        sub: user.sub,
-        scopes: grant.scopes,
-        expiresAt,
-        rotatedAt: null,
-        revokedAt: null,
-        createdAt: now,
-      });
-    }
-    await deps.tokenStore.extendGrant(tx, grant.grantId, expiresAt);
-    return refreshToken === null ? issued : { ...issued, refreshToken };
-  });
+  const stored = await store({ refreshTokenHash: refreshToken === null ? null : hashOpaqueToken(refreshToken), accessExpiresAt: access.expiresAt });
+  if (!stored) return null;
+  return refreshToken === null ? issued : { ...issued, refreshToken };
 }

@@ -4,7 +4,7 @@ import type { ProviderDeps } from '../provider-deps.js';
 
 /** The grant's user, still there and not soft-deleted; otherwise the grant is dead. */
 export async function loadGrantUser(sub: string, deps: ProviderDeps): Promise<UserRecord> {
-  const user = await deps.users.findBySub(deps.db, sub);
+  const user = await deps.cachedReads.findUser(sub);
   if (!user || user.deletedAt !== null) throw new OAuthError('invalid_grant', 'The user of this grant no longer exists.');
   return user;
 }

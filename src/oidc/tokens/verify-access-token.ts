@@ -40,7 +40,15 @@ export function invalidToken(description: string): OAuthError {
  * `nbf` and `exp` within accessTokenClockToleranceSeconds. Whether it is
  * still live is checkAccessTokenLive's question.
  */
-export async function verifyAccessTokenJwt(token: string, deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock'>): Promise<AccessTokenClaims> {
+export async function verifyAccessTokenJwt(token: string, deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock' | 'verifiedTokens'>): Promise<AccessTokenClaims> {
+  const cached = deps.verifiedTokens.get(token, deps.clock.now() / 1000);
+  if (cached) return cached;
+  const claims = await verifySignedAccessToken(token, deps);
+  deps.verifiedTokens.set(token, claims);
+  return claims;
+}
+
+async function verifySignedAccessToken(token: string, deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock'>): Promise<AccessTokenClaims> {
   let payload;
   try {
     ({ payload } = await verifyJwt(token, deps.keys, {
@@ -66,15 +74,16 @@ export async function verifyAccessTokenJwt(token: string, deps: Pick<ProviderDep
 
 /**
  * The client still registered, the token not revoked, and its grant live
- * and held by the token's own user and client (one query); a token without
- * a grant is the client's own (client_credentials, RFC 9068 §2.2: its sub
- * is the client).
+ * and held by the token's own user and client (one query, or none while
+ * the cache generation stands still: deps.cachedReads); a token without a
+ * grant is the client's own (client_credentials, RFC 9068 §2.2: its sub is
+ * the client).
  */
 export async function checkAccessTokenLive(claims: AccessTokenClaims, deps: ProviderDeps): Promise<boolean> {
   if (claims.grantId === null && claims.sub !== claims.clientId) return false;
   if (!(await deps.clients.find(claims.clientId))) return false;
   const grant = claims.grantId === null ? null : { grantId: claims.grantId, sub: claims.sub, clientId: claims.clientId };
-  return deps.tokenStore.isAccessTokenLive(deps.db, claims.jti, grant);
+  return deps.cachedReads.isAccessTokenLive(claims.jti, grant);
 }
 
 /** bearerAuth (SPEC.md 5) and userinfo: a verified access token that is still live. */

@@ -24,7 +24,7 @@ export async function userinfo(token: string, deps: ProviderDeps): Promise<Recor
   }
   // Client credentials tokens have no user (their sub is the client).
   if (claims.grantId === null) throw invalidToken('The access token does not belong to a user.');
-  const user = await deps.users.findBySub(deps.db, claims.sub);
+  const user = await deps.cachedReads.findUser(claims.sub);
   if (!user || user.deletedAt !== null) throw invalidToken('The user no longer exists.');
   return { sub: user.sub, ...userClaims(user, claims.scopes) };
 }

@@ -30,6 +30,7 @@ import { knexSchedulerLeaseRepository } from './scheduler-leases.js';
 import { knexExpiredRowsRepository } from './expired-rows.js';
 import { knexSigningKeyRepository } from './signing-keys.js';
 import { knexTokenRepository } from './tokens.js';
+import { knexCacheGenerationRepository } from './cache-generation.js';
 import { knexEventRepository } from './events.js';
 
 export const knexRepositories: Repositories = {
@@ -56,6 +57,7 @@ export const knexRepositories: Repositories = {
   expiredRows: knexExpiredRowsRepository,
   signingKeys: knexSigningKeyRepository,
   tokens: knexTokenRepository,
+  cacheGeneration: knexCacheGenerationRepository,
   events: knexEventRepository,
   grantRevokers,
 };

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { TokenRepository } from '../repositories.js';
 import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
+import { inBatches } from './in-batches.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
 import { parseAmr } from './parse-amr.js';
@@ -62,6 +63,30 @@ function refreshFromRow(row: RefreshTokenRow): RefreshTokenRecord {
   };
 }
 
+function refreshRow(token: RefreshTokenRecord): RefreshTokenRow {
+  return {
+    token_hash: token.tokenHash,
+    grant_id: token.grantId,
+    client_id: token.clientId,
+    sub: token.sub,
+    scopes: token.scopes.join(' '),
+    expires_at: token.expiresAt,
+    rotated_at: token.rotatedAt,
+    revoked_at: token.revokedAt,
+    created_at: token.createdAt,
+  };
+}
+
+/** Nine columns a row: far below SQLite's bound-parameter limit. */
+const REFRESH_ROWS_PER_INSERT = 500;
+
+const grantColumns = ['grant_id', 'client_id', 'sub', 'scopes', 'auth_time', 'amr', 'session_id', 'revoked_at', 'expires_at', 'created_at'] as const;
+type PrefixedGrantRow = { [K in keyof GrantRow as `g_${K}`]: GrantRow[K] | null };
+
+function unprefixed(row: PrefixedGrantRow): GrantRow {
+  return Object.fromEntries(grantColumns.map((column) => [column, row[`g_${column}`]])) as unknown as GrantRow;
+}
+
 /** Revokes the grants whose `column` is one of `values`, refresh tokens first: two statements per list (oneOfLists). */
 async function revokeGrantsWhereOneOf(tx: Knex, column: 'grant_id' | 'sub' | 'client_id', values: string[], now: number) {
   for (const list of oneOfLists(tx, values)) {
@@ -121,17 +146,7 @@ export const knexTokenRepository = onKnex<TokenRepository>({
   },
 
   async insertRefreshToken(tx, token) {
-    await tx('refresh_tokens').insert({
-      token_hash: token.tokenHash,
-      grant_id: token.grantId,
-      client_id: token.clientId,
-      sub: token.sub,
-      scopes: token.scopes.join(' '),
-      expires_at: token.expiresAt,
-      rotated_at: token.rotatedAt,
-      revoked_at: token.revokedAt,
-      created_at: token.createdAt,
-    });
+    await tx('refresh_tokens').insert(refreshRow(token));
   },
 
   async findRefreshToken(tx, tokenHash) {
@@ -139,13 +154,43 @@ export const knexTokenRepository = onKnex<TokenRepository>({
     return row ? refreshFromRow(row) : null;
   },
 
-  async rotateRefreshToken(tx, tokenHash, now) {
-    const changed = await tx('refresh_tokens')
-      .where({ token_hash: tokenHash })
-      .whereNull('rotated_at')
-      .whereNull('revoked_at')
-      .update({ rotated_at: now });
-    return changed === 1;
+  async findRefreshTokensWithGrants(tx, tokenHashes) {
+    const found = new Map<string, { token: RefreshTokenRecord; grant: GrantRecord | null }>();
+    for (const list of oneOfLists(tx, tokenHashes)) {
+      const rows = (await whereOneOf(tx, 'refresh_tokens', 'refresh_tokens.token_hash', list)
+        .leftJoin('grants', 'grants.grant_id', 'refresh_tokens.grant_id')
+        .select('refresh_tokens.*', ...grantColumns.map((column) => `grants.${column} as g_${column}`))) as (RefreshTokenRow & PrefixedGrantRow)[];
+      for (const row of rows) {
+        const grant = row.g_grant_id === null ? null : grantFromRow(unprefixed(row));
+        found.set(row.token_hash, { token: refreshFromRow(row), grant });
+      }
+    }
+    return found;
+  },
+
+  async commitRotations(tx, rotations, now) {
+    const hashes = [...new Set(rotations.map((r) => r.tokenHash))];
+    const claimed = new Set<string>();
+    for (const list of oneOfLists(tx, hashes)) {
+      const rows = (await whereOneOf(tx, 'refresh_tokens', 'token_hash', list)
+        .whereNull('rotated_at')
+        .whereNull('revoked_at')
+        .update({ rotated_at: now })
+        .returning('token_hash')) as { token_hash: string }[];
+      for (const row of rows) claimed.add(row.token_hash);
+    }
+    // A hash presented twice in one batch is claimed for its first rotation only.
+    const won = rotations.filter((r) => claimed.delete(r.tokenHash));
+    const successors = won.flatMap((r) => (r.successor ? [refreshRow(r.successor)] : []));
+    for (const batch of inBatches(successors, REFRESH_ROWS_PER_INSERT)) await tx('refresh_tokens').insert(batch);
+    const grantsByExpiry = new Map<number, string[]>();
+    for (const r of won) grantsByExpiry.set(r.grantExpiresAt, [...(grantsByExpiry.get(r.grantExpiresAt) ?? []), r.grantId]);
+    for (const [expiresAt, grantIds] of grantsByExpiry) {
+      for (const list of oneOfLists(tx, [...new Set(grantIds)])) {
+        await whereOneOf(tx, 'grants', 'grant_id', list).where('expires_at', '<', expiresAt).update({ expires_at: expiresAt });
+      }
+    }
+    return new Set(won.map((r) => r.tokenHash));
   },
 
   async revokeAccessToken(tx, jti, expiresAt) {

@@ -23,6 +23,7 @@ import { describeSchedulerLeases } from './scheduler-leases.js';
 import { describeExpiredRows } from './expired-rows.js';
 import { describeSigningKeys } from './signing-keys.js';
 import { describeTokens } from './tokens.js';
+import { describeCacheGeneration } from './cache-generation.js';
 import { describeEvents } from './events.js';
 import { describeGrantRevokers } from './grant-revokers.js';
 
@@ -54,6 +55,7 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   expiredRows: describeExpiredRows,
   signingKeys: describeSigningKeys,
   tokens: describeTokens,
+  cacheGeneration: describeCacheGeneration,
   events: describeEvents,
   grantRevokers: describeGrantRevokers,
 };

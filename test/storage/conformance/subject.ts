@@ -43,7 +43,8 @@ async function listTables(db: Knex): Promise<string[]> {
     db.client.config.client === 'pg'
       ? ((await db.raw(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`)) as { rows: { name: string }[] }).rows
       : ((await db.raw(`SELECT name FROM sqlite_master WHERE type = 'table'`)) as { name: string }[]);
-  return names.map((row) => row.name).filter((name) => !name.startsWith('knex_') && !name.startsWith('sqlite_'));
+  // cache_generation is one fixed row (migrations/0017), not data to empty.
+  return names.map((row) => row.name).filter((name) => !name.startsWith('knex_') && !name.startsWith('sqlite_') && name !== 'cache_generation');
 }
 
 /**

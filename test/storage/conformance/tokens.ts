@@ -39,14 +39,49 @@ export function describeTokens(s: Subject): void {
     expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(20_000);
   });
 
-  it('stores refresh tokens and rotates each exactly once', async () => {
+  /** One rotation of `hash` under g1 into `successor`, the grant kept until `grantExpiresAt`. */
+  const rotation = (hash: string, successor: string | null, grantExpiresAt = 30_000, of = grant('g1')) => ({
+    tokenHash: hash,
+    grantId: of.grantId,
+    successor: successor === null ? null : refreshToken(successor, of, { createdAt: 2000, expiresAt: grantExpiresAt }),
+    grantExpiresAt,
+  });
+  const rotate = (rotations: ReturnType<typeof rotation>[], now = 2000) => s.storage.transaction((tx) => tokens.commitRotations(tx, rotations, now));
+
+  it('stores refresh tokens and rotates each exactly once, with its successor and the grant extended', async () => {
     await seed([grant('g1'), 'r1']);
     expect(await tokens.findRefreshToken(db, 'r1')).toEqual(refreshToken('r1', grant('g1')));
     expect(await tokens.findRefreshToken(db, 'nope')).toBeNull();
-    expect(await tokens.rotateRefreshToken(db, 'r1', 2000)).toBe(true);
-    expect(await tokens.rotateRefreshToken(db, 'r1', 3000)).toBe(false);
+    expect(await rotate([rotation('r1', 'r2')])).toEqual(new Set(['r1']));
+    expect(await rotate([rotation('r1', 'r3')], 3000)).toEqual(new Set());
     expect((await tokens.findRefreshToken(db, 'r1'))?.rotatedAt).toBe(2000);
-    expect(await tokens.rotateRefreshToken(db, 'nope', 3000)).toBe(false);
+    expect(await tokens.findRefreshToken(db, 'r2')).toEqual(refreshToken('r2', grant('g1'), { createdAt: 2000, expiresAt: 30_000 }));
+    expect(await tokens.findRefreshToken(db, 'r3')).toBeNull();
+    expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(30_000);
+    expect(await rotate([rotation('nope', 'r4')])).toEqual(new Set());
+    expect(await tokens.findRefreshToken(db, 'r4')).toBeNull();
+  });
+
+  it('rotates a group in one call: each claimed once, a hash twice for its first rotation only, grants never moved back', async () => {
+    await seed([grant('g1'), 'a', 'b'], [grant('g2', { expiresAt: 90_000 }), 'c'], [grant('g3', { revokedAt: 1500 })]);
+    await tokens.insertRefreshToken(db, refreshToken('revoked', grant('g3'), { revokedAt: 1500 }));
+    const claimed = await rotate([rotation('a', 'a2'), rotation('b', null, 25_000), rotation('a', 'a3'), rotation('c', 'c2', 30_000, grant('g2')), rotation('revoked', 'x', 30_000, grant('g3'))]);
+    expect(claimed).toEqual(new Set(['a', 'b', 'c']));
+    expect(await tokens.findRefreshToken(db, 'a2')).not.toBeNull();
+    expect(await tokens.findRefreshToken(db, 'a3')).toBeNull();
+    expect(await tokens.findRefreshToken(db, 'x')).toBeNull();
+    expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(30_000);
+    expect((await tokens.findGrant(db, 'g2'))?.expiresAt).toBe(90_000);
+    expect((await tokens.findGrant(db, 'g3'))?.expiresAt).toBe(10_000);
+  });
+
+  it('finds refresh tokens with their grants in one call', async () => {
+    await seed([grant('g1'), 'r1', 'r2'], [grant('g2', { revokedAt: 1500 }), 'r3']);
+    const found = await tokens.findRefreshTokensWithGrants(db, ['r1', 'r3', 'nope']);
+    expect([...found.keys()].sort()).toEqual(['r1', 'r3']);
+    expect(found.get('r1')).toEqual({ token: refreshToken('r1', grant('g1')), grant: grant('g1') });
+    expect(found.get('r3')).toEqual({ token: refreshToken('r3', grant('g2', { revokedAt: 1500 })), grant: grant('g2', { revokedAt: 1500 }) });
+    expect(await tokens.findRefreshTokensWithGrants(db, [])).toEqual(new Map());
   });
 
   it('revokeGrant revokes the grant and every refresh token under it, nothing else; a revoked token does not rotate', async () => {
@@ -54,8 +89,7 @@ export function describeTokens(s: Subject): void {
     await tokens.revokeGrant(db, 'g1', 3000);
     expect([await grantRevokedAt('g1'), await revokedAt('r1'), await revokedAt('r2')]).toEqual([3000, 3000, 3000]);
     expect([await grantRevokedAt('g2'), await revokedAt('r3')]).toEqual([null, null]);
-    expect(await tokens.rotateRefreshToken(db, 'r1', 4000)).toBe(false);
-    expect(await tokens.rotateRefreshToken(db, 'r3', 4000)).toBe(true);
+    expect(await rotate([rotation('r1', 'r1b'), rotation('r3', 'r3b', 30_000, grant('g2'))], 4000)).toEqual(new Set(['r3']));
   });
 
   it('revokes the grants of listed users, or of listed clients, with their refresh tokens', async () => {
@@ -100,12 +134,24 @@ export function describeTokens(s: Subject): void {
     expect(await tokens.isAccessTokenLive(db, 'j2', of('live'))).toBe(true);
   });
 
-  it('lets exactly one of many concurrent rotations on separate connections win', async () => {
-    await seed([grant('g1'), 'raced']);
-    const rotated = await withStorages(s, racers, (storages) =>
-      Promise.all(storages.map((storage, i) => storage.repositories.tokens.rotateRefreshToken(storage.db, 'raced', 7000 + i))),
+  it('lets exactly one of many concurrent group rotations on separate connections win', async () => {
+    await seed([grant('g1'), 'raced', 'other']);
+    // SQLite: a writer waiting for the lock blocks one of libuv's four threads; the holder's next statement needs a free one.
+    const count = s.kind === 'sqlite' ? 3 : racers;
+    const claimed = await withStorages(s, count, (storages) =>
+      Promise.all(
+        storages.map((storage, i) =>
+          storage.transaction((tx) => storage.repositories.tokens.commitRotations(tx, [rotation('raced', `next-${i}`), ...(i === 0 ? [rotation('other', 'other-next')] : [])], 7000 + i)),
+        ),
+      ),
     );
-    expect(rotated.filter(Boolean)).toHaveLength(1);
-    expect((await tokens.findRefreshToken(db, 'raced'))?.rotatedAt).toBe(7000 + rotated.indexOf(true));
+    const winners = claimed.flatMap((set, i) => (set.has('raced') ? [i] : []));
+    expect(winners).toHaveLength(1);
+    expect(claimed[0].has('other')).toBe(true);
+    expect((await tokens.findRefreshToken(db, 'raced'))?.rotatedAt).toBe(7000 + winners[0]);
+    const successors = await Promise.all(storagesSuccessors(count));
+    expect(successors.filter(Boolean)).toEqual([`next-${winners[0]}`]);
   });
+
+  const storagesSuccessors = (count: number) => Array.from({ length: count }, async (_, i) => ((await tokens.findRefreshToken(db, `next-${i}`)) ? `next-${i}` : null));
 }

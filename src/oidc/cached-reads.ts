@@ -1,0 +1,42 @@
+import type { UserRecord } from '../model/index.js';
+import type { GenerationGate } from '../storage/generation-gate.js';
+import type { TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
+
+/**
+ * The two reads every bearer request, introspection and refresh makes,
+ * answered from memory while the cache generation stands still (issue #16;
+ * src/storage/generation-gate.ts): whether an access token and its grant
+ * are live, and the user of a grant. A miss asks the database and keeps a
+ * positive answer; a revocation or a user change anywhere bumps the
+ * generation and empties both maps before the next request is answered.
+ */
+export interface CachedReads {
+  isAccessTokenLive(jti: string, grant: { grantId: string; sub: string; clientId: string } | null): Promise<boolean>;
+  findUser(sub: string): Promise<UserRecord | null>;
+}
+
+/** Entries kept per map: a few megabytes at most. */
+const maxEntries = 50_000;
+
+export function createCachedReads(deps: { gate: GenerationGate; db: Tx; tokenStore: TokenRepository; users: UserRepository }): CachedReads {
+  const live = deps.gate.map<string, true>(maxEntries);
+  const users = deps.gate.map<string, UserRecord>(maxEntries);
+  return {
+    async isAccessTokenLive(jti, grant) {
+      const generation = await deps.gate.fresh();
+      const key = grant === null ? jti : `${jti}\n${grant.grantId}\n${grant.sub}\n${grant.clientId}`;
+      if (live.get(key)) return true;
+      const isLive = await deps.tokenStore.isAccessTokenLive(deps.db, jti, grant);
+      if (isLive) live.set(key, true, generation);
+      return isLive;
+    },
+    async findUser(sub) {
+      const generation = await deps.gate.fresh();
+      const cached = users.get(sub);
+      if (cached) return cached;
+      const user = await deps.users.findBySub(deps.db, sub);
+      if (user) users.set(sub, user, generation);
+      return user;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { beforeAll, beforeEach, expect, it } from 'vitest';
+import type { CacheGenerationRepository, Repositories, Tx } from '../../../src/storage/repositories.js';
+import { cleanTables, type Subject } from './subject.js';
+import { grantRecord, refreshTokenRecord, userRecord } from './records.js';
+
+/** The cache generation moves with every change a cache may hold, in the change's own transaction, and with nothing else. */
+export function describeCacheGeneration(s: Subject): void {
+  let generation: CacheGenerationRepository;
+  let repositories: Repositories;
+  let db: Tx;
+  beforeAll(() => {
+    ({ db, repositories } = s);
+    generation = repositories.cacheGeneration;
+  });
+  beforeEach(() => cleanTables(s.database.db, ['refresh_tokens', 'grants', 'revoked_access_tokens', 'users']));
+
+  /** Whether `change` moved the generation. */
+  async function moves(change: () => Promise<unknown>): Promise<boolean> {
+    const before = await generation.read(db);
+    await change();
+    const after = await generation.read(db);
+    expect(after).toBeGreaterThanOrEqual(before);
+    return after !== before;
+  }
+
+  it('moves when a grant is revoked or deleted, an access token revoked, a user changed or erased', async () => {
+    const { tokens, users } = repositories;
+    await users.insert(db, userRecord('alice'));
+    await tokens.insertGrant(db, grantRecord('g1'));
+    await tokens.insertGrant(db, grantRecord('g2'));
+    expect(await moves(() => tokens.revokeGrant(db, 'g1', 2000))).toBe(true);
+    expect(await moves(() => tokens.revokeGrantsOfUsers(db, ['alice'], 3000))).toBe(true);
+    expect(await moves(() => tokens.revokeAccessToken(db, 'jti-1', 9000))).toBe(true);
+    expect(await moves(() => users.update(db, 'alice', { name: 'Alice' }))).toBe(true);
+    expect(await moves(() => users.update(db, 'alice', { deletedAt: 1000 }))).toBe(true);
+    expect(await moves(() => users.eraseDeleted(db, { before: 5000, limit: 10, now: 5000 }))).toBe(true);
+    expect(await moves(() => s.database.db('grants').where({ grant_id: 'g2' }).delete())).toBe(true);
+  });
+
+  it('stands still for what no cache holds: new grants, rotations, grant extension, new users', async () => {
+    const { tokens, users } = repositories;
+    const g = grantRecord('g1');
+    expect(await moves(() => tokens.insertGrant(db, g))).toBe(false);
+    expect(await moves(() => tokens.insertRefreshToken(db, refreshTokenRecord('r1', g)))).toBe(false);
+    expect(await moves(() => s.storage.transaction((tx) => tokens.commitRotations(tx, [{ tokenHash: 'r1', grantId: 'g1', successor: refreshTokenRecord('r2', g), grantExpiresAt: 50_000 }], 2000)))).toBe(false);
+    expect(await moves(() => tokens.extendGrant(db, 'g1', 60_000))).toBe(false);
+    expect(await moves(() => users.insert(db, userRecord('bob')))).toBe(false);
+  });
+
+  it('does not move for a change that rolls back', async () => {
+    await repositories.tokens.insertGrant(db, grantRecord('g1'));
+    const rollback = new Error('rollback');
+    expect(
+      await moves(() =>
+        s.storage.transaction(async (tx) => {
+          await repositories.tokens.revokeGrant(tx, 'g1', 2000);
+          throw rollback;
+        }).catch((error: unknown) => expect(error).toBe(rollback)),
+      ),
+    ).toBe(false);
+  });
+}
