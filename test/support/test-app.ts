@@ -44,7 +44,7 @@ export async function createTestApp(kind: DatabaseKind, overrides: Partial<Confi
 }
 
 /** Inserts a user straight into storage (password: testPassword unless passwordHash says otherwise). */
-export async function seedUser(testApp: TestApp, overrides: Partial<UserRecord> & { sub: string }): Promise<UserRecord> {
+export async function seedUser(testApp: Pick<TestApp, 'database'>, overrides: Partial<UserRecord> & { sub: string }): Promise<UserRecord> {
   const now = Date.now();
   const user: UserRecord = {
     managedBy: 'database',

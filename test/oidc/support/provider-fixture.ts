@@ -1,5 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { createHash, randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import { createApp, type App } from '../../../src/app.js';
 import type { Config } from '../../../src/config/types.js';
 import { knexAuthorizationCodeRepository } from '../../../src/storage/knex/authorization-codes.js';
 import type { AuthorizationCodeRecord } from '../../../src/model/index.js';
@@ -20,6 +22,25 @@ export async function startProvider(kind: DatabaseKind, overrides: Partial<Confi
   const issuer = new URL(idp.url);
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }));
   return { idp, as, stop: () => idp.stop() };
+}
+
+export interface OtherInstance {
+  /** Where it listens; its issuer is the provider's. */
+  url: string;
+  app: App;
+  stop(): Promise<void>;
+}
+
+/**
+ * A second instance of the provider's deployment: the real composition root
+ * on the same database config and issuer, with its own connection pool and
+ * in-memory state, on a port of its own. Stop it before the provider.
+ */
+export async function startOtherInstance(provider: Provider): Promise<OtherInstance> {
+  const { config } = provider.idp;
+  const app = await createApp({ ...config, server: { ...config.server, port: 0 } }, { logger: pino({ level: 'silent' }) });
+  const url = await app.start();
+  return { url, app, stop: () => app.stop({ timeoutMs: 1000 }) };
 }
 
 export interface IssuedCode {
