@@ -12,7 +12,8 @@ import type { TokenRepository, Tx, UserRepository } from '../storage/repositorie
  */
 export interface CachedReads {
   isAccessTokenLive(jti: string, grant: { grantId: string; sub: string; clientId: string } | null): Promise<boolean>;
-  findUser(sub: string): Promise<UserRecord | null>;
+  /** `generation`: one read after the request arrived by another statement (GenerationGate.observe), which spares the read of its own. */
+  findUser(sub: string, generation?: number): Promise<UserRecord | null>;
 }
 
 /** Entries kept per map: a few megabytes at most. */
@@ -30,8 +31,8 @@ export function createCachedReads(deps: { gate: GenerationGate; db: Tx; tokenSto
       if (isLive) live.set(key, true, generation);
       return isLive;
     },
-    async findUser(sub) {
-      const generation = await deps.gate.fresh();
+    async findUser(sub, observed) {
+      const generation = observed === undefined ? await deps.gate.fresh() : deps.gate.observe(observed);
       const cached = users.get(sub);
       if (cached) return cached;
       const user = await deps.users.findBySub(deps.db, sub);

@@ -84,7 +84,6 @@ export async function createProviderDeps(deps: {
     verifiedTokens: createVerifiedTokenCache({ maxEntries: 50_000, clockToleranceSeconds: accessTokenClockToleranceSeconds }),
     refreshTokens: createRefreshTokenBatches({
       db,
-      transaction: deps.transaction,
       tokenStore: repositories.tokens,
       clock,
       refreshTokenTtlSeconds: config.tokens.refreshTokenTtlSeconds,

@@ -18,6 +18,12 @@ import { batchPerTurn } from './batch-per-turn.js';
 export interface GenerationGate {
   /** The current generation, with the maps emptied if it moved. */
   fresh(): Promise<number>;
+  /**
+   * A generation read by some other statement sent after the caller's
+   * request arrived (the refresh claim returns it): as good as fresh().
+   * Resolves to the generation the maps now hold, never an older one.
+   */
+  observe(generation: number): number;
   /** A bounded map that lives as long as the generation it was filled under. */
   map<K, V>(maxEntries: number): GatedMap<K, V>;
 }
@@ -31,16 +37,21 @@ export interface GatedMap<K, V> {
 export function createGenerationGate(read: () => Promise<number>): GenerationGate {
   let generation = Number.NaN;
   const maps: Map<unknown, unknown>[] = [];
-  const check = batchPerTurn<null, number>(async (calls) => {
-    const current = await read();
-    if (current !== generation) {
+  // The generation only grows: a read that was overtaken by a newer one changes nothing.
+  function observe(read: number): number {
+    if (Number.isNaN(generation) || read > generation) {
       for (const map of maps) map.clear();
-      generation = current;
+      generation = read;
     }
+    return generation;
+  }
+  const check = batchPerTurn<null, number>(async (calls) => {
+    const current = observe(await read());
     return calls.map(() => current);
   });
   return {
     fresh: () => check(null),
+    observe,
     map<K, V>(maxEntries: number): GatedMap<K, V> {
       const entries = new Map<K, V>();
       maps.push(entries);

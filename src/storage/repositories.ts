@@ -469,14 +469,11 @@ export interface SigningKeyRepository {
   retireOlderThan(tx: Tx, alg: SigningAlgorithm, generation: number, retireAt: number): Promise<void>;
 }
 
-/** One refresh of a group commit: the presented token, and what replaces it. */
-export interface RefreshRotation {
+/** One refresh of a group commit: the presented token, the client presenting it, and the hash of the token that replaces it. */
+export interface RefreshClaim {
   tokenHash: string;
-  /** The new refresh token, or null when the client may no longer refresh (only the grant's expiry moves). */
-  successor: RefreshTokenRecord | null;
-  grantId: string;
-  /** What the grant must live until (never moved back). */
-  grantExpiresAt: number;
+  clientId: string;
+  successorHash: string;
 }
 
 export interface TokenRepository {
@@ -508,16 +505,19 @@ export interface TokenRepository {
    */
   findRefreshTokensWithGrants(tx: Tx, tokenHashes: string[]): Promise<Map<string, { token: RefreshTokenRecord; grant: GrantRecord | null }>>;
   /**
-   * Group commit of refresh-token rotations (issue #16), in a few
-   * statements however many: ONE conditional
-   * `UPDATE … SET rotated_at = now WHERE token_hash IN (…) AND rotated_at IS NULL
-   * AND revoked_at IS NULL RETURNING token_hash` claims them (each exactly
-   * once, across instances), one multi-row insert writes the successors of
-   * the claimed ones, one update per distinct expiry extends their grants.
-   * Resolves with the hashes claimed; a hash listed twice is claimed for its
-   * first rotation only. Call it in a transaction.
+   * Group commit of refresh-token rotations (issue #16): per client, ONE
+   * conditional `UPDATE … SET rotated_at = now, successor_hash = …
+   * WHERE client_id = ? AND token_hash IN (…) AND rotated_at IS NULL
+   * AND revoked_at IS NULL AND expires_at > now RETURNING` the token and its
+   * grant. It claims each token exactly once across instances, and its
+   * trigger (migrations/0018) stores the successor, expiring at
+   * `successorExpiresAt`, and lengthens a grant that would expire first, in
+   * the same statement. Resolves with what was claimed, by presented hash
+   * (a hash listed twice is claimed for its first claim by its own client),
+   * and the cache generation the statement saw (null when nothing was
+   * claimed).
    */
-  commitRotations(tx: Tx, rotations: RefreshRotation[], now: number): Promise<Set<string>>;
+  claimRefreshTokens(tx: Tx, claims: RefreshClaim[], times: { now: number; successorExpiresAt: number }): Promise<{ claimed: Map<string, { token: RefreshTokenRecord; grant: GrantRecord }>; generation: number | null }>;
   /** RFC 7009 revocation of one JWT access token by its jti until its exp. */
   revokeAccessToken(tx: Tx, jti: string, expiresAt: number): Promise<void>;
   /**

@@ -1,5 +1,5 @@
 import type { ClientRecord, GrantRecord, UserRecord } from '../../model/index.js';
-import { hashOpaqueToken, issueAccessToken, issueIdToken, newOpaqueToken } from '../tokens/index.js';
+import { issueAccessToken, issueIdToken } from '../tokens/index.js';
 import type { ProviderDeps } from '../provider-deps.js';
 import type { IssuedTokens } from './grant.js';
 
@@ -12,35 +12,24 @@ export interface UserTokensInput {
   nonce: string | null;
 }
 
-/** What the grant must store for the tokens to count: its single-use step, the new refresh token (when there is one) and the grant's expiry. */
-export interface TokensToStore {
-  refreshTokenHash: string | null;
-  accessExpiresAt: number;
-}
-
 /**
- * The tokens of a user grant (authorization_code and refresh_token): an
- * access token, an ID token when openid was granted, and a new refresh
- * token when offline_access was granted and the client may refresh
- * (OIDC Core §11). The refresh token carries the grant's full scope.
- *
- * The JWTs are signed before anything is written, and `store` only writes
- * (the grant's single-use step: inserting the grant of a code, rotating a
- * refresh token; then the new refresh token): a transaction waiting on
- * signatures would hold SQLite's one connection meanwhile. When `store`
- * refuses, nothing is stored, the signed tokens are dropped unseen, and the
- * answer is null.
+ * The signed tokens of a user grant (authorization_code and refresh_token):
+ * an access token, and an ID token when openid was granted. The grant
+ * stores what makes them count (its single-use step, a refresh token)
+ * itself, never in a transaction that waits on these signatures: that
+ * would hold SQLite's one connection meanwhile.
  */
-export async function issueUserTokens(input: UserTokensInput, deps: ProviderDeps, store: (tokens: TokensToStore) => Promise<boolean>): Promise<IssuedTokens | null> {
+export async function signUserTokens(input: UserTokensInput, deps: ProviderDeps): Promise<{ issued: IssuedTokens; accessExpiresAt: number }> {
   const { client, user, grant, scopes } = input;
   const access = await issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
   const issued: IssuedTokens = { accessToken: access.token, expiresIn: access.expiresIn };
   if (scopes.includes('openid')) {
     issued.idToken = await issueIdToken({ user, clientId: client.clientId, alg: client.idTokenSignedResponseAlg, scopes, authTime: grant.authTime, amr: grant.amr, nonce: input.nonce, accessToken: access.token }, deps);
   }
-  const refreshes = grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token');
-  const refreshToken = refreshes ? newOpaqueToken() : null;
-  const stored = await store({ refreshTokenHash: refreshToken === null ? null : hashOpaqueToken(refreshToken), accessExpiresAt: access.expiresAt });
-  if (!stored) return null;
-  return refreshToken === null ? issued : { ...issued, refreshToken };
+  return { issued, accessExpiresAt: access.expiresAt };
+}
+
+/** OIDC Core §11: a refresh token when offline_access was granted and the client may refresh. It carries the grant's full scope. */
+export function mayRefresh(grant: GrantRecord, client: ClientRecord): boolean {
+  return grant.scopes.includes('offline_access') && client.grantTypes.includes('refresh_token');
 }

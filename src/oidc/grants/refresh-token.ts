@@ -1,17 +1,18 @@
-import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
+import type { ClientRecord } from '../../model/index.js';
 import { OAuthError } from '../errors.js';
-import { hashOpaqueToken } from '../tokens/index.js';
+import type { ProviderDeps } from '../provider-deps.js';
+import { hashOpaqueToken, type ClaimedRefreshToken, type StoredRefreshToken } from '../tokens/index.js';
 import type { Checked, Grant } from './grant.js';
 import { missingParameters, type RefreshTokenRequest } from './grant-request.js';
-import { issueUserTokens } from './issue-user-tokens.js';
+import { signUserTokens } from './issue-user-tokens.js';
 import { loadGrantUser } from './load-grant-user.js';
 
 const invalid = (description: string) => new OAuthError('invalid_grant', description);
 
 interface CheckedRefreshToken extends Checked {
   tokenHash: string;
-  record: RefreshTokenRecord;
-  grant: GrantRecord;
+  /** Claimed in check when the request narrows no scope; otherwise in issue, once the scope step passed. */
+  claimed: ClaimedRefreshToken | null;
 }
 
 /**
@@ -21,9 +22,13 @@ interface CheckedRefreshToken extends Checked {
  * grant, with its access tokens) is revoked. The scope may only narrow:
  * the token's scopes are all the request may have.
  *
- * The lookup and the rotation go through deps.refreshTokens, which groups
- * those of one event-loop turn into one query and one transaction (issue
- * #16); the conditional update keeps each token single use all the same.
+ * The claim comes first (issue #16): one conditional update, grouped with
+ * the other refreshes of the event-loop turn (deps.refreshTokens), retires
+ * the token, stores its successor and reads the token, its grant and the
+ * cache generation (so the user comes from the cache), so a refresh costs
+ * its share of one statement. Only a refused claim
+ * reads the token again, to say why. A request with a scope parameter
+ * reads first, so that an invalid_scope answer leaves the token usable.
  */
 export const refreshTokenGrant: Grant<RefreshTokenRequest, CheckedRefreshToken> = {
   grantType: 'refresh_token',
@@ -33,32 +38,48 @@ export const refreshTokenGrant: Grant<RefreshTokenRequest, CheckedRefreshToken> 
     return { grantType: 'refresh_token', refreshToken, scope: form.scope };
   },
   async check(request, client, deps) {
-    const now = deps.clock.now();
     const tokenHash = hashOpaqueToken(request.refreshToken);
+    if (request.scope === undefined) {
+      const claimed = await claim(tokenHash, client, deps);
+      return { allowedScopes: claimed.token.scopes, tokenHash, claimed };
+    }
     const stored = await deps.refreshTokens.find(tokenHash);
-    const record = stored?.token;
-    if (!record || record.clientId !== client.clientId) throw invalid('The refresh token is invalid.');
-    if (record.revokedAt !== null) throw invalid('The refresh token has been revoked.');
-    if (record.expiresAt <= now) throw invalid('The refresh token has expired.');
-    if (!record.scopes.includes('offline_access')) throw invalid('The grant does not include offline_access.');
-    const grant = stored.grant;
-    if (!grant || grant.revokedAt !== null) throw invalid('The grant has been revoked.');
-    return { allowedScopes: record.scopes, tokenHash, record, grant };
+    const refusal = whyRefused(stored, client, deps.clock.now());
+    if (refusal) throw refusal;
+    return { allowedScopes: stored?.token.scopes ?? [], tokenHash, claimed: null };
   },
   scopeRefusal: 'The scope may only be narrowed; not granted: ',
-  async issue({ tokenHash, record, grant }, scopes, client, deps) {
-    const user = await loadGrantUser(record.sub, deps);
-    const issued = await issueUserTokens({ client, user, grant, scopes, nonce: null }, deps, ({ refreshTokenHash, accessExpiresAt }) =>
-      deps.refreshTokens.rotate({
-        tokenHash,
-        grantId: grant.grantId,
-        successor: refreshTokenHash === null ? null : { tokenHash: refreshTokenHash, clientId: client.clientId, sub: user.sub, scopes: grant.scopes },
-        accessExpiresAt,
-      }),
-    );
-    if (issued) return issued;
-    // Rotated already: someone holds a stolen copy. Revoke the family.
-    await deps.tokenStore.revokeGrant(deps.db, record.grantId, deps.clock.now());
-    throw invalid('The refresh token has already been used; the grant has been revoked.');
+  async issue({ tokenHash, claimed }, scopes, client, deps) {
+    const { token, grant, successor, cacheGeneration } = claimed ?? (await claim(tokenHash, client, deps));
+    const user = await loadGrantUser(token.sub, deps, cacheGeneration);
+    const { issued } = await signUserTokens({ client, user, grant, scopes, nonce: null }, deps);
+    return { ...issued, refreshToken: successor };
   },
 };
+
+async function claim(tokenHash: string, client: ClientRecord, deps: ProviderDeps): Promise<ClaimedRefreshToken> {
+  const claimed = await deps.refreshTokens.claim(tokenHash, client.clientId);
+  if (claimed) {
+    // Stored refresh tokens always carry offline_access and a grant revoked with them: only a database edited by hand fails here.
+    if (!claimed.token.scopes.includes('offline_access')) throw invalid('The grant does not include offline_access.');
+    if (claimed.grant.revokedAt !== null) throw invalid('The grant has been revoked.');
+    return claimed;
+  }
+  const stored = await deps.refreshTokens.find(tokenHash);
+  const refusal = whyRefused(stored, client, deps.clock.now());
+  if (refusal) throw refusal;
+  // Rotated already: someone holds a stolen copy. Revoke the family.
+  await deps.tokenStore.revokeGrant(deps.db, stored!.token.grantId, deps.clock.now());
+  throw invalid('The refresh token has already been used; the grant has been revoked.');
+}
+
+/** Why this token cannot be refreshed, in the order of the checks; null when only a rotation (a reuse) or nothing stands against it. */
+function whyRefused(stored: StoredRefreshToken | null, client: ClientRecord, now: number): OAuthError | null {
+  const record = stored?.token;
+  if (!stored || !record || record.clientId !== client.clientId) return invalid('The refresh token is invalid.');
+  if (record.revokedAt !== null) return invalid('The refresh token has been revoked.');
+  if (record.expiresAt <= now) return invalid('The refresh token has expired.');
+  if (!record.scopes.includes('offline_access')) return invalid('The grant does not include offline_access.');
+  if (!stored.grant || stored.grant.revokedAt !== null) return invalid('The grant has been revoked.');
+  return null;
+}

@@ -1,7 +1,8 @@
 import type { Clock } from '../../clock.js';
 import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
 import { batchPerTurn } from '../../storage/batch-per-turn.js';
-import type { RefreshRotation, TokenRepository, Tx } from '../../storage/repositories.js';
+import type { TokenRepository, Tx } from '../../storage/repositories.js';
+import { hashOpaqueToken, newOpaqueToken } from './opaque-token.js';
 
 /** A refresh token as stored, with its grant (null when the grant is gone). */
 export interface StoredRefreshToken {
@@ -9,42 +10,52 @@ export interface StoredRefreshToken {
   grant: GrantRecord | null;
 }
 
-/** What one refresh stores: the presented token is retired and, when the client may still refresh, `successor` replaces it. */
-export interface RotationRequest {
-  tokenHash: string;
-  grantId: string;
-  /** The new token's hash and owner; its times are the batch's. */
-  successor: Pick<RefreshTokenRecord, 'tokenHash' | 'clientId' | 'sub' | 'scopes'> | null;
-  /** When there is no successor, the grant lives at least as long as the access token. */
-  accessExpiresAt: number;
+/** A refresh token this call retired, its grant, and the new refresh token that replaces it (already stored). */
+export interface ClaimedRefreshToken {
+  token: RefreshTokenRecord;
+  grant: GrantRecord;
+  successor: string;
+  /** The cache generation the claim saw (GenerationGate.observe): the user can come from the cache without a read of its own. */
+  cacheGeneration: number;
 }
 
 /**
- * The refresh tokens' reads and writes, grouped per event-loop turn (issue
- * #16, batchPerTurn): every lookup of a turn is one query, every rotation
- * of a turn one transaction of a few set-based statements
- * (TokenRepository.commitRotations). Each call still gets its own answer:
- * when a group's transaction fails, its rotations are retried one
- * transaction each, so one failure (a PostgreSQL deadlock or serialization
- * error included) fails no other request.
+ * The refresh tokens' reads and rotations, grouped per event-loop turn
+ * (issue #16, batchPerTurn): the lookups of a turn are one query, the
+ * rotations of a turn one statement per client
+ * (TokenRepository.claimRefreshTokens), which claims the tokens, reads them
+ * with their grants and, through its trigger, stores their successors.
+ * Each call still gets its own answer: when a group's statement fails, its
+ * claims are retried one statement each, so one failure (a PostgreSQL
+ * deadlock or serialization error included) fails no other request.
  */
 export interface RefreshTokenBatches {
   find(tokenHash: string): Promise<StoredRefreshToken | null>;
-  /** True when this call rotated the token; false when it was rotated or revoked already (a reuse). */
-  rotate(rotation: RotationRequest): Promise<boolean>;
+  /**
+   * Retires the token presented by `clientId` and stores its successor, when
+   * it is that client's, live, unexpired and not rotated yet; null otherwise
+   * (find tells why).
+   */
+  claim(tokenHash: string, clientId: string): Promise<ClaimedRefreshToken | null>;
 }
 
-type Outcome = { claimed: boolean } | { error: unknown };
+interface Claim {
+  tokenHash: string;
+  clientId: string;
+  successor: string;
+}
+
+type Outcome = { claimed: ClaimedRefreshToken | null } | { error: unknown };
 
 export function createRefreshTokenBatches(deps: {
   db: Tx;
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   tokenStore: TokenRepository;
   clock: Clock;
   refreshTokenTtlSeconds: number;
   /** Groups in flight at once: one for SQLite's single connection, more for a PostgreSQL pool. */
   concurrency: number;
 }): RefreshTokenBatches {
+  const ttlMs = deps.refreshTokenTtlSeconds * 1000;
   const find = batchPerTurn<string, StoredRefreshToken | null>(
     async (hashes) => {
       const found = await deps.tokenStore.findRefreshTokensWithGrants(deps.db, [...new Set(hashes)]);
@@ -53,33 +64,30 @@ export function createRefreshTokenBatches(deps: {
     { concurrency: deps.concurrency },
   );
 
-  function rotationsAt(requests: RotationRequest[], now: number): RefreshRotation[] {
-    const expiresAt = now + deps.refreshTokenTtlSeconds * 1000;
-    return requests.map((r) => ({
-      tokenHash: r.tokenHash,
-      grantId: r.grantId,
-      successor: r.successor && { ...r.successor, grantId: r.grantId, expiresAt, rotatedAt: null, revokedAt: null, createdAt: now },
-      grantExpiresAt: r.successor ? expiresAt : r.accessExpiresAt,
-    }));
+  async function commit(claims: Claim[]): Promise<(ClaimedRefreshToken | null)[]> {
+    const now = deps.clock.now();
+    const rows = claims.map((c) => ({ tokenHash: c.tokenHash, clientId: c.clientId, successorHash: hashOpaqueToken(c.successor) }));
+    const { claimed, generation } = await deps.tokenStore.claimRefreshTokens(deps.db, rows, { now, successorExpiresAt: now + ttlMs });
+    const won = new Set<string>();
+    return claims.map((c) => {
+      const hit = claimed.get(c.tokenHash);
+      // A hash twice in one group: the first claim by its own client won, the others are reuses.
+      if (!hit || generation === null || hit.token.clientId !== c.clientId || won.has(c.tokenHash)) return null;
+      won.add(c.tokenHash);
+      return { ...hit, successor: c.successor, cacheGeneration: generation };
+    });
   }
 
-  const commit = (requests: RotationRequest[]) => {
-    const now = deps.clock.now();
-    return deps.transaction((tx) => deps.tokenStore.commitRotations(tx, rotationsAt(requests, now), now));
-  };
-
-  const rotate = batchPerTurn<RotationRequest, Outcome>(
-    async (requests) => {
+  const claim = batchPerTurn<Claim, Outcome>(
+    async (claims) => {
       try {
-        const claimed = await commit(requests);
-        // A hash twice in one group: only its first rotation is the winner.
-        return requests.map((r) => ({ claimed: claimed.delete(r.tokenHash) }));
+        return (await commit(claims)).map((claimed) => ({ claimed }));
       } catch (error) {
-        if (requests.length === 1) return [{ error }];
+        if (claims.length === 1) return [{ error }];
         return Promise.all(
-          requests.map((r) =>
-            commit([r]).then(
-              (claimed): Outcome => ({ claimed: claimed.has(r.tokenHash) }),
+          claims.map((c) =>
+            commit([c]).then(
+              ([claimed]): Outcome => ({ claimed }),
               (single: unknown): Outcome => ({ error: single }),
             ),
           ),
@@ -91,8 +99,8 @@ export function createRefreshTokenBatches(deps: {
 
   return {
     find,
-    async rotate(rotation) {
-      const outcome = await rotate(rotation);
+    async claim(tokenHash, clientId) {
+      const outcome = await claim({ tokenHash, clientId, successor: newOpaqueToken() });
       if ('error' in outcome) throw outcome.error;
       return outcome.claimed;
     },

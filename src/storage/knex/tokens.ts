@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
-import type { TokenRepository } from '../repositories.js';
+import type { RefreshClaim, TokenRepository } from '../repositories.js';
 import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
-import { inBatches } from './in-batches.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
 import { parseAmr } from './parse-amr.js';
@@ -77,14 +76,32 @@ function refreshRow(token: RefreshTokenRecord): RefreshTokenRow {
   };
 }
 
-/** Nine columns a row: far below SQLite's bound-parameter limit. */
-const REFRESH_ROWS_PER_INSERT = 500;
-
 const grantColumns = ['grant_id', 'client_id', 'sub', 'scopes', 'auth_time', 'amr', 'session_id', 'revoked_at', 'expires_at', 'created_at'] as const;
 type PrefixedGrantRow = { [K in keyof GrantRow as `g_${K}`]: GrantRow[K] | null };
 
 function unprefixed(row: PrefixedGrantRow): GrantRow {
   return Object.fromEntries(grantColumns.map((column) => [column, row[`g_${column}`]])) as unknown as GrantRow;
+}
+
+const refreshColumns = ['token_hash', 'grant_id', 'client_id', 'sub', 'scopes', 'expires_at', 'rotated_at', 'revoked_at', 'created_at'] as const;
+
+type ClaimedRow = RefreshTokenRow & ClaimedGrantColumns & { cache_generation: number | string };
+
+/** The grant's own columns (grant_id, client_id and sub are the token's too). */
+const claimedGrantColumns = ['scopes', 'auth_time', 'amr', 'session_id', 'revoked_at', 'expires_at', 'created_at'] as const;
+type ClaimedGrantColumns = { [K in (typeof claimedGrantColumns)[number] as `g_${K}`]: GrantRow[K] };
+
+/**
+ * The claimed token, its grant and the cache generation in the claiming statement itself: SQLite's
+ * RETURNING may not name another table, but scalar subqueries over the
+ * grant's primary key are allowed on both engines.
+ */
+function claimReturning(tx: Knex) {
+  return [
+    ...refreshColumns,
+    ...claimedGrantColumns.map((column) => tx.raw(`(SELECT ?? FROM grants WHERE grants.grant_id = refresh_tokens.grant_id) AS ??`, [column, `g_${column}`])),
+    tx.raw('(SELECT generation FROM cache_generation WHERE id = 1) AS cache_generation'),
+  ] as unknown as string[];
 }
 
 /** Revokes the grants whose `column` is one of `values`, refresh tokens first: two statements per list (oneOfLists). */
@@ -168,29 +185,31 @@ export const knexTokenRepository = onKnex<TokenRepository>({
     return found;
   },
 
-  async commitRotations(tx, rotations, now) {
-    const hashes = [...new Set(rotations.map((r) => r.tokenHash))];
-    const claimed = new Set<string>();
-    for (const list of oneOfLists(tx, hashes)) {
-      const rows = (await whereOneOf(tx, 'refresh_tokens', 'token_hash', list)
-        .whereNull('rotated_at')
-        .whereNull('revoked_at')
-        .update({ rotated_at: now })
-        .returning('token_hash')) as { token_hash: string }[];
-      for (const row of rows) claimed.add(row.token_hash);
-    }
-    // A hash presented twice in one batch is claimed for its first rotation only.
-    const won = rotations.filter((r) => claimed.delete(r.tokenHash));
-    const successors = won.flatMap((r) => (r.successor ? [refreshRow(r.successor)] : []));
-    for (const batch of inBatches(successors, REFRESH_ROWS_PER_INSERT)) await tx('refresh_tokens').insert(batch);
-    const grantsByExpiry = new Map<number, string[]>();
-    for (const r of won) grantsByExpiry.set(r.grantExpiresAt, [...(grantsByExpiry.get(r.grantExpiresAt) ?? []), r.grantId]);
-    for (const [expiresAt, grantIds] of grantsByExpiry) {
-      for (const list of oneOfLists(tx, [...new Set(grantIds)])) {
-        await whereOneOf(tx, 'grants', 'grant_id', list).where('expires_at', '<', expiresAt).update({ expires_at: expiresAt });
+  async claimRefreshTokens(tx, claims, { now, successorExpiresAt }) {
+    const byClient = new Map<string, RefreshClaim[]>();
+    for (const c of claims) byClient.set(c.clientId, [...(byClient.get(c.clientId) ?? []), c]);
+    const rows: ClaimedRow[] = [];
+    for (const [clientId, ofClient] of byClient) {
+      // CASE takes the first WHEN of a hash listed twice: the first claim's successor.
+      const successor = tx.raw(`CASE token_hash ${ofClient.map(() => 'WHEN ? THEN ?').join(' ')} END`, ofClient.flatMap((c) => [c.tokenHash, c.successorHash]));
+      for (const list of oneOfLists(tx, [...new Set(ofClient.map((c) => c.tokenHash))])) {
+        rows.push(
+          ...((await whereOneOf(tx, 'refresh_tokens', 'token_hash', list)
+            .where({ client_id: clientId })
+            .whereNull('rotated_at')
+            .whereNull('revoked_at')
+            .where('expires_at', '>', now)
+            .update({ rotated_at: now, successor_hash: successor, successor_expires_at: successorExpiresAt })
+            .returning(claimReturning(tx))) as ClaimedRow[]),
+        );
       }
     }
-    return new Set(won.map((r) => r.tokenHash));
+    const claimed = new Map<string, { token: RefreshTokenRecord; grant: GrantRecord }>();
+    for (const row of rows) {
+      const grant = grantFromRow({ ...row, scopes: row.g_scopes, auth_time: row.g_auth_time, amr: row.g_amr, session_id: row.g_session_id, revoked_at: row.g_revoked_at, expires_at: row.g_expires_at, created_at: row.g_created_at });
+      claimed.set(row.token_hash, { token: refreshFromRow(row), grant });
+    }
+    return { claimed, generation: rows.length === 0 ? null : Number(rows[0].cache_generation) };
   },
 
   async revokeAccessToken(tx, jti, expiresAt) {

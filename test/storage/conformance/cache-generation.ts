@@ -42,7 +42,9 @@ export function describeCacheGeneration(s: Subject): void {
     const g = grantRecord('g1');
     expect(await moves(() => tokens.insertGrant(db, g))).toBe(false);
     expect(await moves(() => tokens.insertRefreshToken(db, refreshTokenRecord('r1', g)))).toBe(false);
-    expect(await moves(() => s.storage.transaction((tx) => tokens.commitRotations(tx, [{ tokenHash: 'r1', grantId: 'g1', successor: refreshTokenRecord('r2', g), grantExpiresAt: 50_000 }], 2000)))).toBe(false);
+    const claimed = await tokens.claimRefreshTokens(db, [{ tokenHash: 'r1', clientId: g.clientId, successorHash: 'r2' }], { now: 2000, successorExpiresAt: 50_000 });
+    expect(claimed.generation).toBe(await generation.read(db));
+    expect(await moves(() => tokens.claimRefreshTokens(db, [{ tokenHash: 'r2', clientId: g.clientId, successorHash: 'r3' }], { now: 3000, successorExpiresAt: 60_000 }))).toBe(false);
     expect(await moves(() => tokens.extendGrant(db, 'g1', 60_000))).toBe(false);
     expect(await moves(() => users.insert(db, userRecord('bob')))).toBe(false);
   });

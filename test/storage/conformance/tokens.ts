@@ -39,37 +39,33 @@ export function describeTokens(s: Subject): void {
     expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(20_000);
   });
 
-  /** One rotation of `hash` under g1 into `successor`, the grant kept until `grantExpiresAt`. */
-  const rotation = (hash: string, successor: string | null, grantExpiresAt = 30_000, of = grant('g1')) => ({
-    tokenHash: hash,
-    grantId: of.grantId,
-    successor: successor === null ? null : refreshToken(successor, of, { createdAt: 2000, expiresAt: grantExpiresAt }),
-    grantExpiresAt,
-  });
-  const rotate = (rotations: ReturnType<typeof rotation>[], now = 2000) => s.storage.transaction((tx) => tokens.commitRotations(tx, rotations, now));
+  const claim = (hash: string, successorHash: string, clientId = 'app') => ({ tokenHash: hash, clientId, successorHash });
+  const times = { now: 2000, successorExpiresAt: 30_000 };
+  const rotate = async (claims: ReturnType<typeof claim>[], at = times) => (await tokens.claimRefreshTokens(db, claims, at)).claimed;
+  const claimedHashes = async (claims: ReturnType<typeof claim>[], at = times) => [...(await rotate(claims, at)).keys()].sort();
 
-  it('stores refresh tokens and rotates each exactly once, with its successor and the grant extended', async () => {
+  it('stores refresh tokens and claims each exactly once, reading it with its grant, storing its successor and lengthening a grant that falls short', async () => {
     await seed([grant('g1'), 'r1']);
     expect(await tokens.findRefreshToken(db, 'r1')).toEqual(refreshToken('r1', grant('g1')));
     expect(await tokens.findRefreshToken(db, 'nope')).toBeNull();
-    expect(await rotate([rotation('r1', 'r2')])).toEqual(new Set(['r1']));
-    expect(await rotate([rotation('r1', 'r3')], 3000)).toEqual(new Set());
+    expect(await rotate([claim('r1', 'r2')])).toEqual(new Map([['r1', { token: refreshToken('r1', grant('g1'), { rotatedAt: 2000 }), grant: grant('g1') }]]));
+    expect(await rotate([claim('r1', 'r3')], { ...times, now: 3000 })).toEqual(new Map());
     expect((await tokens.findRefreshToken(db, 'r1'))?.rotatedAt).toBe(2000);
     expect(await tokens.findRefreshToken(db, 'r2')).toEqual(refreshToken('r2', grant('g1'), { createdAt: 2000, expiresAt: 30_000 }));
     expect(await tokens.findRefreshToken(db, 'r3')).toBeNull();
     expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(30_000);
-    expect(await rotate([rotation('nope', 'r4')])).toEqual(new Set());
+    expect(await tokens.claimRefreshTokens(db, [claim('nope', 'r4')], times)).toEqual({ claimed: new Map(), generation: null });
     expect(await tokens.findRefreshToken(db, 'r4')).toBeNull();
   });
 
-  it('rotates a group in one call: each claimed once, a hash twice for its first rotation only, grants never moved back', async () => {
-    await seed([grant('g1'), 'a', 'b'], [grant('g2', { expiresAt: 90_000 }), 'c'], [grant('g3', { revokedAt: 1500 })]);
+  it('claims a group in one call: each once, a hash twice for its first claim only, only the presenting client\'s, only live and unexpired ones', async () => {
+    await seed([grant('g1'), 'a', 'b'], [grant('g2', { expiresAt: 90_000 }), 'c'], [grant('g3', { revokedAt: 1500 })], [grant('g4', { clientId: 'other' }), 'd']);
     await tokens.insertRefreshToken(db, refreshToken('revoked', grant('g3'), { revokedAt: 1500 }));
-    const claimed = await rotate([rotation('a', 'a2'), rotation('b', null, 25_000), rotation('a', 'a3'), rotation('c', 'c2', 30_000, grant('g2')), rotation('revoked', 'x', 30_000, grant('g3'))]);
-    expect(claimed).toEqual(new Set(['a', 'b', 'c']));
-    expect(await tokens.findRefreshToken(db, 'a2')).not.toBeNull();
-    expect(await tokens.findRefreshToken(db, 'a3')).toBeNull();
-    expect(await tokens.findRefreshToken(db, 'x')).toBeNull();
+    await tokens.insertRefreshToken(db, refreshToken('expired', grant('g1'), { expiresAt: 2000 }));
+    const claims = [claim('a', 'a2'), claim('b', 'b2'), claim('a', 'a3'), claim('c', 'c2'), claim('revoked', 'x'), claim('expired', 'y'), claim('d', 'z'), claim('d', 'd2', 'other')];
+    expect(await claimedHashes(claims)).toEqual(['a', 'b', 'c', 'd']);
+    for (const stored of ['a2', 'b2', 'c2', 'd2']) expect(await tokens.findRefreshToken(db, stored)).not.toBeNull();
+    for (const never of ['a3', 'x', 'y', 'z']) expect(await tokens.findRefreshToken(db, never)).toBeNull();
     expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(30_000);
     expect((await tokens.findGrant(db, 'g2'))?.expiresAt).toBe(90_000);
     expect((await tokens.findGrant(db, 'g3'))?.expiresAt).toBe(10_000);
@@ -89,7 +85,7 @@ export function describeTokens(s: Subject): void {
     await tokens.revokeGrant(db, 'g1', 3000);
     expect([await grantRevokedAt('g1'), await revokedAt('r1'), await revokedAt('r2')]).toEqual([3000, 3000, 3000]);
     expect([await grantRevokedAt('g2'), await revokedAt('r3')]).toEqual([null, null]);
-    expect(await rotate([rotation('r1', 'r1b'), rotation('r3', 'r3b', 30_000, grant('g2'))], 4000)).toEqual(new Set(['r3']));
+    expect(await claimedHashes([claim('r1', 'r1b'), claim('r3', 'r3b')], { ...times, now: 4000 })).toEqual(['r3']);
   });
 
   it('revokes the grants of listed users, or of listed clients, with their refresh tokens', async () => {
@@ -134,24 +130,20 @@ export function describeTokens(s: Subject): void {
     expect(await tokens.isAccessTokenLive(db, 'j2', of('live'))).toBe(true);
   });
 
-  it('lets exactly one of many concurrent group rotations on separate connections win', async () => {
+  it('lets exactly one of many concurrent group claims on separate connections win', async () => {
     await seed([grant('g1'), 'raced', 'other']);
-    // SQLite: a writer waiting for the lock blocks one of libuv's four threads; the holder's next statement needs a free one.
-    const count = s.kind === 'sqlite' ? 3 : racers;
-    const claimed = await withStorages(s, count, (storages) =>
+    const claimed = await withStorages(s, racers, (storages) =>
       Promise.all(
         storages.map((storage, i) =>
-          storage.transaction((tx) => storage.repositories.tokens.commitRotations(tx, [rotation('raced', `next-${i}`), ...(i === 0 ? [rotation('other', 'other-next')] : [])], 7000 + i)),
+          storage.repositories.tokens.claimRefreshTokens(storage.db, [claim('raced', `next-${i}`), ...(i === 0 ? [claim('other', 'other-next')] : [])], { ...times, now: 7000 + i }).then((r) => r.claimed),
         ),
       ),
     );
-    const winners = claimed.flatMap((set, i) => (set.has('raced') ? [i] : []));
+    const winners = claimed.flatMap((found, i) => (found.has('raced') ? [i] : []));
     expect(winners).toHaveLength(1);
     expect(claimed[0].has('other')).toBe(true);
     expect((await tokens.findRefreshToken(db, 'raced'))?.rotatedAt).toBe(7000 + winners[0]);
-    const successors = await Promise.all(storagesSuccessors(count));
+    const successors = await Promise.all(Array.from({ length: racers }, async (_, i) => ((await tokens.findRefreshToken(db, `next-${i}`)) ? `next-${i}` : null)));
     expect(successors.filter(Boolean)).toEqual([`next-${winners[0]}`]);
   });
-
-  const storagesSuccessors = (count: number) => Array.from({ length: count }, async (_, i) => ((await tokens.findRefreshToken(db, `next-${i}`)) ? `next-${i}` : null));
 }
