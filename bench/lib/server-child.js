@@ -19,7 +19,7 @@ export async function freePort() {
  * @param {string} script absolute path of the server script
  * @param {string[]} args arguments before the port
  * @param {{ killAfterMs: number }} options how long SIGTERM may take before SIGKILL
- * @returns {Promise<{ info: any, stop: () => Promise<void> }>}
+ * @returns {Promise<{ info: any, request: (message: any) => Promise<any>, stop: () => Promise<void> }>}
  */
 export async function startServerChild(script, args, { killAfterMs }) {
   const child = fork(script, [...args, String(await freePort())], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -28,10 +28,25 @@ export async function startServerChild(script, args, { killAfterMs }) {
     child.once('exit', (code) => reject(new Error(`${script} ${args.join(' ')} exited with ${code} before it was ready`)));
   });
   child.removeAllListeners('exit');
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
   return {
     info,
+    /** Sends the child a message and resolves with its next one: one request at a time, for scripts that answer any. */
+    request: (message) =>
+      new Promise((resolve, reject) => {
+        if (exited()) return reject(new Error(`${script} ${args.join(' ')} has exited`));
+        const onExit = (/** @type {number | null} */ code) => reject(new Error(`${script} ${args.join(' ')} exited with ${code} before it answered`));
+        child.once('exit', onExit);
+        child.once('message', (answer) => {
+          child.off('exit', onExit);
+          resolve(answer);
+        });
+        child.send(message);
+      }),
     stop: () =>
       new Promise((resolve) => {
+        // A child that died on its own has nothing left to stop.
+        if (exited()) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), killAfterMs).unref();

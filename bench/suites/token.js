@@ -1,161 +1,159 @@
 // @ts-check
 /**
- * The token endpoint and its neighbours under concurrent load (issue 4):
- * autocannon, 50 connections, 2 s warm-up then 10 s, against servers in
- * child processes (never in the autocannon process):
+ * The token endpoint and its neighbours under concurrent load (issues 4
+ * and 16): autocannon, 50 connections, against servers in child processes
+ * (never in the autocannon process). Servers compared run interleaved: a
+ * 2 s warm-up each, then 3 rounds of BENCH_TOKEN_SECONDS (default 10) per
+ * server; figures are medians (req/s counts 2xx responses), failures the
+ * sum over the rounds, a ratio the median of per-round ratios. Each case
+ * below starts its own servers.
  *
- * - idp client_credentials, ES256 and RS256, beside oidc-provider@9
- *   configured alike (JWT access tokens for a default resource, same alg),
- *   in 3 interleaved rounds (medians; the ratio is the median of per-round
- *   ratios): targets >= 2x with ES256, >= 1.2x with RS256, p99 < 15 ms;
- * - idp refresh_token (rotating: each connection presents the token its
- *   previous response returned), userinfo, discovery and JWKS (ES256);
- * - a bare hapi route that only parses a form body: the ceiling.
+ * - client_credentials, ES256 and RS256: idp (SQLite) beside oidc-provider@9
+ *   configured alike (JWT access tokens for a default resource, same alg)
+ *   and, for ES256, a bare hapi route that only parses a form body (the
+ *   ceiling): targets > 2.5x oidc-provider with ES256, > 1.2x with RS256,
+ *   p99 < 15 ms. The ES256 case also loads idp's discovery and JWKS alone.
+ * - The stateful endpoints, one case each, ES256: idp on SQLite and idp on
+ *   PostgreSQL (a fresh database each) beside oidc-provider with its default
+ *   in-memory store (not durable); user tokens with the scope openid email
+ *   offline_access everywhere: userinfo (GET, Bearer), introspection of an
+ *   access token and of a refresh token (the web client,
+ *   client_secret_basic), refresh_token with rotation (each request presents
+ *   the token a previous response returned; each server has its own pool,
+ *   topped up between runs).
+ *   oidc-provider's userinfo refuses a JWT access token for a resource and
+ *   its introspection refuses JWTs, so in those two it is given an opaque
+ *   access token, the kind its userinfo accepts. Targets: each idp > 1x
+ *   oidc-provider, p99 < 30 ms.
  *
- * Run once (it takes about four minutes): `npm run bench -- token`.
+ * Run once (about eleven minutes): `npm run bench -- token`; while
+ * developing, BENCH_TOKEN_SECONDS=1 takes about two.
  */
-import { startServerChild } from '../lib/server-child.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { startServerChild } from '../lib/server-child.js';
 import { benchClients } from './token/bench-clients.js';
-
-export const description = 'token endpoint (client_credentials, refresh_token), userinfo, discovery, JWKS vs oidc-provider and a bare hapi route';
+import { interleaved, load } from './token/interleaved.js';
+import { statefulWorkloads } from './token/stateful-workloads.js';
 
 const here = path.join(path.dirname(fileURLToPath(import.meta.url)), 'token');
-const CONNECTIONS = 50;
-const WARMUP_S = 2;
-const DURATION_S = 10;
-const ROUNDS = 3;
-const form = 'application/x-www-form-urlencoded';
+const seconds = Number(process.env.BENCH_TOKEN_SECONDS ?? 10);
+if (!(seconds > 0)) throw new Error(`BENCH_TOKEN_SECONDS must be a positive number of seconds, not ${process.env.BENCH_TOKEN_SECONDS}`);
+/** @type {import('./token/interleaved.js').LoadSettings} */
+const settings = { connections: 50, warmupS: 2, durationS: seconds, rounds: 3 };
+const inMemoryNote = 'in-memory store, not durable';
 
-/** @param {string} script @param {string[]} args */
-function startServer(script, args) {
-  return startServerChild(path.join(here, script), args, { killAfterMs: 3000 });
+/**
+ * Starts the servers (in parallel: startup is not measured), runs `use`,
+ * and stops every server that started, whatever happened.
+ * @template T
+ * @param {[script: string, args: string[]][]} specs
+ * @param {(servers: import('./token/stateful-workloads.js').BenchServer[]) => Promise<T>} use
+ */
+async function withServers(specs, use) {
+  // The idp servers drop their database on SIGTERM: give them time before SIGKILL.
+  const started = await Promise.allSettled(specs.map(([script, args]) => startServerChild(path.join(here, script), args, { killAfterMs: 10_000 })));
+  try {
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const children = started.map((s) => /** @type {PromiseFulfilledResult<Awaited<ReturnType<typeof startServerChild>>>} */ (s).value);
+    return await use(
+      children.map((child) => ({
+        info: child.info,
+        async mintRefreshTokens(count) {
+          const answer = await child.request({ mintRefreshTokens: count });
+          if (answer.error) throw new Error(`minting refresh tokens failed: ${answer.error}`);
+          return answer.refreshTokens;
+        },
+      })),
+    );
+  } finally {
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
+  }
 }
 
 /**
- * @param {autocannon.Options} options
- * @returns {Promise<{ rps: number, p50: number, p99: number, failed: number }>}
+ * @param {string} name
+ * @param {import('./token/interleaved.js').LoadResult} r
+ * @param {{ p99?: number, note?: string }} [extra]
  */
-async function load(options) {
-  const base = { connections: CONNECTIONS, ...options };
-  await autocannon({ ...base, duration: WARMUP_S });
-  const result = await autocannon({ ...base, duration: DURATION_S });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts };
-}
-
-/** @param {string} name @param {{ rps: number, p50: number, p99: number, failed: number }} r @param {{ p99?: number }} targets */
-function rows(name, r, targets = {}) {
-  const note = r.failed > 0 ? `${r.failed} failed responses` : undefined;
+function rows(name, r, extra = {}) {
+  const note = [r.failed > 0 ? `${r.failed} failed responses` : '', extra.note ?? ''].filter(Boolean).join('; ') || undefined;
   return [
     { name, metric: 'req/s', value: Math.round(r.rps), unit: 'req/s', note },
     { name, metric: 'p50', value: r.p50, unit: 'ms' },
-    { name, metric: 'p99', value: r.p99, unit: 'ms', target: targets.p99 ? { max: targets.p99 } : null },
+    { name, metric: 'p99', value: r.p99, unit: 'ms', target: extra.p99 ? { max: extra.p99 } : null },
   ];
+}
+
+/** @param {string} name @param {number} value @param {{ min?: number, note?: string }} [extra] */
+function ratioRow(name, value, extra = {}) {
+  return { name, metric: 'ratio', value: Number(value.toFixed(2)), unit: 'x', target: extra.min ? { min: extra.min } : null, ...(extra.note ? { note: extra.note } : {}) };
 }
 
 /** @param {string} tokenEndpoint */
 const clientCredentials = (tokenEndpoint) => ({
   url: tokenEndpoint,
   method: /** @type {const} */ ('POST'),
-  headers: { authorization: benchClients.svc.basic, 'content-type': form },
+  headers: { authorization: benchClients.svc.basic, 'content-type': 'application/x-www-form-urlencoded' },
   body: 'grant_type=client_credentials&scope=api%3Aread',
 });
 
-/** @param {number[]} values */
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/**
- * Loads each server in turn, ROUNDS times, after one warm-up each, so that a
- * noisy minute on this shared machine hits every server alike; the figures
- * are per-server medians and the ratio is the median of per-round ratios.
- * @param {{ name: string, options: autocannon.Options }[]} targets
- */
-async function interleaved(targets) {
-  for (const t of targets) await autocannon({ connections: CONNECTIONS, ...t.options, duration: WARMUP_S });
-  /** @type {Map<string, { rps: number, p50: number, p99: number, failed: number }[]>} */
-  const runs = new Map(targets.map((t) => [t.name, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const t of targets) {
-      const result = await autocannon({ connections: CONNECTIONS, ...t.options, duration: DURATION_S });
-      runs.get(t.name)?.push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts });
+/** @param {'ES256' | 'RS256'} alg @param {number} ratioTarget */
+function clientCredentialsCase(alg, ratioTarget) {
+  const ceiling = alg === 'ES256';
+  /** @type {[string, string[]][]} */
+  const specs = [['idp-server.js', [alg, 'sqlite']], ['oidc-provider-server.js', [alg]], ...(ceiling ? /** @type {[string, string[]][]} */ ([['bare-hapi-server.js', []]]) : [])];
+  return withServers(specs, async ([{ info: idp }, { info: peer }, hapiServer]) => {
+    const hapi = hapiServer?.info;
+    const { summary, ratio } = await interleaved(
+      [
+        { name: 'idp', options: clientCredentials(idp.url + idp.paths.token) },
+        { name: 'oidc-provider', options: clientCredentials(peer.url + peer.paths.token) },
+        ...(ceiling ? [{ name: 'hapi', options: clientCredentials(`${hapi.url}/oauth2/token`) }] : []),
+      ],
+      settings,
+    );
+    const out = [
+      ...rows(`client_credentials ${alg} idp`, summary('idp'), { p99: 15 }),
+      ...rows(`client_credentials ${alg} oidc-provider`, summary('oidc-provider')),
+      ratioRow(`client_credentials ${alg} idp / oidc-provider`, ratio('idp', 'oidc-provider'), { min: ratioTarget }),
+    ];
+    if (ceiling) {
+      out.push(...rows('bare hapi form route (ceiling)', summary('hapi')));
+      out.push(ratioRow(`client_credentials ${alg} idp / bare hapi`, ratio('idp', 'hapi')));
+      out.push(...rows('discovery idp', await load({ url: idp.url + idp.paths.discovery }, settings)));
+      out.push(...rows('jwks idp', await load({ url: idp.url + idp.paths.jwks }, settings)));
     }
-  }
-  const summary = (/** @type {string} */ name) => {
-    const r = runs.get(name) ?? [];
-    return { rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), failed: r.reduce((n, x) => n + x.failed, 0) };
-  };
-  const ratio = (/** @type {string} */ a, /** @type {string} */ b) => {
-    const ra = runs.get(a) ?? [];
-    const rb = runs.get(b) ?? [];
-    return median(ra.map((x, i) => x.rps / rb[i].rps));
-  };
-  return { summary, ratio };
-}
-
-/**
- * refresh_token, userinfo, discovery and JWKS against a running idp.
- * @param {{ url: string, accessToken: string, refreshTokens: string[] }} info
- */
-async function neighbours({ url, accessToken, refreshTokens }) {
-  // Each request takes a live refresh token and puts back the one it gets: rotation, never reuse.
-  const pool = [...refreshTokens];
-  const refresh = await load({
-    url: `${url}/oauth2/token`,
-    method: 'POST',
-    headers: { authorization: benchClients.web.basic, 'content-type': form },
-    requests: [
-      {
-        setupRequest(request) {
-          return { ...request, body: `grant_type=refresh_token&refresh_token=${pool.shift()}` };
-        },
-        onResponse(status, body) {
-          if (status === 200) pool.push(JSON.parse(body).refresh_token);
-        },
-      },
-    ],
+    return out;
   });
-  return [
-    ...rows('refresh_token ES256 idp', refresh),
-    ...rows('userinfo ES256 idp', await load({ url: `${url}/oauth2/userinfo`, headers: { authorization: `Bearer ${accessToken}` } })),
-    ...rows('discovery idp', await load({ url: `${url}/.well-known/openid-configuration` })),
-    ...rows('jwks idp', await load({ url: `${url}/oauth2/jwks` })),
-  ];
 }
 
-export async function run() {
-  const out = [];
-  for (const [alg, ratioTarget] of /** @type {const} */ ([['ES256', 2], ['RS256', 1.2]])) {
-    const idp = await startServer('idp-server.js', [alg]);
-    try {
-      const peer = await startServer('oidc-provider-server.js', [alg]);
-      const hapi = alg === 'ES256' ? await startServer('bare-hapi-server.js', []).catch(async (error) => {
-        await peer.stop();
-        throw error;
-      }) : null;
-      try {
-        // oidc-provider's token endpoint is /token.
-        const targets = [
-          { name: 'idp', options: clientCredentials(`${idp.info.url}/oauth2/token`) },
-          { name: 'oidc-provider', options: clientCredentials(`${peer.info.url}/token`) },
-          ...(hapi ? [{ name: 'hapi', options: clientCredentials(`${hapi.info.url}/oauth2/token`) }] : []),
-        ];
-        const { summary, ratio } = await interleaved(targets);
-        out.push(...rows(`client_credentials ${alg} idp`, summary('idp'), { p99: 15 }));
-        out.push(...rows(`client_credentials ${alg} oidc-provider`, summary('oidc-provider')));
-        out.push({ name: `client_credentials ${alg} idp / oidc-provider`, metric: 'ratio', value: Number(ratio('idp', 'oidc-provider').toFixed(2)), unit: 'x', target: { min: ratioTarget } });
-        if (hapi) {
-          out.push(...rows('bare hapi form route (ceiling)', summary('hapi')));
-          out.push({ name: `client_credentials ${alg} idp / bare hapi`, metric: 'ratio', value: Number(ratio('idp', 'hapi').toFixed(2)), unit: 'x' });
-        }
-      } finally {
-        await Promise.all([peer.stop(), hapi?.stop()]);
-      }
-      if (alg === 'ES256') out.push(...(await neighbours(idp.info)));
-    } finally {
-      await idp.stop();
-    }
-  }
-  return out;
+/** @param {import('./token/stateful-workloads.js').Workload} workload */
+function statefulCase(workload) {
+  const servers = ['idp-sqlite', 'idp-postgres', 'oidc-provider'];
+  /** @type {[string, string[]][]} */
+  const specs = [['idp-server.js', ['ES256', 'sqlite']], ['idp-server.js', ['ES256', 'postgres']], ['oidc-provider-server.js', ['ES256']]];
+  return withServers(specs, async (started) => {
+    const targets = servers.map((name, i) => ({ name, ...workload.target(started[i]) }));
+    for (const t of targets) await t.check().catch((error) => Promise.reject(new Error(`${workload.name} on ${t.name}: ${error.message}`)));
+    const { summary, ratio } = await interleaved(targets, settings);
+    const peerNote = [inMemoryNote, workload.peerNote].filter(Boolean).join('; ');
+    return [
+      ...rows(`${workload.name} ES256 idp-sqlite`, summary('idp-sqlite'), { p99: 30 }),
+      ...rows(`${workload.name} ES256 idp-postgres`, summary('idp-postgres'), { p99: 30 }),
+      ...rows(`${workload.name} ES256 oidc-provider`, summary('oidc-provider'), { note: peerNote }),
+      ...['idp-sqlite', 'idp-postgres'].map((idp) => ratioRow(`${workload.name} ES256 ${idp} / oidc-provider`, ratio(idp, 'oidc-provider'), { min: 1, note: workload.peerNote })),
+    ];
+  });
 }
+
+/** One case (one process, fresh servers and databases) per comparison: a failing one leaves the others' rows. */
+export default {
+  description: 'client_credentials (ES256, RS256), refresh_token, userinfo, introspection on SQLite and PostgreSQL vs oidc-provider, discovery, JWKS, a bare hapi route',
+  cases: [
+    { name: 'client_credentials ES256', runs: 1, run: () => clientCredentialsCase('ES256', 2.5) },
+    { name: 'client_credentials RS256', runs: 1, run: () => clientCredentialsCase('RS256', 1.2) },
+    ...statefulWorkloads.map((workload) => ({ name: workload.name, runs: 1, run: () => statefulCase(workload) })),
+  ],
+};

@@ -1,33 +1,35 @@
 // @ts-check
 /**
- * Child process: the real idp (dist/) on 127.0.0.1 with a fresh SQLite
- * database, a client_credentials client and a web client, then tells the
- * parent its URL, a user access token and a pool of refresh tokens.
- * argv: <alg> <port>
+ * Child process: the real idp (dist/) on 127.0.0.1 with a fresh bench
+ * database (SQLite or PostgreSQL, bench/lib/bench-database.js, dropped on
+ * SIGTERM), a client_credentials client and a web client, then tells the
+ * parent its URL and paths, a user access token, a pool of refresh tokens
+ * and one more refresh token, kept out of the pool, to introspect. Mints
+ * more refresh tokens when asked ({ mintRefreshTokens: n }).
+ * argv: <alg> <sqlite|postgres> <port>
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { pino } from 'pino';
 import { loadConfigText } from '../../../dist/config/index.js';
-import { createApp, openStorage } from '../../../dist/app.js';
+import { createApp } from '../../../dist/app.js';
 import { applyConfig } from '../../../dist/gitops/index.js';
-import { benchClients, refreshPoolSize } from './bench-clients.js';
+import { createBenchDatabase } from '../../lib/bench-database.js';
+import { benchClients, benchUser, refreshPoolSize, userScope } from './bench-clients.js';
 
 const alg = process.argv[2] ?? 'ES256';
-const port = Number(process.argv[3] ?? 0);
-const dir = mkdtempSync(path.join(os.tmpdir(), 'idp-bench-token-'));
+const kind = /** @type {'sqlite' | 'postgres'} */ (process.argv[3] ?? 'sqlite');
+const port = Number(process.argv.at(-1) ?? 0);
+// The web client's ID tokens use the same algorithm as the access tokens, as oidc-provider's do.
 const yaml = `
 server: { base_url: "http://127.0.0.1:${port}", host: 127.0.0.1, port: ${port} }
-database: { client: sqlite, filename: ${JSON.stringify(path.join(dir, 'idp.sqlite'))} }
+database: { client: sqlite, filename: unused.sqlite }
 security: { secret: bench-secret-0123456789abcdef-0123456789 }
 tokens: { signing_alg: ${alg} }
 logging: { level: silent }
 scheduler: { enabled: false }
 frontend: { enabled: false }
 users:
-  - { sub: alice, email: alice@example.com, password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$ISO7kkvFzh19GM8qB7patN3C3Y9HHsjlVTfEZ9T600Y" }
+  - { sub: ${benchUser.sub}, email: ${benchUser.email}, password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$ISO7kkvFzh19GM8qB7patN3C3Y9HHsjlVTfEZ9T600Y" }
 clients:
   - client_id: svc
     name: Service
@@ -38,51 +40,73 @@ clients:
     name: Web
     client_secret: ${benchClients.web.secret}
     redirect_uris: [https://web.example.com/callback]
+    id_token_signed_response_alg: ${alg}
 `;
-const loaded = loadConfigText(yaml, { file: 'bench-token.yaml', env: {}, cwd: dir });
+const loaded = loadConfigText(yaml, { file: 'bench-token.yaml', env: {}, cwd: process.cwd() });
 if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join('; '));
-const config = loaded.config;
-const storage = openStorage(config.database);
-await storage.migrate();
-await applyConfig(storage, config);
-const app = await createApp(config, { storage, logger: pino({ level: 'silent' }) });
+const database = await createBenchDatabase(kind);
+const config = { ...loaded.config, database: database.config };
+await applyConfig(database.storage, config);
+const app = await createApp(config, { storage: database.storage, logger: pino({ level: 'silent' }) });
 const url = await app.start();
 
-/** Codes inserted as the authorization endpoint would, redeemed once each: refresh tokens for the load. */
+/** A code inserted as the authorization endpoint would, redeemed once: a token response with a refresh token. */
 async function mintUserTokens() {
+  const code = randomBytes(32).toString('base64url');
+  const verifier = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await database.storage.repositories.authorizationCodes.insert(database.storage.db, {
+    codeHash: createHash('sha256').update(code).digest('base64url'),
+    grantId: randomBytes(16).toString('base64url'),
+    clientId: benchClients.web.id,
+    sub: benchUser.sub,
+    redirectUri: 'https://web.example.com/callback',
+    scopes: userScope.split(' '),
+    nonce: null,
+    codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+    codeChallengeMethod: 'S256',
+    authTime: now,
+    sessionId: null,
+    expiresAt: now + 60_000,
+    consumedAt: null,
+    createdAt: now,
+  });
+  const response = await app.server.inject({
+    method: 'POST',
+    url: '/oauth2/token',
+    headers: { authorization: benchClients.web.basic, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `grant_type=authorization_code&code=${code}&redirect_uri=${encodeURIComponent('https://web.example.com/callback')}&code_verifier=${verifier}`,
+  });
+  if (response.statusCode !== 200) throw new Error(`minting tokens failed: ${response.payload}`);
+  return JSON.parse(response.payload);
+}
+
+/** @param {number} count */
+async function mintRefreshTokens(count) {
   const tokens = [];
-  for (let i = 0; i < refreshPoolSize; i++) {
-    const code = randomBytes(32).toString('base64url');
-    const verifier = randomBytes(32).toString('base64url');
-    const now = Date.now();
-    await storage.repositories.authorizationCodes.insert(storage.db, {
-      codeHash: createHash('sha256').update(code).digest('base64url'),
-      grantId: randomBytes(16).toString('base64url'),
-      clientId: 'web',
-      sub: 'alice',
-      redirectUri: 'https://web.example.com/callback',
-      scopes: ['openid', 'email', 'offline_access'],
-      nonce: null,
-      codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
-      codeChallengeMethod: 'S256',
-      authTime: now,
-      sessionId: null,
-      expiresAt: now + 60_000,
-      consumedAt: null,
-      createdAt: now,
-    });
-    const response = await app.server.inject({
-      method: 'POST',
-      url: '/oauth2/token',
-      headers: { authorization: benchClients.web.basic, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `grant_type=authorization_code&code=${code}&redirect_uri=${encodeURIComponent('https://web.example.com/callback')}&code_verifier=${verifier}`,
-    });
-    if (response.statusCode !== 200) throw new Error(`minting tokens failed: ${response.payload}`);
-    tokens.push(JSON.parse(response.payload));
-  }
+  for (let i = 0; i < count; i++) tokens.push((await mintUserTokens()).refresh_token);
   return tokens;
 }
 
-const tokens = await mintUserTokens();
-process.send?.({ url, accessToken: tokens[0].access_token, refreshTokens: tokens.map((t) => t.refresh_token) });
-process.on('SIGTERM', () => void app.stop({ timeoutMs: 200 }).finally(() => process.exit(0)));
+const first = await mintUserTokens();
+const paths = { token: '/oauth2/token', userinfo: '/oauth2/userinfo', introspection: '/oauth2/introspect', discovery: '/.well-known/openid-configuration', jwks: '/oauth2/jwks' };
+process.send?.({
+  url,
+  paths,
+  accessToken: first.access_token,
+  refreshTokens: [first.refresh_token, ...(await mintRefreshTokens(refreshPoolSize - 1))],
+  introspectedRefreshToken: (await mintUserTokens()).refresh_token,
+});
+// The suite tops up its pool of refresh tokens between runs.
+process.on('message', (/** @type {{ mintRefreshTokens: number }} */ message) =>
+  void mintRefreshTokens(message.mintRefreshTokens).then(
+    (refreshTokens) => process.send?.({ refreshTokens }),
+    (error) => process.send?.({ error: String(error) }),
+  ),
+);
+process.on('SIGTERM', () =>
+  void app
+    .stop({ timeoutMs: 200 })
+    .then(() => database.destroy())
+    .finally(() => process.exit(0)),
+);
