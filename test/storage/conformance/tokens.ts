@@ -44,7 +44,7 @@ export function describeTokens(s: Subject): void {
   const rotate = async (claims: ReturnType<typeof claim>[], at = times) => (await tokens.claimRefreshTokens(db, claims, at)).claimed;
   const claimedHashes = async (claims: ReturnType<typeof claim>[], at = times) => [...(await rotate(claims, at)).keys()].sort();
 
-  it('stores refresh tokens and claims each exactly once, reading it with its grant, storing its successor and lengthening a grant that falls short', async () => {
+  it('stores refresh tokens and claims each exactly once, reading it with its grant, storing its successor and lengthening a grant that falls short by a tenth of a lifetime more', async () => {
     await seed([grant('g1'), 'r1']);
     expect(await tokens.findRefreshToken(db, 'r1')).toEqual(refreshToken('r1', grant('g1')));
     expect(await tokens.findRefreshToken(db, 'nope')).toBeNull();
@@ -53,7 +53,7 @@ export function describeTokens(s: Subject): void {
     expect((await tokens.findRefreshToken(db, 'r1'))?.rotatedAt).toBe(2000);
     expect(await tokens.findRefreshToken(db, 'r2')).toEqual(refreshToken('r2', grant('g1'), { createdAt: 2000, expiresAt: 30_000 }));
     expect(await tokens.findRefreshToken(db, 'r3')).toBeNull();
-    expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(30_000);
+    expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(32_800);
     expect(await tokens.claimRefreshTokens(db, [claim('nope', 'r4')], times)).toEqual({ claimed: new Map(), generation: null });
     expect(await tokens.findRefreshToken(db, 'r4')).toBeNull();
   });
@@ -66,7 +66,7 @@ export function describeTokens(s: Subject): void {
     expect(await claimedHashes(claims)).toEqual(['a', 'b', 'c', 'd']);
     for (const stored of ['a2', 'b2', 'c2', 'd2']) expect(await tokens.findRefreshToken(db, stored)).not.toBeNull();
     for (const never of ['a3', 'x', 'y', 'z']) expect(await tokens.findRefreshToken(db, never)).toBeNull();
-    expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(30_000);
+    expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(32_800);
     expect((await tokens.findGrant(db, 'g2'))?.expiresAt).toBe(90_000);
     expect((await tokens.findGrant(db, 'g3'))?.expiresAt).toBe(10_000);
   });
