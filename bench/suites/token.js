@@ -26,7 +26,7 @@
  *   access token, the kind its userinfo accepts. Targets: each idp > 1x
  *   oidc-provider, p99 < 30 ms.
  *
- * Run once (about eleven minutes): `npm run bench -- token`; while
+ * Run once (about ten minutes): `npm run bench -- token`; while
  * developing, BENCH_TOKEN_SECONDS=1 takes about two.
  */
 import path from 'node:path';
