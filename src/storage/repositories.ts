@@ -512,10 +512,11 @@ export interface TokenRepository {
    * grant. It claims each token exactly once across instances, and its
    * trigger (migrations/0018) stores the successor, expiring at
    * `successorExpiresAt`, and lengthens a grant that would expire first, in
-   * the same statement. Resolves with what was claimed, by presented hash
-   * (a hash listed twice is claimed for its first claim by its own client),
-   * and the cache generation the statement saw (null when nothing was
-   * claimed).
+   * the same statement. A group of several clients runs its statements in
+   * one transaction: a group is claimed whole or not at all. Resolves with
+   * what was claimed, by presented hash (a hash listed twice is claimed for
+   * its first claim by its own client), and the cache generation the
+   * statement saw (null when nothing was claimed).
    */
   claimRefreshTokens(tx: Tx, claims: RefreshClaim[], times: { now: number; successorExpiresAt: number }): Promise<{ claimed: Map<string, { token: RefreshTokenRecord; grant: GrantRecord }>; generation: number | null }>;
   /** RFC 7009 revocation of one JWT access token by its jti until its exp. */

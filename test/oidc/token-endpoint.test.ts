@@ -5,6 +5,7 @@ import { databaseKinds } from '../support/databases.js';
 import { testClient, testUser } from '../support/config-fixture.js';
 import { knexAuthorizationCodeRepository } from '../../src/storage/knex/authorization-codes.js';
 import { knexTokenRepository } from '../../src/storage/knex/tokens.js';
+import { hashOpaqueToken } from '../../src/oidc/tokens/opaque-token.js';
 import { basic, callbackOf, insecure, issueCode, postForm, startProvider, type Provider } from './support/provider-fixture.js';
 
 const redirectUri = 'https://web.example.com/callback';
@@ -205,11 +206,38 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
     expect((await oauth.userInfoRequest(provider.as, web, narrowed.access_token, insecure)).status).toBe(401);
   });
 
+  it('says why a refresh token is refused: unknown, another client\'s, revoked, expired, already used (with or without a scope)', async () => {
+    const webBasic = { authorization: basic('web', testClient({ clientId: 'web' }).clientSecret!) };
+    const refresh = (token: string, extra: Record<string, string> = {}, headers = webBasic) => postForm(provider, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: token, ...extra }, headers);
+    const mint = async () => {
+      const { issued, response } = await codeTokens();
+      return (await oauth.processAuthorizationCodeResponse(provider.as, web, response, { expectedNonce: issued.nonce })).refresh_token!;
+    };
+    const refused = (description: string) => ({ status: 400, body: { error: 'invalid_grant', error_description: description } });
+    expect(await refresh('no-such-token')).toMatchObject(refused('The refresh token is invalid.'));
+    const others = await mint();
+    expect(await refresh(others, {}, { authorization: basic('other', testClient({ clientId: 'other' }).clientSecret!) })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await refresh(others)).toMatchObject({ status: 200 });
+    const revoked = await mint();
+    await postForm(provider, '/oauth2/revoke', { token: revoked }, webBasic);
+    expect(await refresh(revoked)).toMatchObject(refused('The refresh token has been revoked.'));
+    expect(await refresh(revoked, { scope: 'openid' })).toMatchObject(refused('The refresh token has been revoked.'));
+    const expired = await mint();
+    await provider.idp.database.db('refresh_tokens').where({ token_hash: hashOpaqueToken(expired) }).update({ expires_at: Date.now() - 1000 });
+    expect(await refresh(expired)).toMatchObject(refused('The refresh token has expired.'));
+    const used = await mint();
+    expect(await refresh(used)).toMatchObject({ status: 200 });
+    expect(await refresh(used, { scope: 'openid' })).toMatchObject(refused('The refresh token has already been used; the grant has been revoked.'));
+  });
+
   it('refuses to widen the scope on refresh, and gives no refresh token without offline_access', async () => {
     const { issued, response } = await codeTokens({ clientId: 'web', redirectUri, scopes: ['openid', 'offline_access'] });
     const tokens = await oauth.processAuthorizationCodeResponse(provider.as, web, response, { expectedNonce: issued.nonce });
     const wider = await postForm(provider, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, scope: 'openid email' }, { authorization: basic('web', testClient({ clientId: 'web' }).clientSecret!) });
     expect(wider).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+    // An invalid_scope answer leaves the token usable: it is read, not claimed, before the scope step.
+    const after = await postForm(provider, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, scope: 'openid' }, { authorization: basic('web', testClient({ clientId: 'web' }).clientSecret!) });
+    expect(after).toMatchObject({ status: 200, body: { scope: 'openid' } });
     const noOffline = await codeTokens({ clientId: 'web', redirectUri, scopes: ['openid'] });
     const plain = await oauth.processAuthorizationCodeResponse(provider.as, web, noOffline.response, { expectedNonce: noOffline.issued.nonce });
     expect(plain.refresh_token).toBeUndefined();

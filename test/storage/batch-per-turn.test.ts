@@ -110,4 +110,22 @@ describe('createGenerationGate', () => {
     map.set('d', 4, 2);
     expect([map.get('b'), map.get('c'), map.get('d')]).toEqual([undefined, 3, 4]);
   });
+
+  it('takes a generation read by another statement as fresh, and never goes back to an older one', async () => {
+    let generation = 3;
+    const gate = createGenerationGate(async () => generation);
+    const map = gate.map<string, number>(10);
+    expect(await gate.fresh()).toBe(3);
+    map.set('a', 1, 3);
+    expect(gate.observe(3)).toBe(3);
+    expect(map.get('a')).toBe(1);
+    expect(gate.observe(5)).toBe(5);
+    expect(map.get('a')).toBeUndefined();
+    map.set('b', 2, 5);
+    // An older read (sent before the newer one answered) changes nothing.
+    expect(gate.observe(4)).toBe(5);
+    generation = 4;
+    expect(await gate.fresh()).toBe(5);
+    expect(map.get('b')).toBe(2);
+  });
 });

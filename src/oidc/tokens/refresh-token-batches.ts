@@ -54,7 +54,10 @@ export function createRefreshTokenBatches(deps: {
   refreshTokenTtlSeconds: number;
   /** Groups in flight at once: one for SQLite's single connection, more for a PostgreSQL pool. */
   concurrency: number;
+  /** Makes a successor's value (newOpaqueToken; a test makes two collide to see a group fail). */
+  newToken?: () => string;
 }): RefreshTokenBatches {
+  const newToken = deps.newToken ?? newOpaqueToken;
   const ttlMs = deps.refreshTokenTtlSeconds * 1000;
   const find = batchPerTurn<string, StoredRefreshToken | null>(
     async (hashes) => {
@@ -100,7 +103,7 @@ export function createRefreshTokenBatches(deps: {
   return {
     find,
     async claim(tokenHash, clientId) {
-      const outcome = await claim({ tokenHash, clientId, successor: newOpaqueToken() });
+      const outcome = await claim({ tokenHash, clientId, successor: newToken() });
       if ('error' in outcome) throw outcome.error;
       return outcome.claimed;
     },

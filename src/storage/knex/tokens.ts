@@ -188,22 +188,27 @@ export const knexTokenRepository = onKnex<TokenRepository>({
   async claimRefreshTokens(tx, claims, { now, successorExpiresAt }) {
     const byClient = new Map<string, RefreshClaim[]>();
     for (const c of claims) byClient.set(c.clientId, [...(byClient.get(c.clientId) ?? []), c]);
-    const rows: ClaimedRow[] = [];
-    for (const [clientId, ofClient] of byClient) {
+    const statements = [...byClient].flatMap(([clientId, ofClient]) => {
       // CASE takes the first WHEN of a hash listed twice: the first claim's successor.
-      const successor = tx.raw(`CASE token_hash ${ofClient.map(() => 'WHEN ? THEN ?').join(' ')} END`, ofClient.flatMap((c) => [c.tokenHash, c.successorHash]));
-      for (const list of oneOfLists(tx, [...new Set(ofClient.map((c) => c.tokenHash))])) {
-        rows.push(
-          ...((await whereOneOf(tx, 'refresh_tokens', 'token_hash', list)
+      const successor = (db: Knex) => db.raw(`CASE token_hash ${ofClient.map(() => 'WHEN ? THEN ?').join(' ')} END`, ofClient.flatMap((c) => [c.tokenHash, c.successorHash]));
+      return oneOfLists(tx, [...new Set(ofClient.map((c) => c.tokenHash))]).map(
+        (list) => async (db: Knex) =>
+          (await whereOneOf(db, 'refresh_tokens', 'token_hash', list)
             .where({ client_id: clientId })
             .whereNull('rotated_at')
             .whereNull('revoked_at')
             .where('expires_at', '>', now)
-            .update({ rotated_at: now, successor_hash: successor, successor_expires_at: successorExpiresAt })
-            .returning(claimReturning(tx))) as ClaimedRow[]),
-        );
-      }
-    }
+            .update({ rotated_at: now, successor_hash: successor(db), successor_expires_at: successorExpiresAt })
+            .returning(claimReturning(db))) as ClaimedRow[],
+      );
+    });
+    // One statement is atomic by itself; several (clients mixed in one group) share a transaction, so a group fails or succeeds whole.
+    const run = async (db: Knex) => {
+      const rows: ClaimedRow[] = [];
+      for (const statement of statements) rows.push(...(await statement(db)));
+      return rows;
+    };
+    const rows = statements.length > 1 ? await tx.transaction(run) : await run(tx);
     const claimed = new Map<string, { token: RefreshTokenRecord; grant: GrantRecord }>();
     for (const row of rows) {
       const grant = grantFromRow({ ...row, scopes: row.g_scopes, auth_time: row.g_auth_time, amr: row.g_amr, session_id: row.g_session_id, revoked_at: row.g_revoked_at, expires_at: row.g_expires_at, created_at: row.g_created_at });
