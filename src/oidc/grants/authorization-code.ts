@@ -3,7 +3,7 @@ import { OAuthError } from '../errors.js';
 import { hashOpaqueToken, newOpaqueToken } from '../tokens/index.js';
 import type { Checked, Grant } from './grant.js';
 import { missingParameters, type AuthorizationCodeRequest } from './grant-request.js';
-import { mayRefresh, signUserTokens } from './issue-user-tokens.js';
+import { mayRefresh, signUserTokens } from './sign-user-tokens.js';
 import { loadGrantUser } from './load-grant-user.js';
 import { verifyPkce } from './verify-pkce.js';
 

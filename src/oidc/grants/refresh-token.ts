@@ -4,7 +4,7 @@ import type { ProviderDeps } from '../provider-deps.js';
 import { hashOpaqueToken, type ClaimedRefreshToken, type StoredRefreshToken } from '../tokens/index.js';
 import type { Checked, Grant } from './grant.js';
 import { missingParameters, type RefreshTokenRequest } from './grant-request.js';
-import { signUserTokens } from './issue-user-tokens.js';
+import { signUserTokens } from './sign-user-tokens.js';
 import { loadGrantUser } from './load-grant-user.js';
 
 const invalid = (description: string) => new OAuthError('invalid_grant', description);
