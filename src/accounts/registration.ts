@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { emailAlreadyExists } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { AuthConfig, EmailConfig, RegistrationConfig, TermConfig } from '../config/types.js';
@@ -8,7 +7,7 @@ import type { TermAcceptanceRepository, Tx, UserRepository } from '../storage/re
 import type { TermAcceptanceRecord, UserRecord } from '../model/index.js';
 import { emailDisabled, emailNotAllowed, registrationDisabled, termsNotAccepted } from './account-errors.js';
 import { isEmailAllowed } from './email-patterns.js';
-import { isUniqueViolation } from './is-unique-violation.js';
+import { insertNewUser, newDatabaseUser } from './new-user.js';
 import { checkNewPassword } from './check-new-password.js';
 
 export interface RegistrationInput {
@@ -92,30 +91,8 @@ export function createRegistration(deps: {
       const passwordHash = await deps.hashPassword(input.password);
       const user = await deps.transaction(async (tx) => {
         const now = deps.clock.now();
-        const created: UserRecord = {
-          sub: randomUUID(),
-          managedBy: 'database',
-          email: input.email,
-          role: 'user',
-          emailVerified: false,
-          emailVerificationRequired: mustVerify,
-          passwordHash,
-          secondFactorRequired: false,
-          // The profile is the user's to fill in (PATCH /api/user); the mail's language comes from the request.
-          name: null,
-          givenName: null,
-          familyName: null,
-          locale: null,
-          deletedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        try {
-          await deps.users.insert(tx, created);
-        } catch (error) {
-          if (isUniqueViolation(error)) throw emailAlreadyExists();
-          throw error;
-        }
+        const created = newDatabaseUser({ email: input.email, role: 'user', emailVerified: false, emailVerificationRequired: mustVerify, passwordHash }, now);
+        await insertNewUser(deps.users, tx, created);
         await deps.termAcceptances.record(tx, accepted.map((term): TermAcceptanceRecord => ({ sub: created.sub, termId: term.id, version: term.version, acceptedAt: now })));
         const who = { actor: created.sub, subject: created.sub, clientAddress: input.clientAddress };
         await deps.events.record(tx, { type: 'registration', ...who, detail: { email_verification_required: mustVerify } });
@@ -132,29 +109,8 @@ export function createRegistration(deps: {
       if (mustVerify && !email.enabled) throw emailDisabled();
       if (!isEmailAllowed(input.email, registration.allowedEmailPatterns)) throw emailNotAllowed();
       const now = deps.clock.now();
-      const created: UserRecord = {
-        sub: randomUUID(),
-        managedBy: 'database',
-        email: input.email,
-        role: 'user',
-        emailVerified: input.emailVerified,
-        emailVerificationRequired: mustVerify,
-        passwordHash: null,
-        secondFactorRequired: false,
-        name: null,
-        givenName: null,
-        familyName: null,
-        locale: null,
-        deletedAt: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-      try {
-        await deps.users.insert(tx, created);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw emailAlreadyExists();
-        throw error;
-      }
+      const created = newDatabaseUser({ email: input.email, role: 'user', emailVerified: input.emailVerified, emailVerificationRequired: mustVerify, passwordHash: null }, now);
+      await insertNewUser(deps.users, tx, created);
       const who = { actor: created.sub, subject: created.sub, clientAddress: input.clientAddress };
       await deps.events.record(tx, { type: 'registration', ...who, detail: { provider: input.providerId, email_verification_required: mustVerify } });
       if (mustVerify) await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });

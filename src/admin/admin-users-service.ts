@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { emailAlreadyExists, forbidden, userNotEditable, userNotFound } from '../api-error.js';
 import type { Clock } from '../clock.js';
-import { isUniqueViolation } from '../accounts/is-unique-violation.js';
+import { insertNewUser, newDatabaseUser } from '../accounts/new-user.js';
 import type { EventLog } from '../events/index.js';
 import type { SecondFactorReset } from '../accounts/second-factor-reset.js';
 import type { Tx, UserRepository } from '../storage/repositories.js';
@@ -108,25 +107,9 @@ export function createAdminUsersService(deps: {
       const user = await deps.transaction(async (tx) => {
         await requireFreeEmail(tx, input.email);
         const now = clock.now();
-        const created: UserRecord = {
-          sub: randomUUID(),
-          managedBy: 'database',
-          email: input.email,
-          role: input.role,
-          emailVerified: input.emailVerified,
-          // An admin vouches for the address they typed (docs/http-api.md).
-          emailVerificationRequired: false,
-          passwordHash,
-          secondFactorRequired: false,
-          name: null,
-          givenName: null,
-          familyName: null,
-          locale: null,
-          deletedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        await insertOrConflict(tx, created);
+        // An admin vouches for the address they typed (docs/http-api.md).
+        const created = newDatabaseUser({ email: input.email, role: input.role, emailVerified: input.emailVerified, emailVerificationRequired: false, passwordHash }, now);
+        await insertNewUser(users, tx, created);
         await events.record(tx, { type: 'admin.user_created', actor: caller.sub, subject: created.sub, clientAddress: context.clientAddress, detail: { role: created.role } });
         return created;
       });
@@ -186,14 +169,4 @@ export function createAdminUsersService(deps: {
       });
     },
   };
-
-  /** Two concurrent creates with one e-mail: the unique index decides, and the loser gets 409. */
-  async function insertOrConflict(tx: Tx, user: UserRecord): Promise<void> {
-    try {
-      await users.insert(tx, user);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw emailAlreadyExists();
-      throw error;
-    }
-  }
 }
