@@ -1,10 +1,10 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
+import { mailRequestRoute } from './mail-request-route.js';
 import { clientAddress } from '../client-address.js';
-import { requestLocale } from '../request-locale.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
-import { emailSchema, sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
-import { emailDisabledResponse, linkTokenSchema, localeQuery, originRefused, tooManyRequestsResponse } from '../schemas/account-schemas.js';
+import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
+import { linkTokenSchema, originRefused } from '../schemas/account-schemas.js';
 
 /** E-mail verification (DESIGN.md 11): src/accounts/email-verification.ts. */
 export const verifyEmailRoute: RouteSpec = {
@@ -26,27 +26,11 @@ export const verifyEmailRoute: RouteSpec = {
   },
 };
 
-export const resendVerificationRoute: RouteSpec = {
-  checkOrigin: true,
-  tags: ['Auth'],
+export const resendVerificationRoute = mailRequestRoute({
+  label: 'ResendVerificationRequest',
   summary: 'Send the verification mail again',
   description:
     '202 always, whether or not the address belongs to an account that needs verifying (nothing is sent then): the answer and its timing do not tell which addresses are registered. Rate limited per e-mail and per client address (security.login_rate_limit): 429 with Retry-After.',
-  validate: { query: localeQuery, payload: Joi.object({ email: emailSchema.required() }).label('ResendVerificationRequest') },
-  responses: {
-    202: { description: 'Accepted: a mail is sent if the address needs verifying' },
-    ...commonErrors,
-    403: originRefused,
-    429: tooManyRequestsResponse,
-    503: emailDisabledResponse,
-  },
-  handler: (deps) => async (request, h) => {
-    const { email } = request.payload as { email: string };
-    await deps.emailVerification.resend({
-      email,
-      locale: requestLocale(request, deps.config.i18n),
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
-    });
-    return h.response().code(202);
-  },
-};
+  accepted: 'Accepted: a mail is sent if the address needs verifying',
+  send: (deps) => deps.emailVerification.resend,
+});

@@ -1,36 +1,19 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
+import { mailRequestRoute } from './mail-request-route.js';
 import { clientAddress } from '../client-address.js';
-import { requestLocale } from '../request-locale.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
-import { emailSchema } from '../schemas/user-schemas.js';
-import { emailDisabledResponse, linkTokenSchema, localeQuery, newPasswordSchema, originRefused, tooManyRequestsResponse } from '../schemas/account-schemas.js';
+import { linkTokenSchema, newPasswordSchema, originRefused } from '../schemas/account-schemas.js';
 
 /** A forgotten password (DESIGN.md 11): src/accounts/password-reset.ts. */
-export const forgotPasswordRoute: RouteSpec = {
-  checkOrigin: true,
-  tags: ['Auth'],
+export const forgotPasswordRoute = mailRequestRoute({
+  label: 'ForgotPasswordRequest',
   summary: 'Mail a password reset link',
   description:
     '202 always: a link (valid 1 hour) goes only to a live database-managed account with this address (config-managed users get their password from git), and neither the answer nor its timing tells whether one exists. Rate limited per e-mail and per client address (security.login_rate_limit): 429 with Retry-After.',
-  validate: { query: localeQuery, payload: Joi.object({ email: emailSchema.required() }).label('ForgotPasswordRequest') },
-  responses: {
-    202: { description: 'Accepted: a mail is sent if the address belongs to such an account' },
-    ...commonErrors,
-    403: originRefused,
-    429: tooManyRequestsResponse,
-    503: emailDisabledResponse,
-  },
-  handler: (deps) => async (request, h) => {
-    const { email } = request.payload as { email: string };
-    await deps.passwordReset.forgot({
-      email,
-      locale: requestLocale(request, deps.config.i18n),
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
-    });
-    return h.response().code(202);
-  },
-};
+  accepted: 'Accepted: a mail is sent if the address belongs to such an account',
+  send: (deps) => deps.passwordReset.forgot,
+});
 
 export const resetPasswordRoute: RouteSpec = {
   checkOrigin: true,
