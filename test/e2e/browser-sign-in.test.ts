@@ -88,6 +88,14 @@ describe('signing in through the built-in pages in Chromium', () => {
     await page.getByRole('button', { name: 'Continue as alice@example.com' }).click();
     await page.waitForURL((url) => url.pathname === '/callback');
     expect(await page.locator('#who').textContent()).toBe('Signed in as alice (alice@example.com)');
+
+    // The same choice at its own address (DESIGN.md 14), for a front end that links to it.
+    await page.goto((await rp.authorizationUrl({ prompt: 'select_account' })).href);
+    await page.waitForURL((url) => url.pathname === '/login');
+    const returnTo = new URL(page.url()).searchParams.get('return_to') ?? '';
+    await page.goto(`${new URL(page.url()).origin}/select-account?${new URLSearchParams({ return_to: returnTo })}`);
+    await page.getByRole('button', { name: 'Continue as alice@example.com' }).click();
+    await page.waitForURL((url) => url.pathname === '/callback');
     await context.close();
   });
 

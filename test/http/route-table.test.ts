@@ -24,6 +24,7 @@ const undocumented: Record<string, string> = {
   'GET /': 'a page of the built-in UI (src/web/pages)',
   'GET /login': 'a page of the built-in UI (src/web/pages)',
   'GET /login/second-factor': 'a page of the built-in UI (src/web/pages)',
+  'GET /select-account': 'a page of the built-in UI (src/web/pages)',
   'GET /register': 'a page of the built-in UI (src/web/pages)',
   'GET /verify-email': 'a page of the built-in UI (src/web/pages)',
   'GET /forgot-password': 'a page of the built-in UI (src/web/pages)',

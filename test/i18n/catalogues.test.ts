@@ -22,6 +22,11 @@ describe('the catalogues', () => {
     expect(german.size).toBe(strings(en).length);
   });
 
+  it('has a sentence for every error code the account API answers with (DESIGN.md 11), so no page falls back to the generic one', () => {
+    const accountApiCodes = ['INVALID_CREDENTIALS', 'TOO_MANY_REQUESTS', 'EMAIL_NOT_VERIFIED', 'REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'EMAIL_ALREADY_EXISTS', 'TERMS_NOT_ACCEPTED', 'PASSWORD_TOO_SHORT', 'INVALID_TOKEN', 'USER_NOT_EDITABLE', 'ACCOUNT_DELETION_DISABLED', 'EMAIL_DISABLED', 'INVALID_CODE', 'TOTP_ALREADY_REGISTERED', 'SECOND_FACTOR_REQUIRED', 'PASSKEY_NOT_FOUND', 'INVALID_PASSKEY', 'CONSENT_NOT_FOUND', 'TERMS_NOT_FOUND', 'TERMS_VERSION_MISMATCH', 'ACCOUNT_NOT_REMEMBERED', 'UPSTREAM_ERROR', 'LINK_REQUIRED', 'CONNECTION_NOT_FOUND', 'LAST_SIGN_IN_METHOD'];
+    for (const code of accountApiCodes) expect(en.errors, code).toHaveProperty(code);
+  });
+
   it.each([
     ['de', 'Anmelden'],
     ['de-AT', 'Anmelden'],

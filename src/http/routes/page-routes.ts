@@ -76,21 +76,26 @@ export const homePageRoute = pageRoute('The start page', (deps, request, h) => {
   return pageResponse(h, renderHomePage(pageContextOf(deps, request), { email: session?.user.email ?? null }));
 });
 
-export const loginPageRoute = pageRoute('Sign in', async (deps, request, h) => {
-  const context = pageContextOf(deps, request);
-  const returnTo = returnToOf(request);
-  if (!returnTo.ok) return invalidLinkPage(context, h);
-  const page = {
-    clientName: await clientNameOf(deps, returnTo.value),
-    returnTo: returnTo.value,
-    loginHint: stringParam(request.query.login_hint),
-    selectAccount: request.query.select_account === 'true',
-    errorCode: stringParam(request.query.error),
-    providers: await deps.federation.listProviders(),
-    errorProvider: stringParam(request.query.provider),
-  };
-  return pageResponse(h, renderLoginPage(context, page));
-});
+/** The sign-in page; `/select-account` (DESIGN.md 14) is the same page offering the remembered accounts first. */
+const signInPage = (selectAccount: boolean) =>
+  pageRoute('Sign in', async (deps, request, h) => {
+    const context = pageContextOf(deps, request);
+    const returnTo = returnToOf(request);
+    if (!returnTo.ok) return invalidLinkPage(context, h);
+    const page = {
+      clientName: await clientNameOf(deps, returnTo.value),
+      returnTo: returnTo.value,
+      loginHint: stringParam(request.query.login_hint),
+      selectAccount: selectAccount || request.query.select_account === 'true',
+      errorCode: stringParam(request.query.error),
+      providers: await deps.federation.listProviders(),
+      errorProvider: stringParam(request.query.provider),
+    };
+    return pageResponse(h, renderLoginPage(context, page));
+  });
+
+export const loginPageRoute = signInPage(false);
+export const selectAccountPageRoute = signInPage(true);
 
 export const registerPageRoute = pageRoute('Create an account', async (deps, request, h) => {
   const context = pageContextOf(deps, request);

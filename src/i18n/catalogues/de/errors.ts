@@ -43,4 +43,8 @@ export const errors: typeof reference = {
   ACCOUNT_DELETED: 'Das Konto, zu dem diese Anmeldung gehört, wurde gelöscht.',
   CONNECTION_NOT_FOUND: 'Dieser Anbieter ist nicht mit Ihrem Konto verbunden.',
   LAST_SIGN_IN_METHOD: 'Dies ist Ihre einzige Anmeldemöglichkeit. Legen Sie zuerst ein Passwort fest oder verbinden Sie einen weiteren Anbieter.',
+  ACCOUNT_NOT_REMEMBERED: 'Dieses Konto ist in diesem Browser nicht mehr gespeichert. Melden Sie sich erneut damit an.',
+  CONSENT_NOT_FOUND: 'Diese Anwendung hat keinen Zugriff mehr auf Ihr Konto. Laden Sie die Seite neu.',
+  TERMS_NOT_FOUND: 'Diese Bedingungen gibt es nicht mehr. Laden Sie die Seite neu.',
+  TERMS_VERSION_MISMATCH: 'Diese Bedingungen wurden gerade geändert. Laden Sie die Seite neu und lesen Sie die neue Fassung.',
 };

@@ -46,4 +46,8 @@ export const errors = {
   ACCOUNT_DELETED: 'The account this sign-in belongs to has been deleted.',
   CONNECTION_NOT_FOUND: 'This provider is not connected to your account.',
   LAST_SIGN_IN_METHOD: 'This is your only way to sign in. Set a password or connect another provider first.',
+  ACCOUNT_NOT_REMEMBERED: 'This account is no longer remembered in this browser. Sign in to it again.',
+  CONSENT_NOT_FOUND: 'This application no longer has access to your account. Reload the page.',
+  TERMS_NOT_FOUND: 'These terms do not exist any more. Reload the page.',
+  TERMS_VERSION_MISMATCH: 'These terms have just changed. Reload the page and read the new version.',
 };
