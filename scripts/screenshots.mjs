@@ -236,6 +236,14 @@ const shots = [
     },
   },
   {
+    name: 'select-account',
+    async go(page, url) {
+      await signIn(page, url);
+      const authorize = new URL(authorizeUrl(url));
+      await page.goto(`${url}/select-account?${new URLSearchParams({ return_to: authorize.pathname + authorize.search })}`);
+    },
+  },
+  {
     name: 'account',
     async go(page, url) {
       await signIn(page, url, 'grace@acme.example');
