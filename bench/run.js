@@ -42,21 +42,42 @@ async function main() {
         rows.push(...(await runCaseRepeatedly(suite.name, suite.file, benchCase)));
       } catch (error) {
         failures++;
-        process.stderr.write(`bench:   ${benchCase.name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
-        rows.push({ suite: suite.name, name: benchCase.name, metric: 'error', value: null, unit: '', target: null, ok: false, runs: [], note: 'failed, see log' });
+        process.stderr.write(
+          `bench:   ${benchCase.name} failed: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+        rows.push({
+          suite: suite.name,
+          name: benchCase.name,
+          metric: 'error',
+          value: null,
+          unit: '',
+          target: null,
+          ok: false,
+          runs: [],
+          note: 'failed, see log',
+        });
       }
     }
   }
   const table = toMarkdown(rows);
-  const machine = `${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${os.platform()} ${os.arch()}`.replace(/\s+/g, ' ');
+  const machine =
+    `${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${os.platform()} ${os.arch()}`.replace(
+      /\s+/g,
+      ' ',
+    );
   const generatedAt = new Date().toISOString();
   process.stdout.write(`${table}\n`);
   const results = path.join(benchDir, 'results');
   mkdirSync(results, { recursive: true });
   writeFileSync(path.join(results, 'latest.md'), `# Benchmark results\n\n${generatedAt} — ${machine}\n\n${table}\n`);
-  writeFileSync(path.join(results, 'latest.json'), `${JSON.stringify({ generated_at: generatedAt, machine, rows }, null, 2)}\n`);
+  writeFileSync(
+    path.join(results, 'latest.json'),
+    `${JSON.stringify({ generated_at: generatedAt, machine, rows }, null, 2)}\n`,
+  );
   const missed = rows.filter((r) => r.ok === false).length;
-  process.stderr.write(`bench: ${rows.length} rows, ${missed} not meeting their target${failures ? `, ${failures} case(s) failed` : ''}; written to bench/results/latest.{md,json}\n`);
+  process.stderr.write(
+    `bench: ${rows.length} rows, ${missed} not meeting their target${failures ? `, ${failures} case(s) failed` : ''}; written to bench/results/latest.{md,json}\n`,
+  );
   process.exitCode = failures > 0 ? 1 : 0;
 }
 

@@ -24,8 +24,12 @@ export async function up(knex) {
     })
     .catch(() => false);
   if (!available) return;
-  await knex.raw('CREATE INDEX users_live_email_trgm ON users USING gin (email_normalized gin_trgm_ops) WHERE deleted_at IS NULL');
-  await knex.raw('CREATE INDEX users_live_sub_trgm ON users USING gin (lower(sub) gin_trgm_ops) WHERE deleted_at IS NULL');
+  await knex.raw(
+    'CREATE INDEX users_live_email_trgm ON users USING gin (email_normalized gin_trgm_ops) WHERE deleted_at IS NULL',
+  );
+  await knex.raw(
+    'CREATE INDEX users_live_sub_trgm ON users USING gin (lower(sub) gin_trgm_ops) WHERE deleted_at IS NULL',
+  );
 }
 
 /** @param {import('knex').Knex} knex */

@@ -37,7 +37,9 @@ export async function up(knex) {
 export async function down(knex) {
   if (!(await indexExists(knex, 'users_email_lower_trgm'))) return;
   await knex.raw('DROP INDEX users_email_lower_trgm');
-  await knex.raw('CREATE INDEX users_live_email_trgm ON users USING gin (email_normalized gin_trgm_ops) WHERE deleted_at IS NULL');
+  await knex.raw(
+    'CREATE INDEX users_live_email_trgm ON users USING gin (email_normalized gin_trgm_ops) WHERE deleted_at IS NULL',
+  );
 }
 
 /**

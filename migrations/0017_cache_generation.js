@@ -30,12 +30,16 @@ export async function up(knex) {
       END $$`);
     // Statement-level: a bulk revocation bumps once, not once per row.
     for (const [name, event, table] of triggers) {
-      await knex.raw(`CREATE TRIGGER ${name} AFTER ${event} ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION bump_cache_generation()`);
+      await knex.raw(
+        `CREATE TRIGGER ${name} AFTER ${event} ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION bump_cache_generation()`,
+      );
     }
     return;
   }
   for (const [name, event, table, when] of triggers) {
-    await knex.raw(`CREATE TRIGGER ${name} AFTER ${event} ON ${table} FOR EACH ROW ${when ? `WHEN ${when} ` : ''}BEGIN UPDATE cache_generation SET generation = generation + 1 WHERE id = 1; END`);
+    await knex.raw(
+      `CREATE TRIGGER ${name} AFTER ${event} ON ${table} FOR EACH ROW ${when ? `WHEN ${when} ` : ''}BEGIN UPDATE cache_generation SET generation = generation + 1 WHERE id = 1; END`,
+    );
   }
 }
 
@@ -55,7 +59,8 @@ const triggers = [
 
 /** @param {import('knex').Knex} knex */
 export async function down(knex) {
-  for (const [name, , table] of triggers) await knex.raw(`DROP TRIGGER IF EXISTS ${name}${knex.client.config.client === 'pg' ? ` ON ${table}` : ''}`);
+  for (const [name, , table] of triggers)
+    await knex.raw(`DROP TRIGGER IF EXISTS ${name}${knex.client.config.client === 'pg' ? ` ON ${table}` : ''}`);
   if (knex.client.config.client === 'pg') await knex.raw('DROP FUNCTION IF EXISTS bump_cache_generation()');
   await knex.schema.dropTableIfExists('cache_generation');
 }

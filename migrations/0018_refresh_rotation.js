@@ -51,7 +51,9 @@ export async function up(knex) {
 
 /** @param {import('knex').Knex} knex */
 export async function down(knex) {
-  await knex.raw(`DROP TRIGGER IF EXISTS refresh_tokens_successor${knex.client.config.client === 'pg' ? ' ON refresh_tokens' : ''}`);
+  await knex.raw(
+    `DROP TRIGGER IF EXISTS refresh_tokens_successor${knex.client.config.client === 'pg' ? ' ON refresh_tokens' : ''}`,
+  );
   if (knex.client.config.client === 'pg') await knex.raw('DROP FUNCTION IF EXISTS insert_refresh_successor()');
   await knex.schema.alterTable('refresh_tokens', (t) => {
     t.dropColumn('successor_expires_at');

@@ -27,7 +27,8 @@ const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',
 const keepServing = args.includes('--serve');
 
 /** argon2id of "correct horse battery staple" (test/support/config-fixture.ts). */
-const passwordHash = '$argon2id$v=19$m=19456,p=1,t=2$c29tZXNhbHRzb21lc2FsdA$ISO7kkvFzh19GM8qB7patN3C3Y9HHsjlVTfEZ9T600Y';
+const passwordHash =
+  '$argon2id$v=19$m=19456,p=1,t=2$c29tZXNhbHRzb21lc2FsdA$ISO7kkvFzh19GM8qB7patN3C3Y9HHsjlVTfEZ9T600Y';
 const password = 'correct horse battery staple';
 
 async function freePort() {
@@ -113,16 +114,26 @@ clients:
 
 async function startServer() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'idp-screens-'));
-  const smtp = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], logger: false, onData: (stream, _s, done) => stream.resume().on('end', () => done()) });
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData: (stream, _s, done) => stream.resume().on('end', () => done()),
+  });
   const smtpPort = await freePort();
   await new Promise((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
   const port = await freePort();
   const file = path.join(dir, 'idp.yaml');
   await writeFile(file, config({ port, smtpPort, dir }));
-  const server = spawn(process.execPath, [path.join(root, 'bin/idp'), 'serve', '-c', file], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const server = spawn(process.execPath, [path.join(root, 'bin/idp'), 'serve', '-c', file], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt += 1) {
-    const healthy = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (attempt > 100) throw new Error('idp serve did not start');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -141,8 +152,15 @@ async function startServer() {
 
 /** grace@acme.example, a database-managed user (whose account page has every section), created through the admin API. */
 async function createDatabaseUser(url) {
-  const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@acme.example', password }) });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@acme.example', password }),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const created = await fetch(`${url}/api/admin/users`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
@@ -166,10 +184,21 @@ function authorizeUrl(url) {
 }
 
 async function signIn(page, url, email = 'ada@acme.example') {
-  const response = await page.request.post(`${url}/api/auth/login`, { data: { email, password }, headers: { origin: url } });
+  const response = await page.request.post(`${url}/api/auth/login`, {
+    data: { email, password },
+    headers: { origin: url },
+  });
   if (!response.ok()) throw new Error(`sign-in failed: ${response.status()}`);
   // The terms step comes before consent: accepted here, as the terms page would.
-  const accepted = await page.request.post(`${url}/api/terms/accept`, { data: { terms: [{ id: 'tos', version: '1' }, { id: 'privacy', version: '1' }] }, headers: { origin: url } });
+  const accepted = await page.request.post(`${url}/api/terms/accept`, {
+    data: {
+      terms: [
+        { id: 'tos', version: '1' },
+        { id: 'privacy', version: '1' },
+      ],
+    },
+    headers: { origin: url },
+  });
   if (!accepted.ok()) throw new Error(`accepting the terms failed: ${accepted.status()}`);
 }
 
@@ -206,7 +235,11 @@ const shots = [
       await page.locator('#register-summary li').first().waitFor();
     },
   },
-  { name: 'verify-email-failed', go: (page, url) => page.goto(`${url}/verify-email?token=not-a-real-token`).then(() => page.locator('#verify-failed').waitFor()) },
+  {
+    name: 'verify-email-failed',
+    go: (page, url) =>
+      page.goto(`${url}/verify-email?token=not-a-real-token`).then(() => page.locator('#verify-failed').waitFor()),
+  },
   { name: 'forgot-password', go: (page, url) => page.goto(`${url}/forgot-password`) },
   {
     name: 'forgot-password-sent',
@@ -221,7 +254,10 @@ const shots = [
   {
     name: 'terms',
     async go(page, url) {
-      const response = await page.request.post(`${url}/api/auth/login`, { data: { email: 'grace@acme.example', password }, headers: { origin: url } });
+      const response = await page.request.post(`${url}/api/auth/login`, {
+        data: { email: 'grace@acme.example', password },
+        headers: { origin: url },
+      });
       if (!response.ok()) throw new Error(`sign-in failed: ${response.status()}`);
       await page.goto(authorizeUrl(url));
       await page.waitForURL((u) => u.pathname === '/terms');
@@ -240,7 +276,9 @@ const shots = [
     async go(page, url) {
       await signIn(page, url);
       const authorize = new URL(authorizeUrl(url));
-      await page.goto(`${url}/select-account?${new URLSearchParams({ return_to: authorize.pathname + authorize.search })}`);
+      await page.goto(
+        `${url}/select-account?${new URLSearchParams({ return_to: authorize.pathname + authorize.search })}`,
+      );
     },
   },
   {
@@ -286,7 +324,10 @@ const shots = [
     },
   },
   { name: 'not-found', go: (page, url) => page.goto(`${url}/no-such-page`) },
-  { name: 'authorize-error', go: (page, url) => page.goto(`${url}/oauth2/authorize?client_id=unknown&response_type=code`) },
+  {
+    name: 'authorize-error',
+    go: (page, url) => page.goto(`${url}/oauth2/authorize?client_id=unknown&response_type=code`),
+  },
 ];
 
 const viewports = [
@@ -307,7 +348,12 @@ try {
     for (const { label, viewport } of viewports) {
       for (const colorScheme of ['light', 'dark']) {
         for (const locale of ['en', 'de']) {
-          const context = await browser.newContext({ viewport, colorScheme, locale, extraHTTPHeaders: { 'accept-language': locale } });
+          const context = await browser.newContext({
+            viewport,
+            colorScheme,
+            locale,
+            extraHTTPHeaders: { 'accept-language': locale },
+          });
           const page = await context.newPage();
           page.setDefaultTimeout(10_000);
           page.on('pageerror', (error) => problems.push(`${shot.name}: ${error}`));
@@ -317,7 +363,8 @@ try {
             problems.push(`${shot.name} ${label} ${colorScheme} ${locale}: ${String(error).split('\n')[0]}`);
           }
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-          if (overflow > 0) problems.push(`${shot.name} ${label} ${colorScheme} ${locale}: ${overflow}px horizontal overflow`);
+          if (overflow > 0)
+            problems.push(`${shot.name} ${label} ${colorScheme} ${locale}: ${overflow}px horizontal overflow`);
           const file = path.join(outDir, `${shot.name}-${label}-${colorScheme}-${locale}.png`);
           await page.screenshot({ path: file, fullPage: true });
           await context.close();

@@ -22,8 +22,10 @@ export class ApiError extends Error {
 }
 
 // SPEC.md 5 and 7: the exact messages of the admin operations.
-export const unauthorized = () => new ApiError(401, 'UNAUTHORIZED', 'Authentication is required to access this resource.');
+export const unauthorized = () =>
+  new ApiError(401, 'UNAUTHORIZED', 'Authentication is required to access this resource.');
 export const forbidden = () => new ApiError(403, 'FORBIDDEN', 'You do not have permission to access this resource.');
 export const userNotEditable = () => new ApiError(403, 'USER_NOT_EDITABLE', 'This user account cannot be modified.');
 export const userNotFound = () => new ApiError(404, 'USER_NOT_FOUND', 'User not found.');
-export const emailAlreadyExists = () => new ApiError(409, 'EMAIL_ALREADY_EXISTS', 'The provided email is already registered.');
+export const emailAlreadyExists = () =>
+  new ApiError(409, 'EMAIL_ALREADY_EXISTS', 'The provided email is already registered.');

@@ -120,14 +120,31 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const scheduler = createFoundationScheduler(foundation, logger);
 
   // Services
-  const secret = await resolveServerSecret({ configured: config.security.secret, db, settings: repositories.settings, clock, logger });
+  const secret = await resolveServerSecret({
+    configured: config.security.secret,
+    db,
+    settings: repositories.settings,
+    clock,
+    logger,
+  });
   const users = repositories.users;
-  const sessions = createSessionService({ db, sessions: repositories.sessions, users, security: config.security, clock });
+  const sessions = createSessionService({
+    db,
+    sessions: repositories.sessions,
+    users,
+    security: config.security,
+    clock,
+  });
   const events = createEventLog({ storage, logger, clock });
   const { totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials } = repositories;
   const factors = createUserFactorReader({ db, totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials });
   const userViews = createUserViewService({ factors, auth: config.auth });
-  const rateLimit = createLoginRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock });
+  const rateLimit = createLoginRateLimit({
+    db,
+    counters: repositories.loginRateLimits,
+    limits: config.security.loginRateLimit,
+    clock,
+  });
   const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword, events });
   const signOut = createSignOut({ storage, events });
   const totp = createTotpService({
@@ -158,14 +175,36 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock,
   });
   const userTerms = createUserTerms({ storage, events, clock });
-  const signInDeps = createSignInDeps({ db, consents: repositories.consents, factors, terms: userTerms, auth: config.auth, clock });
+  const signInDeps = createSignInDeps({
+    db,
+    consents: repositories.consents,
+    factors,
+    terms: userTerms,
+    auth: config.auth,
+    clock,
+  });
   const signIn = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: signInDeps, events, db, clock });
   const enrolment = createEnrolmentService({ totp, passkeys, signIn, factors, auth: config.auth });
   const revokeUser = async (tx: Tx, sub: string) => {
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
-  const resetSecondFactors = createSecondFactorReset({ totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials, sessions: repositories.sessions });
-  const admin = createAdminUsersService({ db, transaction, users, views: userViews, revokeUser, resetSecondFactors, hashPassword, events, clock });
+  const resetSecondFactors = createSecondFactorReset({
+    totp: totpCredentials,
+    recoveryCodes,
+    passkeys: passkeyCredentials,
+    sessions: repositories.sessions,
+  });
+  const admin = createAdminUsersService({
+    db,
+    transaction,
+    users,
+    views: userViews,
+    revokeUser,
+    resetSecondFactors,
+    hashPassword,
+    events,
+    clock,
+  });
   const adminEvents = createAdminEventsService(storage);
   const userConsents = createUserConsents({ storage, events, clock });
   const profiles = createProfileUpdater({ db, users, i18n: config.i18n, clock });
@@ -182,7 +221,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events,
     clock,
   });
-  const accountDeletion = createOwnAccountDeletion({ transaction, users, revokeUser, confirmation, accountDeletion: config.accountDeletion, events, clock });
+  const accountDeletion = createOwnAccountDeletion({
+    transaction,
+    users,
+    revokeUser,
+    confirmation,
+    accountDeletion: config.accountDeletion,
+    events,
+    clock,
+  });
 
   // Self-service accounts: their mails are `mail.send` jobs queued in the transaction of the change (src/mail).
   const outbox: MailOutbox = {
@@ -197,7 +244,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       outbox,
       email: config.email,
       template,
-      rateLimit: createRequestRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock, scope }),
+      rateLimit: createRequestRateLimit({
+        db,
+        counters: repositories.loginRateLimits,
+        limits: config.security.loginRateLimit,
+        clock,
+        scope,
+      }),
     });
   const registration = createRegistration({
     db,
@@ -210,7 +263,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     hashPassword,
     clock,
   });
-  const emailVerification = createEmailVerification({ transaction, users, linkTokens, resend: mailRequest('email_verification', 'email_resend'), events, clock });
+  const emailVerification = createEmailVerification({
+    transaction,
+    users,
+    linkTokens,
+    resend: mailRequest('email_verification', 'email_resend'),
+    events,
+    clock,
+  });
   const passwordReset = createPasswordReset({
     db,
     transaction,
@@ -312,10 +372,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   let mailer: Mailer | null = null;
   if (config.email.enabled) {
     mailer = createSmtpMailer(config.email);
-    const accountMail = createAccountMail({ db, users, linkTokens, mailer, baseUrl: config.server.baseUrl, branding: config.branding });
+    const accountMail = createAccountMail({
+      db,
+      users,
+      linkTokens,
+      mailer,
+      baseUrl: config.server.baseUrl,
+      branding: config.branding,
+    });
     scheduler.registerHandler('mail.send', async (job, { logger: jobLogger }) => {
       const outcome = await accountMail.deliver(job);
-      jobLogger.info({ event: `mail.${outcome}`, template: job.template, locale: job.locale }, `${job.template} mail ${outcome}`);
+      jobLogger.info(
+        { event: `mail.${outcome}`, template: job.template, locale: job.locale },
+        `${job.template} mail ${outcome}`,
+      );
     });
   }
 

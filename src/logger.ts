@@ -15,13 +15,33 @@ export function createLogger(logging: LoggingConfig, destination: NodeJS.Writabl
     level: logging.level,
     base: undefined,
     timestamp: stdTimeFunctions.isoTime,
-    redact: { paths: ['password', '*.password', 'cookie', '*.cookie', 'headers.cookie', 'headers.authorization', 'secret', '*.secret'], censor: '[redacted]' },
+    redact: {
+      paths: [
+        'password',
+        '*.password',
+        'cookie',
+        '*.cookie',
+        'headers.cookie',
+        'headers.authorization',
+        'secret',
+        '*.secret',
+      ],
+      censor: '[redacted]',
+    },
   };
-  const pretty = logging.format === 'pretty' || (logging.format === null && (destination as { isTTY?: boolean }).isTTY === true);
+  const pretty =
+    logging.format === 'pretty' || (logging.format === null && (destination as { isTTY?: boolean }).isTTY === true);
   return pino(options, pretty ? prettyStream(destination) : destination);
 }
 
-const levelNames: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const levelNames: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 
 function prettyStream(destination: NodeJS.WritableStream): Writable {
   return new Writable({
@@ -30,7 +50,9 @@ function prettyStream(destination: NodeJS.WritableStream): Writable {
       const fields = Object.entries(rest)
         .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
         .join(' ');
-      destination.write(`${String(time)} ${levelNames[Number(level)] ?? level} ${String(msg ?? '')}${fields ? ` ${fields}` : ''}\n`);
+      destination.write(
+        `${String(time)} ${levelNames[Number(level)] ?? level} ${String(msg ?? '')}${fields ? ` ${fields}` : ''}\n`,
+      );
       done();
     },
   });

@@ -13,7 +13,8 @@ function environmentFor(text: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [, name] of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
     if (name.endsWith('_URL')) env[name] = 'postgres://idp@127.0.0.1:5432/idp';
-    else if (name.endsWith('_HASH')) env[name] = '$argon2id$v=19$m=65536,p=4,t=3$31RLZlALzHw6P3fZ/PPkRg$6pRwRsiPRsP4hgJ78sKSa5ppEF+vPen8qV7f4YDY/as';
+    else if (name.endsWith('_HASH'))
+      env[name] = '$argon2id$v=19$m=65536,p=4,t=3$31RLZlALzHw6P3fZ/PPkRg$6pRwRsiPRsP4hgJ78sKSa5ppEF+vPen8qV7f4YDY/as';
     else env[name] = `${name.toLowerCase()}-value-long-enough-for-a-secret`;
   }
   return env;
@@ -42,7 +43,8 @@ describe('examples/', () => {
     const methods = result.config.clients.map((c) => c.tokenEndpointAuthMethod);
     expect(methods).toContain('none');
     expect(methods.some((m) => m !== 'none')).toBe(true);
-    for (const client of result.config.clients) for (const uri of client.redirectUris) expect(new URL(uri).hostname).toBe('localhost');
+    for (const client of result.config.clients)
+      for (const uri of client.redirectUris) expect(new URL(uri).hostname).toBe('localhost');
     expect(result.config.database.filename).toBe(path.join(root, 'examples/quickstart.sqlite'));
   });
 });

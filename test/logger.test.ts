@@ -37,7 +37,10 @@ describe('createLogger', () => {
 
   it('follows a configured format whatever the stream, and never writes a password or secret', () => {
     const json = sink(true);
-    createLogger({ level: 'info', format: 'json' }, json.stream).info({ password: 'hunter2', nested: { secret: 's3cret' } }, 'x');
+    createLogger({ level: 'info', format: 'json' }, json.stream).info(
+      { password: 'hunter2', nested: { secret: 's3cret' } },
+      'x',
+    );
     expect(JSON.parse(json.lines[0])).toMatchObject({ password: '[redacted]', nested: { secret: '[redacted]' } });
     const pretty = sink(false);
     createLogger({ level: 'info', format: 'pretty' }, pretty.stream).info('plain');

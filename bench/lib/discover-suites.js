@@ -14,6 +14,7 @@ export function discoverSuites(dir, only) {
     .sort()
     .map((f) => ({ name: f.slice(0, -3), file: path.join(dir, f) }));
   const unknown = only.filter((name) => !all.some((s) => s.name === name));
-  if (unknown.length > 0) throw new Error(`unknown suite ${unknown.join(', ')} (have: ${all.map((s) => s.name).join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(`unknown suite ${unknown.join(', ')} (have: ${all.map((s) => s.name).join(', ')})`);
   return only.length === 0 ? all : all.filter((s) => only.includes(s.name));
 }

@@ -25,9 +25,14 @@ export function ensureBuilt(root) {
   const stale = newestMtime(path.join(root, 'src'), '.ts') > newestMtime(path.join(root, 'dist'), '.js');
   if (!stale) return;
   process.stderr.write('bench: dist/ is older than src/, building (tsc)…\n');
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (result.status !== 0) {
-    if (!existsSync(path.join(root, 'dist/cli/main.js'))) throw new Error('tsc failed and dist/ is missing: fix the build first (npm run build)');
+    if (!existsSync(path.join(root, 'dist/cli/main.js')))
+      throw new Error('tsc failed and dist/ is missing: fix the build first (npm run build)');
     process.stderr.write('bench: tsc reported errors (see above); benchmarking the files it emitted\n');
   }
 }

@@ -26,7 +26,11 @@ export async function loadSuite(file) {
           runs: 1,
           rssTargetMb: module.rssTargetMb ?? null,
           run: async () =>
-            (await module.run()).map((/** @type {any} */ row) => ({ metric: row.metric ?? '', target: row.target ?? null, ...row })),
+            (await module.run()).map((/** @type {any} */ row) => ({
+              metric: row.metric ?? '',
+              target: row.target ?? null,
+              ...row,
+            })),
         },
       ],
     };

@@ -36,7 +36,9 @@ export function toMarkdown(rows) {
   for (const row of rows) {
     const ok = row.ok === null ? '' : row.ok ? 'yes' : '**no**';
     const value = `${showValue(row.value)} ${row.unit}${row.note ? ` (${row.note})` : ''}`;
-    lines.push(`| ${row.suite} | ${row.name} | ${row.metric} | ${value} | ${showTarget(row.target, row.unit)} | ${ok} |`);
+    lines.push(
+      `| ${row.suite} | ${row.name} | ${row.metric} | ${value} | ${showTarget(row.target, row.unit)} | ${ok} |`,
+    );
   }
   return lines.join('\n');
 }

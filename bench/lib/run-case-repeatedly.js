@@ -35,10 +35,30 @@ export async function runCaseRepeatedly(suiteName, suiteFile, benchCase) {
     const value = numbers.length === 0 ? null : median(numbers);
     const target = first.target ?? null;
     const note = count > 1 ? `median of ${count}` : first.note;
-    rows.push({ suite: suiteName, name: first.name, metric: first.metric, value, unit: first.unit, target, ok: meetsTarget(target, value), runs: values, ...(note ? { note } : {}) });
+    rows.push({
+      suite: suiteName,
+      name: first.name,
+      metric: first.metric,
+      value,
+      unit: first.unit,
+      target,
+      ok: meetsTarget(target, value),
+      runs: values,
+      ...(note ? { note } : {}),
+    });
   }
   const rssTarget = benchCase.rssTargetMb ? { max: benchCase.rssTargetMb } : null;
   const peak = Math.max(...rssMb);
-  rows.push({ suite: suiteName, name: benchCase.name, metric: 'peak RSS', value: peak, unit: 'MB', target: rssTarget, ok: meetsTarget(rssTarget, peak), runs: rssMb, ...(count > 1 ? { note: `highest of ${count}` } : {}) });
+  rows.push({
+    suite: suiteName,
+    name: benchCase.name,
+    metric: 'peak RSS',
+    value: peak,
+    unit: 'MB',
+    target: rssTarget,
+    ok: meetsTarget(rssTarget, peak),
+    runs: rssMb,
+    ...(count > 1 ? { note: `highest of ${count}` } : {}),
+  });
   return rows;
 }

@@ -25,7 +25,9 @@ export async function startServerChild(script, args, { killAfterMs }) {
   const child = fork(script, [...args, String(await freePort())], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const info = await new Promise((resolve, reject) => {
     child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`${script} ${args.join(' ')} exited with ${code} before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${script} ${args.join(' ')} exited with ${code} before it was ready`)),
+    );
   });
   child.removeAllListeners('exit');
   const exited = () => child.exitCode !== null || child.signalCode !== null;
@@ -35,7 +37,8 @@ export async function startServerChild(script, args, { killAfterMs }) {
     request: (message) =>
       new Promise((resolve, reject) => {
         if (exited()) return reject(new Error(`${script} ${args.join(' ')} has exited`));
-        const onExit = (/** @type {number | null} */ code) => reject(new Error(`${script} ${args.join(' ')} exited with ${code} before it answered`));
+        const onExit = (/** @type {number | null} */ code) =>
+          reject(new Error(`${script} ${args.join(' ')} exited with ${code} before it answered`));
         child.once('exit', onExit);
         child.once('message', (answer) => {
           child.off('exit', onExit);

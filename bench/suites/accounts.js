@@ -34,7 +34,10 @@ async function load(options, expected) {
   // Warm up with one request per connection, all answered: a timed warm-up would leave argon2 work queued into the measurement.
   await autocannon({ ...options, amount: Number(options.connections) });
   const result = await autocannon({ ...options, duration: DURATION_S });
-  const other = Object.entries(result.statusCodeStats ?? {}).reduce((n, [code, stat]) => (Number(code) === expected ? n : n + stat.count), 0);
+  const other = Object.entries(result.statusCodeStats ?? {}).reduce(
+    (n, [code, stat]) => (Number(code) === expected ? n : n + stat.count),
+    0,
+  );
   return { rps: result.requests.average, p99: result.latency.p99, failed: other + result.errors + result.timeouts };
 }
 
@@ -75,19 +78,43 @@ function accountsCase(kind) {
         const run = randomBytes(4).toString('hex');
         let next = 0;
         for (const connections of CONNECTIONS) {
-          const register = await post(url, '/api/auth/register', connections, () => ({ email: `new-${run}-${next++}@example.com`, password: 'a bench password' }), 201);
+          const register = await post(
+            url,
+            '/api/auth/register',
+            connections,
+            () => ({ email: `new-${run}-${next++}@example.com`, password: 'a bench password' }),
+            201,
+          );
           const name = `${kind} register (${ARGON2}, ${connections} connections)`;
           out.push(
-            { name, metric: 'requests/s', value: register.rps, unit: 'req/s', note: register.failed > 0 ? `${register.failed} failed responses` : undefined },
+            {
+              name,
+              metric: 'requests/s',
+              value: register.rps,
+              unit: 'req/s',
+              note: register.failed > 0 ? `${register.failed} failed responses` : undefined,
+            },
             { name, metric: 'p99', value: register.p99, unit: 'ms' },
           );
         }
         for (const connections of CONNECTIONS) {
           // Half the addresses belong to accounts, half to nobody: the same work either way.
-          const forgot = await post(url, '/api/auth/password/forgot', connections, () => ({ email: next++ % 2 === 0 ? seededEmail(next % seededUsers) : `ghost-${next}@example.com` }), 202);
+          const forgot = await post(
+            url,
+            '/api/auth/password/forgot',
+            connections,
+            () => ({ email: next++ % 2 === 0 ? seededEmail(next % seededUsers) : `ghost-${next}@example.com` }),
+            202,
+          );
           const name = `${kind} password forgot (${connections} connections)`;
           out.push(
-            { name, metric: 'requests/s', value: forgot.rps, unit: 'req/s', note: forgot.failed > 0 ? `${forgot.failed} failed responses` : undefined },
+            {
+              name,
+              metric: 'requests/s',
+              value: forgot.rps,
+              unit: 'req/s',
+              note: forgot.failed > 0 ? `${forgot.failed} failed responses` : undefined,
+            },
             { name, metric: 'p99', value: forgot.p99, unit: 'ms' },
           );
         }

@@ -53,7 +53,8 @@ async function signIn(url, email) {
     body: JSON.stringify({ email, password: benchPassword }),
   });
   const cookie = response.headers.getSetCookie().find((c) => c.startsWith('session='));
-  if (response.status !== 200 || !cookie) throw new Error(`admin login answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 200 || !cookie)
+    throw new Error(`admin login answered ${response.status}: ${await response.text()}`);
   return cookie.split(';')[0];
 }
 
@@ -64,7 +65,12 @@ async function signIn(url, email) {
 async function load(options) {
   await autocannon({ ...options, duration: WARMUP_S });
   const result = await autocannon({ ...options, duration: DURATION_S });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 /** @param {string} url @param {string} cookie @param {string} search @param {number} expectedTotal */
@@ -72,7 +78,9 @@ async function checkList(url, cookie, search, expectedTotal) {
   const response = await fetch(`${url}/api/admin/users?${search}`, { headers: { cookie } });
   const body = await response.json();
   if (response.status !== 200 || body.pagination.total !== expectedTotal) {
-    throw new Error(`GET /api/admin/users?${search} answered ${response.status} with total ${body.pagination?.total}, expected ${expectedTotal}`);
+    throw new Error(
+      `GET /api/admin/users?${search} answered ${response.status} with total ${body.pagination?.total}, expected ${expectedTotal}`,
+    );
   }
 }
 
@@ -88,12 +96,23 @@ function adminCase(kind) {
       const server = await startServer(kind);
       try {
         const { url, seedMs } = server.info;
-        const out = [{ name: `${kind} seed`, metric: `${benchUserCount.toLocaleString('en')} users (batched insert${kind === 'postgres' ? ' + VACUUM ANALYZE' : ''})`, value: seedMs, unit: 'ms' }];
+        const out = [
+          {
+            name: `${kind} seed`,
+            metric: `${benchUserCount.toLocaleString('en')} users (batched insert${kind === 'postgres' ? ' + VACUUM ANALYZE' : ''})`,
+            value: seedMs,
+            unit: 'ms',
+          },
+        ];
         const cookie = await signIn(url, adminEmail);
         await checkList(url, cookie, 'query=user-042424', 1);
         await checkList(url, cookie, 'query=example', benchUserCount + 1);
         for (const [label, search] of listCases) {
-          const r = await load({ url: `${url}/api/admin/users?${search}`, connections: LIST_CONNECTIONS, headers: { cookie } });
+          const r = await load({
+            url: `${url}/api/admin/users?${search}`,
+            connections: LIST_CONNECTIONS,
+            headers: { cookie },
+          });
           const name = `${kind} ${label}`;
           const note = r.failed > 0 ? `${r.failed} failed responses` : undefined;
           out.push(
@@ -118,7 +137,13 @@ function adminCase(kind) {
         });
         const name = `${kind} login (${ARGON2}, ${LOGIN_CONNECTIONS} connections)`;
         out.push(
-          { name, metric: 'logins/s', value: login.rps, unit: 'req/s', note: login.failed > 0 ? `${login.failed} failed responses` : undefined },
+          {
+            name,
+            metric: 'logins/s',
+            value: login.rps,
+            unit: 'req/s',
+            note: login.failed > 0 ? `${login.failed} failed responses` : undefined,
+          },
           { name, metric: 'p50', value: login.p50, unit: 'ms' },
           { name, metric: 'p99', value: login.p99, unit: 'ms' },
         );

@@ -33,7 +33,13 @@ const SIZE = `${USERS} users + ${CLIENTS} clients`;
 /** @param {string} text */
 function load(text) {
   const result = loadConfigText(text, { file: 'bench-apply.yaml', env: {}, cwd: process.cwd() });
-  if (!result.ok) throw new Error(`the generated config is invalid: ${result.problems.slice(0, 3).map((p) => p.message).join('; ')}`);
+  if (!result.ok)
+    throw new Error(
+      `the generated config is invalid: ${result.problems
+        .slice(0, 3)
+        .map((p) => p.message)
+        .join('; ')}`,
+    );
   return result.config;
 }
 
@@ -53,14 +59,27 @@ function applyCase(kind, targets) {
         let start = performance.now();
         const created = await applyConfig(database.storage, config);
         const firstMs = performance.now() - start;
-        if (created.plan.summary.create !== USERS + CLIENTS) throw new Error(`the first apply created ${created.plan.summary.create} objects`);
+        if (created.plan.summary.create !== USERS + CLIENTS)
+          throw new Error(`the first apply created ${created.plan.summary.create} objects`);
         start = performance.now();
         const again = await applyConfig(database.storage, config);
         const reapplyMs = performance.now() - start;
         if (again.plan.changes.length !== 0) throw new Error('the re-apply found changes');
         return [
-          { name: kind, metric: `first apply (${SIZE})`, value: firstMs, unit: 'ms', target: targets.firstMs ? { max: targets.firstMs } : null },
-          { name: kind, metric: `no-op re-apply (${SIZE})`, value: reapplyMs, unit: 'ms', target: targets.reapplyMs ? { max: targets.reapplyMs } : null },
+          {
+            name: kind,
+            metric: `first apply (${SIZE})`,
+            value: firstMs,
+            unit: 'ms',
+            target: targets.firstMs ? { max: targets.firstMs } : null,
+          },
+          {
+            name: kind,
+            metric: `no-op re-apply (${SIZE})`,
+            value: reapplyMs,
+            unit: 'ms',
+            target: targets.reapplyMs ? { max: targets.reapplyMs } : null,
+          },
         ];
       } finally {
         await database.destroy();
@@ -79,7 +98,9 @@ function swapCase(kind, targetMs) {
     name: `${kind}-swap`,
     async run() {
       const first = load(generateApplyConfig({ users: USERS, clients: CLIENTS }));
-      const swapped = load(generateApplyConfig({ users: USERS, clients: CLIENTS, firstUser: USERS / 2, firstClient: CLIENTS / 2 }));
+      const swapped = load(
+        generateApplyConfig({ users: USERS, clients: CLIENTS, firstUser: USERS / 2, firstClient: CLIENTS / 2 }),
+      );
       const database = await createBenchDatabase(kind);
       try {
         await applyConfig(database.storage, first);
@@ -87,8 +108,17 @@ function swapCase(kind, targetMs) {
         const result = await applyConfig(database.storage, swapped);
         const swapMs = performance.now() - start;
         const { create, remove } = result.plan.summary;
-        if (create !== (USERS + CLIENTS) / 2 || remove !== create) throw new Error(`the swap created ${create} and removed ${remove} objects`);
-        return [{ name: `${kind}-swap`, metric: `50% swap after a first apply (${SIZE})`, value: swapMs, unit: 'ms', target: targetMs ? { max: targetMs } : null }];
+        if (create !== (USERS + CLIENTS) / 2 || remove !== create)
+          throw new Error(`the swap created ${create} and removed ${remove} objects`);
+        return [
+          {
+            name: `${kind}-swap`,
+            metric: `50% swap after a first apply (${SIZE})`,
+            value: swapMs,
+            unit: 'ms',
+            target: targetMs ? { max: targetMs } : null,
+          },
+        ];
       } finally {
         await database.destroy();
       }
@@ -111,7 +141,15 @@ export default {
         const text = generateApplyConfig({ users: USERS, clients: CLIENTS });
         const start = performance.now();
         load(text);
-        return [{ name: 'validate', metric: `loadConfigText (${SIZE})`, value: performance.now() - start, unit: 'ms', target: { max: 1000 } }];
+        return [
+          {
+            name: 'validate',
+            metric: `loadConfigText (${SIZE})`,
+            value: performance.now() - start,
+            unit: 'ms',
+            target: { max: 1000 },
+          },
+        ];
       },
     },
   ],

@@ -31,10 +31,20 @@ async function signIns(url) {
     method: /** @type {const} */ ('POST'),
     connections: CONNECTIONS,
     headers: { 'content-type': 'application/json', origin: url },
-    requests: [{ setupRequest: (/** @type {any} */ request) => ({ ...request, body: JSON.stringify({ email: seededEmail(next++ % seededUsers), password: 'bench password' }) }) }],
+    requests: [
+      {
+        setupRequest: (/** @type {any} */ request) => ({
+          ...request,
+          body: JSON.stringify({ email: seededEmail(next++ % seededUsers), password: 'bench password' }),
+        }),
+      },
+    ],
   };
   const result = await autocannon({ ...options, duration: ROUND_S });
-  const failed = Object.entries(result.statusCodeStats ?? {}).reduce((n, [code, stat]) => (Number(code) === 200 ? n : n + stat.count), 0);
+  const failed = Object.entries(result.statusCodeStats ?? {}).reduce(
+    (n, [code, stat]) => (Number(code) === 200 ? n : n + stat.count),
+    0,
+  );
   return { rps: result.requests.average, p99: result.latency.p99, failed: failed + result.errors + result.timeouts };
 }
 
@@ -76,7 +86,13 @@ function eventsCase(kind) {
           { name: `${name}, event log on`, metric: 'p99', value: median(runs.onP99), unit: 'ms' },
           { name: `${name}, event log off (peer)`, metric: 'requests/s', value: median(runs.off), unit: 'req/s' },
           { name: `${name}, event log off (peer)`, metric: 'p99', value: median(runs.offP99), unit: 'ms' },
-          { name: `${name}: on / off`, metric: 'ratio', value: Number(median(runs.ratios).toFixed(3)), unit: '×', target: { min: 0.9 } },
+          {
+            name: `${name}: on / off`,
+            metric: 'ratio',
+            value: Number(median(runs.ratios).toFixed(3)),
+            unit: '×',
+            target: { min: 0.9 },
+          },
         ];
       } finally {
         await withLog.stop();

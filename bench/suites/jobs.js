@@ -73,7 +73,12 @@ const claimLatencyCase = {
           for (;;) {
             const now = Date.now();
             const start = performance.now();
-            const job = await jobs.claim(conn, { owner: `claimer-${n}`, now, leaseExpiresAt: now + 60_000, kinds: ['noop'] });
+            const job = await jobs.claim(conn, {
+              owner: `claimer-${n}`,
+              now,
+              leaseExpiresAt: now + 60_000,
+              kinds: ['noop'],
+            });
             if (!job) return;
             samples.push(performance.now() - start);
           }
@@ -85,8 +90,18 @@ const claimLatencyCase = {
     }
     if (samples.length !== CLAIMS) throw new Error(`claimed ${samples.length} of ${CLAIMS} jobs`);
     return [
-      { name: 'postgres, claim', metric: 'claim latency p50 (3 concurrent claimers)', value: percentile(samples, 50), unit: 'ms' },
-      { name: 'postgres, claim', metric: 'claim latency p99 (3 concurrent claimers)', value: percentile(samples, 99), unit: 'ms' },
+      {
+        name: 'postgres, claim',
+        metric: 'claim latency p50 (3 concurrent claimers)',
+        value: percentile(samples, 50),
+        unit: 'ms',
+      },
+      {
+        name: 'postgres, claim',
+        metric: 'claim latency p99 (3 concurrent claimers)',
+        value: percentile(samples, 99),
+        unit: 'ms',
+      },
     ];
   },
 };

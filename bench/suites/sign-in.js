@@ -23,7 +23,13 @@ import { ARGON2_MEMORY_KIB, ARGON2_PARALLELISM, ARGON2_TIME_COST } from '../../d
 import { startServerChild } from '../lib/server-child.js';
 import { measureFlows } from './sign-in/measure-flows.js';
 import { assertion } from './sign-in/software-passkey.js';
-import { benchEmail, benchPassword, passkeyUserCount, passwordUserCount, totpUserCount } from './sign-in/sign-in-users.js';
+import {
+  benchEmail,
+  benchPassword,
+  passkeyUserCount,
+  passwordUserCount,
+  totpUserCount,
+} from './sign-in/sign-in-users.js';
 
 const serverScript = fileURLToPath(new URL('./sign-in/sign-in-server.js', import.meta.url));
 const PASSWORD_CONNECTIONS = 4;
@@ -46,7 +52,8 @@ async function post(url, path, body, cookie) {
 
 /** @param {string} what @param {{ status: number, body: any }} answer @param {(body: any) => boolean} ok */
 function expectAnswer(what, answer, ok) {
-  if (answer.status !== 200 || !ok(answer.body)) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
+  if (answer.status !== 200 || !ok(answer.body))
+    throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
 }
 
 /**
@@ -66,25 +73,40 @@ function signInCase(kind) {
         let nextTotp = 0;
         const counters = passkeyUsers.map(() => 0);
 
-        const password = await measureFlows(async () => {
-          const email = benchEmail('password', nextPassword++ % passwordUserCount);
-          expectAnswer('login', await post(url, '/api/auth/login', { email, password: benchPassword }), (b) => Boolean(b.user));
-        }, { connections: PASSWORD_CONNECTIONS, ...timing });
+        const password = await measureFlows(
+          async () => {
+            const email = benchEmail('password', nextPassword++ % passwordUserCount);
+            expectAnswer('login', await post(url, '/api/auth/login', { email, password: benchPassword }), (b) =>
+              Boolean(b.user),
+            );
+          },
+          { connections: PASSWORD_CONNECTIONS, ...timing },
+        );
 
-        const totp = await measureFlows(async () => {
-          const email = benchEmail('totp', nextTotp++ % totpUserCount);
-          const login = await post(url, '/api/auth/login', { email, password: benchPassword });
-          expectAnswer('login', login, (b) => b.status === 'second_factor_required');
-          const code = authenticator.generate(totpSecret);
-          expectAnswer('login/totp', await post(url, '/api/auth/login/totp', { code }, login.cookie), (b) => Boolean(b.user));
-        }, { connections: PASSWORD_CONNECTIONS, ...timing });
+        const totp = await measureFlows(
+          async () => {
+            const email = benchEmail('totp', nextTotp++ % totpUserCount);
+            const login = await post(url, '/api/auth/login', { email, password: benchPassword });
+            expectAnswer('login', login, (b) => b.status === 'second_factor_required');
+            const code = authenticator.generate(totpSecret);
+            expectAnswer('login/totp', await post(url, '/api/auth/login/totp', { code }, login.cookie), (b) =>
+              Boolean(b.user),
+            );
+          },
+          { connections: PASSWORD_CONNECTIONS, ...timing },
+        );
 
-        const passkey = await measureFlows(async (worker) => {
-          const options = await post(url, '/api/auth/passkey/options', {});
-          expectAnswer('passkey/options', options, (b) => typeof b.challenge === 'string');
-          const response = assertion(passkeyUsers[worker], options.body, origin, ++counters[worker]);
-          expectAnswer('passkey/verify', await post(url, '/api/auth/passkey/verify', { response }), (b) => Boolean(b.user));
-        }, { connections: passkeyUserCount, ...timing });
+        const passkey = await measureFlows(
+          async (worker) => {
+            const options = await post(url, '/api/auth/passkey/options', {});
+            expectAnswer('passkey/options', options, (b) => typeof b.challenge === 'string');
+            const response = assertion(passkeyUsers[worker], options.body, origin, ++counters[worker]);
+            expectAnswer('passkey/verify', await post(url, '/api/auth/passkey/verify', { response }), (b) =>
+              Boolean(b.user),
+            );
+          },
+          { connections: passkeyUserCount, ...timing },
+        );
 
         /** @type {import('../lib/types.js').Measurement[]} */
         const rows = [];

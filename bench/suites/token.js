@@ -38,7 +38,8 @@ import { statefulWorkloads } from './token/stateful-workloads.js';
 
 const here = path.join(path.dirname(fileURLToPath(import.meta.url)), 'token');
 const seconds = Number(process.env.BENCH_TOKEN_SECONDS ?? 10);
-if (!(seconds > 0)) throw new Error(`BENCH_TOKEN_SECONDS must be a positive number of seconds, not ${process.env.BENCH_TOKEN_SECONDS}`);
+if (!(seconds > 0))
+  throw new Error(`BENCH_TOKEN_SECONDS must be a positive number of seconds, not ${process.env.BENCH_TOKEN_SECONDS}`);
 /** @type {import('./token/interleaved.js').LoadSettings} */
 const settings = { connections: 50, warmupS: 2, durationS: seconds, rounds: 3 };
 const inMemoryNote = 'in-memory store, not durable';
@@ -52,11 +53,15 @@ const inMemoryNote = 'in-memory store, not durable';
  */
 async function withServers(specs, use) {
   // The idp servers drop their database on SIGTERM: give them time before SIGKILL.
-  const started = await Promise.allSettled(specs.map(([script, args]) => startServerChild(path.join(here, script), args, { killAfterMs: 10_000 })));
+  const started = await Promise.allSettled(
+    specs.map(([script, args]) => startServerChild(path.join(here, script), args, { killAfterMs: 10_000 })),
+  );
   try {
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
-    const children = started.map((s) => /** @type {PromiseFulfilledResult<Awaited<ReturnType<typeof startServerChild>>>} */ (s).value);
+    const children = started.map(
+      (s) => /** @type {PromiseFulfilledResult<Awaited<ReturnType<typeof startServerChild>>>} */ (s).value,
+    );
     return await use(
       children.map((child) => ({
         info: child.info,
@@ -78,7 +83,8 @@ async function withServers(specs, use) {
  * @param {{ p99?: number, note?: string }} [extra]
  */
 function rows(name, r, extra = {}) {
-  const note = [r.failed > 0 ? `${r.failed} failed responses` : '', extra.note ?? ''].filter(Boolean).join('; ') || undefined;
+  const note =
+    [r.failed > 0 ? `${r.failed} failed responses` : '', extra.note ?? ''].filter(Boolean).join('; ') || undefined;
   return [
     { name, metric: 'req/s', value: Math.round(r.rps), unit: 'req/s', note },
     { name, metric: 'p50', value: r.p50, unit: 'ms' },
@@ -88,7 +94,14 @@ function rows(name, r, extra = {}) {
 
 /** @param {string} name @param {number} value @param {{ min?: number, note?: string }} [extra] */
 function ratioRow(name, value, extra = {}) {
-  return { name, metric: 'ratio', value: Number(value.toFixed(2)), unit: 'x', target: extra.min ? { min: extra.min } : null, ...(extra.note ? { note: extra.note } : {}) };
+  return {
+    name,
+    metric: 'ratio',
+    value: Number(value.toFixed(2)),
+    unit: 'x',
+    target: extra.min ? { min: extra.min } : null,
+    ...(extra.note ? { note: extra.note } : {}),
+  };
 }
 
 /** @param {string} tokenEndpoint */
@@ -103,7 +116,11 @@ const clientCredentials = (tokenEndpoint) => ({
 function clientCredentialsCase(alg, ratioTarget) {
   const ceiling = alg === 'ES256';
   /** @type {[string, string[]][]} */
-  const specs = [['idp-server.js', [alg, 'sqlite']], ['oidc-provider-server.js', [alg]], ...(ceiling ? /** @type {[string, string[]][]} */ ([['bare-hapi-server.js', []]]) : [])];
+  const specs = [
+    ['idp-server.js', [alg, 'sqlite']],
+    ['oidc-provider-server.js', [alg]],
+    ...(ceiling ? /** @type {[string, string[]][]} */ ([['bare-hapi-server.js', []]]) : []),
+  ];
   return withServers(specs, async ([{ info: idp }, { info: peer }, hapiServer]) => {
     const hapi = hapiServer?.info;
     const { summary, ratio } = await interleaved(
@@ -133,24 +150,35 @@ function clientCredentialsCase(alg, ratioTarget) {
 function statefulCase(workload) {
   const servers = ['idp-sqlite', 'idp-postgres', 'oidc-provider'];
   /** @type {[string, string[]][]} */
-  const specs = [['idp-server.js', ['ES256', 'sqlite']], ['idp-server.js', ['ES256', 'postgres']], ['oidc-provider-server.js', ['ES256']]];
+  const specs = [
+    ['idp-server.js', ['ES256', 'sqlite']],
+    ['idp-server.js', ['ES256', 'postgres']],
+    ['oidc-provider-server.js', ['ES256']],
+  ];
   return withServers(specs, async (started) => {
     const targets = servers.map((name, i) => ({ name, ...workload.target(started[i]) }));
-    for (const t of targets) await t.check().catch((error) => Promise.reject(new Error(`${workload.name} on ${t.name}: ${error.message}`)));
+    for (const t of targets)
+      await t.check().catch((error) => Promise.reject(new Error(`${workload.name} on ${t.name}: ${error.message}`)));
     const { summary, ratio } = await interleaved(targets, settings);
     const peerNote = [inMemoryNote, workload.peerNote].filter(Boolean).join('; ');
     return [
       ...rows(`${workload.name} ES256 idp-sqlite`, summary('idp-sqlite'), { p99: 30 }),
       ...rows(`${workload.name} ES256 idp-postgres`, summary('idp-postgres'), { p99: 30 }),
       ...rows(`${workload.name} ES256 oidc-provider`, summary('oidc-provider'), { note: peerNote }),
-      ...['idp-sqlite', 'idp-postgres'].map((idp) => ratioRow(`${workload.name} ES256 ${idp} / oidc-provider`, ratio(idp, 'oidc-provider'), { min: 1, note: workload.peerNote })),
+      ...['idp-sqlite', 'idp-postgres'].map((idp) =>
+        ratioRow(`${workload.name} ES256 ${idp} / oidc-provider`, ratio(idp, 'oidc-provider'), {
+          min: 1,
+          note: workload.peerNote,
+        }),
+      ),
     ];
   });
 }
 
 /** One case (one process, fresh servers and databases) per comparison: a failing one leaves the others' rows. */
 export default {
-  description: 'client_credentials (ES256, RS256), refresh_token, userinfo, introspection on SQLite and PostgreSQL vs oidc-provider, discovery, JWKS, a bare hapi route',
+  description:
+    'client_credentials (ES256, RS256), refresh_token, userinfo, introspection on SQLite and PostgreSQL vs oidc-provider, discovery, JWKS, a bare hapi route',
   cases: [
     { name: 'client_credentials ES256', runs: 1, run: () => clientCredentialsCase('ES256', 2.5) },
     { name: 'client_credentials RS256', runs: 1, run: () => clientCredentialsCase('RS256', 1.2) },

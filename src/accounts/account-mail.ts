@@ -5,7 +5,10 @@ import type { UserRecord } from '../model/index.js';
 import { linkTokenLifetimeHours, type LinkTokens } from './link-tokens.js';
 
 /** Where each mail's link leads: the page that POSTs the token to the API. */
-const linkPaths: Readonly<Record<MailTemplate, string>> = { email_verification: '/verify-email', password_reset: '/reset-password' };
+const linkPaths: Readonly<Record<MailTemplate, string>> = {
+  email_verification: '/verify-email',
+  password_reset: '/reset-password',
+};
 
 /**
  * Who may receive which mail, decided when the mail is sent rather than

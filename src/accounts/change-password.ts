@@ -3,7 +3,13 @@ import { userNotEditable } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { AuthConfig } from '../config/types.js';
 import type { SessionRecord, UserRecord } from '../model/index.js';
-import type { AuthorizationCodeRepository, SessionRepository, TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type {
+  AuthorizationCodeRepository,
+  SessionRepository,
+  TokenRepository,
+  Tx,
+  UserRepository,
+} from '../storage/repositories.js';
 import { checkNewPassword } from './check-new-password.js';
 import type { PasswordConfirmation } from './confirm-password.js';
 import { invalidField } from './invalid-field.js';
@@ -52,7 +58,8 @@ export function createPasswordChanger(deps: {
       const { email, passwordHash: currentHash } = user;
       if (currentHash !== null && currentPassword === undefined) throw invalidField('current_password', 'is required');
       checkNewPassword(newPassword, deps.auth);
-      if (currentHash !== null) await deps.confirmation.confirm({ email, passwordHash: currentHash }, currentPassword as string, clientAddress);
+      if (currentHash !== null)
+        await deps.confirmation.confirm({ email, passwordHash: currentHash }, currentPassword as string, clientAddress);
       // Hash outside the transaction: argon2 takes tens of milliseconds.
       const passwordHash = await deps.hashPassword(newPassword);
       await deps.transaction(async (tx) => {

@@ -9,5 +9,9 @@ import type { AuthConfig } from '../config/types.js';
  */
 export function checkNewPassword(password: string, auth: Pick<AuthConfig, 'passwordMinLength'>): void {
   if ([...password].length >= auth.passwordMinLength) return;
-  throw new ApiError(400, 'PASSWORD_TOO_SHORT', `The password must be at least ${auth.passwordMinLength} characters long.`);
+  throw new ApiError(
+    400,
+    'PASSWORD_TOO_SHORT',
+    `The password must be at least ${auth.passwordMinLength} characters long.`,
+  );
 }

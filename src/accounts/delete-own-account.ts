@@ -23,9 +23,14 @@ export interface DeletedAccount {
 /** Without a password, the sign-in of the session must be this recent to confirm a deletion. */
 export const recentSignInMs = 10 * 60 * 1000;
 
-export const accountDeletionDisabled = () => new ApiError(403, 'ACCOUNT_DELETION_DISABLED', 'Deleting your own account is not enabled on this service.');
+export const accountDeletionDisabled = () =>
+  new ApiError(403, 'ACCOUNT_DELETION_DISABLED', 'Deleting your own account is not enabled on this service.');
 export const reauthenticationRequired = () =>
-  new ApiError(401, 'REAUTHENTICATION_REQUIRED', 'Sign in again to confirm: deleting an account without a password needs a sign-in within the last 10 minutes.');
+  new ApiError(
+    401,
+    'REAUTHENTICATION_REQUIRED',
+    'Sign in again to confirm: deleting an account without a password needs a sign-in within the last 10 minutes.',
+  );
 
 /**
  * A user deleting their own account (DESIGN.md 11), as steps: the service
@@ -60,7 +65,11 @@ export function createOwnAccountDeletion(deps: {
       if (user.managedBy !== 'database') throw userNotEditable();
       if (user.passwordHash !== null) {
         if (password === undefined) throw invalidField('password', 'is required');
-        await deps.confirmation.confirm({ email: user.email, passwordHash: user.passwordHash }, password, clientAddress);
+        await deps.confirmation.confirm(
+          { email: user.email, passwordHash: user.passwordHash },
+          password,
+          clientAddress,
+        );
       } else if (deps.clock.now() - session.authTime > recentSignInMs) {
         throw reauthenticationRequired();
       }
@@ -68,7 +77,13 @@ export function createOwnAccountDeletion(deps: {
         const now = deps.clock.now();
         await deps.users.update(tx, user.sub, { deletedAt: now, updatedAt: now });
         await deps.revokeUser(tx, user.sub);
-        await deps.events.record(tx, { type: 'account.deleted', actor: user.sub, subject: user.sub, clientAddress, detail: { erase_after: new Date(now + graceMs).toISOString() } });
+        await deps.events.record(tx, {
+          type: 'account.deleted',
+          actor: user.sub,
+          subject: user.sub,
+          clientAddress,
+          detail: { erase_after: new Date(now + graceMs).toISOString() },
+        });
         return now;
       });
       return { user: { ...user, deletedAt, updatedAt: deletedAt }, eraseAfter: deletedAt + graceMs };

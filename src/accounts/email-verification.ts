@@ -30,11 +30,18 @@ export function createEmailVerification(deps: {
   return {
     verify(token, context) {
       return deps.transaction(async (tx) => {
-        const user = await deps.linkTokens.redeem(tx, token, 'email_verification', (sub) => deps.users.findBySub(tx, sub));
+        const user = await deps.linkTokens.redeem(tx, token, 'email_verification', (sub) =>
+          deps.users.findBySub(tx, sub),
+        );
         if (!user) throw invalidToken();
         const changes = { emailVerified: true, updatedAt: deps.clock.now() };
         await deps.users.update(tx, user.sub, changes);
-        await deps.events.record(tx, { type: 'email.verified', actor: user.sub, subject: user.sub, clientAddress: context.clientAddress });
+        await deps.events.record(tx, {
+          type: 'email.verified',
+          actor: user.sub,
+          subject: user.sub,
+          clientAddress: context.clientAddress,
+        });
         return { ...user, ...changes };
       });
     },

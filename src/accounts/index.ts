@@ -35,7 +35,12 @@ export { createPasswordConfirmation, type PasswordConfirmation } from './confirm
 export { checkNewPassword } from './check-new-password.js';
 export { createProfileUpdater, type ProfileChanges, type ProfileUpdater } from './update-profile.js';
 export { createPasswordChanger, type PasswordChangeInput, type PasswordChanger } from './change-password.js';
-export { createOwnAccountDeletion, type DeletedAccount, type OwnAccountDeletion, type OwnAccountDeletionInput } from './delete-own-account.js';
+export {
+  createOwnAccountDeletion,
+  type DeletedAccount,
+  type OwnAccountDeletion,
+  type OwnAccountDeletionInput,
+} from './delete-own-account.js';
 export { createLinkTokens, type LinkTokens } from './link-tokens.js';
 export { createRequestRateLimit, type RequestRateLimit } from './request-rate-limit.js';
 export { createMailRequest, type MailRequest, type MailRequestInput } from './mail-request.js';
@@ -43,5 +48,11 @@ export { createRegistration, type Registration, type RegistrationInput, type Reg
 export { createEmailVerification, type EmailVerification } from './email-verification.js';
 export { createPasswordReset, type PasswordReset } from './password-reset.js';
 export { createAccountMail, type AccountMail, type MailOutcome } from './account-mail.js';
-export { createUserTerms, type OutstandingTerms, type TermStanding, type TermVersionStatus, type UserTerms } from './user-terms.js';
+export {
+  createUserTerms,
+  type OutstandingTerms,
+  type TermStanding,
+  type TermVersionStatus,
+  type UserTerms,
+} from './user-terms.js';
 export { createSignOut, type SignOut } from './sign-out.js';

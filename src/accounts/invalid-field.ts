@@ -6,5 +6,7 @@ import { ApiError } from '../api-error.js';
  * the edge's joi failures: `details: [{ path: "payload.<field>", message }]`.
  */
 export function invalidField(field: string, message: string): ApiError {
-  return new ApiError(400, 'VALIDATION_ERROR', 'The request is invalid.', { details: [{ path: `payload.${field}`, message: `"${field}" ${message}` }] });
+  return new ApiError(400, 'VALIDATION_ERROR', 'The request is invalid.', {
+    details: [{ path: `payload.${field}`, message: `"${field}" ${message}` }],
+  });
 }

@@ -4,7 +4,10 @@ import type { LinkTokenRepository, Tx } from '../storage/repositories.js';
 import type { LinkTokenPurpose, LinkTokenRecord, UserRecord } from '../model/index.js';
 
 /** DESIGN.md 11: how long a mailed link works. */
-export const linkTokenLifetimeHours: Readonly<Record<LinkTokenPurpose, number>> = { email_verification: 24, password_reset: 1 };
+export const linkTokenLifetimeHours: Readonly<Record<LinkTokenPurpose, number>> = {
+  email_verification: 24,
+  password_reset: 1,
+};
 
 /** 32 random bytes, base64url: 43 characters. */
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
@@ -29,7 +32,12 @@ export interface LinkTokens {
    * address it was mailed to; null otherwise. A redemption voids the user's
    * other unused tokens of the purpose: one link ends the others.
    */
-  redeem(tx: Tx, token: string, purpose: LinkTokenPurpose, findUser: (sub: string) => Promise<UserRecord | null>): Promise<UserRecord | null>;
+  redeem(
+    tx: Tx,
+    token: string,
+    purpose: LinkTokenPurpose,
+    findUser: (sub: string) => Promise<UserRecord | null>,
+  ): Promise<UserRecord | null>;
 }
 
 export function createLinkTokens(deps: { tokens: LinkTokenRepository; clock: Clock }): LinkTokens {
@@ -53,7 +61,8 @@ export function createLinkTokens(deps: { tokens: LinkTokenRepository; clock: Clo
     async peek(tx, token, purpose) {
       if (!tokenPattern.test(token)) return null;
       const record = await tokens.find(tx, hashLinkToken(token));
-      const usable = record !== null && record.purpose === purpose && record.usedAt === null && record.expiresAt > clock.now();
+      const usable =
+        record !== null && record.purpose === purpose && record.usedAt === null && record.expiresAt > clock.now();
       return usable ? record : null;
     },
 

@@ -88,7 +88,9 @@ export function canonicalAddress(text: string): string | null {
 }
 
 export function tooManyLoginAttempts(retryAfterSeconds: number): ApiError {
-  return new ApiError(429, 'TOO_MANY_REQUESTS', 'Too many failed login attempts. Try again later.', { retryAfterSeconds });
+  return new ApiError(429, 'TOO_MANY_REQUESTS', 'Too many failed login attempts. Try again later.', {
+    retryAfterSeconds,
+  });
 }
 
 function blockedUntil(counters: LoginRateLimitCounter[], now: number, windowMs: number): ApiError {
@@ -97,9 +99,15 @@ function blockedUntil(counters: LoginRateLimitCounter[], now: number, windowMs: 
   return tooManyLoginAttempts(Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((until - now) / 1000))));
 }
 
-export function createLoginRateLimit(deps: { db: Tx; counters: LoginRateLimitRepository; limits: LoginRateLimitConfig; clock: Clock }): LoginRateLimit {
+export function createLoginRateLimit(deps: {
+  db: Tx;
+  counters: LoginRateLimitRepository;
+  limits: LoginRateLimitConfig;
+  clock: Clock;
+}): LoginRateLimit {
   const { db, counters, limits, clock } = deps;
-  const limitOf = (counter: LoginRateLimitCounter) => (counter.key.startsWith('address:') ? limits.addressMaxAttempts : limits.maxAttempts);
+  const limitOf = (counter: LoginRateLimitCounter) =>
+    counter.key.startsWith('address:') ? limits.addressMaxAttempts : limits.maxAttempts;
   return {
     async check(keys) {
       const now = clock.now();
@@ -135,7 +143,12 @@ export function createLoginRateLimit(deps: { db: Tx; counters: LoginRateLimitRep
  * counters are over the limit, counted before `verify` runs, and forgiven
  * when it answers something other than null. A null answer throws `refusal()`.
  */
-export async function attemptWithinLimit<T>(rateLimit: LoginRateLimit, keys: LoginRateLimitKeys, verify: () => Promise<T | null>, refusal: () => ApiError): Promise<T> {
+export async function attemptWithinLimit<T>(
+  rateLimit: LoginRateLimit,
+  keys: LoginRateLimitKeys,
+  verify: () => Promise<T | null>,
+  refusal: () => ApiError,
+): Promise<T> {
   await rateLimit.check(keys);
   const countedAt = await rateLimit.beginAttempt(keys);
   const result = await verify();

@@ -24,7 +24,12 @@ export interface UserFactorReader {
 export const noFactors: UserFactorSummary = { totpRegistered: false, unusedRecoveryCodes: 0, passkeyCount: 0 };
 
 /** Three queries for any number of users (a page of the admin list): confirmed TOTPs, unused codes, passkeys. */
-export function createUserFactorReader(deps: { db: Tx; totp: TotpRepository; recoveryCodes: RecoveryCodeRepository; passkeys: PasskeyRepository }): UserFactorReader {
+export function createUserFactorReader(deps: {
+  db: Tx;
+  totp: TotpRepository;
+  recoveryCodes: RecoveryCodeRepository;
+  passkeys: PasskeyRepository;
+}): UserFactorReader {
   return {
     async summarize(subs) {
       const [totp, codes, passkeys] = [
@@ -33,7 +38,14 @@ export function createUserFactorReader(deps: { db: Tx; totp: TotpRepository; rec
         await deps.passkeys.countBySubs(deps.db, subs),
       ];
       return new Map(
-        subs.map((sub) => [sub, { totpRegistered: totp.has(sub), unusedRecoveryCodes: codes.get(sub) ?? 0, passkeyCount: passkeys.get(sub) ?? 0 }]),
+        subs.map((sub) => [
+          sub,
+          {
+            totpRegistered: totp.has(sub),
+            unusedRecoveryCodes: codes.get(sub) ?? 0,
+            passkeyCount: passkeys.get(sub) ?? 0,
+          },
+        ]),
       );
     },
   };

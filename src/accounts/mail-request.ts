@@ -21,7 +21,13 @@ export interface MailRequestInput {
  */
 export type MailRequest = (input: MailRequestInput) => Promise<void>;
 
-export function createMailRequest(deps: { db: Tx; outbox: MailOutbox; email: EmailConfig; rateLimit: RequestRateLimit; template: MailTemplate }): MailRequest {
+export function createMailRequest(deps: {
+  db: Tx;
+  outbox: MailOutbox;
+  email: EmailConfig;
+  rateLimit: RequestRateLimit;
+  template: MailTemplate;
+}): MailRequest {
   return async ({ email, locale, clientAddress }) => {
     if (!deps.email.enabled) throw emailDisabled();
     await deps.rateLimit.count({ email, clientAddress });

@@ -9,7 +9,10 @@ import type { Tx, UserRepository } from '../storage/repositories.js';
  * profile empty (the user's to fill in, PATCH /api/user), no second factor
  * demanded of this user alone.
  */
-export function newDatabaseUser(fields: Pick<UserRecord, 'email' | 'role' | 'emailVerified' | 'emailVerificationRequired' | 'passwordHash'>, now: number): UserRecord {
+export function newDatabaseUser(
+  fields: Pick<UserRecord, 'email' | 'role' | 'emailVerified' | 'emailVerificationRequired' | 'passwordHash'>,
+  now: number,
+): UserRecord {
   return {
     sub: randomUUID(),
     managedBy: 'database',
@@ -35,7 +38,8 @@ export async function insertNewUser(users: UserRepository, tx: Tx, user: UserRec
     await users.insert(tx, user);
   } catch (error) {
     const e = error as { code?: string; message?: string };
-    if (e.code === '23505' || (e.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? ''))) throw emailAlreadyExists();
+    if (e.code === '23505' || (e.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? '')))
+      throw emailAlreadyExists();
     throw error;
   }
 }

@@ -14,9 +14,21 @@ import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
 import type { AuthConfig, BrandingConfig } from '../config/types.js';
 import type { PasskeyRecord, UserRecord, WebAuthnCeremony, WebAuthnChallengeRecord } from '../model/index.js';
-import type { PasskeyRepository, TotpRepository, Tx, UserRepository, WebAuthnChallengeRepository } from '../storage/repositories.js';
+import type {
+  PasskeyRepository,
+  TotpRepository,
+  Tx,
+  UserRepository,
+  WebAuthnChallengeRepository,
+} from '../storage/repositories.js';
 import { isSecondFactorRequired } from './login-second-factors.js';
-import { invalidPasskey, passkeyAlreadyRegistered, passkeyNotFound, passkeysDisabled, secondFactorRequired } from './second-factor-errors.js';
+import {
+  invalidPasskey,
+  passkeyAlreadyRegistered,
+  passkeyNotFound,
+  passkeysDisabled,
+  secondFactorRequired,
+} from './second-factor-errors.js';
 import { challengeOf } from './webauthn-challenge.js';
 
 /**
@@ -43,7 +55,13 @@ export interface PendingSignIn {
 export interface PasskeyService {
   registrationOptions(user: UserRecord, sessionId: string): Promise<PublicKeyCredentialCreationOptionsJSON>;
   /** Verifies the attestation against the user's challenge and stores the passkey (400 INVALID_PASSKEY, 409 PASSKEY_ALREADY_REGISTERED). */
-  register(user: UserRecord, sessionId: string, response: unknown, name: string, clientAddress: string): Promise<PasskeyRecord>;
+  register(
+    user: UserRecord,
+    sessionId: string,
+    response: unknown,
+    name: string,
+    clientAddress: string,
+  ): Promise<PasskeyRecord>;
   list(user: UserRecord): Promise<PasskeyRecord[]>;
   rename(user: UserRecord, id: string, name: string): Promise<PasskeyRecord>;
   /** 404 PASSKEY_NOT_FOUND (also for another user's), 409 SECOND_FACTOR_REQUIRED for the last factor of a user who must keep one. */
@@ -55,7 +73,10 @@ export interface PasskeyService {
    * whether its challenge belonged to the pending sign-in (a second factor)
    * rather than to nobody (passwordless).
    */
-  authenticate(response: unknown, pending: PendingSignIn | null): Promise<{ user: UserRecord; completesPending: boolean }>;
+  authenticate(
+    response: unknown,
+    pending: PendingSignIn | null,
+  ): Promise<{ user: UserRecord; completesPending: boolean }>;
 }
 
 export function createPasskeyService(deps: {
@@ -81,18 +102,37 @@ export function createPasskeyService(deps: {
     if (!deps.auth.passkeysEnabled) throw passkeysDisabled();
   };
 
-  const saveChallenge = (challenge: string, purpose: WebAuthnCeremony, sub: string | null, sessionId: string | null) => {
+  const saveChallenge = (
+    challenge: string,
+    purpose: WebAuthnCeremony,
+    sub: string | null,
+    sessionId: string | null,
+  ) => {
     const now = clock.now();
-    return challenges.insert(db, { challenge, purpose, sub, sessionId, expiresAt: now + challengeTtlMs, createdAt: now });
+    return challenges.insert(db, {
+      challenge,
+      purpose,
+      sub,
+      sessionId,
+      expiresAt: now + challengeTtlMs,
+      createdAt: now,
+    });
   };
 
   /** The stored challenge the response answers, consumed; the refusal names what did not fit. */
-  const takeChallenge = async (response: unknown, status: 400 | 401, fits: (record: WebAuthnChallengeRecord) => boolean) => {
+  const takeChallenge = async (
+    response: unknown,
+    status: 400 | 401,
+    fits: (record: WebAuthnChallengeRecord) => boolean,
+  ) => {
     const challenge = challengeOf(response);
     if (challenge === null) throw invalidPasskey(status, 'the response carries no readable client data');
     const record = await challenges.consume(db, challenge);
     if (!record || record.expiresAt <= clock.now() || !fits(record)) {
-      throw invalidPasskey(status, 'it answers no open challenge of this session (expired, used already, or asked for by another session)');
+      throw invalidPasskey(
+        status,
+        'it answers no open challenge of this session (expired, used already, or asked for by another session)',
+      );
     }
     return record;
   };
@@ -117,7 +157,10 @@ export function createPasskeyService(deps: {
         userDisplayName: user.email,
         userID: userHandle(user.sub),
         attestationType: 'none',
-        excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransportFuture[] })),
+        excludeCredentials: existing.map((p) => ({
+          id: p.credentialId,
+          transports: p.transports as AuthenticatorTransportFuture[],
+        })),
         authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
         timeout: challengeTtlMs,
       });
@@ -127,7 +170,11 @@ export function createPasskeyService(deps: {
 
     async register(user, sessionId, response, name, clientAddress) {
       enabled();
-      const { challenge } = await takeChallenge(response, 400, (r) => r.purpose === 'registration' && r.sub === user.sub && r.sessionId === sessionId);
+      const { challenge } = await takeChallenge(
+        response,
+        400,
+        (r) => r.purpose === 'registration' && r.sub === user.sub && r.sessionId === sessionId,
+      );
       const result = await verified(400, () =>
         verifyRegistrationResponse({
           response: response as RegistrationResponseJSON,
@@ -154,7 +201,13 @@ export function createPasskeyService(deps: {
       };
       await deps.transaction(async (tx) => {
         if (!(await passkeys.insert(tx, passkey))) throw passkeyAlreadyRegistered();
-        await deps.events.record(tx, { type: 'passkey.added', actor: user.sub, subject: user.sub, clientAddress, detail: { passkey_id: passkey.id, name } });
+        await deps.events.record(tx, {
+          type: 'passkey.added',
+          actor: user.sub,
+          subject: user.sub,
+          clientAddress,
+          detail: { passkey_id: passkey.id, name },
+        });
       });
       return passkey;
     },
@@ -182,7 +235,13 @@ export function createPasskeyService(deps: {
       }
       await deps.transaction(async (tx) => {
         if (!(await passkeys.delete(tx, user.sub, id))) throw passkeyNotFound();
-        await deps.events.record(tx, { type: 'passkey.removed', actor: user.sub, subject: user.sub, clientAddress, detail: { passkey_id: id } });
+        await deps.events.record(tx, {
+          type: 'passkey.removed',
+          actor: user.sub,
+          subject: user.sub,
+          clientAddress,
+          detail: { passkey_id: id },
+        });
       });
     },
 
@@ -191,7 +250,10 @@ export function createPasskeyService(deps: {
       const own = pending ? await passkeys.listBySub(db, pending.sub) : [];
       const options = await generateAuthenticationOptions({
         rpID,
-        allowCredentials: own.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransportFuture[] })),
+        allowCredentials: own.map((p) => ({
+          id: p.credentialId,
+          transports: p.transports as AuthenticatorTransportFuture[],
+        })),
         userVerification: 'required',
         timeout: challengeTtlMs,
       });
@@ -211,7 +273,8 @@ export function createPasskeyService(deps: {
       const assertion = response as AuthenticationResponseJSON;
       const passkey = typeof assertion.id === 'string' ? await passkeys.findByCredentialId(db, assertion.id) : null;
       if (!passkey) throw invalidPasskey(401, 'this passkey is not registered here');
-      if (boundToPending && passkey.sub !== pending?.sub) throw invalidPasskey(401, 'this passkey belongs to another account');
+      if (boundToPending && passkey.sub !== pending?.sub)
+        throw invalidPasskey(401, 'this passkey belongs to another account');
       const userHandleSent = assertion.response?.userHandle;
       if (userHandleSent && userHandleSent !== Buffer.from(userHandle(passkey.sub)).toString('base64url')) {
         throw invalidPasskey(401, 'the user handle does not match the passkey');
@@ -233,7 +296,13 @@ export function createPasskeyService(deps: {
       );
       if (!result.verified) throw invalidPasskey(401, 'the signature does not verify');
       const { newCounter, credentialBackedUp } = result.authenticationInfo;
-      if (!(await passkeys.recordUse(db, passkey.id, { signCount: newCounter, backedUp: credentialBackedUp, usedAt: clock.now() }))) {
+      if (
+        !(await passkeys.recordUse(db, passkey.id, {
+          signCount: newCounter,
+          backedUp: credentialBackedUp,
+          usedAt: clock.now(),
+        }))
+      ) {
         throw invalidPasskey(401, 'the signature counter did not advance (a cloned authenticator?)');
       }
       const user = await deps.users.findBySub(db, passkey.sub);

@@ -43,12 +43,22 @@ export function createPasswordLogin(deps: {
       const keys = { account: email.trim().toLowerCase(), clientAddress };
       // The audit trail of refused attempts: whose account it was, when one matches (never the password).
       const refused = async (type: 'sign_in.failed' | 'sign_in.rate_limited', sub: string | null) =>
-        deps.events.record(deps.db, { type, actor: sub ?? 'unknown', subject: sub, clientAddress, detail: { method: 'password' } });
+        deps.events.record(deps.db, {
+          type,
+          actor: sub ?? 'unknown',
+          subject: sub,
+          clientAddress,
+          detail: { method: 'password' },
+        });
       const countedAt = await deps.rateLimit
         .check(keys)
         .then(() => deps.rateLimit.beginAttempt(keys))
         .catch(async (error: unknown) => {
-          if (error instanceof ApiError && error.status === 429) await refused('sign_in.rate_limited', (await deps.users.findLiveByEmail(deps.db, keys.account))?.sub ?? null);
+          if (error instanceof ApiError && error.status === 429)
+            await refused(
+              'sign_in.rate_limited',
+              (await deps.users.findLiveByEmail(deps.db, keys.account))?.sub ?? null,
+            );
           throw error;
         });
       const user = await deps.users.findLiveByEmail(deps.db, keys.account);

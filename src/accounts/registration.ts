@@ -91,13 +91,40 @@ export function createRegistration(deps: {
       const passwordHash = await deps.hashPassword(input.password);
       const user = await deps.transaction(async (tx) => {
         const now = deps.clock.now();
-        const created = newDatabaseUser({ email: input.email, role: 'user', emailVerified: false, emailVerificationRequired: mustVerify, passwordHash }, now);
+        const created = newDatabaseUser(
+          {
+            email: input.email,
+            role: 'user',
+            emailVerified: false,
+            emailVerificationRequired: mustVerify,
+            passwordHash,
+          },
+          now,
+        );
         await insertNewUser(deps.users, tx, created);
-        await deps.termAcceptances.record(tx, accepted.map((term): TermAcceptanceRecord => ({ sub: created.sub, termId: term.id, version: term.version, acceptedAt: now })));
+        await deps.termAcceptances.record(
+          tx,
+          accepted.map((term): TermAcceptanceRecord => ({
+            sub: created.sub,
+            termId: term.id,
+            version: term.version,
+            acceptedAt: now,
+          })),
+        );
         const who = { actor: created.sub, subject: created.sub, clientAddress: input.clientAddress };
-        await deps.events.record(tx, { type: 'registration', ...who, detail: { email_verification_required: mustVerify } });
-        if (accepted.length > 0) await deps.events.record(tx, { type: 'terms.accepted', ...who, detail: { terms: accepted.map((term) => `${term.id}@${term.version}`) } });
-        if (mustVerify) await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });
+        await deps.events.record(tx, {
+          type: 'registration',
+          ...who,
+          detail: { email_verification_required: mustVerify },
+        });
+        if (accepted.length > 0)
+          await deps.events.record(tx, {
+            type: 'terms.accepted',
+            ...who,
+            detail: { terms: accepted.map((term) => `${term.id}@${term.version}`) },
+          });
+        if (mustVerify)
+          await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });
         return created;
       });
       return { user, status: mustVerify ? 'verification_required' : 'active' };
@@ -109,11 +136,25 @@ export function createRegistration(deps: {
       if (mustVerify && !email.enabled) throw emailDisabled();
       if (!isEmailAllowed(input.email, registration.allowedEmailPatterns)) throw emailNotAllowed();
       const now = deps.clock.now();
-      const created = newDatabaseUser({ email: input.email, role: 'user', emailVerified: input.emailVerified, emailVerificationRequired: mustVerify, passwordHash: null }, now);
+      const created = newDatabaseUser(
+        {
+          email: input.email,
+          role: 'user',
+          emailVerified: input.emailVerified,
+          emailVerificationRequired: mustVerify,
+          passwordHash: null,
+        },
+        now,
+      );
       await insertNewUser(deps.users, tx, created);
       const who = { actor: created.sub, subject: created.sub, clientAddress: input.clientAddress };
-      await deps.events.record(tx, { type: 'registration', ...who, detail: { provider: input.providerId, email_verification_required: mustVerify } });
-      if (mustVerify) await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });
+      await deps.events.record(tx, {
+        type: 'registration',
+        ...who,
+        detail: { provider: input.providerId, email_verification_required: mustVerify },
+      });
+      if (mustVerify)
+        await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });
       return created;
     },
   };

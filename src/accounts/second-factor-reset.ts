@@ -1,4 +1,10 @@
-import type { PasskeyRepository, RecoveryCodeRepository, SessionRepository, TotpRepository, Tx } from '../storage/repositories.js';
+import type {
+  PasskeyRepository,
+  RecoveryCodeRepository,
+  SessionRepository,
+  TotpRepository,
+  Tx,
+} from '../storage/repositories.js';
 
 /**
  * For a user who lost their device (DESIGN.md 11, the admin's

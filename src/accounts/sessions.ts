@@ -105,7 +105,13 @@ export function createSessionService(deps: {
 
     async completeSecondFactor(idHash, amr) {
       const now = clock.now();
-      await sessions.update(db, idHash, { secondFactorPending: false, amr, authTime: now, lastSeenAt: now, expiresAt: now + security.sessionTtlSeconds * 1000 });
+      await sessions.update(db, idHash, {
+        secondFactorPending: false,
+        amr,
+        authTime: now,
+        lastSeenAt: now,
+        expiresAt: now + security.sessionTtlSeconds * 1000,
+      });
     },
 
     async abandonPending(idHash) {

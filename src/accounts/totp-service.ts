@@ -7,7 +7,13 @@ import type { PasskeyRepository, RecoveryCodeRepository, TotpRepository, Tx } fr
 import { attemptWithinLimit, type LoginRateLimit } from './login-rate-limit.js';
 import { isSecondFactorRequired } from './login-second-factors.js';
 import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from './recovery-codes.js';
-import { invalidCode, secondFactorRequired, totpAlreadyRegistered, totpNotPending, totpNotRegistered } from './second-factor-errors.js';
+import {
+  invalidCode,
+  secondFactorRequired,
+  totpAlreadyRegistered,
+  totpNotPending,
+  totpNotRegistered,
+} from './second-factor-errors.js';
 import { generateTotpSecret, matchTotpStep, totpUri } from './totp.js';
 
 /**
@@ -63,12 +69,19 @@ export function createTotpService(deps: {
 }): TotpService {
   const { db, totp, recoveryCodes, clock } = deps;
   const issuer = () => deps.auth.totpIssuer ?? deps.branding.name;
-  const keysOf = (user: UserRecord, clientAddress: string) => ({ account: user.email.toLowerCase(), clientAddress, secondFactor: true });
+  const keysOf = (user: UserRecord, clientAddress: string) => ({
+    account: user.email.toLowerCase(),
+    clientAddress,
+    secondFactor: true,
+  });
 
   const openSecret = (sub: string, sealed: string): string => {
     const secret = unseal(sealed, deps.secretKey, sub);
     // Not the user's doing: the row was sealed under another security.secret.
-    if (secret === null) throw new Error(`the TOTP secret of ${sub} cannot be opened: security.secret differs from the one it was sealed with`);
+    if (secret === null)
+      throw new Error(
+        `the TOTP secret of ${sub} cannot be opened: security.secret differs from the one it was sealed with`,
+      );
     return secret.toString('utf8');
   };
 
@@ -106,7 +119,13 @@ export function createTotpService(deps: {
       if (await confirmed(user.sub)) throw totpAlreadyRegistered();
       const secret = generateTotpSecret();
       const sealedSecret = seal(Buffer.from(secret), deps.secretKey, user.sub);
-      const saved = await totp.savePending(db, { sub: user.sub, sealedSecret, confirmedAt: null, lastUsedStep: null, createdAt: clock.now() });
+      const saved = await totp.savePending(db, {
+        sub: user.sub,
+        sealedSecret,
+        confirmedAt: null,
+        lastUsedStep: null,
+        createdAt: clock.now(),
+      });
       if (!saved) throw totpAlreadyRegistered();
       return { secret, otpauthUrl: totpUri(secret, user.email, issuer()) };
     },
@@ -126,7 +145,13 @@ export function createTotpService(deps: {
       return deps.transaction(async (tx) => {
         // The secret read above, still pending: a concurrent confirm or a new begin makes this one lose.
         if (!(await totp.confirm(tx, user.sub, record.sealedSecret, step, clock.now()))) throw invalidCode();
-        await deps.events.record(tx, { type: 'second_factor.added', actor: user.sub, subject: user.sub, clientAddress, detail: { factor: 'totp' } });
+        await deps.events.record(tx, {
+          type: 'second_factor.added',
+          actor: user.sub,
+          subject: user.sub,
+          clientAddress,
+          detail: { factor: 'totp' },
+        });
         return issueRecoveryCodes(tx, user.sub);
       });
     },
@@ -134,14 +159,22 @@ export function createTotpService(deps: {
     async remove(user, code, clientAddress) {
       await requireRegistered(user.sub);
       if (isSecondFactorRequired(user, deps.auth.secondFactor)) {
-        const passkeys = deps.auth.passkeysEnabled ? ((await deps.passkeys.countBySubs(db, [user.sub])).get(user.sub) ?? 0) : 0;
+        const passkeys = deps.auth.passkeysEnabled
+          ? ((await deps.passkeys.countBySubs(db, [user.sub])).get(user.sub) ?? 0)
+          : 0;
         if (passkeys === 0) throw secondFactorRequired();
       }
       await checkCode(user, code, clientAddress);
       await deps.transaction(async (tx) => {
         await totp.delete(tx, user.sub);
         await recoveryCodes.deleteBySub(tx, user.sub);
-        await deps.events.record(tx, { type: 'second_factor.removed', actor: user.sub, subject: user.sub, clientAddress, detail: { factor: 'totp' } });
+        await deps.events.record(tx, {
+          type: 'second_factor.removed',
+          actor: user.sub,
+          subject: user.sub,
+          clientAddress,
+          detail: { factor: 'totp' },
+        });
       });
     },
 
@@ -162,7 +195,14 @@ export function createTotpService(deps: {
         async () => {
           const normalized = normalizeRecoveryCode(code);
           if (normalized === null) return null;
-          return (await recoveryCodes.use(db, user.sub, hashRecoveryCode(normalized, deps.recoveryCodeKey), clock.now())) ? true : null;
+          return (await recoveryCodes.use(
+            db,
+            user.sub,
+            hashRecoveryCode(normalized, deps.recoveryCodeKey),
+            clock.now(),
+          ))
+            ? true
+            : null;
         },
         invalidCode,
       );

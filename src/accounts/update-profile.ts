@@ -20,7 +20,12 @@ export interface ProfileUpdater {
   update(user: UserRecord, changes: ProfileChanges): Promise<UserRecord>;
 }
 
-export function createProfileUpdater(deps: { db: Tx; users: UserRepository; i18n: I18nConfig; clock: Clock }): ProfileUpdater {
+export function createProfileUpdater(deps: {
+  db: Tx;
+  users: UserRepository;
+  i18n: I18nConfig;
+  clock: Clock;
+}): ProfileUpdater {
   const offeredLocale = (locale: string): string => {
     const offered = deps.i18n.locales.find((candidate) => candidate.toLowerCase() === locale.toLowerCase());
     if (offered === undefined) throw invalidField('locale', `must be one of ${deps.i18n.locales.join(', ')}`);

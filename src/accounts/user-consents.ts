@@ -25,7 +25,11 @@ export interface UserConsents {
 
 const consentNotFound = () => new ApiError(404, 'CONSENT_NOT_FOUND', 'You have not given this application access.');
 
-export function createUserConsents(deps: { storage: Pick<Storage, 'db' | 'transaction' | 'repositories'>; events: EventLog; clock: Clock }): UserConsents {
+export function createUserConsents(deps: {
+  storage: Pick<Storage, 'db' | 'transaction' | 'repositories'>;
+  events: EventLog;
+  clock: Clock;
+}): UserConsents {
   const { storage, events, clock } = deps;
   const { consents, clients, tokens } = storage.repositories;
   return {
@@ -34,7 +38,12 @@ export function createUserConsents(deps: { storage: Pick<Storage, 'db' | 'transa
       return Promise.all(
         granted.map(async (consent) => {
           const client = await clients.findById(storage.db, consent.clientId);
-          return { clientId: consent.clientId, clientName: client?.name ?? consent.clientId, scopes: consent.scopes, grantedAt: consent.grantedAt };
+          return {
+            clientId: consent.clientId,
+            clientName: client?.name ?? consent.clientId,
+            scopes: consent.scopes,
+            grantedAt: consent.grantedAt,
+          };
         }),
       );
     },
@@ -42,7 +51,13 @@ export function createUserConsents(deps: { storage: Pick<Storage, 'db' | 'transa
       await storage.transaction(async (tx) => {
         if (!(await consents.revoke(tx, sub, clientId))) throw consentNotFound();
         await tokens.revokeGrantsOfUserForClient(tx, sub, clientId, clock.now());
-        await events.record(tx, { type: 'consent.revoked', actor: sub, subject: sub, clientId, clientAddress: context.clientAddress });
+        await events.record(tx, {
+          type: 'consent.revoked',
+          actor: sub,
+          subject: sub,
+          clientId,
+          clientAddress: context.clientAddress,
+        });
       });
     },
   };

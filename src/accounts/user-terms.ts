@@ -43,7 +43,11 @@ export interface UserTerms {
   list(sub: string | null): Promise<TermStanding[]>;
   outstanding(sub: string): Promise<OutstandingTerms>;
   /** Accepts the listed versions: 404 TERMS_NOT_FOUND for an unknown id, 409 TERMS_VERSION_MISMATCH for a version that is not current; nothing is recorded then. */
-  accept(sub: string, items: { id: string; version: string }[], context: { clientAddress: string | null }): Promise<TermStanding[]>;
+  accept(
+    sub: string,
+    items: { id: string; version: string }[],
+    context: { clientAddress: string | null },
+  ): Promise<TermStanding[]>;
   status(): Promise<TermVersionStatus[]>;
 }
 
@@ -67,7 +71,10 @@ export function createUserTerms(deps: {
 
   return {
     async list(sub) {
-      const [terms, history] = await Promise.all([currentTerms(storage.db), sub === null ? [] : acceptances.listBySub(storage.db, sub)]);
+      const [terms, history] = await Promise.all([
+        currentTerms(storage.db),
+        sub === null ? [] : acceptances.listBySub(storage.db, sub),
+      ]);
       return standings(terms, history);
     },
 
@@ -91,11 +98,22 @@ export function createUserTerms(deps: {
       });
       const history = await storage.transaction(async (tx) => {
         const already = await acceptedCurrent(tx, sub);
-        const fresh = [...new Map(chosen.map((term) => [term.id, term])).values()].filter((term) => !already.has(`${term.id}\u0000${term.version}`));
+        const fresh = [...new Map(chosen.map((term) => [term.id, term])).values()].filter(
+          (term) => !already.has(`${term.id}\u0000${term.version}`),
+        );
         const now = clock.now();
-        await acceptances.record(tx, fresh.map((term) => ({ sub, termId: term.id, version: term.version, acceptedAt: now })));
+        await acceptances.record(
+          tx,
+          fresh.map((term) => ({ sub, termId: term.id, version: term.version, acceptedAt: now })),
+        );
         if (fresh.length > 0) {
-          await events.record(tx, { type: 'terms.accepted', actor: sub, subject: sub, clientAddress: context.clientAddress, detail: { terms: fresh.map((term) => `${term.id}@${term.version}`) } });
+          await events.record(tx, {
+            type: 'terms.accepted',
+            actor: sub,
+            subject: sub,
+            clientAddress: context.clientAddress,
+            detail: { terms: fresh.map((term) => `${term.id}@${term.version}`) },
+          });
         }
         return acceptances.listBySub(tx, sub);
       });
@@ -104,8 +122,17 @@ export function createUserTerms(deps: {
 
     async status() {
       const terms = await currentTerms(storage.db);
-      const { accepted, liveUsers } = await acceptances.countLive(storage.db, terms.map((term) => ({ termId: term.id, version: term.version })));
-      return terms.map((term, i) => ({ id: term.id, version: term.version, required: term.required, accepted: accepted[i], pending: liveUsers - accepted[i] }));
+      const { accepted, liveUsers } = await acceptances.countLive(
+        storage.db,
+        terms.map((term) => ({ termId: term.id, version: term.version })),
+      );
+      return terms.map((term, i) => ({
+        id: term.id,
+        version: term.version,
+        required: term.required,
+        accepted: accepted[i],
+        pending: liveUsers - accepted[i],
+      }));
     },
   };
 }

@@ -108,9 +108,24 @@ export function createAdminUsersService(deps: {
         await requireFreeEmail(tx, input.email);
         const now = clock.now();
         // An admin vouches for the address they typed (docs/http-api.md).
-        const created = newDatabaseUser({ email: input.email, role: input.role, emailVerified: input.emailVerified, emailVerificationRequired: false, passwordHash }, now);
+        const created = newDatabaseUser(
+          {
+            email: input.email,
+            role: input.role,
+            emailVerified: input.emailVerified,
+            emailVerificationRequired: false,
+            passwordHash,
+          },
+          now,
+        );
         await insertNewUser(users, tx, created);
-        await events.record(tx, { type: 'admin.user_created', actor: caller.sub, subject: created.sub, clientAddress: context.clientAddress, detail: { role: created.role } });
+        await events.record(tx, {
+          type: 'admin.user_created',
+          actor: caller.sub,
+          subject: created.sub,
+          clientAddress: context.clientAddress,
+          detail: { role: created.role },
+        });
         return created;
       });
       return views.adminUser(user);
@@ -121,7 +136,8 @@ export function createAdminUsersService(deps: {
       const user = await deps.transaction(async (tx) => {
         const target = await requireUser(tx, sub);
         requireEditable(target);
-        if (target.sub === caller.sub && input.role !== undefined && input.role !== target.role) throw userNotEditable();
+        if (target.sub === caller.sub && input.role !== undefined && input.role !== target.role)
+          throw userNotEditable();
         if (input.email !== undefined) await requireFreeEmail(tx, input.email, target.sub);
         const changes: Partial<UserRecord> = {};
         if (input.email !== undefined) changes.email = input.email;
@@ -131,7 +147,13 @@ export function createAdminUsersService(deps: {
         const fields = Object.keys(changes).map((field) => (field === 'emailVerified' ? 'email_verified' : field));
         changes.updatedAt = clock.now();
         await users.update(tx, sub, changes);
-        await events.record(tx, { type: 'admin.user_updated', actor: caller.sub, subject: sub, clientAddress: context.clientAddress, detail: { fields } });
+        await events.record(tx, {
+          type: 'admin.user_updated',
+          actor: caller.sub,
+          subject: sub,
+          clientAddress: context.clientAddress,
+          detail: { fields },
+        });
         return { ...target, ...changes };
       });
       return views.adminUser(user);
@@ -148,7 +170,12 @@ export function createAdminUsersService(deps: {
         const now = clock.now();
         await users.update(tx, sub, { deletedAt: now, updatedAt: now });
         await deps.revokeUser(tx, sub);
-        await events.record(tx, { type: 'admin.user_deleted', actor: caller.sub, subject: sub, clientAddress: context.clientAddress });
+        await events.record(tx, {
+          type: 'admin.user_deleted',
+          actor: caller.sub,
+          subject: sub,
+          clientAddress: context.clientAddress,
+        });
         return { ...target, deletedAt: now, updatedAt: now };
       });
       return views.adminUser(user);

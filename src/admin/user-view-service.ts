@@ -1,6 +1,11 @@
 import type { AuthConfig } from '../config/types.js';
 import type { UserRecord } from '../model/index.js';
-import { isSecondFactorRequired, noFactors, type UserFactorReader, type UserFactorSummary } from '../accounts/login-second-factors.js';
+import {
+  isSecondFactorRequired,
+  noFactors,
+  type UserFactorReader,
+  type UserFactorSummary,
+} from '../accounts/login-second-factors.js';
 
 /** SPEC.md 2.2: the session user, eleven fields. */
 export interface SessionUserView {

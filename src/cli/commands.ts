@@ -32,7 +32,9 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .description('check the config file: every problem with file:line:column (exit 0 valid, 1 invalid)')
     .addOption(configOption())
     .option('--format <format>', 'text | json | github (workflow annotations)', 'text')
-    .action((opts: { config?: string; format?: string }) => run(async () => (await import('./commands/validate.js')).runValidate(ctx, opts))());
+    .action((opts: { config?: string; format?: string }) =>
+      run(async () => (await import('./commands/validate.js')).runValidate(ctx, opts))(),
+    );
 
   program
     .command('diff')
@@ -40,14 +42,18 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .addOption(configOption())
     .option('--format <format>', 'text | json', 'text')
     .option('--exit-code', 'exit 2 when changes are pending, 0 when none')
-    .action((opts: { config?: string; format?: string; exitCode?: boolean }) => run(async () => (await import('./commands/diff.js')).runDiff(ctx, opts))());
+    .action((opts: { config?: string; format?: string; exitCode?: boolean }) =>
+      run(async () => (await import('./commands/diff.js')).runDiff(ctx, opts))(),
+    );
 
   program
     .command('apply')
     .description('reconcile the database with the config in one transaction')
     .addOption(configOption())
     .option('--dry-run', 'print the plan, change nothing')
-    .action((opts: { config?: string; dryRun?: boolean }) => run(async () => (await import('./commands/apply.js')).runApply(ctx, opts))());
+    .action((opts: { config?: string; dryRun?: boolean }) =>
+      run(async () => (await import('./commands/apply.js')).runApply(ctx, opts))(),
+    );
 
   program
     .command('hash-password')
@@ -77,15 +83,21 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .description('run database migrations (serve migrates on start)')
     .argument('[action]', 'up | status', 'up')
     .addOption(configOption())
-    .action((action: string, opts: { config?: string }) => run(async () => (await import('./commands/migrate.js')).runMigrate(ctx, action, opts))());
+    .action((action: string, opts: { config?: string }) =>
+      run(async () => (await import('./commands/migrate.js')).runMigrate(ctx, action, opts))(),
+    );
 
   program
     .command('keys')
-    .description('list the signing keys, or rotate to new ones, one per algorithm (old keys stay published until their tokens expire)')
+    .description(
+      'list the signing keys, or rotate to new ones, one per algorithm (old keys stay published until their tokens expire)',
+    )
     .argument('<action>', 'list | rotate')
     .addOption(configOption())
     .option('--json', 'machine-readable output (list)')
-    .action((action: string, opts: { config?: string; json?: boolean }) => run(async () => (await import('./commands/keys.js')).runKeys(ctx, action, opts))());
+    .action((action: string, opts: { config?: string; json?: boolean }) =>
+      run(async () => (await import('./commands/keys.js')).runKeys(ctx, action, opts))(),
+    );
 
   program
     .command('ratelimit')
@@ -116,7 +128,9 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .argument('<name>', 'the scheduled job: cleanup')
     .addOption(configOption())
     .option('--json', 'machine-readable output')
-    .action((name: string, opts: { config?: string; json?: boolean }) => run(async () => (await import('./commands/jobs.js')).runJobsRun(ctx, name, opts))());
+    .action((name: string, opts: { config?: string; json?: boolean }) =>
+      run(async () => (await import('./commands/jobs.js')).runJobsRun(ctx, name, opts))(),
+    );
 
   program
     .command('terms')
@@ -126,7 +140,9 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .addOption(configOption())
     .option('--id <id>', 'only this term')
     .option('--json', 'machine-readable output')
-    .action((opts: { config?: string; id?: string; json?: boolean }) => run(async () => (await import('./commands/terms.js')).runTermsStatus(ctx, opts))());
+    .action((opts: { config?: string; id?: string; json?: boolean }) =>
+      run(async () => (await import('./commands/terms.js')).runTermsStatus(ctx, opts))(),
+    );
 
   addAdminCommands(program, ctx, run);
 
@@ -137,10 +153,16 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
  * `idp admin …` (DESIGN.md 4): a terminal client of the admin API. Every
  * subcommand maps an API error to one `CODE: message` line and exit code 1.
  */
-function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Promise<number>) => () => Promise<void>): void {
+function addAdminCommands(
+  program: Command,
+  ctx: CliContext,
+  run: (fn: () => Promise<number>) => () => Promise<void>,
+): void {
   const admin = program.command('admin').description('manage users through the admin API of a running server');
-  const api = (fn: () => Promise<number>) => run(async () => (await import('./admin/run-admin-command.js')).runAdminCommand(ctx, fn))();
-  const urlOption = () => new Option('--url <url>', 'server address instead of the one logged in to (default: $IDP_URL)');
+  const api = (fn: () => Promise<number>) =>
+    run(async () => (await import('./admin/run-admin-command.js')).runAdminCommand(ctx, fn))();
+  const urlOption = () =>
+    new Option('--url <url>', 'server address instead of the one logged in to (default: $IDP_URL)');
   const jsonOption = () => new Option('--json', "print the API's JSON answer");
   // Declared only to be refused with a clear message: passwords come from stdin or a prompt.
   const passwordOption = () => new Option('--password <password>').hideHelp();
@@ -148,10 +170,15 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
   admin
     .command('login')
     .description('sign in and keep the session in $XDG_CONFIG_HOME/idp/credentials.json')
-    .addOption(new Option('--url <url>', 'server address, e.g. http://localhost:8080 (default: $IDP_URL, else the last one)'))
+    .addOption(
+      new Option('--url <url>', 'server address, e.g. http://localhost:8080 (default: $IDP_URL, else the last one)'),
+    )
     .requiredOption('--email <email>', "the admin's e-mail")
     .option('--password-stdin', 'read the password from stdin instead of a hidden prompt')
-    .option('--code <code>', 'for an account with a second factor: the authenticator app\'s code or a recovery code (default: a hidden prompt)')
+    .option(
+      '--code <code>',
+      "for an account with a second factor: the authenticator app's code or a recovery code (default: a hidden prompt)",
+    )
     .addOption(passwordOption())
     .addOption(jsonOption())
     .action((opts) => api(async () => (await import('./commands/admin/login.js')).runAdminLogin(ctx, opts)));
@@ -186,7 +213,9 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(jsonOption())
     .action((opts) => api(async () => (await import('./commands/admin/events-list.js')).runEventsList(ctx, opts)));
 
-  const users = admin.command('users').description('list, show, create, update, delete and unlock users, and reset their second factors');
+  const users = admin
+    .command('users')
+    .description('list, show, create, update, delete and unlock users, and reset their second factors');
 
   users
     .command('list')
@@ -207,7 +236,9 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((user: string, opts) => api(async () => (await import('./commands/admin/users-get.js')).runUsersGet(ctx, user, opts)));
+    .action((user: string, opts) =>
+      api(async () => (await import('./commands/admin/users-get.js')).runUsersGet(ctx, user, opts)),
+    );
 
   users
     .command('create')
@@ -230,7 +261,9 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(new Option('--email-verified <bool>', 'whether the e-mail is verified').choices(['true', 'false']))
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((user: string, opts) => api(async () => (await import('./commands/admin/users-update.js')).runUsersUpdate(ctx, user, opts)));
+    .action((user: string, opts) =>
+      api(async () => (await import('./commands/admin/users-update.js')).runUsersUpdate(ctx, user, opts)),
+    );
 
   users
     .command('delete')
@@ -238,14 +271,18 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((user: string, opts) => api(async () => (await import('./commands/admin/users-delete.js')).runUsersDelete(ctx, user, opts)));
+    .action((user: string, opts) =>
+      api(async () => (await import('./commands/admin/users-delete.js')).runUsersDelete(ctx, user, opts)),
+    );
 
   users
     .command('unlock')
     .description('clear the failed sign-in attempts that block an account (login rate limit)')
     .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
-    .action((user: string, opts) => api(async () => (await import('./commands/admin/users-unlock.js')).runUsersUnlock(ctx, user, opts)));
+    .action((user: string, opts) =>
+      api(async () => (await import('./commands/admin/users-unlock.js')).runUsersUnlock(ctx, user, opts)),
+    );
 
   users
     .command('reset-second-factors')
@@ -254,13 +291,16 @@ function addAdminCommands(program: Command, ctx: CliContext, run: (fn: () => Pro
     .addOption(urlOption())
     .addOption(jsonOption())
     .action((user: string, opts) =>
-      api(async () => (await import('./commands/admin/users-reset-second-factors.js')).runUsersResetSecondFactors(ctx, user, opts)),
+      api(async () =>
+        (await import('./commands/admin/users-reset-second-factors.js')).runUsersResetSecondFactors(ctx, user, opts),
+      ),
     );
 }
 
 /** package.json's version: the file sits two levels above this module in src/cli and in dist/cli alike. */
 function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
 }
 
 function positiveInteger(value: string): number {

@@ -10,14 +10,23 @@ import { formatProblem, loadConfig, resolveConfigPath, type Config, type ConfigP
  * `concerns` groups (every group when absent, as for serve), and those about
  * the file as a whole.
  */
-export async function loadCommandConfig(ctx: CliContext, flag: string | undefined, concerns?: readonly string[]): Promise<Config> {
+export async function loadCommandConfig(
+  ctx: CliContext,
+  flag: string | undefined,
+  concerns?: readonly string[],
+): Promise<Config> {
   const file = resolveConfigPath(flag, ctx.env, ctx.cwd);
   const result = await loadConfig({ file, env: ctx.env, cwd: ctx.cwd });
-  const problems = result.ok ? result.warnings.filter((w) => concerns === undefined || concernsOneOf(w.path, concerns)) : result.problems;
+  const problems = result.ok
+    ? result.warnings.filter((w) => concerns === undefined || concernsOneOf(w.path, concerns))
+    : result.problems;
   for (const problem of problems) ctx.output.err(colorProblem(ctx.output, problem));
   if (result.ok) return result.config;
   const errors = result.problems.filter((p) => p.severity === 'error').length;
-  throw new CliError(`${file ?? 'built-in defaults'}: configuration is invalid (${errors} ${errors === 1 ? 'problem' : 'problems'})`, 1);
+  throw new CliError(
+    `${file ?? 'built-in defaults'}: configuration is invalid (${errors} ${errors === 1 ? 'problem' : 'problems'})`,
+    1,
+  );
 }
 
 function concernsOneOf(path: string, groups: readonly string[]): boolean {

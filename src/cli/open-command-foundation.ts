@@ -14,9 +14,16 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * cannot be reached is one line (`cannot connect to the database …`), never
  * a stack trace; a password in the URL is never shown.
  */
-export async function openCommandFoundation(config: Config, cwd: string, options: { migrate?: boolean } = {}): Promise<Foundation> {
+export async function openCommandFoundation(
+  config: Config,
+  cwd: string,
+  options: { migrate?: boolean } = {},
+): Promise<Foundation> {
   const database = config.database;
-  const resolved = database.client === 'sqlite' && database.filename !== ':memory:' ? { ...database, filename: path.resolve(cwd, database.filename) } : database;
+  const resolved =
+    database.client === 'sqlite' && database.filename !== ':memory:'
+      ? { ...database, filename: path.resolve(cwd, database.filename) }
+      : database;
   const foundation = createFoundation({ ...config, database: resolved });
   const { storage } = foundation;
   try {

@@ -18,15 +18,24 @@ export async function withGitopsFoundation(
   configFlag: string | undefined,
   run: (foundation: Foundation, config: Config) => Promise<number>,
 ): Promise<number> {
-  const config = await loadCommandConfig(ctx, configFlag, ['database', 'users', 'clients', 'terms', 'identity_providers']);
+  const config = await loadCommandConfig(ctx, configFlag, [
+    'database',
+    'users',
+    'clients',
+    'terms',
+    'identity_providers',
+  ]);
   const foundation = await openCommandFoundation(config, ctx.cwd);
   try {
     return await run(foundation, config);
   } catch (error) {
     if (!(error instanceof ApplyConflictError)) throw error;
-    for (const line of await locateConflicts(config.file, ctx.cwd, error.conflicts)) ctx.output.err(ctx.output.color.red(line));
+    for (const line of await locateConflicts(config.file, ctx.cwd, error.conflicts))
+      ctx.output.err(ctx.output.color.red(line));
     const count = error.conflicts.length;
-    throw new CliError(`the config collides with database-managed objects (${count} ${count === 1 ? 'problem' : 'problems'}); nothing was applied`);
+    throw new CliError(
+      `the config collides with database-managed objects (${count} ${count === 1 ? 'problem' : 'problems'}); nothing was applied`,
+    );
   } finally {
     await foundation.storage.close();
   }

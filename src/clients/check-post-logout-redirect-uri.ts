@@ -1,6 +1,9 @@
 import type { ClientRecord } from '../model/index.js';
 
 /** OIDC RP-Initiated Logout 1.0 §3: exact match against the client's registered post-logout URIs. */
-export function isRegisteredPostLogoutRedirectUri(client: Pick<ClientRecord, 'postLogoutRedirectUris'>, uri: string): boolean {
+export function isRegisteredPostLogoutRedirectUri(
+  client: Pick<ClientRecord, 'postLogoutRedirectUris'>,
+  uri: string,
+): boolean {
   return client.postLogoutRedirectUris.includes(uri);
 }

@@ -10,13 +10,21 @@ const badlyEncoded: ClientAuthenticationFailure = {
   description: 'The Basic credentials are not properly form-urlencoded.',
   usedBasic: true,
 };
-const severalMethods: ClientAuthenticationFailure = { error: 'invalid_request', description: 'Use one client authentication method, not several.', usedBasic: true };
+const severalMethods: ClientAuthenticationFailure = {
+  error: 'invalid_request',
+  description: 'Use one client authentication method, not several.',
+  usedBasic: true,
+};
 const otherClientId: ClientAuthenticationFailure = {
   error: 'invalid_request',
   description: 'The client_id in the body differs from the authenticated client.',
   usedBasic: true,
 };
-const noClient: ClientAuthenticationFailure = { error: 'invalid_client', description: 'The client is not authenticated.', usedBasic: false };
+const noClient: ClientAuthenticationFailure = {
+  error: 'invalid_client',
+  description: 'The client is not authenticated.',
+  usedBasic: false,
+};
 
 /** RFC 6749 §2.3.1: id and secret are form-urlencoded before they go into Basic; null when they are not. */
 function formDecode(value: string): string | null {
@@ -33,7 +41,11 @@ function formDecode(value: string): string | null {
  * NOT use more than one method in a request; a malformed Authorization
  * header is an authentication failure (401 with the Basic challenge).
  */
-export function readClientCredentials(authorization: string | undefined, clientId: string | undefined, clientSecret: string | undefined): PresentedCredentials {
+export function readClientCredentials(
+  authorization: string | undefined,
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+): PresentedCredentials {
   if (authorization !== undefined) {
     const match = /^Basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(authorization);
     if (!match) return malformedBasic;

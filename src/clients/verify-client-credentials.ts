@@ -19,7 +19,10 @@ function rejected(credentials: ClientCredentials, description: string): ClientAu
  * unknown client and a wrong secret read the same, so that client ids
  * cannot be probed.
  */
-export async function verifyClientCredentials(credentials: ClientCredentials, deps: ClientAuthenticationDeps): Promise<ClientRecord | ClientAuthenticationFailure> {
+export async function verifyClientCredentials(
+  credentials: ClientCredentials,
+  deps: ClientAuthenticationDeps,
+): Promise<ClientRecord | ClientAuthenticationFailure> {
   const client = await deps.clients.find(credentials.clientId);
   if (!client) return rejected(credentials, 'The client is unknown or its credentials are wrong.');
   if (client.tokenEndpointAuthMethod !== credentials.authMethod) {

@@ -58,8 +58,13 @@ export function checkAliases(document: Document): { problems: AliasProblem[]; ta
   const resolve = (alias: Alias): unknown => {
     const target = anchors.get(alias.source);
     const offset = alias.range?.[0] ?? 0;
-    if (target === undefined) problems.push({ offset, message: 'an alias (*name) must name an anchor (&name) set before it' });
-    else if (open.has(target)) problems.push({ offset, message: 'an alias (*name) inside the value it names: that value would contain itself without end' });
+    if (target === undefined)
+      problems.push({ offset, message: 'an alias (*name) must name an anchor (&name) set before it' });
+    else if (open.has(target))
+      problems.push({
+        offset,
+        message: 'an alias (*name) inside the value it names: that value would contain itself without end',
+      });
     else {
       targets.set(alias, target);
       return target;
@@ -70,7 +75,11 @@ export function checkAliases(document: Document): { problems: AliasProblem[]; ta
   /** The first place past maxNesting is the problem; deeper places would only repeat it. */
   const withinDepth = (node: { range?: [number, number, number] | null }, depth: number): boolean => {
     if (depth <= maxNesting) return true;
-    if (!tooDeep) problems.push({ offset: node.range?.[0] ?? 0, message: `values nested more than ${maxNesting.toLocaleString('en-US')} levels deep (aliases expanded), the most idp accepts` });
+    if (!tooDeep)
+      problems.push({
+        offset: node.range?.[0] ?? 0,
+        message: `values nested more than ${maxNesting.toLocaleString('en-US')} levels deep (aliases expanded), the most idp accepts`,
+      });
     tooDeep = true;
     return false;
   };
@@ -83,7 +92,11 @@ export function checkAliases(document: Document): { problems: AliasProblem[]; ta
       withinDepth(node, level - 1 + extent.height);
       if (added <= maxAliasExpansion) {
         added += extent.size - 1;
-        if (added > maxAliasExpansion) problems.push({ offset: node.range?.[0] ?? 0, message: `expanding the aliases (*name) up to here would add more than ${maxAliasExpansion.toLocaleString('en-US')} values to the file, the most idp accepts (aliases of aliases multiply)` });
+        if (added > maxAliasExpansion)
+          problems.push({
+            offset: node.range?.[0] ?? 0,
+            message: `expanding the aliases (*name) up to here would add more than ${maxAliasExpansion.toLocaleString('en-US')} values to the file, the most idp accepts (aliases of aliases multiply)`,
+          });
       }
       return extent;
     }

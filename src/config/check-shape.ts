@@ -41,7 +41,11 @@ export function checkShape(value: unknown): { value: ConfigFile; problems: Shape
   const problems = withoutEchoesOfTypeErrors(validate.errors ?? []).map((error) => {
     const described = describeSchemaError(error);
     const path = parseJsonPointer(error.instancePath, value);
-    return { path: described.extraSegment === null ? path : [...path, described.extraSegment], target: described.target, message: described.message };
+    return {
+      path: described.extraSegment === null ? path : [...path, described.extraSegment],
+      target: described.target,
+      message: described.message,
+    };
   });
   return { value: value as ConfigFile, problems };
 }

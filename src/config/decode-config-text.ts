@@ -6,7 +6,9 @@ import type { SourcePosition } from './source-locator.js';
  * problem at the first offending byte; the bytes themselves are never
  * quoted (yaml's errors would echo them, all of them).
  */
-export function decodeConfigText(bytes: Uint8Array): { ok: true; text: string } | { ok: false; message: string; position: SourcePosition } {
+export function decodeConfigText(
+  bytes: Uint8Array,
+): { ok: true; text: string } | { ok: false; message: string; position: SourcePosition } {
   // Up to a NUL byte only: whichever comes first, a malformed sequence or the NUL, is the problem.
   const nul = bytes.indexOf(0);
   let text: string;
@@ -15,9 +17,18 @@ export function decodeConfigText(bytes: Uint8Array): { ok: true; text: string } 
   } catch {
     // fatal decoding says that, not where: find the byte for the position.
     const prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, firstMalformedSequence(bytes)));
-    return { ok: false, message: 'not UTF-8 text: a config file is YAML saved as UTF-8 (is this a binary file, or another encoding?)', position: endOf(prefix) };
+    return {
+      ok: false,
+      message: 'not UTF-8 text: a config file is YAML saved as UTF-8 (is this a binary file, or another encoding?)',
+      position: endOf(prefix),
+    };
   }
-  if (nul !== -1) return { ok: false, message: 'contains a NUL byte: a config file is YAML text (is this a binary file?)', position: endOf(text) };
+  if (nul !== -1)
+    return {
+      ok: false,
+      message: 'contains a NUL byte: a config file is YAML text (is this a binary file?)',
+      position: endOf(text),
+    };
   return { ok: true, text };
 }
 

@@ -6,7 +6,11 @@ import { didYouMean } from './did-you-mean.js';
  * (an unknown key) or at a value. The messages name what was expected in the
  * words an operator uses ("a list", "true or false"), not JSON Schema terms.
  */
-export function describeSchemaError(error: ErrorObject): { message: string; extraSegment: string | null; target: 'key' | 'value' } {
+export function describeSchemaError(error: ErrorObject): {
+  message: string;
+  extraSegment: string | null;
+  target: 'key' | 'value';
+} {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'additionalProperties': {
@@ -15,21 +19,45 @@ export function describeSchemaError(error: ErrorObject): { message: string; extr
       return { message: `unknown key "${key}"${didYouMean(key, known)}`, extraSegment: key, target: 'key' };
     }
     case 'required':
-      return { message: `missing required key "${String(params.missingProperty)}"`, extraSegment: null, target: 'value' };
+      return {
+        message: `missing required key "${String(params.missingProperty)}"`,
+        extraSegment: null,
+        target: 'value',
+      };
     case 'type':
-      return { message: `must be ${describeTypes(String(params.type))}, not ${describeValue(error.data)}`, extraSegment: null, target: 'value' };
+      return {
+        message: `must be ${describeTypes(String(params.type))}, not ${describeValue(error.data)}`,
+        extraSegment: null,
+        target: 'value',
+      };
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String);
       // A string is not repeated (it may be an expanded secret); the suggestion names an allowed value.
-      const written = typeof error.data === 'string' ? didYouMean(error.data, allowed) : `, not ${describeValue(error.data)}`;
+      const written =
+        typeof error.data === 'string' ? didYouMean(error.data, allowed) : `, not ${describeValue(error.data)}`;
       return { message: `must be one of ${allowed.join(', ')}${written}`, extraSegment: null, target: 'value' };
     }
     case 'format':
-      return { message: params.format === 'uri' ? 'must be an absolute URL (with a scheme, such as https://)' : `must be a valid ${String(params.format)}`, extraSegment: null, target: 'value' };
+      return {
+        message:
+          params.format === 'uri'
+            ? 'must be an absolute URL (with a scheme, such as https://)'
+            : `must be a valid ${String(params.format)}`,
+        extraSegment: null,
+        target: 'value',
+      };
     case 'minLength':
-      return { message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters long`, extraSegment: null, target: 'value' };
+      return {
+        message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters long`,
+        extraSegment: null,
+        target: 'value',
+      };
     case 'maxLength':
-      return { message: `must be at most ${String(params.limit)} characters long`, extraSegment: null, target: 'value' };
+      return {
+        message: `must be at most ${String(params.limit)} characters long`,
+        extraSegment: null,
+        target: 'value',
+      };
     case 'minimum':
       return { message: `must be at least ${String(params.limit)}`, extraSegment: null, target: 'value' };
     case 'maximum':
@@ -41,7 +69,11 @@ export function describeSchemaError(error: ErrorObject): { message: string; extr
     case 'minProperties':
       return { message: `must have at least ${String(params.limit)} entry(ies)`, extraSegment: null, target: 'value' };
     case 'uniqueItems':
-      return { message: `must not list the same value twice (items ${String(params.j)} and ${String(params.i)} are equal)`, extraSegment: null, target: 'value' };
+      return {
+        message: `must not list the same value twice (items ${String(params.j)} and ${String(params.i)} are equal)`,
+        extraSegment: null,
+        target: 'value',
+      };
     default:
       return { message: error.message ?? `fails the ${error.keyword} check`, extraSegment: null, target: 'value' };
   }

@@ -16,7 +16,11 @@ export interface InterpolationProblem {
  * It walks the plain value (fast) and asks the document only about the few
  * strings that hold a reference (was it written quoted?).
  */
-export function interpolateEnv(value: unknown, env: Record<string, string | undefined>, isPlainScalar: (path: ConfigPath) => boolean): { value: unknown; problems: InterpolationProblem[] } {
+export function interpolateEnv(
+  value: unknown,
+  env: Record<string, string | undefined>,
+  isPlainScalar: (path: ConfigPath) => boolean,
+): { value: unknown; problems: InterpolationProblem[] } {
   const problems: InterpolationProblem[] = [];
   const path: (string | number)[] = [];
   const walk = (node: unknown): unknown => {
@@ -44,7 +48,8 @@ export function interpolateEnv(value: unknown, env: Record<string, string | unde
         path.push(key);
         const result = walk(item);
         // A key "__proto__" must stay a plain key, not set the prototype.
-        if (key === '__proto__') Object.defineProperty(copy, key, { value: result, enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(copy, key, { value: result, enumerable: true, writable: true, configurable: true });
         else copy[key] = result;
         path.pop();
       }
@@ -57,7 +62,10 @@ export function interpolateEnv(value: unknown, env: Record<string, string | unde
 
 const referenceBody = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
 
-export function expandReferences(text: string, env: Record<string, string | undefined>): { text: string; hadReference: boolean; errors: string[] } {
+export function expandReferences(
+  text: string,
+  env: Record<string, string | undefined>,
+): { text: string; hadReference: boolean; errors: string[] } {
   const errors: string[] = [];
   let out = '';
   let hadReference = false;
@@ -85,14 +93,17 @@ export function expandReferences(text: string, env: Record<string, string | unde
     from = end + 1;
     if (!match) {
       // Not the text between the braces: a secret may hold a "${".
-      errors.push('a "${…}" that is not an environment reference: write ${NAME} or ${NAME:-default} (or "$${" for a literal "${")');
+      errors.push(
+        'a "${…}" that is not an environment reference: write ${NAME} or ${NAME:-default} (or "$${" for a literal "${")',
+      );
       continue;
     }
     const [, name, fallback] = match;
     const value = env[name];
     if (value !== undefined && value !== '') out += value;
     else if (fallback !== undefined) out += fallback;
-    else if (value === undefined) errors.push(`environment variable ${name} is not set (write \${${name}:-default} to give a default)`);
+    else if (value === undefined)
+      errors.push(`environment variable ${name} is not set (write \${${name}:-default} to give a default)`);
   }
   out += text.slice(from);
   return { text: out, hadReference, errors };

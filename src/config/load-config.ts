@@ -25,9 +25,17 @@ export async function loadConfig(options: LoadOptions & { file: string | null })
   const { file } = options;
   if (file === null) return loadConfigText('', { ...options, file: null });
   const read = await readConfigFile(path.resolve(options.cwd, file));
-  if (!read.ok) return { ok: false, problems: [{ severity: 'error', file, line: null, column: null, path: '', message: read.message }] };
+  if (!read.ok)
+    return {
+      ok: false,
+      problems: [{ severity: 'error', file, line: null, column: null, path: '', message: read.message }],
+    };
   const decoded = decodeConfigText(read.bytes);
-  if (!decoded.ok) return { ok: false, problems: [{ severity: 'error', file, ...decoded.position, path: '', message: decoded.message }] };
+  if (!decoded.ok)
+    return {
+      ok: false,
+      problems: [{ severity: 'error', file, ...decoded.position, path: '', message: decoded.message }],
+    };
   return loadConfigText(decoded.text, options);
 }
 
@@ -48,26 +56,45 @@ export function loadConfigText(text: string, options: LoadOptions & { file: stri
   const parsed = parseYaml(text, file);
   if (!parsed.ok) return { ok: false, problems: inFileOrder(parsed.problems) };
   // An empty file is an empty mapping: every default applies.
-  const interpolated = interpolateEnv(parsed.parsed.value ?? {}, options.env, (at) => isPlainScalarAt(parsed.parsed, at));
+  const interpolated = interpolateEnv(parsed.parsed.value ?? {}, options.env, (at) =>
+    isPlainScalarAt(parsed.parsed, at),
+  );
   const interpolation = interpolated.problems;
   const shape = checkShape(interpolated.value);
   const rules = checkRules(shape.value, shape.problems.length === 0);
 
   const found: Located[] = [
-    ...interpolation.map((p) => ({ severity: 'error' as const, path: p.path, target: 'value' as const, message: p.message })),
-    ...withoutPathsUnder(shape.problems.map((p) => ({ severity: 'error' as const, ...p })), interpolation),
-    ...withoutPathsUnder(rules.map((p) => ({ target: 'value' as const, ...p })), [...interpolation, ...shape.problems]),
+    ...interpolation.map((p) => ({
+      severity: 'error' as const,
+      path: p.path,
+      target: 'value' as const,
+      message: p.message,
+    })),
+    ...withoutPathsUnder(
+      shape.problems.map((p) => ({ severity: 'error' as const, ...p })),
+      interpolation,
+    ),
+    ...withoutPathsUnder(
+      rules.map((p) => ({ target: 'value' as const, ...p })),
+      [...interpolation, ...shape.problems],
+    ),
   ];
   const problems = inFileOrder([...parsed.warnings, ...locateAll(found, file, createSourceLocator(parsed.parsed))]);
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) return { ok: false, problems };
   const absoluteFile = file === null ? null : path.resolve(options.cwd, file);
-  const config = normalizeConfig(shape.value, { file: absoluteFile, baseDir: absoluteFile === null ? options.cwd : path.dirname(absoluteFile) });
+  const config = normalizeConfig(shape.value, {
+    file: absoluteFile,
+    baseDir: absoluteFile === null ? options.cwd : path.dirname(absoluteFile),
+  });
   return { ok: true, config, warnings: problems };
 }
 
 /** Drops problems at or under a path that already has a problem of an earlier phase: they would only repeat it. */
-function withoutPathsUnder<T extends { path: ConfigPath }>(problems: T[], earlier: readonly { path: ConfigPath }[]): T[] {
+function withoutPathsUnder<T extends { path: ConfigPath }>(
+  problems: T[],
+  earlier: readonly { path: ConfigPath }[],
+): T[] {
   if (earlier.length === 0) return problems;
   const taken = new Set(earlier.map((p) => formatConfigPath(p.path)));
   return problems.filter((problem) => {
@@ -83,7 +110,14 @@ function locateAll(found: Located[], file: string | null, locate: SourceLocator)
   return found.map((p): ConfigProblem => {
     // An error always points somewhere: at worst at the document it is in.
     const position = locate(p.path, p.target) ?? (p.severity === 'error' ? locate([]) : null);
-    return { severity: p.severity, file, line: position?.line ?? null, column: position?.column ?? null, path: formatConfigPath(p.path), message: p.message };
+    return {
+      severity: p.severity,
+      file,
+      line: position?.line ?? null,
+      column: position?.column ?? null,
+      path: formatConfigPath(p.path),
+      message: p.message,
+    };
   });
 }
 

@@ -62,7 +62,12 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
         windowSeconds: f.security.login_rate_limit.window_seconds,
       },
     },
-    database: { client: f.database.client, filename: resolve(f.database.filename), url: f.database.url ?? null, pool: { ...f.database.pool } },
+    database: {
+      client: f.database.client,
+      filename: resolve(f.database.filename),
+      url: f.database.url ?? null,
+      pool: { ...f.database.pool },
+    },
     auth: {
       passwordMinLength: f.auth.password_min_length,
       secondFactor: f.auth.second_factor,
@@ -85,7 +90,11 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
       backgroundRetentionMs: f.scheduler.background_retention_ms,
       instanceId: f.scheduler.instance_id === '' ? processInstanceId() : f.scheduler.instance_id,
     },
-    cleanup: { enabled: f.cleanup.enabled, batchSize: f.cleanup.batch_size, eventsRetentionDays: f.cleanup.events_retention_days },
+    cleanup: {
+      enabled: f.cleanup.enabled,
+      batchSize: f.cleanup.batch_size,
+      eventsRetentionDays: f.cleanup.events_retention_days,
+    },
     // SPEC 2.5: "<service name> API" and "<service name> API Reference".
     openapi: {
       enabled: f.openapi.enabled,

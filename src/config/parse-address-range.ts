@@ -15,11 +15,13 @@ export interface AddressRange {
 export function parseAddressRange(text: string): AddressRange | { error: string } {
   const [address, prefixText, ...rest] = text.split('/');
   const version = isIP(address);
-  if (version === 0) return { error: `"${text}" is not an IPv4 or IPv6 address or CIDR range (such as 10.0.0.0/8 or 2001:db8::/32)` };
+  if (version === 0)
+    return { error: `"${text}" is not an IPv4 or IPv6 address or CIDR range (such as 10.0.0.0/8 or 2001:db8::/32)` };
   const family = version === 4 ? 'ipv4' : 'ipv6';
   const bits = version === 4 ? 32 : 128;
   if (prefixText === undefined) return { address, prefix: bits, family };
   const prefix = /^\d{1,3}$/.test(prefixText) && rest.length === 0 ? Number(prefixText) : NaN;
-  if (!(prefix <= bits)) return { error: `"${text}": the prefix length after "/" must be a whole number from 0 to ${bits}` };
+  if (!(prefix <= bits))
+    return { error: `"${text}": the prefix length after "/" must be a whole number from 0 to ${bits}` };
   return { address, prefix, family };
 }

@@ -21,22 +21,31 @@ export interface ParsedYaml {
  * unknown tag…) are passed on as warnings. No message quotes the text
  * (./describe-yaml-error.ts).
  */
-export function parseYaml(text: string, file: string | null): { ok: true; parsed: ParsedYaml; warnings: ConfigProblem[] } | { ok: false; problems: ConfigProblem[] } {
+export function parseYaml(
+  text: string,
+  file: string | null,
+): { ok: true; parsed: ParsedYaml; warnings: ConfigProblem[] } | { ok: false; problems: ConfigProblem[] } {
   const lineCounter = new LineCounter();
   // uniqueKeys: a key written twice in one mapping is an error, never "last one wins".
-  const document = withPlainProcessEnv(() => parseDocument(text, { lineCounter, uniqueKeys: true, merge: true, prettyErrors: false }));
+  const document = withPlainProcessEnv(() =>
+    parseDocument(text, { lineCounter, uniqueKeys: true, merge: true, prettyErrors: false }),
+  );
   const at = (offset: number, severity: ConfigProblem['severity'], message: string): ConfigProblem => {
     // yaml's type allows -1 for "no position" (its prettifyError skips those); the start of the file is the nearest place.
     const { line, col } = lineCounter.linePos(Math.max(offset, 0));
     return { severity, file, line, column: col, path: '', message };
   };
-  const fromYaml = (severity: ConfigProblem['severity']) => (error: YAMLError) => at(error.pos[0], severity, describeYamlError(error, severity));
+  const fromYaml = (severity: ConfigProblem['severity']) => (error: YAMLError) =>
+    at(error.pos[0], severity, describeYamlError(error, severity));
   const warnings = document.warnings.map(fromYaml('warning'));
-  if (document.errors.length > 0) return { ok: false, problems: [...document.errors.map(fromYaml('error')), ...warnings] };
+  if (document.errors.length > 0)
+    return { ok: false, problems: [...document.errors.map(fromYaml('error')), ...warnings] };
   const aliases = checkAliases(document);
-  if (aliases.problems.length > 0) return { ok: false, problems: [...aliases.problems.map((p) => at(p.offset, 'error', p.message)), ...warnings] };
+  if (aliases.problems.length > 0)
+    return { ok: false, problems: [...aliases.problems.map((p) => at(p.offset, 'error', p.message)), ...warnings] };
   const plain = toPlainValue(document, aliases.targets);
-  if (plain.problems.length > 0) return { ok: false, problems: [...plain.problems.map((p) => at(p.offset, 'error', p.message)), ...warnings] };
+  if (plain.problems.length > 0)
+    return { ok: false, problems: [...plain.problems.map((p) => at(p.offset, 'error', p.message)), ...warnings] };
   return { ok: true, parsed: { document, lineCounter, aliasTargets: aliases.targets, value: plain.value }, warnings };
 }
 

@@ -17,7 +17,8 @@ export interface ConfigProblem {
   message: string;
 }
 
-export type LoadResult = { ok: true; config: Config; warnings: ConfigProblem[] } | { ok: false; problems: ConfigProblem[] };
+export type LoadResult =
+  { ok: true; config: Config; warnings: ConfigProblem[] } | { ok: false; problems: ConfigProblem[] };
 
 /** `idp.yaml:12:5: clients[2].redirect_uris[0]: must be an absolute URL`, always one line. */
 export function formatProblem(problem: ConfigProblem): string {

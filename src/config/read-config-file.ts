@@ -15,7 +15,9 @@ const chunkBytes = 1024 * 1024;
  * may grow in between, and a pipe or a device (`-c <(…)`, `/dev/zero`) has
  * no size to check.
  */
-export async function readConfigFile(file: string): Promise<{ ok: true; bytes: Buffer } | { ok: false; message: string }> {
+export async function readConfigFile(
+  file: string,
+): Promise<{ ok: true; bytes: Buffer } | { ok: false; message: string }> {
   try {
     const handle = await open(file, 'r');
     try {

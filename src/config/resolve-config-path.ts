@@ -6,7 +6,11 @@ import path from 'node:path';
  * exists, else null (built-in defaults). An explicit flag or variable is
  * returned even when the file is missing, so that the load reports it.
  */
-export function resolveConfigPath(flag: string | undefined, env: Record<string, string | undefined>, cwd: string): string | null {
+export function resolveConfigPath(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): string | null {
   if (flag !== undefined && flag !== '') return flag;
   if (env.IDP_CONFIG !== undefined && env.IDP_CONFIG !== '') return env.IDP_CONFIG;
   return existsSync(path.join(cwd, 'idp.yaml')) ? 'idp.yaml' : null;

@@ -17,7 +17,8 @@ export function findNode(parsed: ParsedYaml, path: ConfigPath): unknown {
   let node: unknown = parsed.document.contents;
   for (const segment of path) {
     node = resolveAlias(node, parsed);
-    if (isMap(node)) node = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment))?.value ?? null;
+    if (isMap(node))
+      node = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment))?.value ?? null;
     else if (isSeq(node) && typeof segment === 'number') node = node.items[segment] ?? null;
     else return null;
   }

@@ -34,7 +34,10 @@ const restartOnly: { name: string; path: string[] }[] = [
 const appliedGroups = new Set<keyof Config>(['users', 'clients', 'terms', 'identityProviders', 'file']);
 
 /** File names of the runtime groups, for log lines. */
-const groupNames: Partial<Record<keyof Config, string>> = { accountDeletion: 'account_deletion', identityProviders: 'identity_providers' };
+const groupNames: Partial<Record<keyof Config, string>> = {
+  accountDeletion: 'account_deletion',
+  identityProviders: 'identity_providers',
+};
 
 export interface ConfigComparison {
   /** The new config with the running values of the restart-only fields: what a reload applies and swaps in. */

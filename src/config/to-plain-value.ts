@@ -19,7 +19,10 @@ export interface PlainValueProblem {
  * document is null. (The pairs of a YAML 1.1 !!omap or !!pairs, which no
  * config key takes, become nulls.)
  */
-export function toPlainValue(document: Document, targets: AliasTargets): { value: unknown; problems: PlainValueProblem[] } {
+export function toPlainValue(
+  document: Document,
+  targets: AliasTargets,
+): { value: unknown; problems: PlainValueProblem[] } {
   const problems: PlainValueProblem[] = [];
   const shared = new Map<unknown, unknown>();
 
@@ -43,13 +46,17 @@ export function toPlainValue(document: Document, targets: AliasTargets): { value
     for (const pair of pairs) {
       if (isScalar(pair.key) && typeof pair.key.value === 'symbol') {
         for (const source of mergeSources(pair.value)) {
-          for (const [key, value] of Object.entries(source)) if (!Object.hasOwn(object, key)) setOwn(object, key, value);
+          for (const [key, value] of Object.entries(source))
+            if (!Object.hasOwn(object, key)) setOwn(object, key, value);
         }
         continue;
       }
       const key = keyText(pair.key);
       if (key === null) {
-        problems.push({ offset: rangeStart(pair.key), message: 'a key must be a plain value (text, a number, true or false), not a list or mapping' });
+        problems.push({
+          offset: rangeStart(pair.key),
+          message: 'a key must be a plain value (text, a number, true or false), not a list or mapping',
+        });
         continue;
       }
       setOwn(object, key, convert(pair.value));
@@ -64,7 +71,11 @@ export function toPlainValue(document: Document, targets: AliasTargets): { value
     for (const source of isSeq(list) ? list.items : [value]) {
       const resolved = isAlias(source) ? targets.get(source) : source;
       if (isMap(resolved)) sources.push(convert(source) as Record<string, unknown>);
-      else problems.push({ offset: rangeStart(source), message: 'a merge (<<) takes a mapping, an alias of one (<<: *defaults) or a list of them' });
+      else
+        problems.push({
+          offset: rangeStart(source),
+          message: 'a merge (<<) takes a mapping, an alias of one (<<: *defaults) or a list of them',
+        });
     }
     return sources;
   };
@@ -85,7 +96,8 @@ export function toPlainValue(document: Document, targets: AliasTargets): { value
 
 /** A key "__proto__" stays a plain key instead of setting the prototype. */
 function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
 

@@ -6,7 +6,14 @@
  */
 
 import type { BlockList } from 'node:net';
-import type { ClientAuthMethod, ClientGrantType, EmailConflictStrategy, IdentityProviderType, SigningAlgorithm, UserRole } from '../model/index.js';
+import type {
+  ClientAuthMethod,
+  ClientGrantType,
+  EmailConflictStrategy,
+  IdentityProviderType,
+  SigningAlgorithm,
+  UserRole,
+} from '../model/index.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 

@@ -18,7 +18,11 @@ export interface EventLog {
 }
 
 /** `logger` is the server log; a CLI command that writes events (`idp apply`) has none, and its events are in the table alone. */
-export function createEventLog(deps: { storage: Pick<Storage, 'repositories' | 'afterCommit'>; logger?: Logger; clock: Clock }): EventLog {
+export function createEventLog(deps: {
+  storage: Pick<Storage, 'repositories' | 'afterCommit'>;
+  logger?: Logger;
+  clock: Clock;
+}): EventLog {
   const { storage, logger, clock } = deps;
   return {
     async record(tx, input) {
@@ -35,7 +39,14 @@ export function createEventLog(deps: { storage: Pick<Storage, 'repositories' | '
       if (!logger) return;
       storage.afterCommit(tx, () =>
         logger.info(
-          { event: event.type, actor: event.actor, subject: event.subject, client_address: event.clientAddress, client_id: event.clientId, detail: event.detail },
+          {
+            event: event.type,
+            actor: event.actor,
+            subject: event.subject,
+            client_address: event.clientAddress,
+            client_id: event.clientId,
+            detail: event.detail,
+          },
           `event ${event.type}`,
         ),
       );

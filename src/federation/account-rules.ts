@@ -66,44 +66,82 @@ export function createAccountRules(deps: {
   /** After an insert that changed nothing: the upstream account was linked meanwhile (a race), or the user has another one at this provider. */
   async function explainRefusedInsert(tx: Tx, provider: UpstreamProvider, identity: UpstreamIdentity): Promise<never> {
     if (await deps.connections.findByUpstream(tx, provider.id, identity.subject)) throw new LostRace();
-    throw new FederationError('ALREADY_CONNECTED', `The account is already connected to another ${provider.displayName} account.`);
+    throw new FederationError(
+      'ALREADY_CONNECTED',
+      `The account is already connected to another ${provider.displayName} account.`,
+    );
   }
 
-  async function insertLinked(tx: Tx, provider: UpstreamProvider, identity: UpstreamIdentity, sub: string, context: RequestContext): Promise<boolean> {
+  async function insertLinked(
+    tx: Tx,
+    provider: UpstreamProvider,
+    identity: UpstreamIdentity,
+    sub: string,
+    context: RequestContext,
+  ): Promise<boolean> {
     if (!(await deps.connections.insert(tx, connectionOf(provider, identity, sub)))) return false;
-    await deps.events.record(tx, { type: 'provider.linked', actor: sub, subject: sub, clientAddress: context.clientAddress, detail: { provider: provider.id } });
+    await deps.events.record(tx, {
+      type: 'provider.linked',
+      actor: sub,
+      subject: sub,
+      clientAddress: context.clientAddress,
+      detail: { provider: provider.id },
+    });
     return true;
   }
 
-  async function decide(tx: Tx, provider: UpstreamProvider, identity: UpstreamIdentity, context: RequestContext): Promise<LoginDecision> {
+  async function decide(
+    tx: Tx,
+    provider: UpstreamProvider,
+    identity: UpstreamIdentity,
+    context: RequestContext,
+  ): Promise<LoginDecision> {
     const connection = await deps.connections.findByUpstream(tx, provider.id, identity.subject);
     if (connection) {
       const user = await deps.users.findBySub(tx, connection.sub);
-      if (!user || user.deletedAt !== null) throw new FederationError('ACCOUNT_DELETED', 'The account this sign-in belongs to has been deleted.');
+      if (!user || user.deletedAt !== null)
+        throw new FederationError('ACCOUNT_DELETED', 'The account this sign-in belongs to has been deleted.');
       return { kind: 'sign_in', user };
     }
-    if (identity.email === null) throw new FederationError('UPSTREAM_EMAIL_MISSING', `Your ${provider.displayName} account gives no e-mail address.`);
+    if (identity.email === null)
+      throw new FederationError(
+        'UPSTREAM_EMAIL_MISSING',
+        `Your ${provider.displayName} account gives no e-mail address.`,
+      );
     const existing = await deps.users.findLiveByEmail(tx, identity.email);
     if (existing) {
-      const linkNow = provider.emailConflictStrategy === 'auto_link' && identity.emailVerified && existing.emailVerified;
+      const linkNow =
+        provider.emailConflictStrategy === 'auto_link' && identity.emailVerified && existing.emailVerified;
       if (!linkNow) return { kind: 'link_required', email: existing.email };
-      if (!(await insertLinked(tx, provider, identity, existing.sub, context))) await explainRefusedInsert(tx, provider, identity);
+      if (!(await insertLinked(tx, provider, identity, existing.sub, context)))
+        await explainRefusedInsert(tx, provider, identity);
       return { kind: 'sign_in', user: existing };
     }
     let user: UserRecord;
     try {
-      user = await deps.createUser(tx, { email: identity.email, emailVerified: identity.emailVerified, providerId: provider.id, ...context });
+      user = await deps.createUser(tx, {
+        email: identity.email,
+        emailVerified: identity.emailVerified,
+        providerId: provider.id,
+        ...context,
+      });
     } catch (error) {
-      if (error instanceof ApiError && signupRefusals.has(error.code)) throw new FederationError(error.code as 'REGISTRATION_DISABLED', error.message);
+      if (error instanceof ApiError && signupRefusals.has(error.code))
+        throw new FederationError(error.code as 'REGISTRATION_DISABLED', error.message);
       throw error;
     }
-    if (!(await insertLinked(tx, provider, identity, user.sub, context))) await explainRefusedInsert(tx, provider, identity);
+    if (!(await insertLinked(tx, provider, identity, user.sub, context)))
+      await explainRefusedInsert(tx, provider, identity);
     return { kind: 'sign_in', user };
   }
 
   return {
     /** intent=login. A lost race (the same upstream account, or the same new address, signing in twice at once) is decided again, once. */
-    async login(provider: UpstreamProvider, identity: UpstreamIdentity, context: RequestContext): Promise<LoginDecision> {
+    async login(
+      provider: UpstreamProvider,
+      identity: UpstreamIdentity,
+      context: RequestContext,
+    ): Promise<LoginDecision> {
       try {
         return await deps.transaction((tx) => decide(tx, provider, identity, context));
       } catch (error) {
@@ -114,13 +152,25 @@ export function createAccountRules(deps: {
     },
 
     /** intent=link, or a pending link completed: the upstream account joins `sub`'s account. */
-    async link(provider: UpstreamProvider, identity: UpstreamIdentity, sub: string, context: RequestContext): Promise<void> {
+    async link(
+      provider: UpstreamProvider,
+      identity: UpstreamIdentity,
+      sub: string,
+      context: RequestContext,
+    ): Promise<void> {
       const linked = await deps.connections.findByUpstream(deps.db, provider.id, identity.subject);
       if (!linked && (await deps.transaction((tx) => insertLinked(tx, provider, identity, sub, context)))) return;
       const owner = linked ?? (await deps.connections.findByUpstream(deps.db, provider.id, identity.subject));
       if (owner?.sub === sub) return;
-      if (owner) throw new FederationError('CONNECTION_IN_USE', `This ${provider.displayName} account is already connected to another user.`);
-      throw new FederationError('ALREADY_CONNECTED', `The account is already connected to another ${provider.displayName} account.`);
+      if (owner)
+        throw new FederationError(
+          'CONNECTION_IN_USE',
+          `This ${provider.displayName} account is already connected to another user.`,
+        );
+      throw new FederationError(
+        'ALREADY_CONNECTED',
+        `The account is already connected to another ${provider.displayName} account.`,
+      );
     },
   };
 }

@@ -17,9 +17,14 @@ export interface ConnectionView {
   available: boolean;
 }
 
-export const connectionNotFound = () => new ApiError(404, 'CONNECTION_NOT_FOUND', 'No connection to this provider exists for your account.');
+export const connectionNotFound = () =>
+  new ApiError(404, 'CONNECTION_NOT_FOUND', 'No connection to this provider exists for your account.');
 export const lastSignInMethod = () =>
-  new ApiError(409, 'LAST_SIGN_IN_METHOD', 'This connection is your only way to sign in. Set a password or connect another provider first.');
+  new ApiError(
+    409,
+    'LAST_SIGN_IN_METHOD',
+    'This connection is your only way to sign in. Set a password or connect another provider first.',
+  );
 
 /**
  * The OAuth Connect API (DESIGN.md 11): a user's connections, and removing
@@ -62,12 +67,20 @@ export function createConnectionService(deps: {
       const connections = await deps.connections.listBySub(deps.db, user.sub);
       if (!connections.some((c) => c.providerId === providerId)) throw connectionNotFound();
       const usable = new Set((await deps.directory.list()).map((p) => p.id));
-      const otherConnections = connections.filter((c) => c.providerId !== providerId && usable.has(c.providerId)).length;
+      const otherConnections = connections.filter(
+        (c) => c.providerId !== providerId && usable.has(c.providerId),
+      ).length;
       const passkeys = (await deps.factors.summarize([user.sub])).get(user.sub)?.passkeyCount ?? 0;
       if (user.passwordHash === null && passkeys === 0 && otherConnections === 0) throw lastSignInMethod();
       await deps.transaction(async (tx) => {
         if (!(await deps.connections.delete(tx, user.sub, providerId))) throw connectionNotFound();
-        await deps.events.record(tx, { type: 'provider.unlinked', actor: user.sub, subject: user.sub, clientAddress: context.clientAddress, detail: { provider: providerId } });
+        await deps.events.record(tx, {
+          type: 'provider.unlinked',
+          actor: user.sub,
+          subject: user.sub,
+          clientAddress: context.clientAddress,
+          detail: { provider: providerId },
+        });
       });
     },
   };

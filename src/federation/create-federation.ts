@@ -34,7 +34,11 @@ export function createFederation(deps: {
   const { db, repositories } = storage;
   const transaction = <T>(work: Parameters<Storage['transaction']>[0]) => storage.transaction(work) as Promise<T>;
   const timeoutMs = deps.timeoutMs ?? defaultUpstreamTimeoutMs;
-  const directory = createUpstreamDirectory({ db, providers: repositories.identityProviders, configured: deps.config.identityProviders });
+  const directory = createUpstreamDirectory({
+    db,
+    providers: repositories.identityProviders,
+    configured: deps.config.identityProviders,
+  });
   const accounts = createAccountRules({
     transaction,
     db,
@@ -50,7 +54,12 @@ export function createFederation(deps: {
     pendingLinks: createPendingLinks({ cookiePassword: deps.keys.cookiePassword, clock }),
     accounts,
     signIn: deps.signIn,
-    client: { clock, timeoutMs, metadata: createOpenIdMetadataCache({ clock, timeoutMs }), keySets: createKeySets(timeoutMs) },
+    client: {
+      clock,
+      timeoutMs,
+      metadata: createOpenIdMetadataCache({ clock, timeoutMs }),
+      keySets: createKeySets(timeoutMs),
+    },
     baseUrl: deps.config.server.baseUrl,
     logger: deps.logger,
   });

@@ -43,12 +43,18 @@ export const providerPaths = {
 };
 
 const withQuery = (path: string, query: Record<string, string | undefined>) => {
-  const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const params = new URLSearchParams(
+    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   return `${path}?${params.toString()}`;
 };
 
 /** DESIGN.md 11: every failure of an upstream sign-in lands on /login?error=CODE (with where the user was going). */
-export function loginErrorLocation(code: FederationErrorCode, returnTo: string | null, extra: Record<string, string> = {}): string {
+export function loginErrorLocation(
+  code: FederationErrorCode,
+  returnTo: string | null,
+  extra: Record<string, string> = {},
+): string {
   return withQuery('/login', { error: code, ...extra, return_to: returnTo ?? undefined });
 }
 
@@ -85,13 +91,18 @@ export function createFederationService(deps: {
     return provider;
   }
 
-  async function signInAs(user: Parameters<SignInService['withUpstream']>[0], returnTo: string, context: RequestContext): Promise<FederationAnswer> {
+  async function signInAs(
+    user: Parameters<SignInService['withUpstream']>[0],
+    returnTo: string,
+    context: RequestContext,
+  ): Promise<FederationAnswer> {
     let outcome: Awaited<ReturnType<SignInService['withUpstream']>>;
     try {
       outcome = await deps.signIn.withUpstream(user, context);
     } catch (error) {
       // The emailVerified step: the account exists (and its connection), its address waits for the mailed link.
-      if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED') throw new FederationError('EMAIL_NOT_VERIFIED', error.message);
+      if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED')
+        throw new FederationError('EMAIL_NOT_VERIFIED', error.message);
       throw error;
     }
     if (outcome.status === 'authenticated') return { location: returnTo, sessionId: outcome.sessionId };
@@ -100,13 +111,19 @@ export function createFederationService(deps: {
 
   function failed(error: unknown, providerId: string, returnTo: string | null): FederationAnswer {
     if (!(error instanceof FederationError)) throw error;
-    if (error instanceof UpstreamError) deps.logger.warn({ provider: providerId, reason: error.reason }, 'upstream sign-in failed');
+    if (error instanceof UpstreamError)
+      deps.logger.warn({ provider: providerId, reason: error.reason }, 'upstream sign-in failed');
     return { location: loginErrorLocation(error.code, returnTo) };
   }
 
   return {
     async listProviders(): Promise<ProviderSummary[]> {
-      return (await deps.directory.list()).map(({ id, type, displayName, iconUrl }) => ({ id, type, displayName, iconUrl }));
+      return (await deps.directory.list()).map(({ id, type, displayName, iconUrl }) => ({
+        id,
+        type,
+        displayName,
+        iconUrl,
+      }));
     },
 
     /**
@@ -114,7 +131,13 @@ export function createFederationService(deps: {
      * provider that is not usable; intent=link without a session goes to
      * /login first and comes back here.
      */
-    async begin(input: { providerId: string; intent: UpstreamIntent; returnTo: string; binding: string | null; session: FederationSession | null }): Promise<FederationAnswer> {
+    async begin(input: {
+      providerId: string;
+      intent: UpstreamIntent;
+      returnTo: string;
+      binding: string | null;
+      session: FederationSession | null;
+    }): Promise<FederationAnswer> {
       const provider = await deps.directory.find(input.providerId);
       if (!provider) throw new ApiError(404, 'PROVIDER_NOT_FOUND', 'The sign-in provider is unknown or not enabled.');
       if (input.intent === 'link' && !input.session) {
@@ -143,13 +166,23 @@ export function createFederationService(deps: {
       let returnTo: string | null = null;
       try {
         const provider = await usable(input.providerId);
-        const { record, secrets } = await deps.states.redeem({ state: input.params.state, providerId: provider.id, binding: input.binding });
+        const { record, secrets } = await deps.states.redeem({
+          state: input.params.state,
+          providerId: provider.id,
+          binding: input.binding,
+        });
         returnTo = record.returnTo;
-        if (input.params.error !== undefined) throw new UpstreamError(`the upstream answered error=${input.params.error}`);
+        if (input.params.error !== undefined)
+          throw new UpstreamError(`the upstream answered error=${input.params.error}`);
         if (!input.params.code) throw new UpstreamError('the callback has neither code nor error');
         const identity = await fetchUpstreamIdentity(
           provider,
-          { code: input.params.code, redirectUri: redirectUri(provider), codeVerifier: secrets.codeVerifier, nonce: secrets.nonce },
+          {
+            code: input.params.code,
+            redirectUri: redirectUri(provider),
+            codeVerifier: secrets.codeVerifier,
+            nonce: secrets.nonce,
+          },
           deps.client,
         );
         if (record.intent === 'link') {
@@ -161,10 +194,21 @@ export function createFederationService(deps: {
           return { location: record.returnTo };
         }
         const decision = await deps.accounts.login(provider, identity, input.context);
-        if (decision.kind === 'sign_in') return { ...(await signInAs(decision.user, record.returnTo, input.context)), pendingLink: null };
-        const pendingLink = deps.pendingLinks.seal({ providerId: provider.id, subject: identity.subject, email: decision.email });
+        if (decision.kind === 'sign_in')
+          return { ...(await signInAs(decision.user, record.returnTo, input.context)), pendingLink: null };
+        const pendingLink = deps.pendingLinks.seal({
+          providerId: provider.id,
+          subject: identity.subject,
+          email: decision.email,
+        });
         const completeAt = withQuery(providerPaths.link(provider.id), { return_to: record.returnTo });
-        return { location: loginErrorLocation('LINK_REQUIRED', completeAt, { provider: provider.id, login_hint: decision.email }), pendingLink };
+        return {
+          location: loginErrorLocation('LINK_REQUIRED', completeAt, {
+            provider: provider.id,
+            login_hint: decision.email,
+          }),
+          pendingLink,
+        };
       } catch (error) {
         return failed(error, input.providerId, returnTo);
       }
@@ -191,9 +235,16 @@ export function createFederationService(deps: {
           throw new FederationError('INVALID_STATE', 'No link is waiting in this browser, or it expired.');
         }
         if (!input.session || input.session.email.toLowerCase() !== pending.email.toLowerCase()) {
-          return { location: loginErrorLocation('LINK_REQUIRED', here, { provider: provider.id, login_hint: pending.email }) };
+          return {
+            location: loginErrorLocation('LINK_REQUIRED', here, { provider: provider.id, login_hint: pending.email }),
+          };
         }
-        await deps.accounts.link(provider, { subject: pending.subject, email: pending.email, emailVerified: false }, input.session.sub, input.context);
+        await deps.accounts.link(
+          provider,
+          { subject: pending.subject, email: pending.email, emailVerified: false },
+          input.session.sub,
+          input.context,
+        );
         return { location: input.returnTo, pendingLink: null };
       } catch (error) {
         return { ...failed(error, input.providerId, input.returnTo), pendingLink: null };
@@ -203,4 +254,3 @@ export function createFederationService(deps: {
 }
 
 export type FederationService = ReturnType<typeof createFederationService>;
-

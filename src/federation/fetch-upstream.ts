@@ -16,7 +16,12 @@ export interface UpstreamRequest {
  * JSON) is an UpstreamError naming `what` was called. The HTTP status is
  * the caller's to judge: OAuth error bodies come with 4xx.
  */
-export async function fetchUpstreamJson(what: string, url: string, request: UpstreamRequest, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+export async function fetchUpstreamJson(
+  what: string,
+  url: string,
+  request: UpstreamRequest,
+  timeoutMs: number,
+): Promise<{ status: number; body: unknown }> {
   let response: Response;
   let text: string;
   try {
@@ -36,7 +41,9 @@ export async function fetchUpstreamJson(what: string, url: string, request: Upst
     text = await response.text();
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
-    throw new UpstreamError(timedOut ? `${what}: no answer within ${timeoutMs} ms` : `${what}: ${(error as Error).message}`);
+    throw new UpstreamError(
+      timedOut ? `${what}: no answer within ${timeoutMs} ms` : `${what}: ${(error as Error).message}`,
+    );
   }
   try {
     return { status: response.status, body: JSON.parse(text) as unknown };
@@ -47,6 +54,7 @@ export async function fetchUpstreamJson(what: string, url: string, request: Upst
 
 /** A JSON object, or an UpstreamError saying what came instead. */
 export function asObject(what: string, body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UpstreamError(`${what}: the answer is not a JSON object`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new UpstreamError(`${what}: the answer is not a JSON object`);
   return body as Record<string, unknown>;
 }

@@ -19,10 +19,24 @@
  * Every failure is a FederationError whose code lands on /login?error=CODE.
  */
 export { createFederation } from './create-federation.js';
-export { createFederationService, loginErrorLocation, providerPaths, type FederationAnswer, type FederationService, type FederationSession, type ProviderSummary } from './federation-service.js';
+export {
+  createFederationService,
+  loginErrorLocation,
+  providerPaths,
+  type FederationAnswer,
+  type FederationService,
+  type FederationSession,
+  type ProviderSummary,
+} from './federation-service.js';
 export { createConnectionService, type ConnectionService, type ConnectionView } from './connection-service.js';
 export { createAccountRules, type CreateUpstreamUser } from './account-rules.js';
-export { createUpstreamDirectory, builtInProviders, isOpenIdProvider, type UpstreamDirectory, type UpstreamProvider } from './upstream-provider.js';
+export {
+  createUpstreamDirectory,
+  builtInProviders,
+  isOpenIdProvider,
+  type UpstreamDirectory,
+  type UpstreamProvider,
+} from './upstream-provider.js';
 export { createUpstreamStates, upstreamStateTtlMs } from './upstream-states.js';
 export { createPendingLinks, pendingLinkTtlMs } from './pending-link.js';
 export { createOpenIdMetadataCache } from './openid-metadata.js';

@@ -29,10 +29,16 @@ export function createOpenIdMetadataCache(deps: { clock: Clock; timeoutMs: numbe
     const segments = url.pathname.split('/').filter(Boolean);
     const tried: string[] = [];
     for (let length = 0; length < segments.length; length += 1) {
-      const issuer = `${url.origin}${segments.slice(0, length).map((s) => `/${s}`).join('')}`;
+      const issuer = `${url.origin}${segments
+        .slice(0, length)
+        .map((s) => `/${s}`)
+        .join('')}`;
       const where = `${issuer}/.well-known/openid-configuration`;
       tried.push(where);
-      const { status, body } = await fetchUpstreamJson('discovery', where, {}, deps.timeoutMs).catch(() => ({ status: 0, body: null }));
+      const { status, body } = await fetchUpstreamJson('discovery', where, {}, deps.timeoutMs).catch(() => ({
+        status: 0,
+        body: null,
+      }));
       if (status !== 200 || typeof body !== 'object' || body === null) continue;
       const document = asObject('discovery', body);
       if (document.authorization_endpoint !== authorizationUrl || document.issuer !== issuer) continue;

@@ -27,7 +27,13 @@ export function createPendingLinks(deps: { cookiePassword: string; clock: Clock 
     /** The pending link in the cookie, or null when there is none, it was not sealed here, or it expired. */
     open(cookie: string | null): PendingLink | null {
       const value = cookie ? (unsealValue(cookie, deps.cookiePassword, purpose) as Partial<PendingLink> | null) : null;
-      if (!value || typeof value.providerId !== 'string' || typeof value.subject !== 'string' || typeof value.email !== 'string') return null;
+      if (
+        !value ||
+        typeof value.providerId !== 'string' ||
+        typeof value.subject !== 'string' ||
+        typeof value.email !== 'string'
+      )
+        return null;
       if (typeof value.expiresAt !== 'number' || value.expiresAt <= deps.clock.now()) return null;
       return { providerId: value.providerId, subject: value.subject, email: value.email, expiresAt: value.expiresAt };
     },

@@ -25,7 +25,11 @@ export function usesFormPost(provider: UpstreamProvider): boolean {
 }
 
 /** RFC 6749 §4.1.1 with RFC 7636 §4.3 (and the OIDC nonce): where the browser goes at the upstream. */
-export function authorizationUrl(provider: UpstreamProvider, redirectUri: string, secrets: UpstreamRequestSecrets): string {
+export function authorizationUrl(
+  provider: UpstreamProvider,
+  redirectUri: string,
+  secrets: UpstreamRequestSecrets,
+): string {
   const url = new URL(provider.authorizationUrl);
   const params: Record<string, string> = {
     response_type: 'code',
@@ -91,22 +95,40 @@ async function redeemCode(
   } else {
     Object.assign(form, { client_id: provider.clientId, client_secret: provider.clientSecret });
   }
-  const { status, body } = await fetchUpstreamJson('token endpoint', provider.tokenUrl, { method: 'POST', form, headers }, timeoutMs);
+  const { status, body } = await fetchUpstreamJson(
+    'token endpoint',
+    provider.tokenUrl,
+    { method: 'POST', form, headers },
+    timeoutMs,
+  );
   const answer = asObject('token endpoint', body);
   // GitHub answers a refused code with 200 and an error body (RFC 6749 §5.2 says 400).
   if (typeof answer.error === 'string') {
-    throw new UpstreamError(`token endpoint refused the code: ${answer.error}${typeof answer.error_description === 'string' ? ` (${answer.error_description})` : ''}`);
+    throw new UpstreamError(
+      `token endpoint refused the code: ${answer.error}${typeof answer.error_description === 'string' ? ` (${answer.error_description})` : ''}`,
+    );
   }
   if (status !== 200) throw new UpstreamError(`token endpoint: HTTP ${status}`);
-  if (typeof answer.access_token !== 'string' || answer.access_token === '') throw new UpstreamError('token endpoint: no access_token');
+  if (typeof answer.access_token !== 'string' || answer.access_token === '')
+    throw new UpstreamError('token endpoint: no access_token');
   const idToken = typeof answer.id_token === 'string' ? answer.id_token : null;
-  if (provider.openId && idToken === null) throw new UpstreamError('token endpoint: no id_token from an OpenID upstream');
+  if (provider.openId && idToken === null)
+    throw new UpstreamError('token endpoint: no id_token from an OpenID upstream');
   return { accessToken: answer.access_token, idToken };
 }
 
-async function openIdIdentity(provider: UpstreamProvider, tokens: UpstreamTokens, nonce: string, deps: UpstreamClientDeps): Promise<UpstreamIdentity> {
+async function openIdIdentity(
+  provider: UpstreamProvider,
+  tokens: UpstreamTokens,
+  nonce: string,
+  deps: UpstreamClientDeps,
+): Promise<UpstreamIdentity> {
   const metadata = await deps.metadata.metadataFor(provider.authorizationUrl);
-  const claims = await verifyIdToken(tokens.idToken!, { metadata, clientId: provider.clientId, nonce, now: deps.clock.now() }, deps.keySets);
+  const claims = await verifyIdToken(
+    tokens.idToken!,
+    { metadata, clientId: provider.clientId, nonce, now: deps.clock.now() },
+    deps.keySets,
+  );
   const subject = readSubject('ID token', claims.sub);
   const email = readEmail(claims.email);
   if (email !== null) return { subject, email, emailVerified: readVerified(claims.email_verified) };
@@ -115,22 +137,37 @@ async function openIdIdentity(provider: UpstreamProvider, tokens: UpstreamTokens
   const userinfo = await getJson('userinfo endpoint', userinfoUrl, tokens.accessToken, deps.timeoutMs);
   const info = asObject('userinfo endpoint', userinfo);
   // OIDC Core §5.3.4: userinfo about someone else than the ID token's subject must not be used.
-  if (info.sub !== subject) throw new UpstreamError('userinfo endpoint: sub differs from the ID token\'s');
+  if (info.sub !== subject) throw new UpstreamError("userinfo endpoint: sub differs from the ID token's");
   return { subject, email: readEmail(info.email), emailVerified: readVerified(info.email_verified) };
 }
 
-async function oauthIdentity(provider: UpstreamProvider, accessToken: string, timeoutMs: number): Promise<UpstreamIdentity> {
+async function oauthIdentity(
+  provider: UpstreamProvider,
+  accessToken: string,
+  timeoutMs: number,
+): Promise<UpstreamIdentity> {
   if (provider.userinfoUrl === null) throw new UpstreamError('no userinfo_url to read the account from');
-  const info = asObject('userinfo endpoint', await getJson('userinfo endpoint', provider.userinfoUrl, accessToken, timeoutMs));
+  const info = asObject(
+    'userinfo endpoint',
+    await getJson('userinfo endpoint', provider.userinfoUrl, accessToken, timeoutMs),
+  );
   const subject = readSubject('userinfo endpoint', info.sub ?? info.id);
   if (provider.emailUrl !== null) {
-    return { subject, ...readEmailList('e-mail endpoint', await getJson('e-mail endpoint', provider.emailUrl, accessToken, timeoutMs)) };
+    return {
+      subject,
+      ...readEmailList('e-mail endpoint', await getJson('e-mail endpoint', provider.emailUrl, accessToken, timeoutMs)),
+    };
   }
   return { subject, email: readEmail(info.email), emailVerified: readVerified(info.email_verified) };
 }
 
 async function getJson(what: string, url: string, accessToken: string, timeoutMs: number): Promise<unknown> {
-  const { status, body } = await fetchUpstreamJson(what, url, { headers: { authorization: `Bearer ${accessToken}` } }, timeoutMs);
+  const { status, body } = await fetchUpstreamJson(
+    what,
+    url,
+    { headers: { authorization: `Bearer ${accessToken}` } },
+    timeoutMs,
+  );
   if (status !== 200) throw new UpstreamError(`${what}: HTTP ${status}`);
   return body;
 }

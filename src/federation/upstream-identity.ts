@@ -43,7 +43,11 @@ export function readEmailList(what: string, body: unknown): { email: string | nu
   if (!Array.isArray(body)) throw new UpstreamError(`${what}: the answer is not a list of addresses`);
   const entries = body
     .filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null)
-    .map((entry) => ({ email: readEmail(entry.email), primary: entry.primary === true, verified: readVerified(entry.verified) }))
+    .map((entry) => ({
+      email: readEmail(entry.email),
+      primary: entry.primary === true,
+      verified: readVerified(entry.verified),
+    }))
     .filter((entry) => entry.email !== null);
   const chosen = entries.find((entry) => entry.primary) ?? entries.find((entry) => entry.verified);
   return chosen ? { email: chosen.email, emailVerified: chosen.verified } : { email: null, emailVerified: false };

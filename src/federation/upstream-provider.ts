@@ -71,7 +71,10 @@ export function isOpenIdProvider(type: IdentityProviderType, scopes: readonly st
  * provider removed by apply, disabled, or missing from this process's
  * config is unusable at once.
  */
-export function toUpstreamProvider(record: IdentityProviderRecord, configured: IdentityProviderConfig | undefined): UpstreamProvider | null {
+export function toUpstreamProvider(
+  record: IdentityProviderRecord,
+  configured: IdentityProviderConfig | undefined,
+): UpstreamProvider | null {
   if (!record.enabled || !configured?.enabled) return null;
   const builtIn = record.type === 'generic_oauth' ? null : builtInProviders[record.type];
   const authorizationUrl = record.authorizationUrl ?? builtIn?.authorizationUrl;
@@ -107,7 +110,11 @@ export function createUpstreamDirectory(deps: {
   /** The running config's list: a reload replaces its contents in place (src/config/swap-config.ts), so it is read on each call. */
   configured: readonly IdentityProviderConfig[];
 }): UpstreamDirectory {
-  const resolve = (record: IdentityProviderRecord) => toUpstreamProvider(record, deps.configured.find((provider) => provider.id === record.id));
+  const resolve = (record: IdentityProviderRecord) =>
+    toUpstreamProvider(
+      record,
+      deps.configured.find((provider) => provider.id === record.id),
+    );
   return {
     async list() {
       const records = await deps.providers.listAll(deps.db);

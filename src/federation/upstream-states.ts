@@ -25,16 +25,27 @@ export function newBinding(): string {
  * comes back, so a database read gives nothing to redeem a code with.
  */
 export function createUpstreamStates(deps: { db: Tx; states: UpstreamStateRepository; clock: Clock; key: string }) {
-  const derive = (purpose: string, state: string) => createHmac('sha256', deps.key).update(`${purpose}\0${state}`).digest('base64url');
+  const derive = (purpose: string, state: string) =>
+    createHmac('sha256', deps.key).update(`${purpose}\0${state}`).digest('base64url');
   const secretsOf = (state: string): UpstreamRequestSecrets => {
     const codeVerifier = derive('pkce', state);
     // RFC 7636 §4.2: BASE64URL(SHA256(ASCII(code_verifier))).
     return { state, codeVerifier, codeChallenge: hash(codeVerifier), nonce: derive('nonce', state) };
   };
-  const invalidState = () => new FederationError('INVALID_STATE', 'The sign-in request is missing, expired, already used, or from another browser.');
+  const invalidState = () =>
+    new FederationError(
+      'INVALID_STATE',
+      'The sign-in request is missing, expired, already used, or from another browser.',
+    );
 
   return {
-    async begin(input: { providerId: string; intent: UpstreamIntent; returnTo: string; linkSub: string | null; binding: string }): Promise<UpstreamRequestSecrets> {
+    async begin(input: {
+      providerId: string;
+      intent: UpstreamIntent;
+      returnTo: string;
+      linkSub: string | null;
+      binding: string;
+    }): Promise<UpstreamRequestSecrets> {
       const state = random();
       const now = deps.clock.now();
       await deps.states.insert(deps.db, {
@@ -56,13 +67,18 @@ export function createUpstreamStates(deps: { db: Tx; states: UpstreamStateReposi
      * conditional update), unexpired, for this provider, and come from the
      * browser holding the binding cookie. Anything else is INVALID_STATE.
      */
-    async redeem(input: { state: string | undefined; providerId: string; binding: string | null }): Promise<{ record: UpstreamStateRecord; secrets: UpstreamRequestSecrets }> {
+    async redeem(input: {
+      state: string | undefined;
+      providerId: string;
+      binding: string | null;
+    }): Promise<{ record: UpstreamStateRecord; secrets: UpstreamRequestSecrets }> {
       if (!input.state) throw invalidState();
       const found = await deps.states.consume(deps.db, hash(input.state), deps.clock.now());
       if (!found || found.alreadyConsumed) throw invalidState();
       const { record } = found;
       if (record.expiresAt <= deps.clock.now() || record.providerId !== input.providerId) throw invalidState();
-      if (input.binding === null || !timingSafeEqual(Buffer.from(hash(input.binding)), Buffer.from(record.bindingHash))) throw invalidState();
+      if (input.binding === null || !timingSafeEqual(Buffer.from(hash(input.binding)), Buffer.from(record.bindingHash)))
+        throw invalidState();
       return { record, secrets: secretsOf(input.state) };
     },
   };

@@ -63,7 +63,7 @@ function describe(error: unknown): string {
   if (error instanceof errors.JWTExpired) return `expired (${error.message})`;
   if (error instanceof errors.JWTClaimValidationFailed) return `claim ${error.claim} failed: ${error.message}`;
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'the signature does not verify';
-  if (error instanceof errors.JWKSNoMatchingKey) return 'no key of the issuer\'s key set matches';
+  if (error instanceof errors.JWKSNoMatchingKey) return "no key of the issuer's key set matches";
   if (error instanceof errors.JOSEError) return `${error.code}: ${error.message}`;
   return (error as Error).message;
 }

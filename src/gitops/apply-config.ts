@@ -51,7 +51,8 @@ export interface ApplyResult {
 export async function applyConfig(storage: Storage, config: Config, options: ApplyOptions = {}): Promise<ApplyResult> {
   const store = gitopsStoreOf(storage);
   const clock = options.clock ?? systemClock;
-  if (options.dryRun) return storage.transaction(async (tx) => ({ plan: await planChanges(tx, config, store), applied: false }));
+  if (options.dryRun)
+    return storage.transaction(async (tx) => ({ plan: await planChanges(tx, config, store), applied: false }));
   return storage.transaction(async (tx) => {
     await store.takeApplyLock(tx);
     const now = clock.now();
@@ -70,6 +71,7 @@ export async function applyConfig(storage: Storage, config: Config, options: App
 
 /** Rows apply inserted, updated or deleted in the tables that can hold thousands. */
 function rowsWritten(writes: PlanWrites): { users: number; clients: number } {
-  const count = (kind: PlanWrites['users'] | PlanWrites['clients']) => kind.create.length + kind.update.length + kind.remove.length;
+  const count = (kind: PlanWrites['users'] | PlanWrites['clients']) =>
+    kind.create.length + kind.update.length + kind.remove.length;
   return { users: count(writes.users), clients: count(writes.clients) };
 }

@@ -22,5 +22,7 @@ export class ApplyConflictError extends Error {
 }
 
 function formatPath(path: (string | number)[]): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
+  return path
+    .map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`))
+    .join('');
 }

@@ -14,21 +14,38 @@ import type { GitopsStore } from './gitops-store.js';
 export async function checkUserCollisions(tx: Tx, users: UserConfig[], store: GitopsStore): Promise<ApplyConflict[]> {
   const problems: ApplyConflict[] = [];
   const [bySub, byEmail] = [
-    await store.users.findBySubs(tx, users.map((u) => u.sub)),
-    await store.users.findLiveByEmails(tx, users.map((u) => u.email)),
+    await store.users.findBySubs(
+      tx,
+      users.map((u) => u.sub),
+    ),
+    await store.users.findLiveByEmails(
+      tx,
+      users.map((u) => u.email),
+    ),
   ];
   // Only a sub without a row can be a tombstone: a steady apply asks nothing more.
   const stored = new Set(bySub.map((u) => u.sub));
-  const erased = new Set(await store.users.findErasedSubs(tx, users.map((u) => u.sub).filter((sub) => !stored.has(sub))));
+  const erased = new Set(
+    await store.users.findErasedSubs(
+      tx,
+      users.map((u) => u.sub).filter((sub) => !stored.has(sub)),
+    ),
+  );
   const dbSubs = new Map(bySub.filter((u) => u.managedBy === 'database').map((u) => [u.sub, u]));
   const dbEmails = new Map(byEmail.filter((u) => u.managedBy === 'database').map((u) => [u.email.toLowerCase(), u]));
   users.forEach((user, index) => {
     const sameSub = dbSubs.get(user.sub);
     if (sameSub) {
-      problems.push({ path: ['users', index], message: `sub "${user.sub}" is already taken by database-managed user "${sameSub.sub}" <${sameSub.email}>` });
+      problems.push({
+        path: ['users', index],
+        message: `sub "${user.sub}" is already taken by database-managed user "${sameSub.sub}" <${sameSub.email}>`,
+      });
     }
     if (erased.has(user.sub)) {
-      problems.push({ path: ['users', index], message: `sub "${user.sub}" belonged to an erased user and is never given again` });
+      problems.push({
+        path: ['users', index],
+        message: `sub "${user.sub}" belonged to an erased user and is never given again`,
+      });
     }
     const sameEmail = dbEmails.get(user.email.toLowerCase());
     if (sameEmail) {

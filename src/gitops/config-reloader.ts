@@ -58,7 +58,8 @@ export function createConfigReloader(deps: ConfigReloaderDeps): ConfigReloader {
   async function run(reason: string): Promise<ReloadOutcome> {
     const result = await deps.load();
     if (!result.ok) {
-      for (const problem of result.problems) (problem.severity === 'error' ? logger.error : logger.warn).call(logger, formatProblem(problem));
+      for (const problem of result.problems)
+        (problem.severity === 'error' ? logger.error : logger.warn).call(logger, formatProblem(problem));
       const errors = result.problems.filter((p) => p.severity === 'error').length;
       return refuse(reason, `the config is invalid (${errors} ${errors === 1 ? 'problem' : 'problems'})`);
     }
@@ -73,7 +74,8 @@ export function createConfigReloader(deps: ConfigReloaderDeps): ConfigReloader {
         changed = applied.plan.changes;
         if (applied.applied) await deps.onApplied();
       } catch (error) {
-        if (!(error instanceof ApplyConflictError)) return refuse(reason, `it could not be applied: ${firstLine(error)}`, error);
+        if (!(error instanceof ApplyConflictError))
+          return refuse(reason, `it could not be applied: ${firstLine(error)}`, error);
         for (const problem of error.problems) logger.error(`${deps.running.file ?? 'built-in defaults'}: ${problem}`);
         return refuse(reason, 'the config collides with database-managed objects; nothing was applied');
       }
@@ -87,13 +89,19 @@ export function createConfigReloader(deps: ConfigReloaderDeps): ConfigReloader {
     );
     if (restart.length > 0) {
       const verb = restart.length === 1 ? 'takes' : 'take';
-      logger.warn({ restart_needed: restart }, `config reload: ${restart.join(', ')} changed and ${verb} effect after a restart; the running values stay`);
+      logger.warn(
+        { restart_needed: restart },
+        `config reload: ${restart.join(', ')} changed and ${verb} effect after a restart; the running values stay`,
+      );
     }
     return 'reloaded';
   }
 
   function refuse(reason: string, why: string, error?: unknown): ReloadOutcome {
-    logger.error({ reason, ...(error ? { err: error } : {}) }, `config reload (${reason}) refused: ${why}; still serving the previous config`);
+    logger.error(
+      { reason, ...(error ? { err: error } : {}) },
+      `config reload (${reason}) refused: ${why}; still serving the previous config`,
+    );
     return 'refused';
   }
 

@@ -13,10 +13,23 @@
  */
 export { applyConfig, type ApplyOptions, type ApplyResult } from './apply-config.js';
 export { ApplyConflictError, type ApplyConflict } from './apply-conflict-error.js';
-export { createConfigReloader, type ConfigReloader, type ConfigReloaderDeps, type ReloadOutcome } from './config-reloader.js';
+export {
+  createConfigReloader,
+  type ConfigReloader,
+  type ConfigReloaderDeps,
+  type ReloadOutcome,
+} from './config-reloader.js';
 export { planChanges } from './plan-changes.js';
 export { renderPlan, type PlanOutput } from './render-plan.js';
 export { planToJson } from './plan-to-json.js';
 export { hashClientSecret } from '../clients/hash-client-secret.js';
 export type { ApplyProgress } from './write-plan.js';
-export { SENSITIVE, type Change, type ChangeAction, type ChangeKind, type FieldChange, type Plan, type PlanSummary } from './plan.js';
+export {
+  SENSITIVE,
+  type Change,
+  type ChangeAction,
+  type ChangeKind,
+  type FieldChange,
+  type Plan,
+  type PlanSummary,
+} from './plan.js';

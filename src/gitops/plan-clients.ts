@@ -67,10 +67,18 @@ export async function planClients(
     const desired = toDesired(client);
     const current = stored.get(client.clientId);
     if (!current) {
-      changes.push({ kind: 'client', action: 'create', key: client.clientId, fields: listFields(clientFields, desired) });
+      changes.push({
+        kind: 'client',
+        action: 'create',
+        key: client.clientId,
+        fields: listFields(clientFields, desired),
+      });
       writes.create.push(desired);
     } else if (current.managedBy !== 'config') {
-      problems.push({ path: ['clients', index], message: `client_id "${client.clientId}" is already taken by a database-managed client ("${current.name}")` });
+      problems.push({
+        path: ['clients', index],
+        message: `client_id "${client.clientId}" is already taken by a database-managed client ("${current.name}")`,
+      });
     } else {
       const diff = diffFields(clientFields, current, desired);
       if (diff.fields.length === 0) return;

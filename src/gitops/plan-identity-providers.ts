@@ -57,7 +57,12 @@ export async function planIdentityProviders(
     const current = stored.get(provider.id);
     stored.delete(provider.id);
     if (!current) {
-      changes.push({ kind: 'identity_provider', action: 'create', key: provider.id, fields: listFields(providerFields, desired) });
+      changes.push({
+        kind: 'identity_provider',
+        action: 'create',
+        key: provider.id,
+        fields: listFields(providerFields, desired),
+      });
       writes.save.push(desired);
       continue;
     }

@@ -15,11 +15,21 @@ const termFields: FieldSpec<DesiredTerm>[] = [
 ];
 
 function toDesired(term: TermConfig): DesiredTerm {
-  return { id: term.id, required: term.required, consentMode: term.consentMode, version: term.version, content: sortedContent(term.content) };
+  return {
+    id: term.id,
+    required: term.required,
+    consentMode: term.consentMode,
+    version: term.version,
+    content: sortedContent(term.content),
+  };
 }
 
 /** Terms are all config-managed: created, updated (a new version adds a history row), removed when they leave the file. */
-export async function planTerms(tx: Tx, terms: TermConfig[], store: GitopsStore): Promise<{ changes: Change[]; writes: PlanWrites['terms'] }> {
+export async function planTerms(
+  tx: Tx,
+  terms: TermConfig[],
+  store: GitopsStore,
+): Promise<{ changes: Change[]; writes: PlanWrites['terms'] }> {
   const stored = new Map((await store.terms.listAll(tx)).map((t) => [t.id, t]));
   const changes: Change[] = [];
   const writes: PlanWrites['terms'] = { save: [], remove: [] };
@@ -52,6 +62,9 @@ function sortedContent(content: TermRecord['content']): TermRecord['content'] {
   return Object.fromEntries(
     Object.keys(content)
       .sort()
-      .map((locale) => [locale, { title: content[locale].title, type: content[locale].type, content: content[locale].content }]),
+      .map((locale) => [
+        locale,
+        { title: content[locale].title, type: content[locale].type, content: content[locale].content },
+      ]),
   );
 }

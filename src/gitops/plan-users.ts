@@ -40,7 +40,11 @@ function toDesired(user: UserConfig): DesiredUser {
  * the file is removed (soft-deleted). Database-managed users are never read
  * here, let alone changed.
  */
-export async function planUsers(tx: Tx, users: UserConfig[], store: GitopsStore): Promise<{ changes: Change[]; writes: PlanWrites['users'] }> {
+export async function planUsers(
+  tx: Tx,
+  users: UserConfig[],
+  store: GitopsStore,
+): Promise<{ changes: Change[]; writes: PlanWrites['users'] }> {
   const stored = new Map((await store.users.listByManager(tx, 'config')).map((u) => [u.sub, u]));
   const changes: Change[] = [];
   const writes: PlanWrites['users'] = { create: [], update: [], remove: [] };
@@ -57,7 +61,8 @@ export async function planUsers(tx: Tx, users: UserConfig[], store: GitopsStore)
     }
     const diff = diffFields(userFields, current, desired);
     const wasDeleted = current.deletedAt !== null;
-    if (wasDeleted) diff.fields.push({ field: 'deleted_at', old: new Date(current.deletedAt as number).toISOString(), new: null });
+    if (wasDeleted)
+      diff.fields.push({ field: 'deleted_at', old: new Date(current.deletedAt as number).toISOString(), new: null });
     if (diff.fields.length === 0) continue;
     changes.push({ kind: 'user', action: 'update', key: user.sub, fields: diff.fields });
     writes.update.push({

@@ -39,11 +39,20 @@ export type DesiredUser = Omit<Desired<UserRecord>, 'deletedAt'>;
 export interface PlanWrites {
   users: {
     create: DesiredUser[];
-    update: { sub: string; changes: Partial<DesiredUser> & { deletedAt?: null }; currentEmail: string; wasDeleted: boolean }[];
+    update: {
+      sub: string;
+      changes: Partial<DesiredUser> & { deletedAt?: null };
+      currentEmail: string;
+      wasDeleted: boolean;
+    }[];
     /** Config users that left the file: soft-deleted, grants revoked. */
     remove: string[];
   };
-  clients: { create: Desired<ClientRecord>[]; update: { clientId: string; changes: Partial<Desired<ClientRecord>> }[]; remove: string[] };
+  clients: {
+    create: Desired<ClientRecord>[];
+    update: { clientId: string; changes: Partial<Desired<ClientRecord>> }[];
+    remove: string[];
+  };
   terms: { save: Desired<TermRecord>[]; remove: string[] };
   identityProviders: { save: Desired<IdentityProviderRecord>[]; remove: string[] };
 }

@@ -31,9 +31,15 @@ export async function writePlan(
   await writeTerms(tx, writes.terms, now, store);
 }
 
-async function writeIdentityProviders(tx: Tx, writes: PlanWrites['identityProviders'], now: number, store: GitopsStore): Promise<void> {
+async function writeIdentityProviders(
+  tx: Tx,
+  writes: PlanWrites['identityProviders'],
+  now: number,
+  store: GitopsStore,
+): Promise<void> {
   for (const id of writes.remove) await store.identityProviders.delete(tx, id);
-  for (const provider of writes.save) await store.identityProviders.save(tx, { ...provider, createdAt: now, updatedAt: now });
+  for (const provider of writes.save)
+    await store.identityProviders.save(tx, { ...provider, createdAt: now, updatedAt: now });
 }
 
 async function writeTerms(tx: Tx, writes: PlanWrites['terms'], now: number, store: GitopsStore): Promise<void> {
@@ -50,11 +56,15 @@ async function writeClients(
 ): Promise<void> {
   await revokeAll(tx, store.revokers, writes.remove, 'client');
   await store.clients.deleteMany(tx, writes.remove);
-  for (const { clientId, changes } of writes.update) await store.clients.update(tx, clientId, { ...changes, updatedAt: now });
+  for (const { clientId, changes } of writes.update)
+    await store.clients.update(tx, clientId, { ...changes, updatedAt: now });
   const total = writes.create.length;
-  for (let done = 0; done < total; ) {
+  for (let done = 0; done < total;) {
     const batch = writes.create.slice(done, done + BATCH_SIZE);
-    await store.clients.insertMany(tx, batch.map((client) => ({ ...client, createdAt: now, updatedAt: now })));
+    await store.clients.insertMany(
+      tx,
+      batch.map((client) => ({ ...client, createdAt: now, updatedAt: now })),
+    );
     done += batch.length;
     onProgress({ kind: 'client', done, total });
   }
@@ -75,9 +85,12 @@ async function writeUsers(
     else await store.users.updateMany(tx, subs, { ...changes, updatedAt: now });
   }
   const total = writes.create.length;
-  for (let done = 0; done < total; ) {
+  for (let done = 0; done < total;) {
     const batch = writes.create.slice(done, done + BATCH_SIZE);
-    await store.users.insertMany(tx, batch.map((user) => ({ ...user, deletedAt: null, createdAt: now, updatedAt: now })));
+    await store.users.insertMany(
+      tx,
+      batch.map((user) => ({ ...user, deletedAt: null, createdAt: now, updatedAt: now })),
+    );
     done += batch.length;
     onProgress({ kind: 'user', done, total });
   }
@@ -107,7 +120,9 @@ async function releaseTakenEmails(tx: Tx, updates: PlanWrites['users']['update']
  * Users whose changes are identical (a restore, a role flip for many) are
  * updated by one batched statement instead of one statement each.
  */
-function groupByChanges(updates: PlanWrites['users']['update']): { subs: string[]; changes: PlanWrites['users']['update'][number]['changes'] }[] {
+function groupByChanges(
+  updates: PlanWrites['users']['update'],
+): { subs: string[]; changes: PlanWrites['users']['update'][number]['changes'] }[] {
   const groups = new Map<string, { subs: string[]; changes: PlanWrites['users']['update'][number]['changes'] }>();
   for (const { sub, changes } of updates) {
     const key = JSON.stringify(changes);
@@ -123,7 +138,8 @@ async function revokeAll(tx: Tx, revokers: GrantRevoker[], ids: string[], kind: 
   for (const revoker of revokers) {
     const batch = kind === 'user' ? revoker.revokeUsers : revoker.revokeClients;
     if (batch) {
-      for (let i = 0; i < ids.length; i += REVOKE_BATCH_SIZE) await batch.call(revoker, tx, ids.slice(i, i + REVOKE_BATCH_SIZE));
+      for (let i = 0; i < ids.length; i += REVOKE_BATCH_SIZE)
+        await batch.call(revoker, tx, ids.slice(i, i + REVOKE_BATCH_SIZE));
       continue;
     }
     for (const id of ids) await (kind === 'user' ? revoker.revokeUser(tx, id) : revoker.revokeClient(tx, id));

@@ -49,11 +49,17 @@ export function createCors(routes: readonly RouteDefinition[], origins: () => Pr
     }
   }
 
-  async function answerPreflight(h: ResponseToolkit, methods: Map<string, RouteCors>, mode: RouteCors | undefined, origin: string | undefined) {
+  async function answerPreflight(
+    h: ResponseToolkit,
+    methods: Map<string, RouteCors>,
+    mode: RouteCors | undefined,
+    origin: string | undefined,
+  ) {
     const reply = h.response().code(204);
     if (mode === undefined) return reply.takeover();
     if (mode !== 'any-origin') reply.vary('origin');
-    const allowed = mode === 'any-origin' ? '*' : origin !== undefined && (await isClientOrigin(mode, origin)) ? origin : null;
+    const allowed =
+      mode === 'any-origin' ? '*' : origin !== undefined && (await isClientOrigin(mode, origin)) ? origin : null;
     if (allowed === null) return reply.takeover();
     return reply
       .header('access-control-allow-origin', allowed)
@@ -87,7 +93,10 @@ export function createCors(routes: readonly RouteDefinition[], origins: () => Pr
         // Servers send no Origin: no lookup, and nothing asynchronous, on their path.
         if (origin === undefined) return h.continue;
         return isClientOrigin(mode, origin).then((allowed) => {
-          if (allowed) response.header('access-control-allow-origin', origin).header('access-control-expose-headers', exposedHeaders);
+          if (allowed)
+            response
+              .header('access-control-allow-origin', origin)
+              .header('access-control-expose-headers', exposedHeaders);
           return h.continue;
         });
       };

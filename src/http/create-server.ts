@@ -2,7 +2,12 @@ import Hapi, { type Lifecycle, type RouteOptions, type ServerRoute } from '@hapi
 import Inert from '@hapi/inert';
 import type { HttpDeps } from './http-deps.js';
 import type { RouteAuth, RouteDefinition } from './route-definition.js';
-import { pendingSessionStrategy, registerCookieSessionAuth, sessionOrPendingStrategy, sessionStrategy } from './auth/cookie-session-auth.js';
+import {
+  pendingSessionStrategy,
+  registerCookieSessionAuth,
+  sessionOrPendingStrategy,
+  sessionStrategy,
+} from './auth/cookie-session-auth.js';
 import { bearerStrategy, registerBearerAuth } from './auth/bearer-auth.js';
 import { createOriginCheck } from './check-origin.js';
 import { createCors, type Cors } from './create-cors.js';
@@ -60,7 +65,15 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
     // The path only: a query string may hold codes and tokens. Never headers or bodies.
     const response = request.response as { statusCode?: number; output?: { statusCode: number } } | null;
     const status = response?.statusCode ?? response?.output?.statusCode;
-    deps.logger.info({ method: request.method.toUpperCase(), path: request.path, status, duration_ms: Date.now() - request.info.received }, 'request');
+    deps.logger.info(
+      {
+        method: request.method.toUpperCase(),
+        path: request.path,
+        status,
+        duration_ms: Date.now() - request.info.received,
+      },
+      'request',
+    );
   });
 
   const originCheck = createOriginCheck(config.server.baseUrl);
@@ -70,7 +83,7 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
 
 /** The Origin rule concerns cookie-authenticated routes and those that ask for it; others skip the step. */
 function needsOriginCheck(route: RouteDefinition): boolean {
-  return route.checkOrigin === true || route.auth !== 'none' && route.auth !== 'bearer';
+  return route.checkOrigin === true || (route.auth !== 'none' && route.auth !== 'bearer');
 }
 
 function toHapiValidate(validate: RouteDefinition['validate']): RouteOptions['validate'] {

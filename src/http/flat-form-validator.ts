@@ -29,7 +29,10 @@ function flatShapeOf(schema: Joi.Schema): FlatShape | null {
   const description = schema.describe() as {
     type: string;
     flags?: Record<string, unknown>;
-    keys?: Record<string, { type: string; flags?: Record<string, unknown>; allow?: unknown[] } & Record<string, unknown>>;
+    keys?: Record<
+      string,
+      { type: string; flags?: Record<string, unknown>; allow?: unknown[] } & Record<string, unknown>
+    >;
   } & Record<string, unknown>;
   if (description.type !== 'object' || !description.keys) return null;
   if (Object.keys(description).some((k) => !['type', 'flags', 'keys'].includes(k))) return null;

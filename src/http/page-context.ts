@@ -9,7 +9,11 @@ import { createPageContext, type PageContext } from '../web/index.js';
  * i18n.default_locale. The user is the route's session; a route that
  * resolves the session itself (without the session auth mode) passes it.
  */
-export function pageContextOf(deps: HttpDeps, request: Request, options: { user?: { locale: string | null } | null; reloadable?: boolean } = {}): PageContext {
+export function pageContextOf(
+  deps: HttpDeps,
+  request: Request,
+  options: { user?: { locale: string | null } | null; reloadable?: boolean } = {},
+): PageContext {
   const user = options.user === undefined ? readSession(request)?.user : options.user;
   const acceptLanguage = request.headers['accept-language'] as string | undefined;
   return createPageContext(deps.config, {

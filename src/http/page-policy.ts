@@ -19,7 +19,9 @@ interface PagePolicyState {
  */
 export function createPagePolicy(config: Pick<Config, 'branding' | 'server' | 'identityProviders'>): Lifecycle.Method {
   const ownOrigin = new URL(config.server.baseUrl).origin;
-  const images = [config.branding.logoUrl, ...config.identityProviders.map((provider) => provider.iconUrl)].map((url) => logoSource(url, ownOrigin));
+  const images = [config.branding.logoUrl, ...config.identityProviders.map((provider) => provider.iconUrl)].map((url) =>
+    logoSource(url, ownOrigin),
+  );
   const sources = [...new Set(images.filter((source): source is string => source !== null))];
   const idpPagePolicy = contentSecurityPolicy(sources.length === 0 ? {} : { 'img-src': `'self' ${sources.join(' ')}` });
   return (request, h) => {
@@ -29,7 +31,14 @@ export function createPagePolicy(config: Pick<Config, 'branding' | 'server' | 'i
     if ((response.app as PagePolicyState).operatorFrontEnd) return h.continue;
     if (response.headers['content-security-policy'] !== undefined) return h.continue;
     // A JSON answer (an object with no type of its own) is no page: skip the contentType getter, which builds a string.
-    if (response.variety === 'plain' && typeof response.source === 'object' && response.source !== null && !Buffer.isBuffer(response.source) && response.headers['content-type'] === undefined) return h.continue;
+    if (
+      response.variety === 'plain' &&
+      typeof response.source === 'object' &&
+      response.source !== null &&
+      !Buffer.isBuffer(response.source) &&
+      response.headers['content-type'] === undefined
+    )
+      return h.continue;
     if (!response.contentType?.startsWith('text/html')) return h.continue;
     response.header('content-security-policy', idpPagePolicy);
     return h.continue;

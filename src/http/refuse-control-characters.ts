@@ -19,7 +19,9 @@ export function refuseControlCharacters(request: Request, h: ResponseToolkit) {
     if (!found) continue;
     const path = [source, ...found.path].join('.');
     const name = found.path.length > 0 ? found.path.join('.') : source;
-    const message = found.inKey ? `the keys of "${name}" must not contain control characters` : `"${name}" must not contain control characters`;
+    const message = found.inKey
+      ? `the keys of "${name}" must not contain control characters`
+      : `"${name}" must not contain control characters`;
     throw invalidInput(request, [{ path, message }]);
   }
   return h.continue;

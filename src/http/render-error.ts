@@ -40,7 +40,8 @@ const genericByStatus: Record<number, () => ApiError> = {
   404: () => new ApiError(404, 'NOT_FOUND', 'The requested resource was not found.'),
   405: () => new ApiError(405, 'METHOD_NOT_ALLOWED', 'The method is not allowed for this resource.'),
   413: () => new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.'),
-  415: () => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request content type is not supported; send application/json.'),
+  415: () =>
+    new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request content type is not supported; send application/json.'),
   429: () => new ApiError(429, 'TOO_MANY_REQUESTS', 'Too many requests. Try again later.'),
   503: () => new ApiError(503, 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable.'),
 };
@@ -64,17 +65,27 @@ function toKnownApiError(error: Boom): ApiError {
   }
   if (genericByStatus[status]) return genericByStatus[status]();
   if (status >= 500) return new ApiError(500, 'INTERNAL_ERROR', 'An unexpected error occurred.');
-  const code = String(error.output.payload.error ?? 'Bad Request').toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+  const code = String(error.output.payload.error ?? 'Bad Request')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_');
   return new ApiError(status, code, error.output.payload.message || 'The request could not be processed.');
 }
 
 function toOAuthBody(error: Boom): Rendered {
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   for (const [name, value] of Object.entries(error.output.headers)) headers[name.toLowerCase()] = String(value);
-  if (error instanceof OAuthError) return { status: error.status, body: error.toJSON(), headers: { ...headers, ...error.headers } };
+  if (error instanceof OAuthError)
+    return { status: error.status, body: error.toJSON(), headers: { ...headers, ...error.headers } };
   const status = error.output.statusCode;
-  if (status >= 500) return { status: 500, body: new OAuthError('server_error', 'An unexpected error occurred.').toJSON(), headers };
-  if (status === 401) return { status, body: new OAuthError('invalid_token', 'The access token is missing, invalid or expired.').toJSON(), headers };
-  const description = error instanceof ApiError ? error.message : error.output.payload.message || 'The request is invalid.';
+  if (status >= 500)
+    return { status: 500, body: new OAuthError('server_error', 'An unexpected error occurred.').toJSON(), headers };
+  if (status === 401)
+    return {
+      status,
+      body: new OAuthError('invalid_token', 'The access token is missing, invalid or expired.').toJSON(),
+      headers,
+    };
+  const description =
+    error instanceof ApiError ? error.message : error.output.payload.message || 'The request is invalid.';
   return { status: status === 404 ? 404 : 400, body: new OAuthError('invalid_request', description).toJSON(), headers };
 }

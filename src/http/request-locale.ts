@@ -10,5 +10,11 @@ import { negotiateLocale } from '../i18n/index.js';
 export function requestLocale(request: Request, i18n: I18nConfig): string {
   const query = (request.query as Record<string, unknown>).locale;
   const acceptLanguage: unknown = request.headers['accept-language'];
-  return negotiateLocale({ query: typeof query === 'string' ? query : null, acceptLanguage: typeof acceptLanguage === 'string' ? acceptLanguage : null }, i18n);
+  return negotiateLocale(
+    {
+      query: typeof query === 'string' ? query : null,
+      acceptLanguage: typeof acceptLanguage === 'string' ? acceptLanguage : null,
+    },
+    i18n,
+  );
 }

@@ -17,7 +17,8 @@ export type ApiTag = 'Auth' | 'User' | 'Consent' | 'Terms' | 'OAuth Connect' | '
  * - admin: a session whose user has role admin (401 without a session, 403 otherwise);
  * - bearer: a JWT access token (bearerAuth), verified by HttpDeps.verifyAccessToken.
  */
-export type RouteAuth = 'none' | 'session' | 'optional-session' | 'pending-session' | 'session-or-pending' | 'admin' | 'bearer';
+export type RouteAuth =
+  'none' | 'session' | 'optional-session' | 'pending-session' | 'session-or-pending' | 'admin' | 'bearer';
 
 /**
  * Which other origins' browser apps may read a route's responses
@@ -86,6 +87,12 @@ export interface RouteDefinition extends RouteSpec {
 }
 
 /** A row of the table in ./routes.ts; `cors` only on the routes browser apps of other origins call. */
-export function route(method: HttpMethod, path: string, auth: RouteAuth, spec: RouteSpec, options: { cors?: RouteCors } = {}): RouteDefinition {
+export function route(
+  method: HttpMethod,
+  path: string,
+  auth: RouteAuth,
+  spec: RouteSpec,
+  options: { cors?: RouteCors } = {},
+): RouteDefinition {
   return { ...spec, method, path, auth, ...options };
 }

@@ -3,7 +3,12 @@ import { route, type RouteDefinition } from './route-definition.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/build-openapi-document.js';
 import { healthRoute } from './routes/health-route.js';
 import { loginRoute, logoutRoute, sessionRoute } from './routes/auth-routes.js';
-import { loginRecoveryCodeRoute, loginTotpRoute, passkeyOptionsRoute, passkeyVerifyRoute } from './routes/second-factor-login-routes.js';
+import {
+  loginRecoveryCodeRoute,
+  loginTotpRoute,
+  passkeyOptionsRoute,
+  passkeyVerifyRoute,
+} from './routes/second-factor-login-routes.js';
 import { recoveryCodesRoute, totpBeginRoute, totpConfirmRoute, totpDeleteRoute } from './routes/totp-routes.js';
 import {
   passkeyDeleteRoute,
@@ -27,7 +32,13 @@ import {
 import { adminListEventsRoute } from './routes/admin-event-routes.js';
 import { adminTermsStatusRoute, termsAcceptRoute, termsListRoute } from './routes/terms-routes.js';
 import { adminUnlockUserRoute } from './routes/admin-unlock-route.js';
-import { docsAssetRoute, docsInitRoute, docsJsonRoute, docsPageRoute, staticOpenApiRoute } from './routes/docs-routes.js';
+import {
+  docsAssetRoute,
+  docsInitRoute,
+  docsJsonRoute,
+  docsPageRoute,
+  staticOpenApiRoute,
+} from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
 import { discoveryRoute, jwksRoute } from './routes/discovery-routes.js';
@@ -76,27 +87,27 @@ import { connectionDeleteRoute, connectionsListRoute } from './routes/connection
 
 /** Anyone, or a browser session. */
 const publicRoutes: RouteDefinition[] = [
-  route('GET',    '/api/health',                    'none',               healthRoute),
-  route('POST',   '/api/auth/login',                'none',               loginRoute),
-  route('POST',   '/api/auth/login/totp',           'pending-session',    loginTotpRoute),
-  route('POST',   '/api/auth/login/recovery-code',  'pending-session',    loginRecoveryCodeRoute),
-  route('POST',   '/api/auth/passkey/options',      'none',               passkeyOptionsRoute),
-  route('POST',   '/api/auth/passkey/verify',       'none',               passkeyVerifyRoute),
-  route('POST',   '/api/auth/logout',               'optional-session',   logoutRoute),
-  route('GET',    '/api/auth/session',              'session',            sessionRoute),
-  route('POST',   '/api/auth/register',             'none',               registerRoute),
-  route('POST',   '/api/auth/email/verify',         'none',               verifyEmailRoute),
-  route('POST',   '/api/auth/email/resend',         'none',               resendVerificationRoute),
-  route('POST',   '/api/auth/password/forgot',      'none',               forgotPasswordRoute),
-  route('POST',   '/api/auth/password/reset',       'none',               resetPasswordRoute),
-  route('GET',    '/api/auth/accounts',             'none',               accountsListRoute),
-  route('POST',   '/api/auth/accounts/select',      'none',               accountsSelectRoute),
-  route('GET',    '/api/consent',                   'session',            consentGetRoute),
-  route('POST',   '/api/consent',                   'session',            consentPostRoute),
-  route('GET',    '/api/consents',                  'session',            userConsentsListRoute),
-  route('DELETE', '/api/consents/{client_id}',      'session',            userConsentRevokeRoute),
-  route('GET',    '/api/terms',                     'optional-session',   termsListRoute),
-  route('POST',   '/api/terms/accept',              'session',            termsAcceptRoute),
+  route('GET', '/api/health', 'none', healthRoute),
+  route('POST', '/api/auth/login', 'none', loginRoute),
+  route('POST', '/api/auth/login/totp', 'pending-session', loginTotpRoute),
+  route('POST', '/api/auth/login/recovery-code', 'pending-session', loginRecoveryCodeRoute),
+  route('POST', '/api/auth/passkey/options', 'none', passkeyOptionsRoute),
+  route('POST', '/api/auth/passkey/verify', 'none', passkeyVerifyRoute),
+  route('POST', '/api/auth/logout', 'optional-session', logoutRoute),
+  route('GET', '/api/auth/session', 'session', sessionRoute),
+  route('POST', '/api/auth/register', 'none', registerRoute),
+  route('POST', '/api/auth/email/verify', 'none', verifyEmailRoute),
+  route('POST', '/api/auth/email/resend', 'none', resendVerificationRoute),
+  route('POST', '/api/auth/password/forgot', 'none', forgotPasswordRoute),
+  route('POST', '/api/auth/password/reset', 'none', resetPasswordRoute),
+  route('GET', '/api/auth/accounts', 'none', accountsListRoute),
+  route('POST', '/api/auth/accounts/select', 'none', accountsSelectRoute),
+  route('GET', '/api/consent', 'session', consentGetRoute),
+  route('POST', '/api/consent', 'session', consentPostRoute),
+  route('GET', '/api/consents', 'session', userConsentsListRoute),
+  route('DELETE', '/api/consents/{client_id}', 'session', userConsentRevokeRoute),
+  route('GET', '/api/terms', 'optional-session', termsListRoute),
+  route('POST', '/api/terms/accept', 'session', termsAcceptRoute),
 ];
 
 /**
@@ -105,19 +116,19 @@ const publicRoutes: RouteDefinition[] = [
  * who must register one at sign-in (session-or-pending).
  */
 const userRoutes: RouteDefinition[] = [
-  route('GET',    '/api/user',                   'session',            userGetRoute),
-  route('PATCH',  '/api/user',                   'session',            userUpdateRoute),
-  route('DELETE', '/api/user',                   'session',            userDeleteRoute),
-  route('POST',   '/api/user/password',          'session',            userChangePasswordRoute),
-  route('POST',   '/api/user/totp',              'session-or-pending', totpBeginRoute),
-  route('POST',   '/api/user/totp/confirm',      'session-or-pending', totpConfirmRoute),
-  route('DELETE', '/api/user/totp',              'session',            totpDeleteRoute),
-  route('POST',   '/api/user/recovery-codes',    'session',            recoveryCodesRoute),
-  route('GET',    '/api/user/passkeys',          'session',            passkeyListRoute),
-  route('POST',   '/api/user/passkeys/options',  'session-or-pending', passkeyRegistrationOptionsRoute),
-  route('POST',   '/api/user/passkeys',          'session-or-pending', passkeyRegisterRoute),
-  route('PATCH',  '/api/user/passkeys/{id}',     'session',            passkeyRenameRoute),
-  route('DELETE', '/api/user/passkeys/{id}',     'session',            passkeyDeleteRoute),
+  route('GET', '/api/user', 'session', userGetRoute),
+  route('PATCH', '/api/user', 'session', userUpdateRoute),
+  route('DELETE', '/api/user', 'session', userDeleteRoute),
+  route('POST', '/api/user/password', 'session', userChangePasswordRoute),
+  route('POST', '/api/user/totp', 'session-or-pending', totpBeginRoute),
+  route('POST', '/api/user/totp/confirm', 'session-or-pending', totpConfirmRoute),
+  route('DELETE', '/api/user/totp', 'session', totpDeleteRoute),
+  route('POST', '/api/user/recovery-codes', 'session', recoveryCodesRoute),
+  route('GET', '/api/user/passkeys', 'session', passkeyListRoute),
+  route('POST', '/api/user/passkeys/options', 'session-or-pending', passkeyRegistrationOptionsRoute),
+  route('POST', '/api/user/passkeys', 'session-or-pending', passkeyRegisterRoute),
+  route('PATCH', '/api/user/passkeys/{id}', 'session', passkeyRenameRoute),
+  route('DELETE', '/api/user/passkeys/{id}', 'session', passkeyDeleteRoute),
 ];
 
 /**
@@ -127,13 +138,13 @@ const userRoutes: RouteDefinition[] = [
  * session-authenticated and only hands the answer on to the GET callback.
  */
 const federationRoutes: RouteDefinition[] = [
-  route('GET',    '/api/auth/providers',                'none',             providersListRoute),
-  route('GET',    '/api/auth/providers/{id}/authorize', 'optional-session', providerAuthorizeRoute),
-  route('GET',    '/api/auth/providers/{id}/callback',  'optional-session', providerCallbackGetRoute),
-  route('POST',   '/api/auth/providers/{id}/callback',  'none',             providerCallbackPostRoute),
-  route('GET',    '/api/auth/providers/{id}/link',      'optional-session', providerLinkRoute),
-  route('GET',    '/api/connections',                   'session',          connectionsListRoute),
-  route('DELETE', '/api/connections/{provider_id}',     'session',          connectionDeleteRoute),
+  route('GET', '/api/auth/providers', 'none', providersListRoute),
+  route('GET', '/api/auth/providers/{id}/authorize', 'optional-session', providerAuthorizeRoute),
+  route('GET', '/api/auth/providers/{id}/callback', 'optional-session', providerCallbackGetRoute),
+  route('POST', '/api/auth/providers/{id}/callback', 'none', providerCallbackPostRoute),
+  route('GET', '/api/auth/providers/{id}/link', 'optional-session', providerLinkRoute),
+  route('GET', '/api/connections', 'session', connectionsListRoute),
+  route('DELETE', '/api/connections/{provider_id}', 'session', connectionDeleteRoute),
 ];
 
 /**
@@ -149,32 +160,32 @@ const federationRoutes: RouteDefinition[] = [
  * introspection is for confidential clients, whose secret is never in a browser.
  */
 const protocolRoutes: RouteDefinition[] = [
-  route('GET',  '/.well-known/openid-configuration', 'none', discoveryRoute,    { cors: 'any-origin' }),
-  route('GET',  '/oauth2/jwks',                      'none', jwksRoute,         { cors: 'any-origin' }),
-  route('GET',  '/oauth2/authorize',                 'none', authorizeGetRoute),
-  route('POST', '/oauth2/authorize',                 'none', authorizePostRoute),
-  route('POST', '/oauth2/token',                     'none', tokenRoute,        { cors: 'public-client-origins' }),
-  route('GET',  '/oauth2/userinfo',                  'none', userinfoGetRoute,  { cors: 'client-origins' }),
-  route('POST', '/oauth2/userinfo',                  'none', userinfoPostRoute, { cors: 'client-origins' }),
-  route('POST', '/oauth2/revoke',                    'none', revokeRoute,       { cors: 'public-client-origins' }),
-  route('POST', '/oauth2/introspect',                'none', introspectRoute),
-  route('GET',  '/oauth2/logout',                    'none', endSessionGetRoute),
-  route('POST', '/oauth2/logout',                    'none', endSessionPostRoute),
-  route('POST', '/oauth2/logout/confirm',            'optional-session', endSessionConfirmRoute),
+  route('GET', '/.well-known/openid-configuration', 'none', discoveryRoute, { cors: 'any-origin' }),
+  route('GET', '/oauth2/jwks', 'none', jwksRoute, { cors: 'any-origin' }),
+  route('GET', '/oauth2/authorize', 'none', authorizeGetRoute),
+  route('POST', '/oauth2/authorize', 'none', authorizePostRoute),
+  route('POST', '/oauth2/token', 'none', tokenRoute, { cors: 'public-client-origins' }),
+  route('GET', '/oauth2/userinfo', 'none', userinfoGetRoute, { cors: 'client-origins' }),
+  route('POST', '/oauth2/userinfo', 'none', userinfoPostRoute, { cors: 'client-origins' }),
+  route('POST', '/oauth2/revoke', 'none', revokeRoute, { cors: 'public-client-origins' }),
+  route('POST', '/oauth2/introspect', 'none', introspectRoute),
+  route('GET', '/oauth2/logout', 'none', endSessionGetRoute),
+  route('POST', '/oauth2/logout', 'none', endSessionPostRoute),
+  route('POST', '/oauth2/logout/confirm', 'optional-session', endSessionConfirmRoute),
 ];
 
 /** SPEC.md 4: every operation requires an admin session (cookieSessionAuth). */
 const adminRoutes: RouteDefinition[] = [
-  route('GET',    '/api/admin/me',                           'admin', adminMeRoute),
-  route('GET',    '/api/admin/users',                        'admin', adminListUsersRoute),
-  route('POST',   '/api/admin/users',                        'admin', adminCreateUserRoute),
-  route('GET',    '/api/admin/users/{sub}',                  'admin', adminGetUserRoute),
-  route('PATCH',  '/api/admin/users/{sub}',                  'admin', adminUpdateUserRoute),
-  route('DELETE', '/api/admin/users/{sub}',                  'admin', adminDeleteUserRoute),
-  route('DELETE', '/api/admin/users/{sub}/second-factors',   'admin', adminResetSecondFactorsRoute),
-  route('GET',    '/api/admin/events',                       'admin', adminListEventsRoute),
-  route('GET',    '/api/admin/terms',                        'admin', adminTermsStatusRoute),
-  route('POST',   '/api/admin/users/{sub}/unlock',           'admin', adminUnlockUserRoute),
+  route('GET', '/api/admin/me', 'admin', adminMeRoute),
+  route('GET', '/api/admin/users', 'admin', adminListUsersRoute),
+  route('POST', '/api/admin/users', 'admin', adminCreateUserRoute),
+  route('GET', '/api/admin/users/{sub}', 'admin', adminGetUserRoute),
+  route('PATCH', '/api/admin/users/{sub}', 'admin', adminUpdateUserRoute),
+  route('DELETE', '/api/admin/users/{sub}', 'admin', adminDeleteUserRoute),
+  route('DELETE', '/api/admin/users/{sub}/second-factors', 'admin', adminResetSecondFactorsRoute),
+  route('GET', '/api/admin/events', 'admin', adminListEventsRoute),
+  route('GET', '/api/admin/terms', 'admin', adminTermsStatusRoute),
+  route('POST', '/api/admin/users/{sub}/unlock', 'admin', adminUnlockUserRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */
@@ -183,9 +194,9 @@ function docsRoutes(config: Config): RouteDefinition[] {
   let document: OpenApiDocument | undefined;
   const live = () => (document ??= openApiDocument(config));
   return [
-    route('GET', '/api/docs/json',          'none', docsJsonRoute(live)),
-    route('GET', '/api/docs',               'none', docsPageRoute),
-    route('GET', '/api/docs/init.js',       'none', docsInitRoute),
+    route('GET', '/api/docs/json', 'none', docsJsonRoute(live)),
+    route('GET', '/api/docs', 'none', docsPageRoute),
+    route('GET', '/api/docs/init.js', 'none', docsInitRoute),
     route('GET', '/api/docs/assets/{file}', 'none', docsAssetRoute),
   ];
 }
@@ -199,31 +210,31 @@ function docsRoutes(config: Config): RouteDefinition[] {
 function builtinPageRoutes(config: Config): RouteDefinition[] {
   if (!usesBuiltinUi(config.frontend)) return [];
   return [
-    route('GET', '/',                            'optional-session',   homePageRoute),
-    route('GET', '/login',                       'optional-session',   loginPageRoute),
-    route('GET', '/login/second-factor',         'none',               secondFactorPageRoute),
-    route('GET', '/select-account',              'optional-session',   selectAccountPageRoute),
-    route('GET', '/register',                    'optional-session',   registerPageRoute),
-    route('GET', '/verify-email',                'optional-session',   verifyEmailPageRoute),
-    route('GET', '/forgot-password',             'optional-session',   forgotPasswordPageRoute),
-    route('GET', '/reset-password',              'optional-session',   resetPasswordPageRoute),
-    route('GET', '/terms',                       'optional-session',   termsPageRoute),
-    route('GET', '/consent',                     'optional-session',   consentPageRoute),
-    route('GET', '/account',                     'optional-session',   accountPageRoute),
-    route('GET', '/ui/theme.css',                'none',               themeStylesheetRoute),
+    route('GET', '/', 'optional-session', homePageRoute),
+    route('GET', '/login', 'optional-session', loginPageRoute),
+    route('GET', '/login/second-factor', 'none', secondFactorPageRoute),
+    route('GET', '/select-account', 'optional-session', selectAccountPageRoute),
+    route('GET', '/register', 'optional-session', registerPageRoute),
+    route('GET', '/verify-email', 'optional-session', verifyEmailPageRoute),
+    route('GET', '/forgot-password', 'optional-session', forgotPasswordPageRoute),
+    route('GET', '/reset-password', 'optional-session', resetPasswordPageRoute),
+    route('GET', '/terms', 'optional-session', termsPageRoute),
+    route('GET', '/consent', 'optional-session', consentPageRoute),
+    route('GET', '/account', 'optional-session', accountPageRoute),
+    route('GET', '/ui/theme.css', 'none', themeStylesheetRoute),
     route('GET', '/ui/authenticator-app-qr.svg', 'session-or-pending', authenticatorAppQrRoute),
-    route('GET', '/ui/vendor/webauthn/{path*}',  'none',               webAuthnBrowserRoute),
+    route('GET', '/ui/vendor/webauthn/{path*}', 'none', webAuthnBrowserRoute),
   ];
 }
 
 /** Undocumented: the document built by `npm run build`, and the web UI on every path the API does not own (src/web). */
 const staticRoutes: RouteDefinition[] = [
-  route('GET',    '/openapi.json', 'none', staticOpenApiRoute),
-  route('GET',    '/{path*}',      'none', frontendPageRoute),
-  route('POST',   '/{path*}',      'none', frontendProxyRoute),
-  route('PUT',    '/{path*}',      'none', frontendProxyRoute),
-  route('PATCH',  '/{path*}',      'none', frontendProxyRoute),
-  route('DELETE', '/{path*}',      'none', frontendProxyRoute),
+  route('GET', '/openapi.json', 'none', staticOpenApiRoute),
+  route('GET', '/{path*}', 'none', frontendPageRoute),
+  route('POST', '/{path*}', 'none', frontendProxyRoute),
+  route('PUT', '/{path*}', 'none', frontendProxyRoute),
+  route('PATCH', '/{path*}', 'none', frontendProxyRoute),
+  route('DELETE', '/{path*}', 'none', frontendProxyRoute),
 ];
 
 /** The routes the OpenAPI document describes. */

@@ -17,7 +17,14 @@ export interface LocaleHints {
  */
 export function negotiateLocale(hints: LocaleHints, i18n: I18nConfig): string {
   const pick = (wanted: string | null | undefined) => matchOfferedLocale(wanted, i18n.locales);
-  return pick(hints.query) ?? pick(hints.userLocale) ?? acceptedLanguages(hints.acceptLanguage).map(pick).find((locale) => locale !== null) ?? i18n.defaultLocale;
+  return (
+    pick(hints.query) ??
+    pick(hints.userLocale) ??
+    acceptedLanguages(hints.acceptLanguage)
+      .map(pick)
+      .find((locale) => locale !== null) ??
+    i18n.defaultLocale
+  );
 }
 
 /** The offered locale a wanted tag names (the rules above), or null: also how a page tells an explicit `?locale=` choice from a fallback. */
@@ -28,7 +35,11 @@ export function matchOfferedLocale(wanted: string | null | undefined, offered: r
   const exact = offered.find((locale) => locale.toLowerCase() === tag);
   if (exact) return exact;
   const language = tag.split('-')[0];
-  return offered.find((locale) => locale.toLowerCase() === language) ?? offered.find((locale) => locale.toLowerCase().split('-')[0] === language) ?? null;
+  return (
+    offered.find((locale) => locale.toLowerCase() === language) ??
+    offered.find((locale) => locale.toLowerCase().split('-')[0] === language) ??
+    null
+  );
 }
 
 /** Accept-Language ranges by descending weight (RFC 9110 12.5.4); q=0 means "not this one". */

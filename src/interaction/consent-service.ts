@@ -25,7 +25,12 @@ export type ConsentDecision = 'allow' | 'deny';
  */
 export interface ConsentService {
   describe(returnTo: unknown): Promise<ConsentPrompt>;
-  decide(returnTo: unknown, decision: ConsentDecision, session: { sub: string }, context: { clientAddress: string }): Promise<{ redirectTo: string }>;
+  decide(
+    returnTo: unknown,
+    decision: ConsentDecision,
+    session: { sub: string },
+    context: { clientAddress: string },
+  ): Promise<{ redirectTo: string }>;
 }
 
 /**
@@ -36,7 +41,11 @@ export interface ConsentService {
 export type ReadAuthorizationRequest = (returnTo: string) => Promise<PendingAuthorization | null>;
 
 const invalidReturnTo = () =>
-  new ApiError(400, 'INVALID_RETURN_TO', 'The return_to parameter is not a valid authorization request on this server.');
+  new ApiError(
+    400,
+    'INVALID_RETURN_TO',
+    'The return_to parameter is not a valid authorization request on this server.',
+  );
 
 export function createConsentService(deps: {
   storage: Pick<Storage, 'transaction' | 'repositories'>;
@@ -64,12 +73,24 @@ export function createConsentService(deps: {
     async decide(returnTo, decision, session, context) {
       const request = await read(returnTo);
       if (decision === 'deny') {
-        return { redirectTo: authorizeReturnTo(request.params, { dropPrompt: 'consent', set: { [interactionParams.consentDenied]: 'true' } }) };
+        return {
+          redirectTo: authorizeReturnTo(request.params, {
+            dropPrompt: 'consent',
+            set: { [interactionParams.consentDenied]: 'true' },
+          }),
+        };
       }
       const clientId = request.client.clientId;
       await deps.storage.transaction(async (tx) => {
         await deps.storage.repositories.consents.grant(tx, session.sub, clientId, request.scopes, deps.clock.now());
-        await deps.events.record(tx, { type: 'consent.granted', actor: session.sub, subject: session.sub, clientId, clientAddress: context.clientAddress, detail: { scopes: request.scopes } });
+        await deps.events.record(tx, {
+          type: 'consent.granted',
+          actor: session.sub,
+          subject: session.sub,
+          clientId,
+          clientAddress: context.clientAddress,
+          detail: { scopes: request.scopes },
+        });
       });
       return { redirectTo: authorizeReturnTo(request.params, { dropPrompt: 'consent' }) };
     },

@@ -1,4 +1,9 @@
-import { availableFactors, isSecondFactorRequired, noFactors, type UserFactorReader } from '../accounts/login-second-factors.js';
+import {
+  availableFactors,
+  isSecondFactorRequired,
+  noFactors,
+  type UserFactorReader,
+} from '../accounts/login-second-factors.js';
 import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { ActiveSession } from '../accounts/sessions.js';
 import type { TotpEnrolment, TotpService } from '../accounts/totp-service.js';
@@ -21,7 +26,12 @@ export interface EnrolmentService {
   /** The recovery codes of the confirmed app. */
   confirmTotp(active: ActiveSession, code: string, clientAddress: string): Promise<string[]>;
   passkeyOptions(active: ActiveSession): ReturnType<PasskeyService['registrationOptions']>;
-  registerPasskey(active: ActiveSession, response: unknown, name: string, clientAddress: string): Promise<PasskeyRecord>;
+  registerPasskey(
+    active: ActiveSession,
+    response: unknown,
+    name: string,
+    clientAddress: string,
+  ): Promise<PasskeyRecord>;
 }
 
 export function createEnrolmentService(deps: {
@@ -34,7 +44,9 @@ export function createEnrolmentService(deps: {
   const mayEnrol = async ({ session, user }: ActiveSession) => {
     if (!session.secondFactorPending) return;
     const summary = (await deps.factors.summarize([user.sub])).get(user.sub) ?? noFactors;
-    const enrolling = isSecondFactorRequired(user, deps.auth.secondFactor) && availableFactors(summary, deps.auth.passkeysEnabled).length === 0;
+    const enrolling =
+      isSecondFactorRequired(user, deps.auth.secondFactor) &&
+      availableFactors(summary, deps.auth.passkeysEnabled).length === 0;
     if (!enrolling) throw unauthorized();
   };
 

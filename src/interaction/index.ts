@@ -57,7 +57,15 @@
  */
 export { signInSteps } from './sign-in-steps.js';
 export { runSignIn, type SignInResult } from './run-sign-in.js';
-export type { Identified, Identity, NewIdentity, PendingAuthorization, Prompt, SessionIdentity, SignInStart } from './sign-in-state.js';
+export type {
+  Identified,
+  Identity,
+  NewIdentity,
+  PendingAuthorization,
+  Prompt,
+  SessionIdentity,
+  SignInStart,
+} from './sign-in-state.js';
 export type { StepResult } from './step-result.js';
 export { createSignInDeps, type SignInDeps } from './sign-in-deps.js';
 export {

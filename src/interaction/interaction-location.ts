@@ -10,7 +10,11 @@ import type { Prompt } from './sign-in-state.js';
  * - consent_denied: the user pressed Deny on the consent page;
  * - terms_declined: the user declined a required term on the terms page.
  */
-export const interactionParams = { authAfter: 'auth_after', consentDenied: 'consent_denied', termsDeclined: 'terms_declined' } as const;
+export const interactionParams = {
+  authAfter: 'auth_after',
+  consentDenied: 'consent_denied',
+  termsDeclined: 'terms_declined',
+} as const;
 
 export const authorizePath = '/oauth2/authorize';
 

@@ -27,14 +27,24 @@ export interface RememberedAccount {
 
 export interface RememberedAccounts {
   /** The live accounts, and the cookie value to store back (null: clear it). */
-  list(cookie: string | undefined, currentSid: string | null): Promise<{ accounts: RememberedAccount[]; cookie: string | null }>;
+  list(
+    cookie: string | undefined,
+    currentSid: string | null,
+  ): Promise<{ accounts: RememberedAccount[]; cookie: string | null }>;
   /** The raw session id to make current, or 400 ACCOUNT_NOT_REMEMBERED. */
-  select(cookie: string | undefined, currentSid: string | null, sub: string): Promise<{ sessionId: string; session: ActiveSession }>;
+  select(
+    cookie: string | undefined,
+    currentSid: string | null,
+    sub: string,
+  ): Promise<{ sessionId: string; session: ActiveSession }>;
   /** The cookie value after signing in with `sessionId` (the authorization endpoint calls this). */
   remember(cookie: string | undefined, sessionId: string): string;
 }
 
-export function createRememberedAccounts(deps: { sessions: SessionService; cookiePassword: string }): RememberedAccounts {
+export function createRememberedAccounts(deps: {
+  sessions: SessionService;
+  cookiePassword: string;
+}): RememberedAccounts {
   const read = (cookie: string | undefined): string[] => {
     const value = cookie ? unsealValue(cookie, deps.cookiePassword, purpose) : null;
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -58,7 +68,11 @@ export function createRememberedAccounts(deps: { sessions: SessionService; cooki
     async list(cookie, currentSid) {
       const entries = await live(cookie, currentSid);
       const accounts = entries
-        .map(({ sessionId, active }) => ({ sub: active.user.sub, email: active.user.email, current: sessionId === currentSid }))
+        .map(({ sessionId, active }) => ({
+          sub: active.user.sub,
+          email: active.user.email,
+          current: sessionId === currentSid,
+        }))
         .reverse();
       return { accounts, cookie: entries.length > 0 ? write(entries.map((e) => e.sessionId)) : null };
     },

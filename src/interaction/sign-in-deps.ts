@@ -17,7 +17,11 @@ export interface SignInDeps {
   /** The terms the user has not accepted at their current version, and accepting them. */
   terms: {
     outstanding: UserTerms['outstanding'];
-    accept(sub: string, terms: { id: string; version: string }[], context: { clientAddress: string | null }): Promise<unknown>;
+    accept(
+      sub: string,
+      terms: { id: string; version: string }[],
+      context: { clientAddress: string | null },
+    ): Promise<unknown>;
   };
 }
 

@@ -21,7 +21,13 @@ import type { NewIdentity } from './sign-in-state.js';
  */
 export type SignInOutcome =
   | { status: 'authenticated'; sessionId: string; user: UserRecord }
-  | { status: 'second_factor_required'; sessionId: string; user: UserRecord; factors: SecondFactor[]; enrolmentRequired: boolean };
+  | {
+      status: 'second_factor_required';
+      sessionId: string;
+      user: UserRecord;
+      factors: SecondFactor[];
+      enrolmentRequired: boolean;
+    };
 
 /** A passkey either completed the cookie's pending session in place (no new cookie) or signed in anew. */
 export type PasskeySignInOutcome = { status: 'completed'; user: UserRecord } | SignInOutcome;
@@ -37,7 +43,11 @@ export interface SignInService {
   /** POST /api/auth/login/totp: the pending session's user proves their authenticator app. */
   withTotp(pending: ActiveSession, code: string, clientAddress: string): Promise<UserRecord>;
   /** POST /api/auth/login/recovery-code: spends one recovery code. */
-  withRecoveryCode(pending: ActiveSession, code: string, clientAddress: string): Promise<{ user: UserRecord; recoveryCodesLeft: number }>;
+  withRecoveryCode(
+    pending: ActiveSession,
+    code: string,
+    clientAddress: string,
+  ): Promise<{ user: UserRecord; recoveryCodesLeft: number }>;
   /** POST /api/auth/passkey/verify: the second factor of the cookie's pending session, or a passwordless sign-in. */
   withPasskey(response: unknown, pending: ActiveSession | null, clientAddress: string): Promise<PasskeySignInOutcome>;
   /**
@@ -65,7 +75,13 @@ export function createSignInService(deps: {
   clock: Clock;
 }): SignInService {
   const succeeded = (sub: string, amr: string[], clientAddress: string) =>
-    deps.events.record(deps.db, { type: 'sign_in.succeeded', actor: sub, subject: sub, clientAddress, detail: { amr } });
+    deps.events.record(deps.db, {
+      type: 'sign_in.succeeded',
+      actor: sub,
+      subject: sub,
+      clientAddress,
+      detail: { amr },
+    });
 
   /** Every way of identifying ends here: the steps run on the new identity, and the session records how far it got. */
   async function signIn(identity: NewIdentity, clientAddress: string): Promise<SignInOutcome> {
@@ -79,14 +95,24 @@ export function createSignInService(deps: {
     if (result.kind === 'second_factor' || result.kind === 'second_factor_enrolment') {
       const { id } = await deps.sessions.create({ sub, amr, authTime, secondFactorPending: true });
       const factors = result.kind === 'second_factor' ? result.factors : [];
-      return { status: 'second_factor_required', sessionId: id, user, factors, enrolmentRequired: result.kind === 'second_factor_enrolment' };
+      return {
+        status: 'second_factor_required',
+        sessionId: id,
+        user,
+        factors,
+        enrolmentRequired: result.kind === 'second_factor_enrolment',
+      };
     }
     if (result.kind === 'email_not_verified') throw emailNotVerified();
     // Pages and refusals answer an authorization request, and this run has none.
     throw new Error(`a sign-in without an authorization request ended with ${result.kind}`);
   }
 
-  async function completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod, clientAddress: string): Promise<void> {
+  async function completeSecondFactor(
+    pending: ActiveSession,
+    method: SecondFactorMethod,
+    clientAddress: string,
+  ): Promise<void> {
     const { session, user } = pending;
     const amr = [...session.amr.filter((m) => m !== method), method];
     const identity: NewIdentity = { kind: 'new', sub: user.sub, user, amr, authTime: deps.clock.now() };
@@ -104,13 +130,24 @@ export function createSignInService(deps: {
    * passkey that does not verify, the rate limit): the account is known,
    * the code never written down.
    */
-  async function recordingRefusals<T>(sub: string | null, method: 'totp' | 'recovery_code' | 'passkey', clientAddress: string, attempt: () => Promise<T>): Promise<T> {
+  async function recordingRefusals<T>(
+    sub: string | null,
+    method: 'totp' | 'recovery_code' | 'passkey',
+    clientAddress: string,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await attempt();
     } catch (error) {
       if (error instanceof ApiError && (error.status === 401 || error.status === 429)) {
         const type = error.status === 429 ? 'sign_in.rate_limited' : 'sign_in.failed';
-        await deps.events.record(deps.db, { type, actor: sub ?? 'unknown', subject: sub, clientAddress, detail: { method } });
+        await deps.events.record(deps.db, {
+          type,
+          actor: sub ?? 'unknown',
+          subject: sub,
+          clientAddress,
+          detail: { method },
+        });
       }
       throw error;
     }
@@ -119,15 +156,23 @@ export function createSignInService(deps: {
   return {
     async withPassword(input) {
       const user = await deps.passwords.identify(input);
-      return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] }, input.clientAddress);
+      return signIn(
+        { kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] },
+        input.clientAddress,
+      );
     },
 
     withNewAccount(user, context) {
-      return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] }, context.clientAddress);
+      return signIn(
+        { kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['pwd'] },
+        context.clientAddress,
+      );
     },
 
     async withTotp(pending, code, clientAddress) {
-      await recordingRefusals(pending.user.sub, 'totp', clientAddress, () => deps.totp.verifySignInCode(pending.user, code, clientAddress));
+      await recordingRefusals(pending.user.sub, 'totp', clientAddress, () =>
+        deps.totp.verifySignInCode(pending.user, code, clientAddress),
+      );
       await completeSecondFactor(pending, 'otp', clientAddress);
       return pending.user;
     },
@@ -142,8 +187,11 @@ export function createSignInService(deps: {
 
     async withPasskey(response, pending, clientAddress) {
       const pendingSignIn = pending && { sub: pending.user.sub, sessionId: pending.session.idHash };
-      const { user, completesPending } = await recordingRefusals(pending?.user.sub ?? null, 'passkey', clientAddress, () =>
-        deps.passkeys.authenticate(response, pendingSignIn),
+      const { user, completesPending } = await recordingRefusals(
+        pending?.user.sub ?? null,
+        'passkey',
+        clientAddress,
+        () => deps.passkeys.authenticate(response, pendingSignIn),
       );
       if (completesPending && pending) {
         await completeSecondFactor(pending, 'hwk', clientAddress);
@@ -163,7 +211,10 @@ export function createSignInService(deps: {
     },
 
     withUpstream(user, context) {
-      return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['fed'] }, context.clientAddress);
+      return signIn(
+        { kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['fed'] },
+        context.clientAddress,
+      );
     },
   };
 }

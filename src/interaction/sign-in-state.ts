@@ -56,8 +56,7 @@ export type Identity = SessionIdentity | NewIdentity;
  * the authorization endpoint runs the steps again with it).
  */
 export type SignInStart =
-  | { identity: SessionIdentity | null; request: PendingAuthorization }
-  | { identity: NewIdentity; request: null };
+  { identity: SessionIdentity | null; request: PendingAuthorization } | { identity: NewIdentity; request: null };
 
 /** The state after identify: someone is signed in (or signing in). */
 export interface Identified {

@@ -15,9 +15,22 @@ function generatePair(alg: SigningAlgorithm): { privateKey: KeyObject; publicKey
 }
 
 /** A new key pair as a storage record, its private half sealed with `kek`. */
-export function generateSigningKey(alg: SigningAlgorithm, generation: number, kek: Buffer, now: number): SigningKeyRecord {
+export function generateSigningKey(
+  alg: SigningAlgorithm,
+  generation: number,
+  kek: Buffer,
+  now: number,
+): SigningKeyRecord {
   const { privateKey, publicKey } = generatePair(alg);
   const publicJwk = publicJwkOf(publicKey, alg);
   const kid = String(publicJwk.kid);
-  return { kid, generation, alg, publicJwk, privateKey: sealPrivateKey(privateKey, kek, kid), createdAt: now, retireAt: null };
+  return {
+    kid,
+    generation,
+    alg,
+    publicJwk,
+    privateKey: sealPrivateKey(privateKey, kek, kid),
+    createdAt: now,
+    retireAt: null,
+  };
 }

@@ -115,13 +115,15 @@ export function createKeyStore(deps: KeyStoreDeps): KeyStore {
    * in this process.
    */
   function addMissing(wanted: readonly SigningAlgorithm[]): Promise<void> {
-    adding = adding.catch(() => undefined).then(async () => {
-      let missing: SigningAlgorithm | undefined;
-      while ((missing = wanted.find((alg) => !signing.has(alg)))) {
-        await rotateSigningKey(deps, missing, keys[0]?.generation ?? 0);
-        await load();
-      }
-    });
+    adding = adding
+      .catch(() => undefined)
+      .then(async () => {
+        let missing: SigningAlgorithm | undefined;
+        while ((missing = wanted.find((alg) => !signing.has(alg)))) {
+          await rotateSigningKey(deps, missing, keys[0]?.generation ?? 0);
+          await load();
+        }
+      });
     return adding;
   }
 
@@ -152,7 +154,8 @@ export function createKeyStore(deps: KeyStoreDeps): KeyStore {
       if (!byKid.has(kid) && deps.clock.now() - loadedAt >= unknownKidReloadMs) await reload();
       const known = byKid.get(kid);
       // A key past its retire time is gone at once, not at the next reload.
-      if (!known || (known.retireAt !== null && known.retireAt <= deps.clock.now())) throw new errors.JWKSNoMatchingKey('the token was signed by an unknown key');
+      if (!known || (known.retireAt !== null && known.retireAt <= deps.clock.now()))
+        throw new errors.JWKSNoMatchingKey('the token was signed by an unknown key');
       return keySet(header, token);
     },
     jwks() {

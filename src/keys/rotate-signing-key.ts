@@ -28,7 +28,11 @@ export interface RotationDeps {
  * what instances starting together need; without it the rotation follows
  * the newest key stored now.
  */
-export async function rotateSigningKey(deps: RotationDeps, alg: SigningAlgorithm, basedOn?: number): Promise<SigningKeyRecord | null> {
+export async function rotateSigningKey(
+  deps: RotationDeps,
+  alg: SigningAlgorithm,
+  basedOn?: number,
+): Promise<SigningKeyRecord | null> {
   const now = deps.clock.now();
   const newestGeneration = basedOn ?? (await deps.keys.listAll(deps.db))[0]?.generation ?? 0;
   const record = generateSigningKey(alg, newestGeneration + 1, deps.kek, now);

@@ -13,6 +13,7 @@ export function sealPrivateKey(privateKey: KeyObject, kek: Buffer, kid: string):
 export function openPrivateKey(sealed: string, kek: Buffer, kid: string): KeyObject {
   if (!sealed.startsWith('v1.')) throw new Error(`signing key ${kid} is not in a known sealed format`);
   const der = unseal(sealed, kek, kid);
-  if (der === null) throw new Error(`signing key ${kid} cannot be decrypted: security.secret differs from the one it was sealed with`);
+  if (der === null)
+    throw new Error(`signing key ${kid} cannot be decrypted: security.secret differs from the one it was sealed with`);
   return createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
 }

@@ -21,7 +21,12 @@ function encodedHeader(key: SigningKey, typ: string): string {
  * machine against ~21,600 for a bare `crypto.sign`. The signature itself is
  * computed off the main thread by the signing pool (signing-pool.ts says why).
  */
-export async function signJwt(pool: SigningPool, key: SigningKey, typ: string, payload: Record<string, unknown>): Promise<string> {
+export async function signJwt(
+  pool: SigningPool,
+  key: SigningKey,
+  typ: string,
+  payload: Record<string, unknown>,
+): Promise<string> {
   const input = `${encodedHeader(key, typ)}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   return `${input}.${await pool.sign(key.privateKey, key.alg, input)}`;
 }

@@ -169,11 +169,15 @@ export function createSigningPool(size = Math.max(1, Math.min(4, availableParall
       closed = true;
       const current = batch;
       batch = null;
-      if (current) for (let i = 0; i < current.items.length; i++) settle(current.first + i, { error: new Error('the signing pool is closed') });
-      await Promise.all([...workers].map(async (entry) => {
-        retire(entry, 'the signing pool is closed');
-        await entry.worker.terminate();
-      }));
+      if (current)
+        for (let i = 0; i < current.items.length; i++)
+          settle(current.first + i, { error: new Error('the signing pool is closed') });
+      await Promise.all(
+        [...workers].map(async (entry) => {
+          retire(entry, 'the signing pool is closed');
+          await entry.worker.terminate();
+        }),
+      );
     },
   };
 }

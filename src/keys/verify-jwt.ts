@@ -31,10 +31,16 @@ const allowedAlgorithms = [...signingAlgorithms];
 function toJwtError(error: errors.JOSEError): JwtError {
   if (error instanceof errors.JWTExpired) return new JwtError('the token has expired');
   if (error instanceof errors.JWTClaimValidationFailed) {
-    return new JwtError(error.reason === 'missing' ? `the token has no ${error.claim}` : `the token's ${error.claim} is not the expected one`);
+    return new JwtError(
+      error.reason === 'missing'
+        ? `the token has no ${error.claim}`
+        : `the token's ${error.claim} is not the expected one`,
+    );
   }
-  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return new JwtError('the token\'s alg is not allowed');
-  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return new JwtError('the token was signed by an unknown key');
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
+    return new JwtError("the token's alg is not allowed");
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys)
+    return new JwtError('the token was signed by an unknown key');
   if (error instanceof errors.JWSSignatureVerificationFailed) return new JwtError('the token signature is invalid');
   return new JwtError('the token is not a well-formed JWT');
 }
@@ -47,7 +53,11 @@ function toJwtError(error: errors.JOSEError): JwtError {
  * `typ`, `iss`, `aud`, `nbf` and `exp`. jose errors become JwtError;
  * anything else (a database that fails during a reload) propagates.
  */
-export async function verifyJwt(token: string, keys: Pick<KeyStore, 'verificationKey'>, expected: JwtExpectations): Promise<VerifiedJwt> {
+export async function verifyJwt(
+  token: string,
+  keys: Pick<KeyStore, 'verificationKey'>,
+  expected: JwtExpectations,
+): Promise<VerifiedJwt> {
   try {
     const { payload } = await jwtVerify(token, keys.verificationKey, {
       algorithms: allowedAlgorithms,

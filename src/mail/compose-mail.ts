@@ -34,7 +34,11 @@ export function composeMail(content: MailContent): ComposedMail {
   const catalogue = catalogueFor(content.locale).mail;
   const words = catalogue[catalogueKeys[content.template]];
   const brand = mailBranding(content.branding);
-  const duration = new Intl.NumberFormat(intlLocale(content.locale), { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(content.validForHours);
+  const duration = new Intl.NumberFormat(intlLocale(content.locale), {
+    style: 'unit',
+    unit: 'hour',
+    unitDisplay: 'long',
+  }).format(content.validForHours);
   const values = { brand: brand.name, email: content.recipient, duration };
   const say = (template: string) => formatMessage(template, values);
   const subject = say(words.subject);

@@ -1,4 +1,9 @@
-import { verifyClientCredentials, type ClientAuthenticationDeps, type ClientAuthenticationFailure, type PresentedCredentials } from '../clients/index.js';
+import {
+  verifyClientCredentials,
+  type ClientAuthenticationDeps,
+  type ClientAuthenticationFailure,
+  type PresentedCredentials,
+} from '../clients/index.js';
 import type { ClientRecord } from '../model/index.js';
 import { OAuthError } from './errors.js';
 
@@ -18,7 +23,10 @@ function errorOf(failure: ClientAuthenticationFailure): OAuthError {
  * OAuthError — invalid_client (401) when authentication failed,
  * invalid_request when the request was malformed (RFC 6749 §2.3, §5.2).
  */
-export async function authenticateClient(presented: PresentedCredentials, deps: ClientAuthenticationDeps): Promise<ClientRecord> {
+export async function authenticateClient(
+  presented: PresentedCredentials,
+  deps: ClientAuthenticationDeps,
+): Promise<ClientRecord> {
   const outcome = 'error' in presented ? presented : await verifyClientCredentials(presented, deps);
   if ('error' in outcome) throw errorOf(outcome);
   return outcome;

@@ -19,7 +19,12 @@ export interface CachedReads {
 /** Entries kept per map: a few megabytes at most. */
 const maxEntries = 50_000;
 
-export function createCachedReads(deps: { gate: GenerationGate; db: Tx; tokenStore: TokenRepository; users: UserRepository }): CachedReads {
+export function createCachedReads(deps: {
+  gate: GenerationGate;
+  db: Tx;
+  tokenStore: TokenRepository;
+  users: UserRepository;
+}): CachedReads {
   const live = deps.gate.map<string, true>(maxEntries);
   const users = deps.gate.map<string, UserRecord>(maxEntries);
   return {

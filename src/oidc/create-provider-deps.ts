@@ -2,7 +2,13 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import { createClientDirectory, createClientSecretVerifier } from '../clients/index.js';
 import type { VerifyArgon2 } from '../clients/verify-client-secret.js';
-import { createKeyStore, keyEncryptionKey, keyRefreshIntervalMs, keySwitchWithinMs, type SigningPool } from '../keys/index.js';
+import {
+  createKeyStore,
+  keyEncryptionKey,
+  keyRefreshIntervalMs,
+  keySwitchWithinMs,
+  type SigningPool,
+} from '../keys/index.js';
 import { createGenerationGate } from '../storage/generation-gate.js';
 import type {
   AuthorizationCodeRepository,
@@ -81,7 +87,10 @@ export async function createProviderDeps(deps: {
       tokenStore: repositories.tokens,
       users: repositories.users,
     }),
-    verifiedTokens: createVerifiedTokenCache({ maxEntries: 50_000, clockToleranceSeconds: accessTokenClockToleranceSeconds }),
+    verifiedTokens: createVerifiedTokenCache({
+      maxEntries: 50_000,
+      clockToleranceSeconds: accessTokenClockToleranceSeconds,
+    }),
     refreshTokens: createRefreshTokenBatches({
       db,
       tokenStore: repositories.tokens,

@@ -62,7 +62,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     config: settings,
     concurrency: deps.concurrency,
   });
-  const queue = createJobQueue({ db: deps.db, jobs: deps.repositories.backgroundJobs, clock: deps.clock, config: settings, logger, onEnqueue: () => worker.wake() });
+  const queue = createJobQueue({
+    db: deps.db,
+    jobs: deps.repositories.backgroundJobs,
+    clock: deps.clock,
+    config: settings,
+    logger,
+    onEnqueue: () => worker.wake(),
+  });
   const jobDeps: ScheduledJobDeps = { db: deps.db, clock: deps.clock, logger, config, repositories: deps.repositories };
   const scheduledJobs = config.cleanup.enabled ? [cleanupJob(settings.cleanupCron)] : [];
   const run = (job: ScheduledJob, tick: number) => runScheduledJob(job, jobDeps, tick, settings.instanceId, logger);
@@ -80,17 +87,34 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     },
     start() {
       if (!settings.enabled) {
-        logger.info({ event: 'scheduler.disabled' }, 'scheduler disabled (scheduler.enabled is false): background jobs wait in the database');
+        logger.info(
+          { event: 'scheduler.disabled' },
+          'scheduler disabled (scheduler.enabled is false): background jobs wait in the database',
+        );
         return;
       }
       if (schedules) return;
       schedules =
         settings.mode === 'database'
-          ? databaseSchedules(scheduledJobs, run, { db: deps.db, leases: deps.repositories.schedulerLeases, clock: deps.clock, logger, config: settings })
+          ? databaseSchedules(scheduledJobs, run, {
+              db: deps.db,
+              leases: deps.repositories.schedulerLeases,
+              clock: deps.clock,
+              logger,
+              config: settings,
+            })
           : cronerSchedules(scheduledJobs, run);
       schedules.start();
       worker.start();
-      logger.info({ event: 'scheduler.started', mode: settings.mode, instanceId: settings.instanceId, schedules: scheduledJobs.map((j) => `${j.name} ${j.schedule}`) }, 'scheduler started');
+      logger.info(
+        {
+          event: 'scheduler.started',
+          mode: settings.mode,
+          instanceId: settings.instanceId,
+          schedules: scheduledJobs.map((j) => `${j.name} ${j.schedule}`),
+        },
+        'scheduler started',
+      );
     },
     async stop(options = {}) {
       const graceMs = options.graceMs ?? 10_000;

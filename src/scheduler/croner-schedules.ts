@@ -12,7 +12,10 @@ export interface ScheduleRunner {
  * schedules in-process; right for a single instance. `protect` skips a tick
  * while the previous run of the same job is still going.
  */
-export function cronerSchedules(jobs: ScheduledJob[], run: (job: ScheduledJob, tick: number) => Promise<unknown>): ScheduleRunner {
+export function cronerSchedules(
+  jobs: ScheduledJob[],
+  run: (job: ScheduledJob, tick: number) => Promise<unknown>,
+): ScheduleRunner {
   const crons: Cron[] = [];
   const running = new Set<Promise<unknown>>();
   return {

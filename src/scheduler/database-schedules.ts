@@ -54,7 +54,10 @@ export function databaseSchedules(
       if (tick === null) continue;
       const won = await leases.claimTick(db, { name: job.name, owner, tick, now, expiresAt: now + config.lockTtlMs });
       if (!won) continue;
-      logger.info({ event: 'schedule.tick_claimed', schedule: job.name, tick, instanceId: owner }, `claimed tick ${new Date(tick).toISOString()} of ${job.name}`);
+      logger.info(
+        { event: 'schedule.tick_claimed', schedule: job.name, tick, instanceId: owner },
+        `claimed tick ${new Date(tick).toISOString()} of ${job.name}`,
+      );
       const done = runHoldingLease(job, tick).finally(() => running.delete(job.name));
       running.set(job.name, done);
       started.push(done);
@@ -63,12 +66,20 @@ export function databaseSchedules(
   }
 
   async function runHoldingLease(job: ScheduledJob, tick: number): Promise<void> {
-    const heartbeat = setInterval(() => {
-      const now = clock.now();
-      leases.renew(db, job.name, owner, now + config.lockTtlMs, now).catch((error: unknown) =>
-        logger.warn({ event: 'schedule.heartbeat_failed', schedule: job.name, err: describeError(error) }, 'schedule lease renewal failed'),
-      );
-    }, Math.max(1, Math.floor(config.lockTtlMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        const now = clock.now();
+        leases
+          .renew(db, job.name, owner, now + config.lockTtlMs, now)
+          .catch((error: unknown) =>
+            logger.warn(
+              { event: 'schedule.heartbeat_failed', schedule: job.name, err: describeError(error) },
+              'schedule lease renewal failed',
+            ),
+          );
+      },
+      Math.max(1, Math.floor(config.lockTtlMs / 3)),
+    );
     try {
       const error = await run(job, tick);
       await leases.finish(db, job.name, owner, clock.now(), error);
@@ -87,7 +98,10 @@ export function databaseSchedules(
           try {
             await pollOnce();
           } catch (error) {
-            logger.error({ event: 'schedule.poll_failed', instanceId: owner, err: describeError(error) }, 'scheduler poll failed');
+            logger.error(
+              { event: 'schedule.poll_failed', instanceId: owner, err: describeError(error) },
+              'scheduler poll failed',
+            );
           }
           if (!stopping) await idle.wait(config.pollIntervalMs);
         }

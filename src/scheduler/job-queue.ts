@@ -34,7 +34,8 @@ export function createJobQueue(deps: JobQueueDeps): JobQueue {
     async enqueue(kind, payload, options = {}) {
       const now = deps.clock.now();
       const maxAttempts = options.maxAttempts ?? deps.config.backgroundMaxAttempts;
-      if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new Error(`maxAttempts must be an integer >= 1, got ${maxAttempts}`);
+      if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+        throw new Error(`maxAttempts must be an integer >= 1, got ${maxAttempts}`);
       const id = randomUUID();
       await deps.jobs.insert(options.tx ?? deps.db, {
         id,
@@ -51,7 +52,10 @@ export function createJobQueue(deps: JobQueueDeps): JobQueue {
         updatedAt: now,
         finishedAt: null,
       });
-      deps.logger.info({ event: 'job.transition', jobId: id, kind, from: null, to: 'pending', instanceId: deps.config.instanceId }, `job ${kind} enqueued`);
+      deps.logger.info(
+        { event: 'job.transition', jobId: id, kind, from: null, to: 'pending', instanceId: deps.config.instanceId },
+        `job ${kind} enqueued`,
+      );
       deps.onEnqueue?.();
       return id;
     },

@@ -77,9 +77,18 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
         logJobTransition(logger, job, { from: 'running', to: 'failed', instanceId: owner, error: job.lastError });
       }
     }
-    const job = await jobs.claim(db, { owner, now, leaseExpiresAt: now + config.lockTtlMs, kinds: deps.handlers.kinds() });
+    const job = await jobs.claim(db, {
+      owner,
+      now,
+      leaseExpiresAt: now + config.lockTtlMs,
+      kinds: deps.handlers.kinds(),
+    });
     if (!job) return null;
-    logJobTransition(logger, job, { to: 'running', instanceId: owner, leaseExpiresAt: job.leaseExpiresAt ?? undefined });
+    logJobTransition(logger, job, {
+      to: 'running',
+      instanceId: owner,
+      leaseExpiresAt: job.leaseExpiresAt ?? undefined,
+    });
     return run(job);
   }
 
@@ -96,7 +105,11 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           lost = true;
           controller.abort(new Error('lease lost'));
         },
-        (error: unknown) => logger.warn({ event: 'job.heartbeat_failed', jobId: job.id, err: describeError(error) }, 'job lease renewal failed'),
+        (error: unknown) =>
+          logger.warn(
+            { event: 'job.heartbeat_failed', jobId: job.id, err: describeError(error) },
+            'job lease renewal failed',
+          ),
       );
     }, heartbeatMs);
     const entry: InFlight = { lease, controller, released: false, done: Promise.resolve() };
@@ -127,7 +140,12 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     }
   }
 
-  async function record(job: BackgroundJobRecord, lease: JobLease, error: string | null, durationMs: number): Promise<JobRunResult> {
+  async function record(
+    job: BackgroundJobRecord,
+    lease: JobLease,
+    error: string | null,
+    durationMs: number,
+  ): Promise<JobRunResult> {
     const now = clock.now();
     const base = { instanceId: owner, durationMs };
     if (error === null) {
@@ -146,7 +164,10 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       return { job, outcome: 'failed', error };
     }
     // Another instance re-claimed the job after our lease expired: its run owns the state now.
-    logger.warn({ event: 'job.lease_lost', jobId: job.id, kind: job.kind, attempt: job.attempts, instanceId: owner, error }, `job ${job.kind} lease lost; outcome discarded`);
+    logger.warn(
+      { event: 'job.lease_lost', jobId: job.id, kind: job.kind, attempt: job.attempts, instanceId: owner, error },
+      `job ${job.kind} lease lost; outcome discarded`,
+    );
     return { job, outcome: 'lease_lost', error };
   }
 
@@ -156,7 +177,10 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       try {
         result = await runNext();
       } catch (error) {
-        logger.error({ event: 'job.worker_error', instanceId: owner, err: describeError(error) }, 'background job worker error');
+        logger.error(
+          { event: 'job.worker_error', instanceId: owner, err: describeError(error) },
+          'background job worker error',
+        );
       }
       if (result === null && !stopping) await idle.wait(config.pollIntervalMs);
     }
@@ -194,7 +218,14 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       entry.controller.abort(new Error('shutting down'));
       const released = await jobs.release(db, entry.lease, clock.now());
       logger.info(
-        { event: 'job.transition', jobId: entry.lease.id, attempt: entry.lease.attempt, from: 'running', to: released ? 'pending' : null, instanceId: owner },
+        {
+          event: 'job.transition',
+          jobId: entry.lease.id,
+          attempt: entry.lease.attempt,
+          from: 'running',
+          to: released ? 'pending' : null,
+          instanceId: owner,
+        },
         released ? 'job released at shutdown' : 'job lease already lost at shutdown',
       );
     }

@@ -13,7 +13,14 @@ export interface TransitionDetails {
 
 /** One structured line per job state change (event "job.transition"): what `grep`, dashboards and the tests read. */
 export function logJobTransition(logger: Logger, job: BackgroundJobRecord, details: TransitionDetails): void {
-  const fields = { event: 'job.transition', jobId: job.id, kind: job.kind, attempt: job.attempts, maxAttempts: job.maxAttempts, ...details };
+  const fields = {
+    event: 'job.transition',
+    jobId: job.id,
+    kind: job.kind,
+    attempt: job.attempts,
+    maxAttempts: job.maxAttempts,
+    ...details,
+  };
   const message = `job ${job.kind} ${details.from ?? '…'} → ${details.to}`;
   if (details.to === 'failed') logger.warn(fields, message);
   else logger.info(fields, message);

@@ -20,8 +20,15 @@ export async function resolveServerSecret(deps: {
   logger: Logger;
 }): Promise<string> {
   if (deps.configured) return deps.configured;
-  const secret = await deps.settings.getOrCreate(deps.db, serverSecretSetting, () => randomBytes(32).toString('base64url'), deps.clock.now());
-  deps.logger.warn('security.secret is not set: using a generated secret stored in the database; set security.secret in production');
+  const secret = await deps.settings.getOrCreate(
+    deps.db,
+    serverSecretSetting,
+    () => randomBytes(32).toString('base64url'),
+    deps.clock.now(),
+  );
+  deps.logger.warn(
+    'security.secret is not set: using a generated secret stored in the database; set security.secret in production',
+  );
   return secret;
 }
 

@@ -12,7 +12,9 @@ export function seal(plain: Buffer, key: Buffer, boundTo: string): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(boundTo));
   const ciphertext = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return ['v1', iv, cipher.getAuthTag(), ciphertext]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 /** The plain bytes; null when the value is not in this format, or was sealed with another key or for another row. */

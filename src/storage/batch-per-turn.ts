@@ -11,7 +11,10 @@ export type Batched<I, O> = (input: I) => Promise<O>;
  * itself. A batch never holds a call that arrived after it started, which
  * is what lets a freshness check (generation-gate.ts) be shared.
  */
-export function batchPerTurn<I, O>(run: (inputs: I[]) => Promise<O[]>, options: { concurrency?: number; maxBatch?: number } = {}): Batched<I, O> {
+export function batchPerTurn<I, O>(
+  run: (inputs: I[]) => Promise<O[]>,
+  options: { concurrency?: number; maxBatch?: number } = {},
+): Batched<I, O> {
   const concurrency = options.concurrency ?? 1;
   const maxBatch = options.maxBatch ?? 256;
   let queue: { input: I; resolve(output: O): void; reject(error: unknown): void }[] = [];

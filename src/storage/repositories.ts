@@ -251,7 +251,10 @@ export interface TermAcceptanceRepository {
    * live users there are in all (so the rest have still to accept it).
    * One round trip whatever the number of terms.
    */
-  countLive(tx: Tx, versions: { termId: string; version: string }[]): Promise<{ accepted: number[]; liveUsers: number }>;
+  countLive(
+    tx: Tx,
+    versions: { termId: string; version: string }[],
+  ): Promise<{ accepted: number[]; liveUsers: number }>;
 }
 
 // ---------------------------------------------------------------------------
@@ -268,7 +271,11 @@ export interface AuthorizationCodeRepository {
    * `alreadyConsumed: true` (a replay: revoke what the grant issued).
    * Null when no such code exists. Expiry is the caller's check.
    */
-  consume(tx: Tx, codeHash: string, now: number): Promise<{ record: AuthorizationCodeRecord; alreadyConsumed: boolean } | null>;
+  consume(
+    tx: Tx,
+    codeHash: string,
+    now: number,
+  ): Promise<{ record: AuthorizationCodeRecord; alreadyConsumed: boolean } | null>;
   /** Cleanup: removes up to `limit` codes that expired before `now`. */
   deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
   /**
@@ -355,7 +362,11 @@ export interface UpstreamStateRepository {
    * false`. Null when no such state exists. Expiry and the browser binding
    * are the caller's checks.
    */
-  consume(tx: Tx, stateHash: string, now: number): Promise<{ record: UpstreamStateRecord; alreadyConsumed: boolean } | null>;
+  consume(
+    tx: Tx,
+    stateHash: string,
+    now: number,
+  ): Promise<{ record: UpstreamStateRecord; alreadyConsumed: boolean } | null>;
 }
 
 /** Small key/value facts the server keeps about itself (generated keys, last apply). */
@@ -402,7 +413,10 @@ export interface BackgroundJobRepository {
    * `FOR UPDATE SKIP LOCKED` on PostgreSQL, one write statement (SQLite's
    * single writer) on SQLite.
    */
-  claim(tx: Tx, claim: { owner: string; now: number; leaseExpiresAt: number; kinds: string[] }): Promise<BackgroundJobRecord | null>;
+  claim(
+    tx: Tx,
+    claim: { owner: string; now: number; leaseExpiresAt: number; kinds: string[] },
+  ): Promise<BackgroundJobRecord | null>;
   /**
    * Marks running jobs whose lease expired after their last allowed attempt
    * as failed (their worker died on the final attempt). Returns them.
@@ -432,7 +446,10 @@ export interface SchedulerLeaseRepository {
    * recorded last tick is older than `tick` and nobody holds a live lease.
    * Exactly one of several instances waking at once gets true.
    */
-  claimTick(tx: Tx, claim: { name: string; owner: string; tick: number; now: number; expiresAt: number }): Promise<boolean>;
+  claimTick(
+    tx: Tx,
+    claim: { name: string; owner: string; tick: number; now: number; expiresAt: number },
+  ): Promise<boolean>;
   /** Extends a held lease; false when it is not ours any more. */
   renew(tx: Tx, name: string, owner: string, expiresAt: number, now: number): Promise<boolean>;
   /** Releases a held lease and records the outcome of the run. */
@@ -503,7 +520,10 @@ export interface TokenRepository {
    * grant is gone), keyed by hash: one query for the refreshes and
    * introspections of one event-loop turn.
    */
-  findRefreshTokensWithGrants(tx: Tx, tokenHashes: string[]): Promise<Map<string, { token: RefreshTokenRecord; grant: GrantRecord | null }>>;
+  findRefreshTokensWithGrants(
+    tx: Tx,
+    tokenHashes: string[],
+  ): Promise<Map<string, { token: RefreshTokenRecord; grant: GrantRecord | null }>>;
   /**
    * Group commit of refresh-token rotations (issue #16): per client, ONE
    * conditional `UPDATE … SET rotated_at = now, successor_hash = …
@@ -518,7 +538,11 @@ export interface TokenRepository {
    * its first claim by its own client), and the cache generation the
    * statement saw (null when nothing was claimed).
    */
-  claimRefreshTokens(tx: Tx, claims: RefreshClaim[], times: { now: number; successorExpiresAt: number }): Promise<{ claimed: Map<string, { token: RefreshTokenRecord; grant: GrantRecord }>; generation: number | null }>;
+  claimRefreshTokens(
+    tx: Tx,
+    claims: RefreshClaim[],
+    times: { now: number; successorExpiresAt: number },
+  ): Promise<{ claimed: Map<string, { token: RefreshTokenRecord; grant: GrantRecord }>; generation: number | null }>;
   /** RFC 7009 revocation of one JWT access token by its jti until its exp. */
   revokeAccessToken(tx: Tx, jti: string, expiresAt: number): Promise<void>;
   /**
@@ -528,7 +552,11 @@ export interface TokenRepository {
    * that names someone else than its grant). Every bearer request asks
    * this, so it is one query, not two.
    */
-  isAccessTokenLive(tx: Tx, jti: string, grant: { grantId: string; sub: string; clientId: string } | null): Promise<boolean>;
+  isAccessTokenLive(
+    tx: Tx,
+    jti: string,
+    grant: { grantId: string; sub: string; clientId: string } | null,
+  ): Promise<boolean>;
 }
 
 export interface EventListQuery {

@@ -16,7 +16,9 @@ export type Frontend =
 
 /** Whether the built-in UI is served: its pages then own their paths (/login, /account…); otherwise the operator's front end does. */
 export function usesBuiltinUi(frontend: FrontendConfig): boolean {
-  return frontend.enabled && frontend.mode === 'static' && (frontend.path === '' || frontend.path === builtinUiDirectory);
+  return (
+    frontend.enabled && frontend.mode === 'static' && (frontend.path === '' || frontend.path === builtinUiDirectory)
+  );
 }
 
 /**

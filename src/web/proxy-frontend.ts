@@ -35,8 +35,16 @@ export interface ProxyResponse {
 
 /** RFC 9110 §7.6.1: connection-specific headers are not forwarded. */
 const hopByHop = new Set([
-  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection',
-  'te', 'trailer', 'transfer-encoding', 'upgrade', 'host',
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
 ]);
 
 function forwardable(headers: IncomingHttpHeaders): Record<string, string | string[]> {
@@ -59,7 +67,10 @@ function forwardable(headers: IncomingHttpHeaders): Record<string, string | stri
  * machine, h2o2 (through Wreck) cost about twice the CPU per proxied
  * request (docs/oidc.md, "Frontend serving").
  */
-export function createProxyFrontend(options: { upstream: string; variables: Readonly<Record<string, string>> }, timeoutMs = idleTimeoutMs) {
+export function createProxyFrontend(
+  options: { upstream: string; variables: Readonly<Record<string, string>> },
+  timeoutMs = idleTimeoutMs,
+) {
   const upstream = new URL(options.upstream);
   const basePath = upstream.pathname.replace(/\/+$/, '');
   const client = upstream.protocol === 'https:' ? https : http;

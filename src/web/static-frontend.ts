@@ -59,7 +59,9 @@ export function createStaticFrontend(options: {
         return null;
       }
       if (decoded.includes('\0') || decoded.split(/[\\/]/).includes('..')) return null;
-      const candidates = decoded.endsWith('/') ? [`${decoded}index.html`] : [decoded, `${decoded}.html`, `${decoded}/index.html`];
+      const candidates = decoded.endsWith('/')
+        ? [`${decoded}index.html`]
+        : [decoded, `${decoded}.html`, `${decoded}/index.html`];
       for (const candidate of candidates) {
         const found = await readInside(candidate);
         if (found) return found;

@@ -14,7 +14,10 @@ describe('canonicalAddress', () => {
     expect(canonicalAddress(text)).toBe(expected);
   });
 
-  it.each(['', 'localhost', '203.0.113', '203.0.113.7/32', '1.2.3.4:80', 'not an address'])('%j is not an address', (text) => {
-    expect(canonicalAddress(text)).toBeNull();
-  });
+  it.each(['', 'localhost', '203.0.113', '203.0.113.7/32', '1.2.3.4:80', 'not an address'])(
+    '%j is not an address',
+    (text) => {
+      expect(canonicalAddress(text)).toBeNull();
+    },
+  );
 });

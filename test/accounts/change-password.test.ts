@@ -16,9 +16,12 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
   let address = 0;
   /** Each test its own client address (trust_proxy: one hop), so that the address counter of one test never blocks another. */
   const from = () => ({ 'x-forwarded-for': `10.2.0.${++address}` });
-  const change = (cookie: string, payload: unknown, headers: Record<string, string> = from()) => inject(t, 'POST', '/api/user/password', cookie, payload, headers);
-  const login = (email: string, password: string) => inject(t, 'POST', '/api/auth/login', undefined, { email, password }, from());
-  const sessionsOf = async (sub: string) => (await t.database.db('sessions').where({ sub }).select('id_hash')).map((row) => row.id_hash as string);
+  const change = (cookie: string, payload: unknown, headers: Record<string, string> = from()) =>
+    inject(t, 'POST', '/api/user/password', cookie, payload, headers);
+  const login = (email: string, password: string) =>
+    inject(t, 'POST', '/api/auth/login', undefined, { email, password }, from());
+  const sessionsOf = async (sub: string) =>
+    (await t.database.db('sessions').where({ sub }).select('id_hash')).map((row) => row.id_hash as string);
 
   beforeAll(async () => {
     const base = testConfig();
@@ -33,7 +36,11 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
 
   it('answers 204; the new password signs in and the old one no longer does', async () => {
     const cookie = await signIn(t, 'alice@example.com');
-    const response = await change(cookie, { current_password: testPassword, new_password: newPassword }, { ...from(), origin: 'http://localhost:8080' });
+    const response = await change(
+      cookie,
+      { current_password: testPassword, new_password: newPassword },
+      { ...from(), origin: 'http://localhost:8080' },
+    );
     expect(response.statusCode).toBe(204);
     expect(response.payload).toBe('');
     expect((await login('alice@example.com', testPassword)).statusCode).toBe(401);
@@ -49,23 +56,72 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
     const carol = await signIn(t, 'carol@example.com');
     const now = Date.now();
     const grant = (grantId: string, sub: string, sessionId: string | null) => ({
-      grantId, clientId: 'web', sub, scopes: ['openid', 'offline_access'], authTime: now, sessionId, revokedAt: null, expiresAt: now + 60_000, createdAt: now,
+      grantId,
+      clientId: 'web',
+      sub,
+      scopes: ['openid', 'offline_access'],
+      authTime: now,
+      sessionId,
+      revokedAt: null,
+      expiresAt: now + 60_000,
+      createdAt: now,
     });
-    for (const g of [grant('g-mine', 'bob', mineHash), grant('g-other', 'bob', otherHash), grant('g-none', 'bob', null), grant('g-carol', 'carol', 'x')]) {
+    for (const g of [
+      grant('g-mine', 'bob', mineHash),
+      grant('g-other', 'bob', otherHash),
+      grant('g-none', 'bob', null),
+      grant('g-carol', 'carol', 'x'),
+    ]) {
       await tokens.insertGrant(t.database.db, g);
       await tokens.insertRefreshToken(t.database.db, {
-        tokenHash: `rt-${g.grantId}`, grantId: g.grantId, clientId: 'web', sub: g.sub, scopes: g.scopes, expiresAt: now + 60_000, rotatedAt: null, revokedAt: null, createdAt: now,
+        tokenHash: `rt-${g.grantId}`,
+        grantId: g.grantId,
+        clientId: 'web',
+        sub: g.sub,
+        scopes: g.scopes,
+        expiresAt: now + 60_000,
+        rotatedAt: null,
+        revokedAt: null,
+        createdAt: now,
       });
     }
     await t.database.db('clients').insert({
-      client_id: 'web', name: 'Web', redirect_uris: '[]', post_logout_redirect_uris: '[]', grant_types: '[]', token_endpoint_auth_method: 'none', scopes: '[]',
-      require_pkce: true, skip_consent: false, managed_by: 'config', created_at: now, updated_at: now,
+      client_id: 'web',
+      name: 'Web',
+      redirect_uris: '[]',
+      post_logout_redirect_uris: '[]',
+      grant_types: '[]',
+      token_endpoint_auth_method: 'none',
+      scopes: '[]',
+      require_pkce: true,
+      skip_consent: false,
+      managed_by: 'config',
+      created_at: now,
+      updated_at: now,
     });
     const code = (codeHash: string, sessionId: string | null, consumedAt: number | null = null) => ({
-      codeHash, grantId: `gc-${codeHash}`, clientId: 'web', sub: 'bob', redirectUri: 'https://web.example/cb', scopes: ['openid'], nonce: null,
-      codeChallenge: null, codeChallengeMethod: null, authTime: now, sessionId, expiresAt: now + 60_000, consumedAt, createdAt: now,
+      codeHash,
+      grantId: `gc-${codeHash}`,
+      clientId: 'web',
+      sub: 'bob',
+      redirectUri: 'https://web.example/cb',
+      scopes: ['openid'],
+      nonce: null,
+      codeChallenge: null,
+      codeChallengeMethod: null,
+      authTime: now,
+      sessionId,
+      expiresAt: now + 60_000,
+      consumedAt,
+      createdAt: now,
     });
-    for (const c of [code('c-mine', mineHash), code('c-other', otherHash), code('c-none', null), code('c-used', otherHash, now)]) await codes.insert(t.database.db, c);
+    for (const c of [
+      code('c-mine', mineHash),
+      code('c-other', otherHash),
+      code('c-none', null),
+      code('c-used', otherHash, now),
+    ])
+      await codes.insert(t.database.db, c);
 
     expect((await change(mine, { current_password: testPassword, new_password: newPassword })).statusCode).toBe(204);
 
@@ -73,12 +129,17 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
     expect((await inject(t, 'GET', '/api/auth/session', other)).json()).toEqual(UNAUTHORIZED);
     expect((await inject(t, 'GET', '/api/auth/session', carol)).statusCode).toBe(200);
     expect(await sessionsOf('bob')).toEqual([mineHash]);
-    const revoked = async (grantId: string) => [(await tokens.findGrant(t.database.db, grantId))?.revokedAt !== null, (await tokens.findRefreshToken(t.database.db, `rt-${grantId}`))?.revokedAt !== null];
+    const revoked = async (grantId: string) => [
+      (await tokens.findGrant(t.database.db, grantId))?.revokedAt !== null,
+      (await tokens.findRefreshToken(t.database.db, `rt-${grantId}`))?.revokedAt !== null,
+    ];
     expect(await revoked('g-mine')).toEqual([false, false]);
     expect(await revoked('g-other')).toEqual([true, true]);
     expect(await revoked('g-none')).toEqual([true, true]);
     expect(await revoked('g-carol')).toEqual([false, false]);
-    const left = (await t.database.db('authorization_codes').where({ sub: 'bob' }).select('code_hash')).map((row) => row.code_hash).sort();
+    const left = (await t.database.db('authorization_codes').where({ sub: 'bob' }).select('code_hash'))
+      .map((row) => row.code_hash)
+      .sort();
     expect(left).toEqual(['c-mine', 'c-used']);
   });
 
@@ -94,7 +155,10 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
 
   it('counts wrong current passwords against the login rate limit of the account: 429 with Retry-After, even with the right one', async () => {
     const cookie = await signIn(t, 'dave@example.com');
-    for (let i = 0; i < 5; i += 1) expect((await change(cookie, { current_password: `wrong ${i}`, new_password: newPassword })).statusCode).toBe(401);
+    for (let i = 0; i < 5; i += 1)
+      expect((await change(cookie, { current_password: `wrong ${i}`, new_password: newPassword })).statusCode).toBe(
+        401,
+      );
     const blocked = await change(cookie, { current_password: testPassword, new_password: newPassword });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().code).toBe('TOO_MANY_REQUESTS');
@@ -106,11 +170,17 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
     const cookie = await signIn(t, 'erin@example.com');
     const missing = await change(cookie, { new_password: newPassword });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'payload.current_password', message: '"current_password" is required' }] });
+    expect(missing.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'payload.current_password', message: '"current_password" is required' }],
+    });
     for (const short of ['', 'elevenchars', '🔑🔑🔑🔑🔑🔑🔑🔑🔑🔑🔑']) {
       const tooShort = await change(cookie, { current_password: testPassword, new_password: short });
       expect(tooShort.statusCode).toBe(400);
-      expect(tooShort.json()).toEqual({ code: 'PASSWORD_TOO_SHORT', message: 'The password must be at least 12 characters long.' });
+      expect(tooShort.json()).toEqual({
+        code: 'PASSWORD_TOO_SHORT',
+        message: 'The password must be at least 12 characters long.',
+      });
     }
     expect((await login('erin@example.com', testPassword)).statusCode).toBe(200);
   });
@@ -147,9 +217,15 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
   });
 
   it('answers 401 without a session and 403 ORIGIN_NOT_ALLOWED from another origin', async () => {
-    expect((await change('', { current_password: testPassword, new_password: newPassword })).json()).toEqual(UNAUTHORIZED);
+    expect((await change('', { current_password: testPassword, new_password: newPassword })).json()).toEqual(
+      UNAUTHORIZED,
+    );
     const cookie = await signIn(t, 'erin@example.com');
-    const foreign = await change(cookie, { current_password: testPassword, new_password: newPassword }, { ...from(), origin: 'https://evil.example' });
+    const foreign = await change(
+      cookie,
+      { current_password: testPassword, new_password: newPassword },
+      { ...from(), origin: 'https://evil.example' },
+    );
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json().code).toBe('ORIGIN_NOT_ALLOWED');
   });

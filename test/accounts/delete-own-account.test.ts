@@ -23,7 +23,8 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
   let admin: string;
   let address = 0;
   const from = () => ({ 'x-forwarded-for': `10.3.0.${++address}` });
-  const remove = (cookie: string, payload?: unknown, headers: Record<string, string> = from()) => inject(t, 'DELETE', '/api/user', cookie, payload, headers);
+  const remove = (cookie: string, payload?: unknown, headers: Record<string, string> = from()) =>
+    inject(t, 'DELETE', '/api/user', cookie, payload, headers);
   const userRow = (sub: string) => t.database.db('users').where({ sub }).first();
 
   beforeAll(async () => {
@@ -31,11 +32,15 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
     const base = testConfig();
     t = await createTestApp(
       kind,
-      { server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: { hops: 1 } }, accountDeletion: { enabled: true, gracePeriodDays: 30 } },
+      {
+        server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: { hops: 1 } },
+        accountDeletion: { enabled: true, gracePeriodDays: 30 },
+      },
       { clock },
     );
     await seedUser(t, { sub: 'root', role: 'admin' });
-    for (const sub of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank']) await seedUser(t, { sub, name: `${sub} person`, locale: 'en' });
+    for (const sub of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'])
+      await seedUser(t, { sub, name: `${sub} person`, locale: 'en' });
     await seedUser(t, { sub: 'cfg', managedBy: 'config' });
     admin = await signIn(t, 'root@example.com');
   });
@@ -48,12 +53,24 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
     expect(response.statusCode).toBe(200);
     const { user } = response.json();
     const deletedAt = new Date(clock.now()).toISOString();
-    expect(user).toMatchObject({ sub: 'alice', name: 'alice person', deleted_at: deletedAt, erase_after: new Date(clock.now() + 30 * day).toISOString() });
+    expect(user).toMatchObject({
+      sub: 'alice',
+      name: 'alice person',
+      deleted_at: deletedAt,
+      erase_after: new Date(clock.now() + 30 * day).toISOString(),
+    });
     expect([response.headers['set-cookie']].flat().some((c) => /^session=;/.test(String(c)))).toBe(true);
     expect((await userRow('alice')).deleted_at).not.toBeNull();
     expect(await t.database.db('sessions').where({ sub: 'alice' })).toEqual([]);
     for (const c of [cookie, other]) expect((await inject(t, 'GET', '/api/user', c)).json()).toEqual(UNAUTHORIZED);
-    const login = await inject(t, 'POST', '/api/auth/login', undefined, { email: 'alice@example.com', password: testPassword }, from());
+    const login = await inject(
+      t,
+      'POST',
+      '/api/auth/login',
+      undefined,
+      { email: 'alice@example.com', password: testPassword },
+      from(),
+    );
     expect(login.statusCode).toBe(401);
   });
 
@@ -61,7 +78,9 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
     const got = await inject(t, 'GET', '/api/admin/users/alice', admin);
     expect(got.json().user.deleted_at).toBe(new Date(Number((await userRow('alice')).deleted_at)).toISOString());
     const listed = async (includeDeleted: boolean) =>
-      (await inject(t, 'GET', `/api/admin/users?query=alice&include_deleted=${includeDeleted}`, admin)).json().users.map((u: { sub: string }) => u.sub);
+      (await inject(t, 'GET', `/api/admin/users?query=alice&include_deleted=${includeDeleted}`, admin))
+        .json()
+        .users.map((u: { sub: string }) => u.sub);
     expect(await listed(false)).toEqual([]);
     expect(await listed(true)).toEqual(['alice']);
   });
@@ -74,7 +93,10 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
     for (const missing of [undefined, {}]) {
       const response = await remove(cookie, missing);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'payload.password', message: '"password" is required' }] });
+      expect(response.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ path: 'payload.password', message: '"password" is required' }],
+      });
     }
     expect((await userRow('bob')).deleted_at).toBeNull();
     expect((await inject(t, 'GET', '/api/user', cookie)).statusCode).toBe(200);
@@ -111,7 +133,8 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual({
       code: 'REAUTHENTICATION_REQUIRED',
-      message: 'Sign in again to confirm: deleting an account without a password needs a sign-in within the last 10 minutes.',
+      message:
+        'Sign in again to confirm: deleting an account without a password needs a sign-in within the last 10 minutes.',
     });
     expect((await userRow('dave')).deleted_at).toBeNull();
     clock.advance(9 * minute);
@@ -137,12 +160,26 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
     const config = { ...t.config, accountDeletion: { enabled: false, gracePeriodDays: 30 } };
     const disabled = await createApp(config, { storage: t.database.storage, clock, logger: pino({ level: 'silent' }) });
     try {
-      const login = await disabled.server.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'frank@example.com', password: testPassword } });
-      const cookie = String([login.headers['set-cookie']].flat().find((c) => String(c).startsWith('session='))).split(';')[0];
+      const login = await disabled.server.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'frank@example.com', password: testPassword },
+      });
+      const cookie = String([login.headers['set-cookie']].flat().find((c) => String(c).startsWith('session='))).split(
+        ';',
+      )[0];
       for (const payload of [{ password: testPassword }, { password: 'wrong' }, undefined]) {
-        const response = await disabled.server.inject({ method: 'DELETE', url: '/api/user', headers: { cookie }, payload });
+        const response = await disabled.server.inject({
+          method: 'DELETE',
+          url: '/api/user',
+          headers: { cookie },
+          payload,
+        });
         expect(response.statusCode).toBe(403);
-        expect(JSON.parse(response.payload)).toEqual({ code: 'ACCOUNT_DELETION_DISABLED', message: 'Deleting your own account is not enabled on this service.' });
+        expect(JSON.parse(response.payload)).toEqual({
+          code: 'ACCOUNT_DELETION_DISABLED',
+          message: 'Deleting your own account is not enabled on this service.',
+        });
       }
       expect((await userRow('frank')).deleted_at).toBeNull();
     } finally {
@@ -154,8 +191,18 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
     it('keeps a deleted account through the grace period, then erases the row and what references it, keeping the bare sub', async () => {
       const now = clock.now();
       await t.database.db('clients').insert({
-        client_id: 'app', name: 'App', redirect_uris: '[]', post_logout_redirect_uris: '[]', grant_types: '[]', token_endpoint_auth_method: 'none',
-        scopes: '[]', require_pkce: true, skip_consent: false, managed_by: 'config', created_at: now, updated_at: now,
+        client_id: 'app',
+        name: 'App',
+        redirect_uris: '[]',
+        post_logout_redirect_uris: '[]',
+        grant_types: '[]',
+        token_endpoint_auth_method: 'none',
+        scopes: '[]',
+        require_pkce: true,
+        skip_consent: false,
+        managed_by: 'config',
+        created_at: now,
+        updated_at: now,
       });
       await t.database.db('consents').insert({ sub: 'bob', client_id: 'app', scopes: 'openid', granted_at: now });
       const cookie = await signIn(t, 'bob@example.com');
@@ -182,18 +229,28 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
     it('answers 404 USER_NOT_FOUND for an erased sub in the admin API, lists it nowhere, and lets its e-mail register again', async () => {
       const admin2 = await signIn(t, 'root@example.com');
       expect((await inject(t, 'GET', '/api/admin/users/bob', admin2)).json()).toEqual(NOT_FOUND);
-      const all = (await inject(t, 'GET', '/api/admin/users?include_deleted=true&page_size=100', admin2)).json().users.map((u: { sub: string }) => u.sub);
+      const all = (await inject(t, 'GET', '/api/admin/users?include_deleted=true&page_size=100', admin2))
+        .json()
+        .users.map((u: { sub: string }) => u.sub);
       expect(all).not.toContain('bob');
-      const again = await inject(t, 'POST', '/api/admin/users', admin2, { email: 'bob@example.com', password: 'another password' });
+      const again = await inject(t, 'POST', '/api/admin/users', admin2, {
+        email: 'bob@example.com',
+        password: 'another password',
+      });
       expect(again.statusCode).toBe(201);
       expect(again.json().user.sub).not.toBe('bob');
     });
 
     it('never gives an erased sub to a config user: apply refuses it, naming the path', async () => {
-      const config = testConfig({ database: t.config.database, users: [testUser({ sub: 'bob', email: 'new-bob@example.com' })] });
+      const config = testConfig({
+        database: t.config.database,
+        users: [testUser({ sub: 'bob', email: 'new-bob@example.com' })],
+      });
       const failure = await applyConfig(t.database.storage, config).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(ApplyConflictError);
-      expect((failure as ApplyConflictError).problems).toEqual(['users[0]: sub "bob" belonged to an erased user and is never given again']);
+      expect((failure as ApplyConflictError).problems).toEqual([
+        'users[0]: sub "bob" belonged to an erased user and is never given again',
+      ]);
       expect(await userRow('bob')).toBeUndefined();
     });
   });

@@ -14,7 +14,11 @@ export function mailConfig(smtpPort: number, overrides: Partial<Config> = {}): P
   const base = testConfig();
   return {
     server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: { hops: 1 } },
-    email: { enabled: true, from: 'Example ID <id@example.com>', smtp: { host: '127.0.0.1', port: smtpPort, secure: false, user: null, password: null } },
+    email: {
+      enabled: true,
+      from: 'Example ID <id@example.com>',
+      smtp: { host: '127.0.0.1', port: smtpPort, secure: false, user: null, password: null },
+    },
     registration: { enabled: true, allowedEmailPatterns: [], emailVerificationRequired: true, signupNotice: {} },
     i18n: { defaultLocale: 'en', locales: ['en', 'de'] },
     branding: { name: 'Example ID', logoUrl: 'https://cdn.example.com/logo.png', primaryColor: '#ffcc00' },

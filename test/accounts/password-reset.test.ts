@@ -21,8 +21,10 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
   let t: TestApp;
   const forgot = (email: string, headers: Record<string, string> = {}) =>
     inject(t, 'POST', '/api/auth/password/forgot', undefined, { email }, { ...freshAddress(), ...headers });
-  const reset = (token: string, password: string) => inject(t, 'POST', '/api/auth/password/reset', undefined, { token, password });
-  const login = (email: string, password: string) => inject(t, 'POST', '/api/auth/login', undefined, { email, password }, freshAddress());
+  const reset = (token: string, password: string) =>
+    inject(t, 'POST', '/api/auth/password/reset', undefined, { token, password });
+  const login = (email: string, password: string) =>
+    inject(t, 'POST', '/api/auth/login', undefined, { email, password }, freshAddress());
 
   /** A refresh token of `sub` for the client, through the real token endpoint (the code inserted as /oauth2/authorize would). */
   async function refreshTokenOf(sub: string): Promise<string> {
@@ -30,12 +32,27 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
     const verifier = randomBytes(32).toString('base64url');
     const now = Date.now();
     await t.app.storage.repositories.authorizationCodes.insert(t.app.storage.db, {
-      codeHash: sha256(code), grantId: randomBytes(16).toString('base64url'), clientId: 'web', sub,
-      redirectUri: client.redirectUris[0], scopes: ['openid', 'offline_access'], nonce: null,
-      codeChallenge: sha256(verifier), codeChallengeMethod: 'S256', authTime: now, sessionId: null,
-      expiresAt: now + 60_000, consumedAt: null, createdAt: now,
+      codeHash: sha256(code),
+      grantId: randomBytes(16).toString('base64url'),
+      clientId: 'web',
+      sub,
+      redirectUri: client.redirectUris[0],
+      scopes: ['openid', 'offline_access'],
+      nonce: null,
+      codeChallenge: sha256(verifier),
+      codeChallengeMethod: 'S256',
+      authTime: now,
+      sessionId: null,
+      expiresAt: now + 60_000,
+      consumedAt: null,
+      createdAt: now,
     });
-    const response = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUris[0], code_verifier: verifier });
+    const response = await tokenRequest({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: client.redirectUris[0],
+      code_verifier: verifier,
+    });
     expect(response.statusCode).toBe(200);
     return JSON.parse(response.payload).refresh_token as string;
   }
@@ -43,13 +60,19 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
     t.app.server.inject({
       method: 'POST',
       url: '/oauth2/token',
-      headers: { authorization: `Basic ${Buffer.from(`web:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`web:${client.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: new URLSearchParams(form).toString(),
     });
 
   beforeAll(async () => {
     sink = await startSmtpSink();
-    t = await createTestApp(kind, mailConfig(sink.port, { clients: [client], users: [testUser({ sub: 'cfg', email: 'cfg@example.com' })] }));
+    t = await createTestApp(
+      kind,
+      mailConfig(sink.port, { clients: [client], users: [testUser({ sub: 'cfg', email: 'cfg@example.com' })] }),
+    );
     await applyConfig(t.database.storage, t.config);
     await seedUser(t, { sub: 'quinn', email: 'Quinn@example.com' });
     await seedUser(t, { sub: 'gone', email: 'gone@example.com', deletedAt: Date.now() - 1000 });
@@ -80,7 +103,10 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
     // A refused password does not use the link up.
     const short = await reset(token, 'short');
     expect(short.statusCode).toBe(400);
-    expect(short.json()).toEqual({ code: 'PASSWORD_TOO_SHORT', message: 'The password must be at least 8 characters long.' });
+    expect(short.json()).toEqual({
+      code: 'PASSWORD_TOO_SHORT',
+      message: 'The password must be at least 8 characters long.',
+    });
 
     const done = await reset(token, 'a brand new password');
     expect(done.statusCode).toBe(204);
@@ -96,7 +122,11 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
     // The link proved the address.
     const user = await t.app.storage.repositories.users.findBySub(t.app.storage.db, 'quinn');
     expect(user?.emailVerified).toBe(true);
-    const { events } = await t.app.storage.repositories.events.list(t.app.storage.db, { type: 'password.reset', page: 1, pageSize: 10 });
+    const { events } = await t.app.storage.repositories.events.list(t.app.storage.db, {
+      type: 'password.reset',
+      page: 1,
+      pageSize: 10,
+    });
     expect(events).toEqual([expect.objectContaining({ actor: 'quinn', subject: 'quinn', clientAddress: '127.0.0.1' })]);
   });
 
@@ -118,7 +148,11 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
     const answers = [];
     for (const email of ['quinn@example.com', 'nobody@example.com', 'gone@example.com', 'cfg@example.com']) {
       const response = await forgot(email);
-      answers.push({ status: response.statusCode, body: response.payload, headers: { ...response.headers, date: undefined } });
+      answers.push({
+        status: response.statusCode,
+        body: response.payload,
+        headers: { ...response.headers, date: undefined },
+      });
     }
     for (const answer of answers) expect(answer).toEqual(answers[0]);
     expect(answers[0].status).toBe(202);
@@ -131,9 +165,14 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
   it('takes as long for an unknown address as for an account (medians of interleaved requests)', async () => {
     const timings: Record<string, number[]> = { known: [], unknown: [] };
     for (let i = 0; i < 15; i++) {
-      for (const [label, email] of [['known', 'quinn@example.com'], ['unknown', `ghost${i}@example.com`]] as const) {
+      for (const [label, email] of [
+        ['known', 'quinn@example.com'],
+        ['unknown', `ghost${i}@example.com`],
+      ] as const) {
         const started = performance.now();
-        expect((await inject(t, 'POST', '/api/auth/password/forgot', undefined, { email }, freshAddress())).statusCode).toBe(202);
+        expect(
+          (await inject(t, 'POST', '/api/auth/password/forgot', undefined, { email }, freshAddress())).statusCode,
+        ).toBe(202);
         timings[label].push(performance.now() - started);
       }
       // Reset the per-e-mail counter of the known address (5 per window in the test config).
@@ -146,9 +185,15 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
   });
 
   it('answers 400 INVALID_TOKEN for a token that is not one, of another purpose, or of a user who left', async () => {
-    for (const token of ['nope', 'B'.repeat(43)]) expect((await reset(token, 'a long password')).json()).toEqual(INVALID_TOKEN);
+    for (const token of ['nope', 'B'.repeat(43)])
+      expect((await reset(token, 'a long password')).json()).toEqual(INVALID_TOKEN);
     // A verification token is no reset token.
-    await seedUser(t, { sub: 'rita', email: 'rita@example.com', emailVerified: false, emailVerificationRequired: true });
+    await seedUser(t, {
+      sub: 'rita',
+      email: 'rita@example.com',
+      emailVerified: false,
+      emailVerificationRequired: true,
+    });
     await inject(t, 'POST', '/api/auth/email/resend', undefined, { email: 'rita@example.com' }, freshAddress());
     await runJobs(t);
     const verification = linkToken(await sink.next(), '/verify-email');
@@ -167,7 +212,10 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: 'Too many requests. Try again later.' });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await inject(t, 'POST', '/api/auth/email/resend', undefined, { email: 'sam@example.com' }, freshAddress())).statusCode).toBe(202);
+    expect(
+      (await inject(t, 'POST', '/api/auth/email/resend', undefined, { email: 'sam@example.com' }, freshAddress()))
+        .statusCode,
+    ).toBe(202);
 
     const address = { 'x-forwarded-for': '203.0.113.9' };
     for (let i = 0; i < 5; i++) expect((await forgot(`tom${i}@example.com`, address)).statusCode).toBe(202);
@@ -175,13 +223,27 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
   });
 
   it('answers 400 VALIDATION_ERROR for wrong types and malformed addresses, never 500', async () => {
-    for (const body of [{}, { email: 5 }, { email: 'no-at-sign' }, { email: `${'x'.repeat(320)}@example.com` }, { email: ['a@example.com'] }, { email: 'a@example.com', extra: 1 }]) {
+    for (const body of [
+      {},
+      { email: 5 },
+      { email: 'no-at-sign' },
+      { email: `${'x'.repeat(320)}@example.com` },
+      { email: ['a@example.com'] },
+      { email: 'a@example.com', extra: 1 },
+    ]) {
       const response = await inject(t, 'POST', '/api/auth/password/forgot', undefined, body, freshAddress());
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('VALIDATION_ERROR');
     }
-    for (const body of [{ token: 'x' }, { password: 'a long password' }, { token: 'x', password: 5 }, { token: 'x', password: 'x'.repeat(257) }]) {
-      expect((await inject(t, 'POST', '/api/auth/password/reset', undefined, body)).json().code).toBe('VALIDATION_ERROR');
+    for (const body of [
+      { token: 'x' },
+      { password: 'a long password' },
+      { token: 'x', password: 5 },
+      { token: 'x', password: 'x'.repeat(257) },
+    ]) {
+      expect((await inject(t, 'POST', '/api/auth/password/reset', undefined, body)).json().code).toBe(
+        'VALIDATION_ERROR',
+      );
     }
   });
 });

@@ -47,12 +47,18 @@ describe('recovery codes', () => {
     }
   });
 
-  it.each(['', 'abcde', 'abcde-fghijk', 'abcde-fgh1j', 'abcde-fghio', 'abcde_fghij'])('refuses %j, which cannot be one', (input) => {
-    expect(normalizeRecoveryCode(input)).toBeNull();
-  });
+  it.each(['', 'abcde', 'abcde-fghijk', 'abcde-fgh1j', 'abcde-fghio', 'abcde_fghij'])(
+    'refuses %j, which cannot be one',
+    (input) => {
+      expect(normalizeRecoveryCode(input)).toBeNull();
+    },
+  );
 
   it('hashes with a key: the same code under two keys gives two hashes, neither the code', () => {
-    const [a, b] = [hashRecoveryCode('abcdefghij', sealingKey('s'.repeat(32), 'recovery codes')), hashRecoveryCode('abcdefghij', sealingKey('t'.repeat(32), 'recovery codes'))];
+    const [a, b] = [
+      hashRecoveryCode('abcdefghij', sealingKey('s'.repeat(32), 'recovery codes')),
+      hashRecoveryCode('abcdefghij', sealingKey('t'.repeat(32), 'recovery codes')),
+    ];
     expect(a).not.toBe(b);
     expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
@@ -61,7 +67,9 @@ describe('recovery codes', () => {
 describe('the challenge of a WebAuthn response', () => {
   const clientData = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   it('is read from the client data', () => {
-    expect(challengeOf({ response: { clientDataJSON: clientData({ type: 'webauthn.get', challenge: 'abc' }) } })).toBe('abc');
+    expect(challengeOf({ response: { clientDataJSON: clientData({ type: 'webauthn.get', challenge: 'abc' }) } })).toBe(
+      'abc',
+    );
   });
   it.each([
     ['no response', null],

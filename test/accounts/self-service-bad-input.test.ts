@@ -19,9 +19,26 @@ const routes = [
   { url: '/api/auth/password/reset', keys: ['token', 'password'], statuses: [204, 400] },
 ];
 
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ minLength: 300, maxLength: 700 }));
-const email = fc.oneof(fc.emailAddress(), text, fc.tuple(text, text).map(([a, b]) => `${a}@${b}`), fc.emailAddress().map((e) => `${'x'.repeat(320)}${e}`));
-const anyValue = fc.oneof(text, email, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 3 }), fc.dictionary(text, text, { maxKeys: 2 }));
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ minLength: 300, maxLength: 700 }),
+);
+const email = fc.oneof(
+  fc.emailAddress(),
+  text,
+  fc.tuple(text, text).map(([a, b]) => `${a}@${b}`),
+  fc.emailAddress().map((e) => `${'x'.repeat(320)}${e}`),
+);
+const anyValue = fc.oneof(
+  text,
+  email,
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(text, { maxLength: 3 }),
+  fc.dictionary(text, text, { maxKeys: 2 }),
+);
 
 describe.each(databaseKinds)('self-service routes under arbitrary bodies on %s', (kind) => {
   let t: TestApp;
@@ -33,14 +50,20 @@ describe.each(databaseKinds)('self-service routes under arbitrary bodies on %s',
 
   it.each(routes)('$url answers 2xx or a documented 4xx, never 5xx', async ({ url, keys, statuses }) => {
     const body = fc.oneof(
-      fc.record(Object.fromEntries(keys.map((key) => [key, fc.oneof(anyValue, key === 'email' ? email : text)])), { requiredKeys: [] }),
+      fc.record(Object.fromEntries(keys.map((key) => [key, fc.oneof(anyValue, key === 'email' ? email : text)])), {
+        requiredKeys: [],
+      }),
       fc.jsonValue({ maxDepth: 2 }),
     );
     await fc.assert(
       fc.asyncProperty(body, fc.ipV4(), async (payload, address) => {
-        const response = await inject(t, 'POST', url, undefined, JSON.stringify(payload), { 'content-type': 'application/json', 'x-forwarded-for': address });
+        const response = await inject(t, 'POST', url, undefined, JSON.stringify(payload), {
+          'content-type': 'application/json',
+          'x-forwarded-for': address,
+        });
         expect(statuses).toContain(response.statusCode);
-        if (response.statusCode >= 400) expect(response.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+        if (response.statusCode >= 400)
+          expect(response.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
       }),
       { numRuns: 40 },
     );

@@ -6,20 +6,38 @@ import { createTestApp, inject, seedUser, signIn, type TestApp } from '../suppor
 import { NOT_EDITABLE, UNAUTHORIZED, sessionUserFields } from '../support/spec-shapes.js';
 
 /** DESIGN.md 11: GET and PATCH /api/user through the real server. */
-const profileFields = [...sessionUserFields, 'recovery_codes_left', 'name', 'given_name', 'family_name', 'locale', 'created_at'].sort();
+const profileFields = [
+  ...sessionUserFields,
+  'recovery_codes_left',
+  'name',
+  'given_name',
+  'family_name',
+  'locale',
+  'created_at',
+].sort();
 
 describe.each(databaseKinds)('the profile API on %s', (kind) => {
   let t: TestApp;
   let alice: string;
   let config: string;
   const origin = 'http://localhost:8080';
-  const patch = (cookie: string, payload: unknown, headers: Record<string, string> = {}) => inject(t, 'PATCH', '/api/user', cookie, payload, headers);
+  const patch = (cookie: string, payload: unknown, headers: Record<string, string> = {}) =>
+    inject(t, 'PATCH', '/api/user', cookie, payload, headers);
 
   beforeAll(async () => {
     const base = testConfig();
-    t = await createTestApp(kind, { i18n: { defaultLocale: 'en', locales: ['en', 'de', 'pt-BR'] }, server: { ...base.server, host: '127.0.0.1', port: 0 } });
+    t = await createTestApp(kind, {
+      i18n: { defaultLocale: 'en', locales: ['en', 'de', 'pt-BR'] },
+      server: { ...base.server, host: '127.0.0.1', port: 0 },
+    });
     await seedUser(t, { sub: 'alice', email: 'alice@example.com', createdAt: Date.UTC(2026, 0, 2, 3, 4, 5) });
-    await seedUser(t, { sub: 'cfg', email: 'cfg@example.com', managedBy: 'config', name: 'Config Person', locale: 'de' });
+    await seedUser(t, {
+      sub: 'cfg',
+      email: 'cfg@example.com',
+      managedBy: 'config',
+      name: 'Config Person',
+      locale: 'de',
+    });
     alice = await signIn(t, 'alice@example.com');
     config = await signIn(t, 'cfg@example.com');
   });
@@ -37,16 +55,37 @@ describe.each(databaseKinds)('the profile API on %s', (kind) => {
     expect(response.headers['cache-control']).toBe('no-store');
     const { user } = response.json();
     expect(Object.keys(user).sort()).toEqual(profileFields);
-    expect(user).toMatchObject({ sub: 'alice', managed_by: 'database', name: null, given_name: null, family_name: null, locale: null, created_at: '2026-01-02T03:04:05.000Z' });
+    expect(user).toMatchObject({
+      sub: 'alice',
+      managed_by: 'database',
+      name: null,
+      given_name: null,
+      family_name: null,
+      locale: null,
+      created_at: '2026-01-02T03:04:05.000Z',
+    });
   });
 
   it('PATCH sets the given fields (trimmed), keeps the absent ones, and stores an offered locale as configured', async () => {
     const response = await patch(alice, { name: '  Ada Lovelace ', given_name: 'Ada', locale: 'PT-br' }, { origin });
     expect(response.statusCode).toBe(200);
-    expect(response.json().user).toMatchObject({ name: 'Ada Lovelace', given_name: 'Ada', family_name: null, locale: 'pt-BR' });
+    expect(response.json().user).toMatchObject({
+      name: 'Ada Lovelace',
+      given_name: 'Ada',
+      family_name: null,
+      locale: 'pt-BR',
+    });
     const second = await patch(alice, { family_name: 'Lovelace' });
-    expect(second.json().user).toMatchObject({ name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace', locale: 'pt-BR' });
-    expect((await inject(t, 'GET', '/api/user', alice)).json().user).toMatchObject({ name: 'Ada Lovelace', family_name: 'Lovelace' });
+    expect(second.json().user).toMatchObject({
+      name: 'Ada Lovelace',
+      given_name: 'Ada',
+      family_name: 'Lovelace',
+      locale: 'pt-BR',
+    });
+    expect((await inject(t, 'GET', '/api/user', alice)).json().user).toMatchObject({
+      name: 'Ada Lovelace',
+      family_name: 'Lovelace',
+    });
   });
 
   it('PATCH clears a field with null or "" (blank too), and an empty body changes nothing', async () => {
@@ -106,7 +145,9 @@ describe.each(databaseKinds)('the profile API on %s', (kind) => {
       const response = await inject(t, 'PATCH', '/api/user', alice, payload, { 'content-type': 'application/json' });
       expect(response.statusCode).toBe(400);
     }
-    const text = await inject(t, 'PATCH', '/api/user', alice, 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    const text = await inject(t, 'PATCH', '/api/user', alice, 'name=x', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(text.statusCode).toBe(415);
   });
 
@@ -117,11 +158,16 @@ describe.each(databaseKinds)('the profile API on %s', (kind) => {
         const trimmed = name.trim();
         // Control characters other than tab and line breaks are refused anywhere in a body, before any trim (src/http/find-control-character.ts).
         const acceptable =
-          !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(name) && trimmed.length <= 255 && !/[\u0000-\u001F\u007F-\u009F]/.test(trimmed) && trimmed.isWellFormed();
+          !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(name) &&
+          trimmed.length <= 255 &&
+          !/[\u0000-\u001F\u007F-\u009F]/.test(trimmed) &&
+          trimmed.isWellFormed();
         expect(response.statusCode).toBe(acceptable ? 200 : 400);
         if (!acceptable) return;
         expect(response.json().user.name).toBe(trimmed === '' ? null : trimmed);
-        expect((await t.database.db('users').where({ sub: 'alice' }).first()).name).toBe(trimmed === '' ? null : trimmed);
+        expect((await t.database.db('users').where({ sub: 'alice' }).first()).name).toBe(
+          trimmed === '' ? null : trimmed,
+        );
       }),
       { numRuns: 40 },
     );

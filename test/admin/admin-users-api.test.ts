@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../support/databases.js';
 import { createTestApp, inject, seedUser, signIn, testPassword, type TestApp } from '../support/test-app.js';
 import { knexUserRepository } from '../../src/storage/knex/users.js';
-import { EMAIL_EXISTS, FORBIDDEN, NOT_EDITABLE, NOT_FOUND, UNAUTHORIZED, adminUserFields, sessionUserFields } from '../support/spec-shapes.js';
+import {
+  EMAIL_EXISTS,
+  FORBIDDEN,
+  NOT_EDITABLE,
+  NOT_FOUND,
+  UNAUTHORIZED,
+  adminUserFields,
+  sessionUserFields,
+} from '../support/spec-shapes.js';
 
 /** SPEC.md 4, 5, 7 and 8, row by row, with the exact messages, through the real server. */
 
@@ -12,7 +20,8 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
   let userCookie: string;
   const deletedAt = Date.UTC(2026, 0, 2, 3, 4, 5);
 
-  const call = (method: string, url: string, cookie?: string, payload?: unknown) => inject(t, method, url, cookie, payload);
+  const call = (method: string, url: string, cookie?: string, payload?: unknown) =>
+    inject(t, method, url, cookie, payload);
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -21,7 +30,11 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
     await seedUser(t, { sub: 'cfg-admin', managedBy: 'config', role: 'admin', email: 'cfg@example.com' });
     await seedUser(t, { sub: 'gone', email: 'gone@example.com', deletedAt });
     await seedUser(t, { sub: 'nopass', email: 'nopass@example.com', passwordHash: null, emailVerified: false });
-    for (let i = 0; i < 25; i++) await seedUser(t, { sub: `bulk-${String(i).padStart(2, '0')}`, email: `bulk${String(i).padStart(2, '0')}@bulk.test` });
+    for (let i = 0; i < 25; i++)
+      await seedUser(t, {
+        sub: `bulk-${String(i).padStart(2, '0')}`,
+        email: `bulk${String(i).padStart(2, '0')}@bulk.test`,
+      });
     admin = await signIn(t, 'root@example.com');
     userCookie = await signIn(t, 'bob@example.com');
   });
@@ -106,17 +119,26 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
       expect((await call('GET', '/api/admin/users?page_size=100', admin)).json().users).toHaveLength(29);
     });
 
-    it.each(['page=0', 'page=-1', 'page=1.5', 'page=abc', 'page_size=0', 'page_size=101', 'page_size=x', 'include_deleted=maybe', 'managed_by=ldap', 'role=root', 'unknown=1'])(
-      'rejects %s with 400 VALIDATION_ERROR and details',
-      async (query) => {
-        const response = await call('GET', `/api/admin/users?${query}`, admin);
-        expect(response.statusCode).toBe(400);
-        const body = response.json();
-        expect(body.code).toBe('VALIDATION_ERROR');
-        expect(typeof body.message).toBe('string');
-        expect(body.details[0].path).toMatch(/^query\./);
-      },
-    );
+    it.each([
+      'page=0',
+      'page=-1',
+      'page=1.5',
+      'page=abc',
+      'page_size=0',
+      'page_size=101',
+      'page_size=x',
+      'include_deleted=maybe',
+      'managed_by=ldap',
+      'role=root',
+      'unknown=1',
+    ])('rejects %s with 400 VALIDATION_ERROR and details', async (query) => {
+      const response = await call('GET', `/api/admin/users?${query}`, admin);
+      expect(response.statusCode).toBe(400);
+      const body = response.json();
+      expect(body.code).toBe('VALIDATION_ERROR');
+      expect(typeof body.message).toBe('string');
+      expect(body.details[0].path).toMatch(/^query\./);
+    });
 
     it('includes soft-deleted users only with include_deleted=true', async () => {
       const without = (await call('GET', '/api/admin/users?query=gone', admin)).json();
@@ -152,7 +174,10 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
       expect(admins.users.map((u: { sub: string }) => u.sub).sort()).toEqual(['cfg-admin', 'root']);
       const dbAdmins = (await call('GET', '/api/admin/users?role=admin&managed_by=database', admin)).json();
       expect(dbAdmins.users.map((u: { sub: string }) => u.sub)).toEqual(['root']);
-      expect((await call('GET', '/api/admin/users?query=nopass', admin)).json().users[0]).toMatchObject({ has_password: false, email_verified: false });
+      expect((await call('GET', '/api/admin/users?query=nopass', admin)).json().users[0]).toMatchObject({
+        has_password: false,
+        email_verified: false,
+      });
     });
   });
 
@@ -178,7 +203,12 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
     });
 
     it('honours role and email_verified', async () => {
-      const response = await call('POST', '/api/admin/users', admin, { email: 'dave@example.com', password: 'x'.repeat(256), role: 'admin', email_verified: true });
+      const response = await call('POST', '/api/admin/users', admin, {
+        email: 'dave@example.com',
+        password: 'x'.repeat(256),
+        role: 'admin',
+        email_verified: true,
+      });
       expect(response.statusCode).toBe(201);
       expect(response.json().user).toMatchObject({ role: 'admin', email_verified: true });
     });
@@ -199,9 +229,16 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
 
   describe('GET /api/admin/users/{sub}', () => {
     it('returns any user, soft-deleted ones too', async () => {
-      expect((await call('GET', '/api/admin/users/bob', admin)).json().user).toMatchObject({ sub: 'bob', deleted_at: null });
-      expect((await call('GET', '/api/admin/users/cfg-admin', admin)).json().user).toMatchObject({ managed_by: 'config' });
-      expect((await call('GET', '/api/admin/users/gone', admin)).json().user.deleted_at).toBe('2026-01-02T03:04:05.000Z');
+      expect((await call('GET', '/api/admin/users/bob', admin)).json().user).toMatchObject({
+        sub: 'bob',
+        deleted_at: null,
+      });
+      expect((await call('GET', '/api/admin/users/cfg-admin', admin)).json().user).toMatchObject({
+        managed_by: 'config',
+      });
+      expect((await call('GET', '/api/admin/users/gone', admin)).json().user.deleted_at).toBe(
+        '2026-01-02T03:04:05.000Z',
+      );
     });
 
     it('answers 404 USER_NOT_FOUND for an unknown sub', async () => {
@@ -221,9 +258,18 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
   describe('PATCH /api/admin/users/{sub}', () => {
     it('updates email, role and email_verified', async () => {
       await seedUser(t, { sub: 'erin', email: 'erin@example.com', emailVerified: false });
-      const response = await call('PATCH', '/api/admin/users/erin', admin, { email: 'Erin@New.example', role: 'admin', email_verified: true });
+      const response = await call('PATCH', '/api/admin/users/erin', admin, {
+        email: 'Erin@New.example',
+        role: 'admin',
+        email_verified: true,
+      });
       expect(response.statusCode).toBe(200);
-      expect(response.json().user).toMatchObject({ sub: 'erin', email: 'Erin@New.example', role: 'admin', email_verified: true });
+      expect(response.json().user).toMatchObject({
+        sub: 'erin',
+        email: 'Erin@New.example',
+        role: 'admin',
+        email_verified: true,
+      });
       expect((await call('GET', '/api/admin/users/erin', admin)).json().user.email).toBe('Erin@New.example');
     });
 
@@ -279,7 +325,10 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
       expect((await call('GET', '/api/auth/session', frank)).statusCode).toBe(401);
       const sessions = await t.database.db('sessions').where({ sub: 'frank' });
       expect(sessions).toEqual([]);
-      const login = await call('POST', '/api/auth/login', undefined, { email: 'frank@example.com', password: testPassword });
+      const login = await call('POST', '/api/auth/login', undefined, {
+        email: 'frank@example.com',
+        password: testPassword,
+      });
       expect(login.statusCode).toBe(401);
       // Deleting again returns the user unchanged.
       const again = await call('DELETE', '/api/admin/users/frank', admin);

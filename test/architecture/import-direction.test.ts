@@ -49,7 +49,9 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string): ImportEdge[] {
   const text = readFileSync(file, 'utf8');
   const rel = path.relative(srcRoot, file);
-  const found = text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g);
+  const found = text.matchAll(
+    /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g,
+  );
   return [...found].map((m) => ({ file: rel, specifier: m[1] ?? m[2] ?? m[3] }));
 }
 
@@ -68,18 +70,22 @@ export function violations(edges: ImportEdge[]): string[] {
   for (const { file, specifier } of edges) {
     const from = partOf(file);
     if (specifier.startsWith('.')) {
-      const target = path.relative(srcRoot, path.resolve(srcRoot, path.dirname(file), specifier)).replace(/\.js$/, '.ts');
+      const target = path
+        .relative(srcRoot, path.resolve(srcRoot, path.dirname(file), specifier))
+        .replace(/\.js$/, '.ts');
       const to = partOf(target);
       if (to === from) continue;
       const [a, b] = [layerOf(from), layerOf(to)];
-      if (a < 0) problems.push(`${file}: src/${from} is in no layer (add it to the layer list and docs/architecture.md)`);
+      if (a < 0)
+        problems.push(`${file}: src/${from} is in no layer (add it to the layer list and docs/architecture.md)`);
       else if (b < 0) problems.push(`${file}: imports src/${to}, which is in no layer`);
       else if (b >= a) problems.push(`${file}: ${from} (layer ${a}) imports ${to} (layer ${b}), which is not below it`);
       continue;
     }
     for (const library of edgeLibraries) {
       const inside = file === library.allowedIn || file.startsWith(library.allowedIn);
-      if (library.pattern.test(specifier) && !inside) problems.push(`${file}: imports ${specifier}, allowed only in src/${library.allowedIn} (${library.why})`);
+      if (library.pattern.test(specifier) && !inside)
+        problems.push(`${file}: imports ${specifier}, allowed only in src/${library.allowedIn} (${library.why})`);
     }
   }
   return problems;
@@ -124,6 +130,11 @@ describe('the direction of imports', () => {
       'storage/repositories.ts: imports pg, allowed only in src/storage/knex/ (the storage implementation)',
       'cli/commands/apply.ts: imports chalk, allowed only in src/cli/output.ts (the CLI output module)',
     ]);
-    expect(violations([{ file: 'http/routes.ts', specifier: '@hapi/hapi' }, { file: 'oidc/token/index.ts', specifier: '../../keys/index.js' }])).toEqual([]);
+    expect(
+      violations([
+        { file: 'http/routes.ts', specifier: '@hapi/hapi' },
+        { file: 'oidc/token/index.ts', specifier: '../../keys/index.js' },
+      ]),
+    ).toEqual([]);
   });
 });

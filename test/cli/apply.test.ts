@@ -69,7 +69,10 @@ describe.each(databaseKinds)('idp apply on %s', (kind) => {
       createdAt: 1,
       updatedAt: 1,
     });
-    work.write('clash.yaml', gitopsYaml(t.config, [{ sub: 'alice' }, { sub: 'newcomer' }, { sub: 'zoe', email: 'zoe@example.com' }]));
+    work.write(
+      'clash.yaml',
+      gitopsYaml(t.config, [{ sub: 'alice' }, { sub: 'newcomer' }, { sub: 'zoe', email: 'zoe@example.com' }]),
+    );
     const before = await tableCounts(t);
     const result = await runIdp(['apply', '-c', 'clash.yaml'], work.dir);
     expect(result.code).toBe(1);
@@ -113,25 +116,33 @@ describe.each(databaseKinds)('bin/idp apply (spawned) on %s', (kind) => {
   });
 
   const run = async (args: string[]) => {
-    const result = await execa(path.join(root, 'bin/idp'), args, { cwd: work.dir, env: { WEB_SECRET: clientSecret, NO_COLOR: '1' }, reject: false });
+    const result = await execa(path.join(root, 'bin/idp'), args, {
+      cwd: work.dir,
+      env: { WEB_SECRET: clientSecret, NO_COLOR: '1' },
+      reject: false,
+    });
     return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
   };
 
   // Each test starts several processes: on a loaded machine that alone can take most of the default 30 s.
-  it('two processes applying at once both succeed: one applies, the other finds nothing to do', { timeout: 90_000 }, async () => {
-    const many = Array.from({ length: 1500 }, (_, i) => ({ sub: `user-${i}` }));
-    work.write('many.yaml', gitopsYaml(t.config, many));
-    // Migrate first: concurrent first-time migrations are knex's business, not apply's.
-    expect((await run(['migrate', '-c', 'many.yaml'])).code).toBe(0);
-    const results = await Promise.all([run(['apply', '-c', 'many.yaml']), run(['apply', '-c', 'many.yaml'])]);
-    expect(results.map((r) => [r.code, r.stderr])).toEqual([
-      [0, ''],
-      [0, ''],
-    ]);
-    const lastLines = results.map((r) => r.stdout.trimEnd().split('\n').at(-1)).sort();
-    expect(lastLines).toEqual(['Applied: 1501 created, 0 updated, 0 removed.', 'No changes.']);
-    expect(Number((await t.db('users').count({ n: '*' }))[0].n)).toBe(1500);
-  });
+  it(
+    'two processes applying at once both succeed: one applies, the other finds nothing to do',
+    { timeout: 90_000 },
+    async () => {
+      const many = Array.from({ length: 1500 }, (_, i) => ({ sub: `user-${i}` }));
+      work.write('many.yaml', gitopsYaml(t.config, many));
+      // Migrate first: concurrent first-time migrations are knex's business, not apply's.
+      expect((await run(['migrate', '-c', 'many.yaml'])).code).toBe(0);
+      const results = await Promise.all([run(['apply', '-c', 'many.yaml']), run(['apply', '-c', 'many.yaml'])]);
+      expect(results.map((r) => [r.code, r.stderr])).toEqual([
+        [0, ''],
+        [0, ''],
+      ]);
+      const lastLines = results.map((r) => r.stdout.trimEnd().split('\n').at(-1)).sort();
+      expect(lastLines).toEqual(['Applied: 1501 created, 0 updated, 0 removed.', 'No changes.']);
+      expect(Number((await t.db('users').count({ n: '*' }))[0].n)).toBe(1500);
+    },
+  );
 
   it('applies through the real binary, and diff --exit-code then exits 0', { timeout: 90_000 }, async () => {
     work.write('idp.yaml', gitopsYaml(t.config, [{ sub: 'alice' }]));

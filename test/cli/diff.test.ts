@@ -39,18 +39,39 @@ describe.each(databaseKinds)('idp diff on %s', (kind) => {
     expect(result.code).toBe(0);
     const plan = JSON.parse(result.stdout.join('\n'));
     expect(plan.summary).toEqual({ create: 1, update: 1, remove: 1 });
-    expect(plan.changes.map((c: { action: string; key: string }) => `${c.action} ${c.key}`)).toEqual(['update alice', 'remove bob', 'create carol']);
+    expect(plan.changes.map((c: { action: string; key: string }) => `${c.action} ${c.key}`)).toEqual([
+      'update alice',
+      'remove bob',
+      'create carol',
+    ]);
     expect(plan.changes[0].fields).toEqual([{ field: 'role', old: 'admin', new: 'user' }]);
   });
 
   it('shows the profile fields a user declares, and a field that leaves the file as cleared', async () => {
-    work.write('profile.yaml', gitopsYaml(t.config, [{ sub: 'alice', role: 'admin', profile: { name: 'Ada Lovelace', locale: 'en' } }, { sub: 'bob' }]));
+    work.write(
+      'profile.yaml',
+      gitopsYaml(t.config, [
+        { sub: 'alice', role: 'admin', profile: { name: 'Ada Lovelace', locale: 'en' } },
+        { sub: 'bob' },
+      ]),
+    );
     const declared = await runIdp(['diff', '-c', 'profile.yaml'], work.dir);
-    expect(declared.stdout).toEqual(['~ user alice', '    name: null → "Ada Lovelace"', '    locale: null → "en"', '', 'Plan: 0 to create, 1 to update, 0 to remove.']);
+    expect(declared.stdout).toEqual([
+      '~ user alice',
+      '    name: null → "Ada Lovelace"',
+      '    locale: null → "en"',
+      '',
+      'Plan: 0 to create, 1 to update, 0 to remove.',
+    ]);
     expect((await runIdp(['apply', '-c', 'profile.yaml'], work.dir)).code).toBe(0);
-    work.write('less.yaml', gitopsYaml(t.config, [{ sub: 'alice', role: 'admin', profile: { locale: 'en' } }, { sub: 'bob' }]));
+    work.write(
+      'less.yaml',
+      gitopsYaml(t.config, [{ sub: 'alice', role: 'admin', profile: { locale: 'en' } }, { sub: 'bob' }]),
+    );
     const removed = await runIdp(['diff', '-c', 'less.yaml', '--format', 'json'], work.dir);
-    expect(JSON.parse(removed.stdout.join('\n')).changes).toEqual([{ kind: 'user', action: 'update', key: 'alice', fields: [{ field: 'name', old: 'Ada Lovelace', new: null }] }]);
+    expect(JSON.parse(removed.stdout.join('\n')).changes).toEqual([
+      { kind: 'user', action: 'update', key: 'alice', fields: [{ field: 'name', old: 'Ada Lovelace', new: null }] },
+    ]);
   });
 
   it('rejects an unknown --format as a usage error', async () => {

@@ -21,10 +21,14 @@ export interface CliUser {
 /** A config file (YAML, the real loader reads it) for the given database and users. */
 export function gitopsYaml(database: DatabaseConfig, users: CliUser[]): string {
   const db =
-    database.client === 'sqlite' ? `database:\n  client: sqlite\n  filename: ${JSON.stringify(database.filename)}\n` : `database:\n  client: postgres\n  url: ${JSON.stringify(database.url)}\n`;
+    database.client === 'sqlite'
+      ? `database:\n  client: sqlite\n  filename: ${JSON.stringify(database.filename)}\n`
+      : `database:\n  client: postgres\n  url: ${JSON.stringify(database.url)}\n`;
   const userLines = users
     .map((u) => {
-      const profile = Object.entries(u.profile ?? {}).map(([field, value]) => `    ${field}: ${JSON.stringify(value)}\n`);
+      const profile = Object.entries(u.profile ?? {}).map(
+        ([field, value]) => `    ${field}: ${JSON.stringify(value)}\n`,
+      );
       return `  - sub: ${u.sub}\n    email: ${u.email ?? `${u.sub}@example.com`}\n    role: ${u.role ?? 'user'}\n    password_hash: "${testPasswordHash}"\n${profile.join('')}`;
     })
     .join('');

@@ -40,7 +40,10 @@ describe('idp hash-password', () => {
   });
 
   it('prompts twice without echo on a terminal (a real pty through script(1))', async () => {
-    const child = execa('script', ['-q', '-e', '-c', `${path.join(root, 'bin/idp')} hash-password`, '/dev/null'], { env: { NO_COLOR: '1' }, stdin: 'pipe' });
+    const child = execa('script', ['-q', '-e', '-c', `${path.join(root, 'bin/idp')} hash-password`, '/dev/null'], {
+      env: { NO_COLOR: '1' },
+      stdin: 'pipe',
+    });
     let screen = '';
     let typed = 0;
     // Type only once the prompt is shown: the terminal is in raw (no echo) mode from then on.

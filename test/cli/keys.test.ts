@@ -15,7 +15,10 @@ describe('idp keys', () => {
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'idp-keys-'));
     file = path.join(dir, 'idp.yaml');
-    await writeFile(file, `database:\n  client: sqlite\n  filename: ${path.join(dir, 'idp.sqlite')}\nsecurity:\n  secret: keys-cli-test-secret-0123456789abcdef\ntokens:\n  signing_alg: ES256\n`);
+    await writeFile(
+      file,
+      `database:\n  client: sqlite\n  filename: ${path.join(dir, 'idp.sqlite')}\nsecurity:\n  secret: keys-cli-test-secret-0123456789abcdef\ntokens:\n  signing_alg: ES256\n`,
+    );
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -32,17 +35,26 @@ describe('idp keys', () => {
     expect(first.stdout).toMatch(/^created: ES256 key \S+, the first signing key \(there were none to replace\)$/);
     const second = await idp('keys', 'rotate');
     expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/^rotated: ES256 key \S+ signs from now on \(running instances switch within 15 s\)\nthe replaced key stays published until \S+$/);
+    expect(second.stdout).toMatch(
+      /^rotated: ES256 key \S+ signs from now on \(running instances switch within 15 s\)\nthe replaced key stays published until \S+$/,
+    );
     const listed = await idp('keys', 'list', '--json');
     const keys = JSON.parse(listed.stdout) as { kid: string; alg: string; status: string; retire_at: string | null }[];
-    expect(keys.map((k) => [k.alg, k.status])).toEqual([['ES256', 'signing'], ['ES256', 'published']]);
+    expect(keys.map((k) => [k.alg, k.status])).toEqual([
+      ['ES256', 'signing'],
+      ['ES256', 'published'],
+    ]);
     expect(keys[0].retire_at).toBeNull();
     expect(Date.parse(keys[1].retire_at!)).toBeGreaterThan(Date.now() + 3_600_000);
 
     // A rotation is an audit event naming the new key; creating the first one replaces nothing.
     const storage = openStorage({ ...testConfig().database, client: 'sqlite', filename: path.join(dir, 'idp.sqlite') });
     try {
-      const { events } = await storage.repositories.events.list(storage.db, { type: 'signing_key.rotated', page: 1, pageSize: 10 });
+      const { events } = await storage.repositories.events.list(storage.db, {
+        type: 'signing_key.rotated',
+        page: 1,
+        pageSize: 10,
+      });
       expect(events.map((e) => [e.actor, e.subject, e.detail])).toEqual([['config', keys[0].kid, { alg: 'ES256' }]]);
     } finally {
       await storage.close();

@@ -25,7 +25,12 @@ function testSignals() {
       return () => (listener = null);
     },
   };
-  return { signals, hangup: () => listener?.(), stop: (signal = 'SIGTERM') => stop(signal), subscribed: () => listener !== null };
+  return {
+    signals,
+    hangup: () => listener?.(),
+    stop: (signal = 'SIGTERM') => stop(signal),
+    subscribed: () => listener !== null,
+  };
 }
 
 describe('runServe', () => {
@@ -55,22 +60,37 @@ describe('runServe', () => {
   /** JSON log lines are swallowed; anything else goes on to the terminal. */
   const isLogLine = (chunk: string | Uint8Array) => String(chunk).startsWith('{');
 
-  const context = (): CliContext & { output: ReturnType<typeof createCapturedOutput> } => ({ output: createCapturedOutput(), env: {}, cwd: dir, stdin: process.stdin });
-  const logged = (text: string) => waitUntil(async () => logs.some((l) => typeof l.msg === 'string' && l.msg.startsWith(text)), 20_000, text);
+  const context = (): CliContext & { output: ReturnType<typeof createCapturedOutput> } => ({
+    output: createCapturedOutput(),
+    env: {},
+    cwd: dir,
+    stdin: process.stdin,
+  });
+  const logged = (text: string) =>
+    waitUntil(async () => logs.some((l) => typeof l.msg === 'string' && l.msg.startsWith(text)), 20_000, text);
 
   it('reloads after start-up for a SIGHUP that came during it, then on each SIGHUP and file change, and ignores one during shutdown', async () => {
     const file = path.join(dir, 'idp.yaml');
-    const yaml = (name: string) => `database:\n  client: sqlite\n  filename: ./idp.sqlite\nsecurity:\n  secret: in-process-serve-secret-0123456789\nlogging:\n  format: json\nbranding:\n  name: ${name}\n`;
+    const yaml = (name: string) =>
+      `database:\n  client: sqlite\n  filename: ./idp.sqlite\nsecurity:\n  secret: in-process-serve-secret-0123456789\nlogging:\n  format: json\nbranding:\n  name: ${name}\n`;
     await writeFile(file, yaml('One'));
     const { signals, hangup, stop } = testSignals();
     const done = runServe(context(), { config: file, host: '127.0.0.1', port: '0', watch: true }, signals);
 
     await logged('config reloaded (SIGHUP during start-up): no changes');
-    expect(logs.some((l) => l.msg === 'SIGHUP arrived while the server was starting: reloading the config now')).toBe(true);
+    expect(logs.some((l) => l.msg === 'SIGHUP arrived while the server was starting: reloading the config now')).toBe(
+      true,
+    );
     await writeFile(file, yaml('Two'));
     hangup();
     await logged('config reloaded (');
-    await waitUntil(async () => logs.filter((l) => /^config reloaded \((SIGHUP|file changed)\): now in effect: branding\.name$/.test(l.msg)).length >= 1, 20_000, 'branding reload');
+    await waitUntil(
+      async () =>
+        logs.filter((l) => /^config reloaded \((SIGHUP|file changed)\): now in effect: branding\.name$/.test(l.msg))
+          .length >= 1,
+      20_000,
+      'branding reload',
+    );
 
     // A SIGHUP the moment shutdown begins (while in-flight requests drain).
     onLog = (l) => {
@@ -83,7 +103,10 @@ describe('runServe', () => {
   });
 
   it('refuses --watch without a config file, and a port that is no port, as usage errors', async () => {
-    await expect(runServe(context(), { watch: true }, testSignals().signals)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining('--watch needs a config file') });
+    await expect(runServe(context(), { watch: true }, testSignals().signals)).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining('--watch needs a config file'),
+    });
     await expect(runServe(context(), { port: '70000' }, testSignals().signals)).rejects.toMatchObject({ exitCode: 2 });
   });
 });

@@ -18,9 +18,14 @@ describe('idp terms status', () => {
     await writeFile(
       file,
       [
-        'database:', '  client: sqlite', `  filename: ${path.join(dir, 'idp.sqlite')}`,
-        'security:', '  secret: terms-cli-test-secret-0123456789abcdef',
-        'users:', '  - { sub: alice, email: alice@example.com }', '  - { sub: bob, email: bob@example.com }',
+        'database:',
+        '  client: sqlite',
+        `  filename: ${path.join(dir, 'idp.sqlite')}`,
+        'security:',
+        '  secret: terms-cli-test-secret-0123456789abcdef',
+        'users:',
+        '  - { sub: alice, email: alice@example.com }',
+        '  - { sub: bob, email: bob@example.com }',
         'terms:',
         '  - { id: tos, required: true, version: "2", content: { en: { title: Terms, type: link, content: "https://example.com/tos" } } }',
         '  - { id: privacy, consent_mode: implicit, version: "1", content: { en: { title: Privacy, type: text, content: Little. } } }',
@@ -55,13 +60,17 @@ describe('idp terms status', () => {
       'tos      2        yes              1        1',
     ]);
     const one = await idp('terms', 'status', '--id', 'privacy', '--json');
-    expect(JSON.parse(one.stdout.join('\n'))).toEqual({ terms: [{ id: 'privacy', version: '1', required: false, accepted: 0, pending: 2 }] });
+    expect(JSON.parse(one.stdout.join('\n'))).toEqual({
+      terms: [{ id: 'privacy', version: '1', required: false, accepted: 0, pending: 2 }],
+    });
   });
 
   it('refuses an id the database does not have, with exit code 1', async () => {
     expect((await idp('apply')).code).toBe(0);
     const result = await idp('terms', 'status', '--id', 'nope');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('no term with id "nope" in the database (terms: privacy, tos; run idp apply after editing the file)');
+    expect(result.stderr).toContain(
+      'no term with id "nope" in the database (terms: privacy, tos; run idp apply after editing the file)',
+    );
   });
 });

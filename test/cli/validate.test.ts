@@ -23,7 +23,10 @@ const files = {
   'secret-syntax.yaml': `security:\n  secret: |S3CRET-MARKER\n    x\n`,
 };
 for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
-writeFileSync(path.join(dir, 'image.yaml'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+writeFileSync(
+  path.join(dir, 'image.yaml'),
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]),
+);
 const huge = openSync(path.join(dir, 'huge.yaml'), 'w');
 ftruncateSync(huge, 16 * 1024 * 1024 + 1);
 closeSync(huge);
@@ -65,7 +68,11 @@ describe('idp validate (in process)', () => {
 
   it('reports an unreadable file as one line, exit 1', async () => {
     const result = await run(['validate', '-c', 'nope.yaml']);
-    expect(result).toEqual({ code: 1, stdout: [], stderr: ['nope.yaml: cannot read the config file: no such file', 'nope.yaml: invalid: 1 error'] });
+    expect(result).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['nope.yaml: cannot read the config file: no such file', 'nope.yaml: invalid: 1 error'],
+    });
   });
 
   it('prints stable JSON with --format json', async () => {
@@ -74,43 +81,87 @@ describe('idp validate (in process)', () => {
     const report = JSON.parse(result.stdout.join('\n'));
     expect(Object.keys(report)).toEqual(['valid', 'file', 'errors', 'warnings']);
     expect(report.valid).toBe(false);
-    expect(report.errors[0]).toEqual({ file: 'invalid.yaml', line: 3, column: 9, path: 'server.port', message: 'must be a whole number, not a string' });
+    expect(report.errors[0]).toEqual({
+      file: 'invalid.yaml',
+      line: 3,
+      column: 9,
+      path: 'server.port',
+      message: 'must be a whole number, not a string',
+    });
     expect(report.errors).toHaveLength(4);
     expect(report.warnings).toEqual([]);
     const valid = await run(['validate', '-c', 'warning.yaml', '--format', 'json']);
     expect(valid.code).toBe(0);
-    expect(JSON.parse(valid.stdout.join('\n'))).toMatchObject({ valid: true, errors: [], warnings: [{ path: 'security', line: null }] });
+    expect(JSON.parse(valid.stdout.join('\n'))).toMatchObject({
+      valid: true,
+      errors: [],
+      warnings: [{ path: 'security', line: null }],
+    });
   });
 
   it('prints GitHub workflow annotations with --format github, escaping properties', async () => {
     const result = await run(['validate', '-c', 'invalid.yaml', '--format', 'github']);
     expect(result.code).toBe(1);
-    expect(result.stdout[0]).toBe('::error file=invalid.yaml,line=3,col=9,title=server.port::must be a whole number, not a string');
+    expect(result.stdout[0]).toBe(
+      '::error file=invalid.yaml,line=3,col=9,title=server.port::must be a whole number, not a string',
+    );
     expect(result.stdout).toHaveLength(5);
     const odd = await run(['validate', '-c', 'comma, colon: name.yaml', '--format', 'github']);
-    expect(odd.stdout[0]).toBe('::error file=comma%2C colon%3A name.yaml,line=2,col=17,title=server.port::must be at least 1');
+    expect(odd.stdout[0]).toBe(
+      '::error file=comma%2C colon%3A name.yaml,line=2,col=17,title=server.port::must be at least 1',
+    );
     const warning = await run(['validate', '-c', 'warning.yaml', '--format', 'github']);
     expect(warning.stdout[0]).toMatch(/^::warning file=warning\.yaml,title=security::no security\.secret/);
   });
 
-  const cycle = { file: 'cycle.yaml', line: 3, column: 7, path: '', message: 'an alias (*name) inside the value it names: that value would contain itself without end' };
+  const cycle = {
+    file: 'cycle.yaml',
+    line: 3,
+    column: 7,
+    path: '',
+    message: 'an alias (*name) inside the value it names: that value would contain itself without end',
+  };
 
   it('reports an alias inside its own anchor as one located problem in every format', async () => {
-    expect(await run(['validate', '-c', 'cycle.yaml'])).toEqual({ code: 1, stdout: [], stderr: [`cycle.yaml:3:7: ${cycle.message}`, 'cycle.yaml: invalid: 1 error'] });
+    expect(await run(['validate', '-c', 'cycle.yaml'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [`cycle.yaml:3:7: ${cycle.message}`, 'cycle.yaml: invalid: 1 error'],
+    });
     const json = await run(['validate', '-c', 'cycle.yaml', '--format', 'json']);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout.join('\n'))).toEqual({ valid: false, file: 'cycle.yaml', errors: [cycle], warnings: [] });
+    expect(JSON.parse(json.stdout.join('\n'))).toEqual({
+      valid: false,
+      file: 'cycle.yaml',
+      errors: [cycle],
+      warnings: [],
+    });
     const github = await run(['validate', '-c', 'cycle.yaml', '--format', 'github']);
-    expect(github.stdout).toEqual([`::error file=cycle.yaml,line=3,col=7,title=idp config::${cycle.message}`, 'cycle.yaml: invalid: 1 error']);
+    expect(github.stdout).toEqual([
+      `::error file=cycle.yaml,line=3,col=7,title=idp config::${cycle.message}`,
+      'cycle.yaml: invalid: 1 error',
+    ]);
   });
 
   it.each([
-    ['image.yaml', { line: 1, column: 1, message: 'not UTF-8 text: a config file is YAML saved as UTF-8 (is this a binary file, or another encoding?)' }],
+    [
+      'image.yaml',
+      {
+        line: 1,
+        column: 1,
+        message: 'not UTF-8 text: a config file is YAML saved as UTF-8 (is this a binary file, or another encoding?)',
+      },
+    ],
     ['huge.yaml', { line: null, column: null, message: 'the config file is larger than 16 MiB, the most idp reads' }],
   ])('reports %s as one problem, in the documented JSON shape', async (file, problem) => {
     const result = await run(['validate', '-c', file, '--format', 'json']);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout.join('\n'))).toEqual({ valid: false, file, errors: [{ file, path: '', ...problem }], warnings: [] });
+    expect(JSON.parse(result.stdout.join('\n'))).toEqual({
+      valid: false,
+      file,
+      errors: [{ file, path: '', ...problem }],
+      warnings: [],
+    });
   });
 
   it('never quotes the text around a YAML syntax error', async () => {
@@ -126,7 +177,9 @@ describe('idp validate (in process)', () => {
     try {
       const output = createCapturedOutput();
       expect(await main(['validate'], { output, env: {}, cwd: empty })).toBe(0);
-      expect(output.stdout).toEqual(['no config file (-c, $IDP_CONFIG, ./idp.yaml); the built-in defaults: valid (1 warning)']);
+      expect(output.stdout).toEqual([
+        'no config file (-c, $IDP_CONFIG, ./idp.yaml); the built-in defaults: valid (1 warning)',
+      ]);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
@@ -144,7 +197,9 @@ describe('idp validate on a TTY', () => {
     const output = { ...createCapturedOutput(), color: new Chalk({ level: 1 }), isTTY: true };
     const invalid = await main(['validate', '-c', 'invalid.yaml'], { output, env: {}, cwd: dir });
     expect(invalid).toBe(1);
-    expect(output.stderr[0]).toBe('\u001b[31minvalid.yaml:3:9: server.port: must be a whole number, not a string\u001b[39m');
+    expect(output.stderr[0]).toBe(
+      '\u001b[31minvalid.yaml:3:9: server.port: must be a whole number, not a string\u001b[39m',
+    );
     expect(output.stderr.at(-1)).toBe('invalid.yaml: \u001b[31minvalid\u001b[39m: 4 errors');
     await main(['validate', '-c', 'warning.yaml'], { output, env: {}, cwd: dir });
     expect(output.stderr.at(-1)).toMatch(/^\u001b\[33mwarning\.yaml: warning: security:/);
@@ -153,13 +208,20 @@ describe('idp validate on a TTY', () => {
 });
 
 describe('loadCommandConfig (the config of migrate, diff, apply, serve)', () => {
-  const ctx = (env: Record<string, string> = {}) => ({ output: createCapturedOutput(), env, cwd: dir, stdin: process.stdin });
+  const ctx = (env: Record<string, string> = {}) => ({
+    output: createCapturedOutput(),
+    env,
+    cwd: dir,
+    stdin: process.stdin,
+  });
 
   it('returns the runtime config and prints warnings on stderr', async () => {
     const context = ctx();
     const config = await loadCommandConfig(context, 'warning.yaml');
     expect(config.file).toBe(path.join(dir, 'warning.yaml'));
-    expect(context.output.stderr).toEqual([expect.stringMatching(/^warning\.yaml: warning: security: no security\.secret/)]);
+    expect(context.output.stderr).toEqual([
+      expect.stringMatching(/^warning\.yaml: warning: security: no security\.secret/),
+    ]);
   });
 
   it('prints every problem and fails with one line naming the file and the count', async () => {
@@ -172,7 +234,9 @@ describe('loadCommandConfig (the config of migrate, diff, apply, serve)', () => 
 
   it('fails with one line for an unreadable file', async () => {
     const context = ctx({ IDP_CONFIG: 'nope.yaml' });
-    await expect(loadCommandConfig(context, undefined)).rejects.toThrow('nope.yaml: configuration is invalid (1 problem)');
+    await expect(loadCommandConfig(context, undefined)).rejects.toThrow(
+      'nope.yaml: configuration is invalid (1 problem)',
+    );
     expect(context.output.stderr).toEqual(['nope.yaml: cannot read the config file: no such file']);
   });
 
@@ -196,7 +260,12 @@ describe('bin/idp validate (a real process)', () => {
   }, 240_000);
 
   async function spawnIdp(args: string[]) {
-    const result = await execa(process.execPath, [path.join(root, 'bin/idp'), ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, extendEnv: false, reject: false });
+    const result = await execa(process.execPath, [path.join(root, 'bin/idp'), ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+      extendEnv: false,
+      reject: false,
+    });
     return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
   }
 

@@ -6,12 +6,48 @@ const basic = (raw: string) => `Basic ${Buffer.from(raw).toString('base64')}`;
 /** RFC 6749 §2.3: which method a request used, read from the header and the form; failures are data. */
 describe('readClientCredentials', () => {
   it.each([
-    ['Basic', basic('svc:s3cret'), undefined, undefined, { authMethod: 'client_secret_basic', clientId: 'svc', clientSecret: 's3cret' }],
-    ['Basic, form-urlencoded (§2.3.1)', basic('odd+id:a%2Bb%3Ac'), undefined, undefined, { authMethod: 'client_secret_basic', clientId: 'odd id', clientSecret: 'a+b:c' }],
-    ['Basic and the same client_id', basic('svc:s'), 'svc', undefined, { authMethod: 'client_secret_basic', clientId: 'svc', clientSecret: 's' }],
-    ['the form with a secret', undefined, 'post', 's', { authMethod: 'client_secret_post', clientId: 'post', clientSecret: 's' }],
-    ['the form with an empty secret', undefined, 'post', '', { authMethod: 'client_secret_post', clientId: 'post', clientSecret: '' }],
-    ['the form without a secret', undefined, 'spa', undefined, { authMethod: 'none', clientId: 'spa', clientSecret: null }],
+    [
+      'Basic',
+      basic('svc:s3cret'),
+      undefined,
+      undefined,
+      { authMethod: 'client_secret_basic', clientId: 'svc', clientSecret: 's3cret' },
+    ],
+    [
+      'Basic, form-urlencoded (§2.3.1)',
+      basic('odd+id:a%2Bb%3Ac'),
+      undefined,
+      undefined,
+      { authMethod: 'client_secret_basic', clientId: 'odd id', clientSecret: 'a+b:c' },
+    ],
+    [
+      'Basic and the same client_id',
+      basic('svc:s'),
+      'svc',
+      undefined,
+      { authMethod: 'client_secret_basic', clientId: 'svc', clientSecret: 's' },
+    ],
+    [
+      'the form with a secret',
+      undefined,
+      'post',
+      's',
+      { authMethod: 'client_secret_post', clientId: 'post', clientSecret: 's' },
+    ],
+    [
+      'the form with an empty secret',
+      undefined,
+      'post',
+      '',
+      { authMethod: 'client_secret_post', clientId: 'post', clientSecret: '' },
+    ],
+    [
+      'the form without a secret',
+      undefined,
+      'spa',
+      undefined,
+      { authMethod: 'none', clientId: 'spa', clientSecret: null },
+    ],
   ])('reads %s', (_name, authorization, clientId, clientSecret, expected) => {
     expect(readClientCredentials(authorization, clientId, clientSecret)).toEqual(expected);
   });
@@ -26,6 +62,10 @@ describe('readClientCredentials', () => {
     ['nothing', undefined, undefined, undefined, 'invalid_client', false],
     ['an empty client_id', undefined, '', 's', 'invalid_client', false],
   ])('refuses %s', (_name, authorization, clientId, clientSecret, error, usedBasic) => {
-    expect(readClientCredentials(authorization, clientId, clientSecret)).toMatchObject({ error, usedBasic, description: expect.any(String) });
+    expect(readClientCredentials(authorization, clientId, clientSecret)).toMatchObject({
+      error,
+      usedBasic,
+      description: expect.any(String),
+    });
   });
 });

@@ -8,7 +8,13 @@ import ts from 'typescript';
  * literals. Returns one line per disagreement; [] means they agree.
  */
 export function compareSchemaWithTypes(schema: JsonSchema, fileTypesPath: string, typeName: string): string[] {
-  const program = ts.createProgram([fileTypesPath], { strict: true, noEmit: true, skipLibCheck: true, types: [], target: ts.ScriptTarget.ES2022 });
+  const program = ts.createProgram([fileTypesPath], {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    target: ts.ScriptTarget.ES2022,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(fileTypesPath);
   if (!source) return [`cannot read ${fileTypesPath}`];
@@ -31,15 +37,43 @@ export interface JsonSchema {
 }
 
 // Keywords this comparison understands or that do not change the TS type. Any other keyword (oneOf, $ref…) is reported, so the check cannot silently skip part of the schema.
-const understood = new Set(['$schema', '$id', 'title', 'description', 'default', 'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'minItems', 'minProperties', 'uniqueItems']);
+const understood = new Set([
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'default',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'format',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'minItems',
+  'minProperties',
+  'uniqueItems',
+]);
 
 /** A TS type as the list of its union members (booleans are true | false). */
 function membersOf(type: ts.Type): readonly ts.Type[] {
   return type.isUnion() ? type.types : [type];
 }
 
-function compareNode(checker: ts.TypeChecker, schema: JsonSchema, members: readonly ts.Type[], path: string, out: string[]): void {
-  for (const keyword of Object.keys(schema)) if (!understood.has(keyword)) out.push(`${path}: schema keyword "${keyword}" is not understood by this comparison`);
+function compareNode(
+  checker: ts.TypeChecker,
+  schema: JsonSchema,
+  members: readonly ts.Type[],
+  path: string,
+  out: string[],
+): void {
+  for (const keyword of Object.keys(schema))
+    if (!understood.has(keyword)) out.push(`${path}: schema keyword "${keyword}" is not understood by this comparison`);
   const shown = members.map((m) => checker.typeToString(m)).join(' | ');
   const schemaTypes = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
   const seen = new Set<string>();
@@ -60,11 +94,21 @@ function compareNode(checker: ts.TypeChecker, schema: JsonSchema, members: reado
   }
   const want = [...expected].sort().join(' | ');
   const have = [...seen].sort().join(' | ');
-  if (want !== have) out.push(`${path}: type is ${want || '(enum only)'} in the schema but ${have || '(literals only)'} in TypeScript (${shown})`);
+  if (want !== have)
+    out.push(
+      `${path}: type is ${want || '(enum only)'} in the schema but ${have || '(literals only)'} in TypeScript (${shown})`,
+    );
 
   for (const member of members) {
     const kind = kindOf(checker, member);
-    if (kind === 'array' && schema.items) compareNode(checker, schema.items, membersOf(checker.getTypeArguments(member as ts.TypeReference)[0]), `${path}[]`, out);
+    if (kind === 'array' && schema.items)
+      compareNode(
+        checker,
+        schema.items,
+        membersOf(checker.getTypeArguments(member as ts.TypeReference)[0]),
+        `${path}[]`,
+        out,
+      );
     if (kind === 'object') compareObject(checker, schema, member, path, out);
   }
 }
@@ -73,9 +117,13 @@ function compareObject(checker: ts.TypeChecker, schema: JsonSchema, type: ts.Typ
   const properties = checker.getPropertiesOfType(type);
   const index = checker.getIndexInfoOfType(type, ts.IndexKind.String);
   if (typeof schema.additionalProperties === 'object') {
-    if (!index) out.push(`${path}: the schema is a map (additionalProperties) but TypeScript has no string index signature`);
+    if (!index)
+      out.push(`${path}: the schema is a map (additionalProperties) but TypeScript has no string index signature`);
     else compareNode(checker, schema.additionalProperties, membersOf(index.type), `${path}[*]`, out);
-    if (properties.length > 0) out.push(`${path}: the schema is a map but TypeScript declares properties ${properties.map((p) => p.name).join(', ')}`);
+    if (properties.length > 0)
+      out.push(
+        `${path}: the schema is a map but TypeScript declares properties ${properties.map((p) => p.name).join(', ')}`,
+      );
     return;
   }
   if (index) out.push(`${path}: TypeScript has an index signature but the schema lists fixed properties`);
@@ -93,10 +141,14 @@ function compareObject(checker: ts.TypeChecker, schema: JsonSchema, type: ts.Typ
     const optionalInTs = (property.flags & ts.SymbolFlags.Optional) !== 0;
     const optionalInSchema = !required.has(property.name) && !('default' in subschema);
     if (optionalInTs !== optionalInSchema) {
-      out.push(`${path}.${property.name}: ${optionalInSchema ? 'optional' : 'always present (required or defaulted)'} in the schema but ${optionalInTs ? 'optional' : 'not optional'} in TypeScript`);
+      out.push(
+        `${path}.${property.name}: ${optionalInSchema ? 'optional' : 'always present (required or defaulted)'} in the schema but ${optionalInTs ? 'optional' : 'not optional'} in TypeScript`,
+      );
     }
     // An optional property's type includes undefined under strict; the schema says nothing about that.
-    const members = membersOf(checker.getTypeOfSymbol(property)).filter((t) => !optionalInTs || (t.flags & ts.TypeFlags.Undefined) === 0);
+    const members = membersOf(checker.getTypeOfSymbol(property)).filter(
+      (t) => !optionalInTs || (t.flags & ts.TypeFlags.Undefined) === 0,
+    );
     compareNode(checker, subschema, members, `${path}.${property.name}`, out);
   }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeConfigText } from '../../src/config/decode-config-text.js';
 
-const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
+const bytes = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
 const notUtf8 = 'not UTF-8 text: a config file is YAML saved as UTF-8 (is this a binary file, or another encoding?)';
 const nul = 'contains a NUL byte: a config file is YAML text (is this a binary file?)';
 
@@ -22,7 +23,10 @@ describe('decodeConfigText', () => {
   });
 
   it('decodes UTF-8, dropping a byte order mark', () => {
-    expect(decodeConfigText(bytes([0xef, 0xbb, 0xbf], 'branding: { name: "Zürich 😀" }\n'))).toEqual({ ok: true, text: 'branding: { name: "Zürich 😀" }\n' });
+    expect(decodeConfigText(bytes([0xef, 0xbb, 0xbf], 'branding: { name: "Zürich 😀" }\n'))).toEqual({
+      ok: true,
+      text: 'branding: { name: "Zürich 😀" }\n',
+    });
   });
 
   it('finds a malformed byte deep in a large file without quoting it', () => {

@@ -4,7 +4,12 @@ import { validHash } from './load-text.js';
 export function generateLargeConfig(users = 10_000, clients = 1_000): string {
   const lines = ['security:', '  secret: "0123456789abcdef0123456789abcdef"', 'users:'];
   for (let i = 0; i < users; i++) {
-    lines.push(`  - sub: user-${i}`, `    email: user${i}@example.com`, `    role: ${i % 100 === 0 ? 'admin' : 'user'}`, `    password_hash: "${validHash}"`);
+    lines.push(
+      `  - sub: user-${i}`,
+      `    email: user${i}@example.com`,
+      `    role: ${i % 100 === 0 ? 'admin' : 'user'}`,
+      `    password_hash: "${validHash}"`,
+    );
   }
   lines.push('clients:');
   for (let i = 0; i < clients; i++) {

@@ -31,7 +31,9 @@ describe('loading a large config', () => {
     const result = load(text);
     expect(result.ok && result.config.users.length).toBe(10_000);
     expect(result.ok && result.config.clients.length).toBe(1_000);
-    const parse = medianMs(3, () => parseDocument(text, { lineCounter: new LineCounter(), uniqueKeys: true, merge: true }));
+    const parse = medianMs(3, () =>
+      parseDocument(text, { lineCounter: new LineCounter(), uniqueKeys: true, merge: true }),
+    );
     const total = medianMs(3, () => load(text));
     expect(total - parse, `parse ${parse.toFixed(0)} ms, whole load ${total.toFixed(0)} ms`).toBeLessThan(parse);
   });
@@ -42,7 +44,11 @@ describe('loading a large config', () => {
     const result = load(broken);
     const elapsed = performance.now() - started;
     expect(result.ok ? 0 : result.problems.length).toBe(10_000);
-    expect(result.ok ? null : result.problems[9_999]).toMatchObject({ line: 5 + 9_999 * 4, column: 12, path: 'users[9999].email' });
+    expect(result.ok ? null : result.problems[9_999]).toMatchObject({
+      line: 5 + 9_999 * 4,
+      column: 12,
+      path: 'users[9999].email',
+    });
     expect(elapsed).toBeLessThan(10_000);
   });
 });

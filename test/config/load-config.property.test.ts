@@ -41,10 +41,27 @@ const base = {
   ],
   clients: [
     { client_id: 'spa', token_endpoint_auth_method: 'none', redirect_uris: ['http://localhost:5173/cb'] },
-    { client_id: 'web', client_secret: '${WEB_SECRET:-dev}', redirect_uris: ['https://app.example.com/cb'], grant_types: ['authorization_code', 'refresh_token'] },
+    {
+      client_id: 'web',
+      client_secret: '${WEB_SECRET:-dev}',
+      redirect_uris: ['https://app.example.com/cb'],
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
   ],
-  identity_providers: [{ id: 'corp', type: 'generic_oauth', display_name: 'Corp', authorization_url: 'https://sso.example.com/a', token_url: 'https://sso.example.com/t', client_id: 'a', client_secret: 'b' }],
-  terms: [{ id: 'tos', version: '1', content: { en: { title: 'Terms', type: 'link', content: 'https://example.com/tos' } } }],
+  identity_providers: [
+    {
+      id: 'corp',
+      type: 'generic_oauth',
+      display_name: 'Corp',
+      authorization_url: 'https://sso.example.com/a',
+      token_url: 'https://sso.example.com/t',
+      client_id: 'a',
+      client_secret: 'b',
+    },
+  ],
+  terms: [
+    { id: 'tos', version: '1', content: { en: { title: 'Terms', type: 'link', content: 'https://example.com/tos' } } },
+  ],
   scheduler: { mode: 'database', cleanup_cron: '0 2 * * *', background_max_attempts: 3 },
   frontend: { mode: 'proxy', path: 'http://127.0.0.1:5173', html_variables: { A: 'b' } },
 };
@@ -66,7 +83,9 @@ function mutate(original: Json, mutations: Mutation[]): Json {
     const paths = allPaths(copy);
     const target = paths[m.pick % paths.length];
     if (target.length === 0) continue;
-    const parent = target.slice(0, -1).reduce<Json>((node, key) => (node as Record<string | number, Json>)[key], copy) as Record<string | number, Json>;
+    const parent = target
+      .slice(0, -1)
+      .reduce<Json>((node, key) => (node as Record<string | number, Json>)[key], copy) as Record<string | number, Json>;
     const last = target[target.length - 1];
     if (m.kind === 'delete') {
       if (Array.isArray(parent)) parent.splice(last as number, 1);
@@ -80,23 +99,58 @@ function mutate(original: Json, mutations: Mutation[]): Json {
   return copy;
 }
 
-const knownKeys = ['sub', 'email', 'client_id', 'redirect_uris', 'type', 'mode', 'path', 'port', 'url', 'client', 'enabled', 'id', 'version', 'content', 'secret', 'grant_types'];
+const knownKeys = [
+  'sub',
+  'email',
+  'client_id',
+  'redirect_uris',
+  'type',
+  'mode',
+  'path',
+  'port',
+  'url',
+  'client',
+  'enabled',
+  'id',
+  'version',
+  'content',
+  'secret',
+  'grant_types',
+];
 const mutationArb: fc.Arbitrary<Mutation> = fc.record({
   kind: fc.constantFrom('delete' as const, 'replace' as const, 'insert' as const),
   pick: fc.nat(),
   key: fc.oneof(fc.constantFrom(...knownKeys), fc.string({ maxLength: 12 })),
   value: fc.oneof(
     fc.jsonValue({ maxDepth: 2 }),
-    fc.constantFrom('${UNSET}', '${SET:-x}', '$${', 'none', 'postgres', 'generic_oauth', 'http://a/#f', '', 'ADMIN@example.com', 'admin', '0 0 31 2 *'),
+    fc.constantFrom(
+      '${UNSET}',
+      '${SET:-x}',
+      '$${',
+      'none',
+      'postgres',
+      'generic_oauth',
+      'http://a/#f',
+      '',
+      'ADMIN@example.com',
+      'admin',
+      '0 0 31 2 *',
+    ),
   ),
 });
 
 describe('the loader never throws and always explains itself (fast-check)', () => {
   it('on random text', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: fc.constantFrom(...`${yamlCharacters}\n`.split('')), maxLength: 120 })), (text) => {
-        expectConfigOrLocatedErrors(text, load(text, { SET: '1' }));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.string({ unit: fc.constantFrom(...`${yamlCharacters}\n`.split('')), maxLength: 120 }),
+        ),
+        (text) => {
+          expectConfigOrLocatedErrors(text, load(text, { SET: '1' }));
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -148,7 +202,11 @@ async function loadBytes(bytes: Uint8Array): Promise<LoadResult> {
 
 describe('the file reader never throws, and explains a file that is not text in one problem (fast-check)', () => {
   // Mostly YAML punctuation and newlines, with any byte (NUL, invalid UTF-8) mixed in.
-  const bytesArb = fc.array(fc.oneof(fc.constantFrom(...Buffer.from(`${yamlCharacters}\n`)), fc.integer({ min: 0, max: 255 })), { maxLength: 200 }).map((codes) => Uint8Array.from(codes));
+  const bytesArb = fc
+    .array(fc.oneof(fc.constantFrom(...Buffer.from(`${yamlCharacters}\n`)), fc.integer({ min: 0, max: 255 })), {
+      maxLength: 200,
+    })
+    .map((codes) => Uint8Array.from(codes));
 
   it('on random bytes', async () => {
     await fc.assert(
@@ -167,16 +225,20 @@ describe('no problem repeats a secret value, whatever surrounds it (fast-check)'
   const marker = 'S3CRET-MARKER';
   const secretFields = [
     (value: string) => `security:\n  secret: ${value}\n`,
-    (value: string) => `clients:\n  - client_id: web\n    client_secret: ${value}\n    redirect_uris: [https://app.example.com/cb]\n`,
+    (value: string) =>
+      `clients:\n  - client_id: web\n    client_secret: ${value}\n    redirect_uris: [https://app.example.com/cb]\n`,
     (value: string) => `database:\n  client: postgres\n  url: ${value}\n`,
     (value: string) => `email:\n  smtp:\n    password: ${value}\n`,
   ];
   // Block mappings and no newline: the text stays the value of its key, and cannot become a key (which messages name).
   const around = fc.string({ unit: fc.constantFrom(...yamlCharacters.split('')), maxLength: 12 });
-  const textArb = fc.tuple(fc.constantFrom(...secretFields), around, around).map(([field, before, after]) => field(`${before}${marker}${after}`));
+  const textArb = fc
+    .tuple(fc.constantFrom(...secretFields), around, around)
+    .map(([field, before, after]) => field(`${before}${marker}${after}`));
 
   const expectNoMarker = (result: LoadResult) => {
-    for (const line of (result.ok ? result.warnings : result.problems).map(formatProblem)) expect(line).not.toContain(marker);
+    for (const line of (result.ok ? result.warnings : result.problems).map(formatProblem))
+      expect(line).not.toContain(marker);
   };
 
   it('in text', () => {
@@ -188,10 +250,25 @@ describe('no problem repeats a secret value, whatever surrounds it (fast-check)'
 
   it('in a file with bytes that are not UTF-8 text around it', async () => {
     await fc.assert(
-      fc.asyncProperty(textArb, fc.uint8Array({ maxLength: 8 }), fc.uint8Array({ maxLength: 8 }), async (text, before, after) => {
-        const at = text.indexOf(marker);
-        expectNoMarker(await loadBytes(Buffer.concat([Buffer.from(text.slice(0, at)), before, Buffer.from(marker), after, Buffer.from(text.slice(at + marker.length))])));
-      }),
+      fc.asyncProperty(
+        textArb,
+        fc.uint8Array({ maxLength: 8 }),
+        fc.uint8Array({ maxLength: 8 }),
+        async (text, before, after) => {
+          const at = text.indexOf(marker);
+          expectNoMarker(
+            await loadBytes(
+              Buffer.concat([
+                Buffer.from(text.slice(0, at)),
+                before,
+                Buffer.from(marker),
+                after,
+                Buffer.from(text.slice(at + marker.length)),
+              ]),
+            ),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });

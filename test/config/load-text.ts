@@ -3,7 +3,8 @@ import { formatProblem, loadConfigText, type LoadResult } from '../../src/config
 /** Joins lines into a YAML text, so that tests show exact line and column numbers. */
 export const yaml = (...lines: string[]): string => `${lines.join('\n')}\n`;
 
-export const validHash = '$argon2id$v=19$m=65536,p=4,t=3$G7tqMBxItrk7WUP/2u1j2g$3epG+jtFO5wWE1MHXw/3nykJVvhEmdPWNn/R82tFo2s';
+export const validHash =
+  '$argon2id$v=19$m=65536,p=4,t=3$G7tqMBxItrk7WUP/2u1j2g$3epG+jtFO5wWE1MHXw/3nykJVvhEmdPWNn/R82tFo2s';
 export const secretLine = 'security: { secret: "0123456789abcdef0123456789abcdef" }';
 
 export function load(text: string, env: Record<string, string | undefined> = {}): LoadResult {

@@ -12,13 +12,34 @@ describe('built-in defaults (no config file)', () => {
     if (!result.ok) return;
     const { config } = result;
     expect(config.file).toBeNull();
-    expect(config.server).toEqual({ baseUrl: 'http://localhost:8080', baseUrlDerived: true, host: '0.0.0.0', port: 8080, trustProxy: false });
+    expect(config.server).toEqual({
+      baseUrl: 'http://localhost:8080',
+      baseUrlDerived: true,
+      host: '0.0.0.0',
+      port: 8080,
+      trustProxy: false,
+    });
     // Without a format, the logger picks one from its stream (src/logger.ts).
     expect(config.logging).toEqual({ level: 'info', format: null });
     expect(config.security.loginRateLimit).toEqual({ maxAttempts: 5, addressMaxAttempts: 50, windowSeconds: 900 });
-    expect(config.database).toEqual({ client: 'sqlite', filename: '/srv/idp/idp.sqlite', url: null, pool: { min: 0, max: 10 } });
-    expect(config.registration).toEqual({ enabled: false, allowedEmailPatterns: [], emailVerificationRequired: true, signupNotice: {} });
-    expect(config.openapi).toEqual({ enabled: true, title: 'idp API', description: 'OpenID Connect Provider API', uiTitle: 'idp API Reference' });
+    expect(config.database).toEqual({
+      client: 'sqlite',
+      filename: '/srv/idp/idp.sqlite',
+      url: null,
+      pool: { min: 0, max: 10 },
+    });
+    expect(config.registration).toEqual({
+      enabled: false,
+      allowedEmailPatterns: [],
+      emailVerificationRequired: true,
+      signupNotice: {},
+    });
+    expect(config.openapi).toEqual({
+      enabled: true,
+      title: 'idp API',
+      description: 'OpenID Connect Provider API',
+      uiTitle: 'idp API Reference',
+    });
     expect(config.frontend).toEqual({ enabled: true, mode: 'static', path: '', htmlVariables: {} });
     expect(config.scheduler).toMatchObject({
       enabled: true,
@@ -55,7 +76,10 @@ describe('normalize', () => {
   });
 
   it('resolves relative paths against the config file directory', () => {
-    const result = loadConfigText(yaml(secretLine, 'database: { filename: data/idp.sqlite }', 'frontend: { path: ./public }'), { file: 'deploy/idp.yaml', env: {}, cwd: '/srv' });
+    const result = loadConfigText(
+      yaml(secretLine, 'database: { filename: data/idp.sqlite }', 'frontend: { path: ./public }'),
+      { file: 'deploy/idp.yaml', env: {}, cwd: '/srv' },
+    );
     expect(result.ok && result.config.database.filename).toBe('/srv/deploy/data/idp.sqlite');
     expect(result.ok && result.config.frontend.path).toBe('/srv/deploy/public');
     expect(result.ok && result.config.file).toBe('/srv/deploy/idp.yaml');
@@ -110,9 +134,27 @@ describe('normalize', () => {
       familyName: null,
       locale: null,
     });
-    expect(result.config.users[1]).toMatchObject({ name: 'Ada Lovelace', givenName: 'Ada', familyName: 'Lovelace', locale: 'en' });
-    expect(result.config.identityProviders[0]).toMatchObject({ id: 'gh', enabled: true, displayName: null, scopes: ['read:user', 'user:email'], emailConflictStrategy: 'require_link', userinfoUrl: null });
-    expect(result.config.terms[0]).toEqual({ id: 'tos', required: false, consentMode: 'explicit', version: '1', content: { en: { title: 'T', type: 'text', content: 'c' } } });
+    expect(result.config.users[1]).toMatchObject({
+      name: 'Ada Lovelace',
+      givenName: 'Ada',
+      familyName: 'Lovelace',
+      locale: 'en',
+    });
+    expect(result.config.identityProviders[0]).toMatchObject({
+      id: 'gh',
+      enabled: true,
+      displayName: null,
+      scopes: ['read:user', 'user:email'],
+      emailConflictStrategy: 'require_link',
+      userinfoUrl: null,
+    });
+    expect(result.config.terms[0]).toEqual({
+      id: 'tos',
+      required: false,
+      consentMode: 'explicit',
+      version: '1',
+      content: { en: { title: 'T', type: 'text', content: 'c' } },
+    });
   });
 
   it.each<[string, unknown]>([
@@ -140,7 +182,9 @@ describe('normalize', () => {
   });
 
   it('reads a server.trust_proxy list as the set of trusted proxy addresses', () => {
-    const result = load(yaml(secretLine, 'server: { trust_proxy: [10.0.0.0/8, 192.0.2.1, "2001:db8::/32", "10.9.9.9/8"] }'));
+    const result = load(
+      yaml(secretLine, 'server: { trust_proxy: [10.0.0.0/8, 192.0.2.1, "2001:db8::/32", "10.9.9.9/8"] }'),
+    );
     const trust = result.ok ? result.config.server.trustProxy : false;
     if (!trust || !('trusted' in trust)) throw new Error(`expected a list, got ${JSON.stringify(trust)}`);
     const family = (address: string) => (address.includes(':') ? 'ipv6' : 'ipv4');

@@ -30,9 +30,11 @@ describe('schemas/config.schema.json and src/config/file-types.ts', () => {
     const problems: string[] = [];
     const walk = (node: JsonSchema, at: string) => {
       if (node.type === 'object' || node.properties) {
-        if (node.properties && node.additionalProperties !== false) problems.push(`${at}: additionalProperties is not false`);
+        if (node.properties && node.additionalProperties !== false)
+          problems.push(`${at}: additionalProperties is not false`);
         for (const [name, child] of Object.entries(node.properties ?? {})) {
-          if (typeof child.description !== 'string' || child.description === '') problems.push(`${at}.${name}: no description`);
+          if (typeof child.description !== 'string' || child.description === '')
+            problems.push(`${at}.${name}: no description`);
           walk(child, `${at}.${name}`);
         }
         if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${at}[*]`);
@@ -48,14 +50,47 @@ describe('the comparison fails when they disagree', () => {
   const clone = () => structuredClone(schema) as JsonSchema & { properties: Record<string, JsonSchema> };
 
   it.each([
-    ['a property only in the schema', (s: ReturnType<typeof clone>) => (s.properties.server.properties!.extra = { type: 'string', description: 'x' }), 'ConfigFile.server.extra: in the schema but missing in TypeScript'],
-    ['a property only in TypeScript', (s: ReturnType<typeof clone>) => delete s.properties.server.properties!.trust_proxy, 'ConfigFile.server.trust_proxy: in TypeScript but missing in the schema'],
-    ['an enum literal', (s: ReturnType<typeof clone>) => s.properties.tokens.properties!.signing_alg.enum!.push('PS256'), 'ConfigFile.tokens.signing_alg: enum is'],
-    ['a type', (s: ReturnType<typeof clone>) => (s.properties.server.properties!.port.type = 'string'), 'ConfigFile.server.port: type is string'],
-    ['a default removed (optionality)', (s: ReturnType<typeof clone>) => delete s.properties.server.properties!.host.default, 'ConfigFile.server.host: optional in the schema but not optional in TypeScript'],
-    ['an array item type', (s: ReturnType<typeof clone>) => (s.properties.users.items!.properties!.role.enum = ['user', 'admin', 'owner']), 'ConfigFile.users[].role: enum is'],
-    ['a map value type', (s: ReturnType<typeof clone>) => ((s.properties.frontend.properties!.html_variables.additionalProperties as JsonSchema).type = 'number'), 'ConfigFile.frontend.html_variables[*]: type is number'],
-    ['a keyword it does not understand', (s: ReturnType<typeof clone>) => (s.properties.server.properties!.port.oneOf = []), 'schema keyword "oneOf"'],
+    [
+      'a property only in the schema',
+      (s: ReturnType<typeof clone>) => (s.properties.server.properties!.extra = { type: 'string', description: 'x' }),
+      'ConfigFile.server.extra: in the schema but missing in TypeScript',
+    ],
+    [
+      'a property only in TypeScript',
+      (s: ReturnType<typeof clone>) => delete s.properties.server.properties!.trust_proxy,
+      'ConfigFile.server.trust_proxy: in TypeScript but missing in the schema',
+    ],
+    [
+      'an enum literal',
+      (s: ReturnType<typeof clone>) => s.properties.tokens.properties!.signing_alg.enum!.push('PS256'),
+      'ConfigFile.tokens.signing_alg: enum is',
+    ],
+    [
+      'a type',
+      (s: ReturnType<typeof clone>) => (s.properties.server.properties!.port.type = 'string'),
+      'ConfigFile.server.port: type is string',
+    ],
+    [
+      'a default removed (optionality)',
+      (s: ReturnType<typeof clone>) => delete s.properties.server.properties!.host.default,
+      'ConfigFile.server.host: optional in the schema but not optional in TypeScript',
+    ],
+    [
+      'an array item type',
+      (s: ReturnType<typeof clone>) => (s.properties.users.items!.properties!.role.enum = ['user', 'admin', 'owner']),
+      'ConfigFile.users[].role: enum is',
+    ],
+    [
+      'a map value type',
+      (s: ReturnType<typeof clone>) =>
+        ((s.properties.frontend.properties!.html_variables.additionalProperties as JsonSchema).type = 'number'),
+      'ConfigFile.frontend.html_variables[*]: type is number',
+    ],
+    [
+      'a keyword it does not understand',
+      (s: ReturnType<typeof clone>) => (s.properties.server.properties!.port.oneOf = []),
+      'schema keyword "oneOf"',
+    ],
   ])('schema edit: %s', (_name, edit, expected) => {
     const edited = clone();
     edit(edited);
@@ -64,10 +99,30 @@ describe('the comparison fails when they disagree', () => {
   });
 
   it.each([
-    ['an optional marker', '  secret?: string;', '  secret: string;', 'ConfigFile.security.secret: optional in the schema but not optional in TypeScript'],
-    ['a nullable type', '  logo_url: string | null;', '  logo_url: string;', 'ConfigFile.branding.logo_url: type is null | string'],
-    ['an enum literal', "  role: 'user' | 'admin';", "  role: 'user' | 'admin' | 'owner';", 'ConfigFile.users[].role: enum is'],
-    ['a map', '  html_variables: Record<string, string>;', '  html_variables: { a: string };', 'ConfigFile.frontend.html_variables: the schema is a map'],
+    [
+      'an optional marker',
+      '  secret?: string;',
+      '  secret: string;',
+      'ConfigFile.security.secret: optional in the schema but not optional in TypeScript',
+    ],
+    [
+      'a nullable type',
+      '  logo_url: string | null;',
+      '  logo_url: string;',
+      'ConfigFile.branding.logo_url: type is null | string',
+    ],
+    [
+      'an enum literal',
+      "  role: 'user' | 'admin';",
+      "  role: 'user' | 'admin' | 'owner';",
+      'ConfigFile.users[].role: enum is',
+    ],
+    [
+      'a map',
+      '  html_variables: Record<string, string>;',
+      '  html_variables: { a: string };',
+      'ConfigFile.frontend.html_variables: the schema is a map',
+    ],
   ])('TypeScript edit: %s', (_name, from, to, expected) => {
     const mismatches = compareSchemaWithTypes(schema, editedFileTypes(from, to), 'ConfigFile');
     expect(mismatches.join('\n')).toContain(expected);

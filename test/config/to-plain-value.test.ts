@@ -14,12 +14,32 @@ function plain(text: string): unknown {
 describe('toPlainValue', () => {
   it.each([
     ['an empty document', '', null],
-    ['scalars of the core schema', yaml('a: [1, 1.5, true, null, ~, x, "2"]'), { a: [1, 1.5, true, null, null, 'x', '2'] }],
+    [
+      'scalars of the core schema',
+      yaml('a: [1, 1.5, true, null, ~, x, "2"]'),
+      { a: [1, 1.5, true, null, null, 'x', '2'] },
+    ],
     ['keys as text, an empty key as ""', yaml('1: a', 'true: b', '?', ': c'), { '1': 'a', true: 'b', '': 'c' }],
-    ['a key "__proto__" as a plain key', yaml('__proto__: { polluted: 1 }'), JSON.parse('{"__proto__":{"polluted":1}}')],
-    ['keys before and after a merge over the merged ones', yaml('m: { a: own, <<: { a: merged, b: merged, c: merged }, c: own }'), { m: { a: 'own', b: 'merged', c: 'own' } }],
-    ['the first of several merged mappings first', yaml('m: { <<: [{ a: first }, { a: second, b: second }] }'), { m: { a: 'first', b: 'second' } }],
-    ['a merge of an alias of a list of mappings', yaml('l: &l [{ a: "1" }, { b: "2" }]', 'm: { <<: *l, c: "3" }'), { l: [{ a: '1' }, { b: '2' }], m: { a: '1', b: '2', c: '3' } }],
+    [
+      'a key "__proto__" as a plain key',
+      yaml('__proto__: { polluted: 1 }'),
+      JSON.parse('{"__proto__":{"polluted":1}}'),
+    ],
+    [
+      'keys before and after a merge over the merged ones',
+      yaml('m: { a: own, <<: { a: merged, b: merged, c: merged }, c: own }'),
+      { m: { a: 'own', b: 'merged', c: 'own' } },
+    ],
+    [
+      'the first of several merged mappings first',
+      yaml('m: { <<: [{ a: first }, { a: second, b: second }] }'),
+      { m: { a: 'first', b: 'second' } },
+    ],
+    [
+      'a merge of an alias of a list of mappings',
+      yaml('l: &l [{ a: "1" }, { b: "2" }]', 'm: { <<: *l, c: "3" }'),
+      { l: [{ a: '1' }, { b: '2' }], m: { a: '1', b: '2', c: '3' } },
+    ],
     ['a quoted "<<" as a plain key', yaml('m: { "<<": x }'), { m: { '<<': 'x' } }],
     ['an alias in a key', yaml('k: &k name', 'm: { *k : v }'), { k: 'name', m: { name: 'v' } }],
   ])('%s', (_name, text, expected) => {
@@ -34,7 +54,7 @@ describe('toPlainValue', () => {
   });
 });
 
-describe('toPlainValue and yaml\'s toJS agree (fast-check)', () => {
+describe("toPlainValue and yaml's toJS agree (fast-check)", () => {
   // One key per line; an alias names the latest mapping anchor, when there is one yet.
   const kinds = ['anchor', 'scalar anchor', 'alias', 'merge', 'merges', 'keys', 'quoted merge key'] as const;
   function text(picks: (typeof kinds)[number][]): string {
@@ -63,7 +83,10 @@ describe('toPlainValue and yaml\'s toJS agree (fast-check)', () => {
         const source = text(picks);
         const parsed = parseYaml(source, 'idp.yaml');
         expect(parsed.ok).toBe(true);
-        if (parsed.ok) expect(JSON.stringify(parsed.parsed.value)).toBe(JSON.stringify(parseDocument(source, { merge: true, uniqueKeys: true }).toJS({ maxAliasCount: -1 })));
+        if (parsed.ok)
+          expect(JSON.stringify(parsed.parsed.value)).toBe(
+            JSON.stringify(parseDocument(source, { merge: true, uniqueKeys: true }).toJS({ maxAliasCount: -1 })),
+          );
       }),
       { numRuns: 300 },
     );

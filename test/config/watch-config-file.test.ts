@@ -17,7 +17,14 @@ describe('watchConfigFile', () => {
     file = path.join(dir, 'idp.yaml');
     await writeFile(file, 'a: 1\n');
     changes = 0;
-    watcher = await watchConfigFile({ file, debounceMs: 50, onChange: () => changes++, onError: (error) => { throw error; } });
+    watcher = await watchConfigFile({
+      file,
+      debounceMs: 50,
+      onChange: () => changes++,
+      onError: (error) => {
+        throw error;
+      },
+    });
   });
   afterEach(async () => {
     watcher?.close();

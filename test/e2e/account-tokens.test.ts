@@ -22,7 +22,11 @@ describe.each(databaseKinds)('profile claims and the end of tokens, with openid-
   let rp: oidc.Configuration;
 
   beforeAll(async () => {
-    web = new RelyingParty(await freePort(), { clientId: 'web', clientSecret: testClient({ clientId: 'web' }).clientSecret, scope: 'openid email profile offline_access' });
+    web = new RelyingParty(await freePort(), {
+      clientId: 'web',
+      clientSecret: testClient({ clientId: 'web' }).clientSecret,
+      scope: 'openid email profile offline_access',
+    });
     idp = await startIdp(kind, {
       i18n: { defaultLocale: 'en', locales: ['en', 'de'] },
       accountDeletion: { enabled: true, gracePeriodDays: 30 },
@@ -32,9 +36,21 @@ describe.each(databaseKinds)('profile claims and the end of tokens, with openid-
     const now = Date.now();
     for (const sub of ['grace', 'hedy']) {
       await knexUserRepository.insert(idp.database.storage.db, {
-        sub, managedBy: 'database', email: `${sub}@example.com`, role: 'user', emailVerified: true, emailVerificationRequired: false,
-        passwordHash: testPasswordHash, secondFactorRequired: false, name: null, givenName: null, familyName: null, locale: null,
-        deletedAt: null, createdAt: now, updatedAt: now,
+        sub,
+        managedBy: 'database',
+        email: `${sub}@example.com`,
+        role: 'user',
+        emailVerified: true,
+        emailVerificationRequired: false,
+        passwordHash: testPasswordHash,
+        secondFactorRequired: false,
+        name: null,
+        givenName: null,
+        familyName: null,
+        locale: null,
+        deletedAt: null,
+        createdAt: now,
+        updatedAt: now,
       });
     }
     rp = await web.discover(idp.url);
@@ -43,7 +59,11 @@ describe.each(databaseKinds)('profile claims and the end of tokens, with openid-
 
   async function signedInJar(email: string): Promise<CookieJar> {
     const jar = new CookieJar();
-    const response = await jar.fetch(`${idp.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const response = await jar.fetch(`${idp.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     expect(response.status).toBe(200);
     return jar;
   }
@@ -56,12 +76,19 @@ describe.each(databaseKinds)('profile claims and the end of tokens, with openid-
   }
 
   const api = (jar: CookieJar, method: string, path: string, body?: unknown) =>
-    jar.fetch(`${idp.url}${path}`, { method, headers: { 'content-type': 'application/json', origin: idp.url }, body: body === undefined ? undefined : JSON.stringify(body) });
+    jar.fetch(`${idp.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', origin: idp.url },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const refresh = (token: string | undefined) => oidc.refreshTokenGrant(rp, token ?? '');
-  const userinfoStatus = async (accessToken: string) => (await fetch(`${idp.url}/oauth2/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status;
+  const userinfoStatus = async (accessToken: string) =>
+    (await fetch(`${idp.url}/oauth2/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status;
 
   it('lists the profile claims in discovery', () => {
-    expect(rp.serverMetadata().claims_supported).toEqual(expect.arrayContaining(['name', 'given_name', 'family_name', 'locale', 'updated_at', 'email', 'email_verified']));
+    expect(rp.serverMetadata().claims_supported).toEqual(
+      expect.arrayContaining(['name', 'given_name', 'family_name', 'locale', 'updated_at', 'email', 'email_verified']),
+    );
   });
 
   it("puts a config user's declared profile into the ID token and userinfo under the profile scope, and leaves it out without it", async () => {
@@ -81,12 +108,18 @@ describe.each(databaseKinds)('profile claims and the end of tokens, with openid-
   it('leaves out the claims a user has no value for, and carries a profile edit into the next refreshed ID token', async () => {
     const jar = await signedInJar('grace@example.com');
     const result = await authorize(jar);
-    for (const claim of ['name', 'given_name', 'family_name', 'locale']) expect(result.claims).not.toHaveProperty(claim);
-    expect(result.claims.updated_at).toBe(Math.floor(Number((await idp.database.db('users').where({ sub: 'grace' }).first()).updated_at) / 1000));
+    for (const claim of ['name', 'given_name', 'family_name', 'locale'])
+      expect(result.claims).not.toHaveProperty(claim);
+    expect(result.claims.updated_at).toBe(
+      Math.floor(Number((await idp.database.db('users').where({ sub: 'grace' }).first()).updated_at) / 1000),
+    );
     expect((await api(jar, 'PATCH', '/api/user', { name: 'Grace Hopper', locale: 'DE' })).status).toBe(200);
     const refreshed = await refresh(result.refreshToken);
     expect(refreshed.claims()).toMatchObject({ sub: 'grace', name: 'Grace Hopper', locale: 'de' });
-    expect(await oidc.fetchUserInfo(rp, refreshed.access_token, 'grace')).toMatchObject({ name: 'Grace Hopper', locale: 'de' });
+    expect(await oidc.fetchUserInfo(rp, refreshed.access_token, 'grace')).toMatchObject({
+      name: 'Grace Hopper',
+      locale: 'de',
+    });
   });
 
   it("a password change ends the other sessions' refresh and access tokens at the token endpoint and userinfo, and keeps the caller's", async () => {
@@ -96,7 +129,14 @@ describe.each(databaseKinds)('profile claims and the end of tokens, with openid-
     const myTokens = await authorize(mine);
     expect(await userinfoStatus(otherTokens.accessToken)).toBe(200);
 
-    expect((await api(mine, 'POST', '/api/user/password', { current_password: password, new_password: 'a different passphrase' })).status).toBe(204);
+    expect(
+      (
+        await api(mine, 'POST', '/api/user/password', {
+          current_password: password,
+          new_password: 'a different passphrase',
+        })
+      ).status,
+    ).toBe(204);
 
     await expect(refresh(otherTokens.refreshToken)).rejects.toMatchObject({ error: 'invalid_grant' });
     expect(await userinfoStatus(otherTokens.accessToken)).toBe(401);
@@ -107,7 +147,7 @@ describe.each(databaseKinds)('profile claims and the end of tokens, with openid-
     expect((await mine.fetch(`${idp.url}/api/auth/session`)).status).toBe(200);
   });
 
-  it("deleting the account ends every session and token of the user at once", async () => {
+  it('deleting the account ends every session and token of the user at once', async () => {
     const jar = await signedInJar('grace@example.com');
     const tokens = await authorize(jar);
     const elsewhere = await authorize(await signedInJar('grace@example.com'));

@@ -19,13 +19,22 @@ describe.each(databaseKinds)('the authorization code flow with openid-client on 
   let spa: RelyingParty;
 
   beforeAll(async () => {
-    web = new RelyingParty(await freePort(), { clientId: 'web', clientSecret: testClient({ clientId: 'web' }).clientSecret });
+    web = new RelyingParty(await freePort(), {
+      clientId: 'web',
+      clientSecret: testClient({ clientId: 'web' }).clientSecret,
+    });
     spa = new RelyingParty(await freePort(), { clientId: 'spa', clientSecret: null, scope: 'openid email' });
     idp = await startIdp(kind, {
       users: [testUser({ sub: 'alice' })],
       clients: [
         testClient({ clientId: 'web', redirectUris: [web.redirectUri] }),
-        testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none', redirectUris: [spa.redirectUri], skipConsent: true }),
+        testClient({
+          clientId: 'spa',
+          clientSecret: null,
+          tokenEndpointAuthMethod: 'none',
+          redirectUris: [spa.redirectUri],
+          skipConsent: true,
+        }),
       ],
     });
     await web.discover(idp.url);
@@ -116,14 +125,25 @@ describe.each(databaseKinds)('the authorization code flow with openid-client on 
   });
 
   it('asks a public client without PKCE to use it, through the library', async () => {
-    const url = oidc.buildAuthorizationUrl(await spa.discover(idp.url), { redirect_uri: spa.redirectUri, scope: 'openid', state: 'no-pkce' });
+    const url = oidc.buildAuthorizationUrl(await spa.discover(idp.url), {
+      redirect_uri: spa.redirectUri,
+      scope: 'openid',
+      state: 'no-pkce',
+    });
     const callback = locationOf(await fetch(url, { redirect: 'manual' }), idp.url);
-    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'invalid_request', state: 'no-pkce', iss: idp.url });
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({
+      error: 'invalid_request',
+      state: 'no-pkce',
+      iss: idp.url,
+    });
   });
 
   it('shows a redirect URI mismatch as a page, never sending the browser to it', async () => {
     const url = oidc.buildAuthorizationUrl(await web.discover(idp.url), {
-      redirect_uri: 'http://127.0.0.1:1/evil', scope: 'openid', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+      redirect_uri: 'http://127.0.0.1:1/evil',
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
     });
     const response = await fetch(url, { redirect: 'manual' });
     expect(response.status).toBe(400);

@@ -58,8 +58,9 @@ try {
 `;
 }
 
-const appPage = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>SPA</title><link rel="icon" href="data:,">'
-  + '<script type="module" src="/app.js"></script></head><body><pre id="result"></pre></body></html>';
+const appPage =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>SPA</title><link rel="icon" href="data:,">' +
+  '<script type="module" src="/app.js"></script></head><body><pre id="result"></pre></body></html>';
 
 describe('a browser app on another origin (CORS) in Chromium', () => {
   let idp: RunningIdp;
@@ -72,15 +73,25 @@ describe('a browser app on another origin (CORS) in Chromium', () => {
     appUrl = `http://127.0.0.1:${port}`;
     idp = await startIdp('sqlite', {
       users: [testUser({ sub: 'alice' })],
-      clients: [testClient({ clientId: 'spa', name: 'Acme SPA', clientSecret: null, tokenEndpointAuthMethod: 'none', redirectUris: [`${appUrl}/callback`] })],
+      clients: [
+        testClient({
+          clientId: 'spa',
+          name: 'Acme SPA',
+          clientSecret: null,
+          tokenEndpointAuthMethod: 'none',
+          redirectUris: [`${appUrl}/callback`],
+        }),
+      ],
     });
     const library = await readFile(oauth4webapiFile, 'utf8');
     app = http.createServer((req, res) => {
       const pathname = new URL(req.url ?? '/', appUrl).pathname;
       const [type, body] =
-        pathname === '/app.js' ? ['text/javascript', appModule(idp.url)]
-        : pathname === '/oauth4webapi.js' ? ['text/javascript', library]
-        : ['text/html; charset=utf-8', appPage];
+        pathname === '/app.js'
+          ? ['text/javascript', appModule(idp.url)]
+          : pathname === '/oauth4webapi.js'
+            ? ['text/javascript', library]
+            : ['text/html; charset=utf-8', appPage];
       res.writeHead(200, { 'content-type': type }).end(body);
     });
     await new Promise<void>((resolve) => app.listen(port, '127.0.0.1', resolve));

@@ -15,7 +15,10 @@ describe('signing in through the built-in pages in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    rp = new RelyingParty(await freePort(), { clientId: 'web', clientSecret: testClient({ clientId: 'web' }).clientSecret });
+    rp = new RelyingParty(await freePort(), {
+      clientId: 'web',
+      clientSecret: testClient({ clientId: 'web' }).clientSecret,
+    });
     idp = await startIdp('sqlite', {
       users: [testUser({ sub: 'alice' }), testUser({ sub: 'mallory' })],
       clients: [testClient({ clientId: 'web', name: 'Acme Notes', redirectUris: [rp.redirectUri] })],
@@ -112,7 +115,9 @@ describe('signing in through the built-in pages in Chromium', () => {
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect.poll(() => alert.textContent()).not.toBe('');
       shown = (await alert.textContent()) ?? '';
-      expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe(shown.startsWith('Too many') ? null : 'true');
+      expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe(
+        shown.startsWith('Too many') ? null : 'true',
+      );
     }
     // The wait comes from Retry-After, in minutes once it is long.
     expect(shown).toMatch(/^Too many attempts\. Try again in \d+ (seconds|minutes)\.$/);

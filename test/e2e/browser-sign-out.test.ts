@@ -30,7 +30,13 @@ describe('signing out through the question in Chromium', () => {
     siteUrl = `http://localhost:${port}`;
     idp = await startIdp('sqlite', {
       users: [testUser({ sub: 'alice' })],
-      clients: [testClient({ clientId: 'web', redirectUris: [`${siteUrl}/callback`], postLogoutRedirectUris: [`${siteUrl}/signed-out`] })],
+      clients: [
+        testClient({
+          clientId: 'web',
+          redirectUris: [`${siteUrl}/callback`],
+          postLogoutRedirectUris: [`${siteUrl}/signed-out`],
+        }),
+      ],
       branding: { ...testConfig().branding, name: 'Acme ID' },
     });
     const logout = `${idp.url}/oauth2/logout`;
@@ -42,7 +48,9 @@ describe('signing out through the question in Chromium', () => {
     };
     site = http.createServer((req, res) => {
       const body = pages[new URL(req.url ?? '/', siteUrl).pathname];
-      res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Other site</title>${body ?? ''}`);
+      res
+        .writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><title>Other site</title>${body ?? ''}`);
     });
     await new Promise<void>((resolve) => site.listen(port, '127.0.0.1', resolve));
     browser = await chromium.launch({
@@ -58,9 +66,13 @@ describe('signing out through the question in Chromium', () => {
   });
 
   /** A browser context signed in as alice, whose idp pages carry the strict policy; CSP reports are collected. */
-  async function signedInContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
+  async function signedInContext(
+    options: Parameters<Browser['newContext']>[0] = {},
+  ): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
     const context = await browser.newContext(options);
-    const login = await context.request.post(`${idp.url}/api/auth/login`, { data: { email: 'alice@example.com', password: 'correct horse battery staple' } });
+    const login = await context.request.post(`${idp.url}/api/auth/login`, {
+      data: { email: 'alice@example.com', password: 'correct horse battery staple' },
+    });
     expect(login.status()).toBe(200);
     await context.route(`${idp.url}/oauth2/logout?**`, async (route) => {
       const response = await route.fetch({ maxRedirects: 0 });
@@ -75,7 +87,8 @@ describe('signing out through the question in Chromium', () => {
     return { context, page, violations };
   }
 
-  const sessionStatus = async (context: BrowserContext) => (await context.request.get(`${idp.url}/api/auth/session`)).status();
+  const sessionStatus = async (context: BrowserContext) =>
+    (await context.request.get(`${idp.url}/api/auth/session`)).status();
 
   it('keeps the session against another site, and signs out after "Sign out" on the question', async () => {
     const { context, page, violations } = await signedInContext();
@@ -107,17 +120,27 @@ describe('signing out through the question in Chromium', () => {
 
   it('shows the question at 360 px without sideways scrolling, light and dark', async () => {
     if (screenshotDir) await mkdir(screenshotDir, { recursive: true });
-    for (const [width, height] of [[360, 740], [1280, 800]]) {
+    for (const [width, height] of [
+      [360, 740],
+      [1280, 800],
+    ]) {
       for (const colorScheme of ['light', 'dark'] as const) {
         const { context, page, violations } = await signedInContext({ viewport: { width, height }, colorScheme });
         await page.goto(`${idp.url}/oauth2/logout`);
         await page.getByRole('button', { name: 'Sign out' }).waitFor();
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         // UI.md: tap targets at least 44 px high.
-        for (const target of [page.getByRole('button', { name: 'Sign out' }), page.getByRole('link', { name: 'Cancel' })]) {
+        for (const target of [
+          page.getByRole('button', { name: 'Sign out' }),
+          page.getByRole('link', { name: 'Cancel' }),
+        ]) {
           expect((await target.boundingBox())!.height).toBeGreaterThanOrEqual(44);
         }
-        if (screenshotDir) await page.screenshot({ path: path.join(screenshotDir, `sign-out-${width}-${colorScheme}.png`), fullPage: true });
+        if (screenshotDir)
+          await page.screenshot({
+            path: path.join(screenshotDir, `sign-out-${width}-${colorScheme}.png`),
+            fullPage: true,
+          });
         expect(violations).toEqual([]);
         await context.close();
       }

@@ -15,10 +15,17 @@ describe('terms and apps with access through the built-in pages in Chromium', ()
   let idp: RunningIdp;
   let rp: RelyingParty;
   let browser: Browser;
-  const tos = testTerm({ id: 'tos', version: '1', content: { en: { title: 'Terms of Service', type: 'link', content: 'https://acme.example/terms' } } });
+  const tos = testTerm({
+    id: 'tos',
+    version: '1',
+    content: { en: { title: 'Terms of Service', type: 'link', content: 'https://acme.example/terms' } },
+  });
 
   beforeAll(async () => {
-    rp = new RelyingParty(await freePort(), { clientId: 'web', clientSecret: testClient({ clientId: 'web' }).clientSecret });
+    rp = new RelyingParty(await freePort(), {
+      clientId: 'web',
+      clientSecret: testClient({ clientId: 'web' }).clientSecret,
+    });
     idp = await startIdp('sqlite', {
       users: [testUser({ sub: 'alice' })],
       clients: [testClient({ clientId: 'web', name: 'Acme Notes', redirectUris: [rp.redirectUri] })],
@@ -38,7 +45,8 @@ describe('terms and apps with access through the built-in pages in Chromium', ()
     await idp?.stop();
   });
 
-  const reachedCallback = (page: Page) => page.waitForURL((url) => url.origin === rp.url && url.pathname === '/callback');
+  const reachedCallback = (page: Page) =>
+    page.waitForURL((url) => url.origin === rp.url && url.pathname === '/callback');
 
   it('asks for the new version of a required term after apply, then reaches the relying party; revoking on /account asks for consent again', async () => {
     const page = await browser.newPage();
@@ -54,9 +62,13 @@ describe('terms and apps with access through the built-in pages in Chromium', ()
     await page.getByRole('heading', { name: 'Before you continue to Acme Notes' }).waitFor();
     // Continue without the box ticked: the field says why, and nothing is sent.
     await page.getByRole('button', { name: 'Continue' }).click();
-    await expect.poll(() => page.locator('#terms-summary').textContent()).toContain('Accept “Terms of Service” to continue.');
+    await expect
+      .poll(() => page.locator('#terms-summary').textContent())
+      .toContain('Accept “Terms of Service” to continue.');
     // The footer links the term too; the one in the form opens in a new tab.
-    expect(await page.locator('#terms-form').getByRole('link', { name: 'Terms of Service' }).getAttribute('target')).toBe('_blank');
+    expect(
+      await page.locator('#terms-form').getByRole('link', { name: 'Terms of Service' }).getAttribute('target'),
+    ).toBe('_blank');
     await page.getByLabel('I have read and accept: Terms of Service').check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL((url) => url.pathname === '/consent');

@@ -68,7 +68,9 @@ describe('frontend modes through the server', () => {
 
     it('escapes the name into the title', async () => {
       expect(await (await fetch(`${idp.url}/login`)).text()).toContain('<title>Sign in · Acme &#60;ID&#62;</title>');
-      expect(await (await fetch(`${idp.url}/consent`)).text()).toContain('<title>Allow access · Acme &#60;ID&#62;</title>');
+      expect(await (await fetch(`${idp.url}/consent`)).text()).toContain(
+        '<title>Allow access · Acme &#60;ID&#62;</title>',
+      );
     });
   });
 
@@ -89,13 +91,23 @@ describe('frontend modes through the server', () => {
       expect(await script.text()).toBe('export const title = "{{TITLE}}";');
       // The built-in pages' paths are the front end's too.
       expect(await (await fetch(`${idp.url}/login`)).text()).toBe('<title>Proxied</title><p>GET /login</p>');
-      const posted = await fetch(`${idp.url}/form`, { method: 'POST', body: 'a=1', headers: { 'content-type': 'text/plain' } });
+      const posted = await fetch(`${idp.url}/form`, {
+        method: 'POST',
+        body: 'a=1',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(await posted.text()).toContain('POST /form');
     });
 
     it('never forwards API paths', async () => {
       forwarded.length = 0;
-      for (const path of ['/api/health', '/api/nothing', '/oauth2/authorize', '/.well-known/openid-configuration', '/openapi.json']) {
+      for (const path of [
+        '/api/health',
+        '/api/nothing',
+        '/oauth2/authorize',
+        '/.well-known/openid-configuration',
+        '/openapi.json',
+      ]) {
         await fetch(`${idp.url}${path}`, { redirect: 'manual' });
       }
       expect(forwarded).toEqual([]);

@@ -12,8 +12,15 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
   const request = (overrides: Record<string, string | undefined> = {}) => {
     const params = new URLSearchParams();
     const all: Record<string, string | undefined> = {
-      client_id: 'web', redirect_uri: 'https://web.example.com/callback', response_type: 'code', scope: 'openid email',
-      code_challenge: challenge, code_challenge_method: 'S256', state: 'xyz', nonce: 'n-0S6', ...overrides,
+      client_id: 'web',
+      redirect_uri: 'https://web.example.com/callback',
+      response_type: 'code',
+      scope: 'openid email',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'xyz',
+      nonce: 'n-0S6',
+      ...overrides,
     };
     for (const [name, value] of Object.entries(all)) if (value !== undefined) params.set(name, value);
     return `${idp.url}/oauth2/authorize?${params}`;
@@ -112,7 +119,10 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
   it('shows malformed requests as an error page too: no parameters, an empty form, a repeated client_id', async () => {
     const attempts: [string, RequestInit][] = [
       [`${idp.url}/oauth2/authorize`, {}],
-      [`${idp.url}/oauth2/authorize`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }],
+      [
+        `${idp.url}/oauth2/authorize`,
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' },
+      ],
       [`${request()}&client_id=spa`, {}],
     ];
     for (const [url, init] of attempts) {
@@ -124,7 +134,15 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
   });
 
   it('refuses a public client without PKCE, in a redirect to the client', async () => {
-    const response = await fetch(request({ client_id: 'spa', redirect_uri: 'https://spa.example.com/callback', code_challenge: undefined, code_challenge_method: undefined }), { redirect: 'manual' });
+    const response = await fetch(
+      request({
+        client_id: 'spa',
+        redirect_uri: 'https://spa.example.com/callback',
+        code_challenge: undefined,
+        code_challenge_method: undefined,
+      }),
+      { redirect: 'manual' },
+    );
     const location = locationOf(response, idp.url);
     expect(location.origin).toBe('https://spa.example.com');
     expect(Object.fromEntries(location.searchParams)).toEqual({
@@ -162,7 +180,9 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
     for (const evil of ['//evil.example/', '/\\evil.example/', 'https://evil.example/', '/\t/evil.example']) {
       const page = await fetch(`${idp.url}/login?${new URLSearchParams({ return_to: evil })}`, { redirect: 'manual' });
       expect(page.status).toBe(400);
-      const consentPage = await fetch(`${idp.url}/consent?${new URLSearchParams({ return_to: evil })}`, { redirect: 'manual' });
+      const consentPage = await fetch(`${idp.url}/consent?${new URLSearchParams({ return_to: evil })}`, {
+        redirect: 'manual',
+      });
       expect(consentPage.status).toBe(400);
       const api = await jar.fetch(`${idp.url}/api/consent?${new URLSearchParams({ return_to: evil })}`);
       expect(api.status).toBe(400);
@@ -217,7 +237,10 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
       body: JSON.stringify({ sub: 'carol' }),
     });
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toEqual({ code: 'ACCOUNT_NOT_REMEMBERED', message: 'The account is not remembered in this browser session.' });
+    expect(await unknown.json()).toEqual({
+      code: 'ACCOUNT_NOT_REMEMBERED',
+      message: 'The account is not remembered in this browser session.',
+    });
     const stranger = await fetch(`${idp.url}/api/auth/accounts`);
     expect(await stranger.json()).toEqual({ accounts: [] });
   });

@@ -29,12 +29,16 @@ class FormPostClient {
         req.on('data', (chunk: Buffer) => (body += chunk.toString()));
         req.on('end', () => {
           this.received.push(Object.fromEntries(new URLSearchParams(body)));
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Client</title><h1 id="got">Got the code</h1>');
+          res
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end('<!doctype html><title>Client</title><h1 id="got">Got the code</h1>');
         });
         return;
       }
       // /frame: the client's page shows an idp URL in a frame (a silent renewal, or a framing attempt).
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Frame</title><iframe src="${frameSrc()}"></iframe>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><title>Frame</title><iframe src="${frameSrc()}"></iframe>`);
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
   }
@@ -62,8 +66,15 @@ describe('the pages under their Content-Security-Policy in Chromium', () => {
 
   const authorize = (extra: Record<string, string> = {}) =>
     `${idp.url}/oauth2/authorize?${new URLSearchParams({
-      client_id: 'web', redirect_uri: `${client.url}/callback`, response_type: 'code', scope: 'openid email',
-      code_challenge: challenge, code_challenge_method: 'S256', response_mode: 'form_post', state: 'st', ...extra,
+      client_id: 'web',
+      redirect_uri: `${client.url}/callback`,
+      response_type: 'code',
+      scope: 'openid email',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      response_mode: 'form_post',
+      state: 'st',
+      ...extra,
     })}`;
 
   /**
@@ -115,7 +126,9 @@ describe('the pages under their Content-Security-Policy in Chromium', () => {
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${client.url}/callback`);
     await page.locator('#got').waitFor();
-    expect(client.received).toEqual([{ code: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), state: 'st', iss: idp.url }]);
+    expect(client.received).toEqual([
+      { code: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), state: 'st', iss: idp.url },
+    ]);
     expectClean();
   });
 
@@ -124,7 +137,11 @@ describe('the pages under their Content-Security-Policy in Chromium', () => {
     await page.goto(`${client.url}/frame`);
     await expect.poll(() => client.received.length).toBe(2);
     // A code, not login_required: the frame carried the session and showed the form_post page.
-    expect(client.received[1]).toEqual({ code: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), state: 'silent', iss: idp.url });
+    expect(client.received[1]).toEqual({
+      code: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      state: 'silent',
+      iss: idp.url,
+    });
     await expect.poll(() => page.frames().map((frame) => frame.url())).toContain(`${client.url}/callback`);
     expectClean();
   });

@@ -32,12 +32,35 @@ describe.each(databaseKinds)('the account pages end to end on %s', (kind) => {
     idp = await startIdp(kind, {
       i18n: { defaultLocale: 'en', locales: ['en', 'de'] },
       branding: { name: 'Acme ID', logoUrl: null, primaryColor: '#0b7a55' },
-      registration: { enabled: true, allowedEmailPatterns: [], emailVerificationRequired: true, signupNotice: { en: 'By creating an account you accept our <a href="https://acme.example/privacy">privacy notice</a>.' } },
-      email: { enabled: true, from: 'Acme ID <id@acme.example>', smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: null, password: null } },
+      registration: {
+        enabled: true,
+        allowedEmailPatterns: [],
+        emailVerificationRequired: true,
+        signupNotice: {
+          en: 'By creating an account you accept our <a href="https://acme.example/privacy">privacy notice</a>.',
+        },
+      },
+      email: {
+        enabled: true,
+        from: 'Acme ID <id@acme.example>',
+        smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: null, password: null },
+      },
       accountDeletion: { enabled: true, gracePeriodDays: 30 },
       terms: [
-        { id: 'tos', required: true, consentMode: 'explicit', version: '1', content: { en: { title: 'Terms of Service', type: 'link', content: 'https://acme.example/terms' } } },
-        { id: 'privacy', required: true, consentMode: 'implicit', version: '1', content: { en: { title: 'Privacy notice', type: 'link', content: 'https://acme.example/privacy' } } },
+        {
+          id: 'tos',
+          required: true,
+          consentMode: 'explicit',
+          version: '1',
+          content: { en: { title: 'Terms of Service', type: 'link', content: 'https://acme.example/terms' } },
+        },
+        {
+          id: 'privacy',
+          required: true,
+          consentMode: 'implicit',
+          version: '1',
+          content: { en: { title: 'Privacy notice', type: 'link', content: 'https://acme.example/privacy' } },
+        },
       ],
       scheduler: { ...base.scheduler, pollIntervalMs: 50, backgroundRetryDelayMs: 0 },
     });
@@ -69,7 +92,9 @@ describe.each(databaseKinds)('the account pages end to end on %s', (kind) => {
     await page.goto(`${idp.url}/login`);
     await page.getByRole('link', { name: 'Create one' }).click();
     await page.waitForURL((url) => url.pathname === '/register');
-    expect(await page.locator('.signup-notice').textContent()).toBe('By creating an account you accept our privacy notice.');
+    expect(await page.locator('.signup-notice').textContent()).toBe(
+      'By creating an account you accept our privacy notice.',
+    );
 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('short');
@@ -98,7 +123,9 @@ describe.each(databaseKinds)('the account pages end to end on %s', (kind) => {
     await page.goto(`${idp.url}/login`);
     await signIn('first password 123');
     await poll(() => page.locator('#login-summary p').getAttribute('data-code')).toBe('EMAIL_NOT_VERIFIED');
-    expect(await page.locator('#login-summary').textContent()).toBe('Confirm your email address first: open the link we sent you.');
+    expect(await page.locator('#login-summary').textContent()).toBe(
+      'Confirm your email address first: open the link we sent you.',
+    );
     await page.getByRole('button', { name: 'Send the confirmation link again' }).click();
     await poll(() => page.locator('#login-status').textContent()).toContain('a new link is on its way');
     const third = await smtp.next(15_000);
@@ -148,7 +175,9 @@ describe.each(databaseKinds)('the account pages end to end on %s', (kind) => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('current-password');
     await page.getByLabel('Current password').fill('first password 123');
     await page.getByRole('button', { name: 'Change password' }).click();
-    await poll(() => page.locator('#password-status').textContent()).toBe('Your password was changed. Other devices were signed out.');
+    await poll(() => page.locator('#password-status').textContent()).toBe(
+      'Your password was changed. Other devices were signed out.',
+    );
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/login');

@@ -26,11 +26,20 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
   let browser: Browser;
 
   beforeAll(async () => {
-    rp = new RelyingParty(await freePort(), { clientId: 'web', clientSecret: testClient({ clientId: 'web' }).clientSecret, scope: 'openid email' });
+    rp = new RelyingParty(await freePort(), {
+      clientId: 'web',
+      clientSecret: testClient({ clientId: 'web' }).clientSecret,
+      scope: 'openid email',
+    });
     idp = await startIdp(
       kind,
       {
-        users: [testUser({ sub: 'ada' }), testUser({ sub: 'bob' }), testUser({ sub: 'boss', role: 'admin' }), testUser({ sub: 'chief', role: 'admin' })],
+        users: [
+          testUser({ sub: 'ada' }),
+          testUser({ sub: 'bob' }),
+          testUser({ sub: 'boss', role: 'admin' }),
+          testUser({ sub: 'chief', role: 'admin' }),
+        ],
         clients: [testClient({ clientId: 'web', redirectUris: [rp.redirectUri], skipConsent: true })],
         auth: { passwordMinLength: 8, secondFactor: 'required_for_admins', totpIssuer: null, passkeysEnabled: true },
       },
@@ -64,7 +73,14 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     return { context, page, reports, cdp, authenticatorId };
   }
@@ -81,7 +97,9 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
   }
 
-  const sessionAmr = async (page: Page) => ((await (await page.context().request.get(`${idp.url}/api/auth/session`)).json()) as { session: { amr: string[] } }).session.amr;
+  const sessionAmr = async (page: Page) =>
+    ((await (await page.context().request.get(`${idp.url}/api/auth/session`)).json()) as { session: { amr: string[] } })
+      .session.amr;
 
   /** UI.md: nothing scrolls sideways at 360 px, and every visible field has an accessible name. */
   async function checkNarrowAndNamed(page: Page) {
@@ -89,8 +107,16 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     const unnamed = await page.evaluate(() =>
       [...document.querySelectorAll('input, select, button')]
-        .filter((element) => (element as HTMLElement).offsetParent !== null && (element as HTMLInputElement).type !== 'hidden')
-        .filter((element) => !(element as HTMLInputElement).labels?.length && !element.getAttribute('aria-label') && !element.textContent?.trim())
+        .filter(
+          (element) =>
+            (element as HTMLElement).offsetParent !== null && (element as HTMLInputElement).type !== 'hidden',
+        )
+        .filter(
+          (element) =>
+            !(element as HTMLInputElement).labels?.length &&
+            !element.getAttribute('aria-label') &&
+            !element.textContent?.trim(),
+        )
         .map((element) => element.outerHTML),
     );
     expect(unnamed).toEqual([]);
@@ -105,7 +131,9 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto(`${idp.url}/account`);
     await expect.poll(() => page.locator('#app-state').textContent()).toBe('No authenticator app is set up.');
-    expect(await page.locator('#codes-state').textContent()).toBe('Recovery codes come with an authenticator app. Set one up first.');
+    expect(await page.locator('#codes-state').textContent()).toBe(
+      'Recovery codes come with an authenticator app. Set one up first.',
+    );
 
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
     // The QR code is an image this server drew; the key is there as text too.
@@ -126,7 +154,10 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
     await page.getByRole('button', { name: 'Copy codes' }).click();
     await expect.poll(() => page.locator('#codes-status').textContent()).toBe('The codes were copied.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(codes.join('\n'));
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('recovery-codes.txt');
     await page.getByRole('button', { name: 'I have saved them' }).click();
     await expect.poll(() => page.locator('#app-state').textContent()).toBe('An authenticator app is set up.');
@@ -154,7 +185,9 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
     await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
     await page.getByLabel('Recovery code').fill(codes[3].toUpperCase());
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect.poll(() => page.locator('#recovery-status').textContent()).toBe('You are signed in. 9 recovery codes are left.');
+    await expect
+      .poll(() => page.locator('#recovery-status').textContent())
+      .toBe('You are signed in. 9 recovery codes are left.');
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto(`${idp.url}/account`);
@@ -204,9 +237,13 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
     await expect.poll(() => page.locator('.passkey-item .passkey-name').allTextContents()).toEqual(['Work laptop']);
     expect(await page.locator('.passkey-item .hint').textContent()).toMatch(/^Created .+ · last used .+$/);
     await page.getByRole('button', { name: 'Remove: Work laptop' }).click();
-    expect(await page.locator('.passkey-item p').textContent()).toBe('Remove the passkey “Work laptop”? You can no longer sign in with it.');
+    expect(await page.locator('.passkey-item p').textContent()).toBe(
+      'Remove the passkey “Work laptop”? You can no longer sign in with it.',
+    );
     await page.locator('.passkey-item').getByRole('button', { name: 'Remove' }).click();
-    await expect.poll(() => page.locator('#passkeys-status').textContent()).toBe('The passkey “Work laptop” was removed.');
+    await expect
+      .poll(() => page.locator('#passkeys-status').textContent())
+      .toBe('The passkey “Work laptop” was removed.');
     await expect.poll(() => page.locator('.passkey-item').count()).toBe(0);
     expect(v.reports.violations).toEqual([]);
     expect(v.reports.pageErrors).toEqual([]);

@@ -31,18 +31,38 @@ describe('the built-in pages in Chromium', () => {
   beforeAll(async () => {
     logoServer = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'image/svg+xml' });
-      res.end('<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40"><rect width="160" height="40" fill="#0b7a55"/></svg>');
+      res.end(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40"><rect width="160" height="40" fill="#0b7a55"/></svg>',
+      );
     });
     await new Promise<void>((resolve) => logoServer.listen(0, '127.0.0.1', resolve));
     logoUrl = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.svg`;
     idp = await startIdp('sqlite', {
       i18n: { defaultLocale: 'en', locales: ['en', 'de'] },
       branding: { name: 'Acme ID', logoUrl, primaryColor: accent },
-      registration: { enabled: true, allowedEmailPatterns: [], emailVerificationRequired: true, signupNotice: { en: 'By signing up you accept our <a href="https://acme.example/privacy">privacy notice</a>.' } },
-      email: { enabled: true, from: 'idp@localhost', smtp: { host: '127.0.0.1', port: 9, secure: false, user: null, password: null } },
+      registration: {
+        enabled: true,
+        allowedEmailPatterns: [],
+        emailVerificationRequired: true,
+        signupNotice: { en: 'By signing up you accept our <a href="https://acme.example/privacy">privacy notice</a>.' },
+      },
+      email: {
+        enabled: true,
+        from: 'idp@localhost',
+        smtp: { host: '127.0.0.1', port: 9, secure: false, user: null, password: null },
+      },
       accountDeletion: { enabled: true, gracePeriodDays: 30 },
       terms: [
-        { id: 'tos', required: true, consentMode: 'explicit', version: '1', content: { en: { title: 'Terms of Service', type: 'link', content: 'https://acme.example/terms' }, de: { title: 'Nutzungsbedingungen', type: 'link', content: 'https://acme.example/agb' } } },
+        {
+          id: 'tos',
+          required: true,
+          consentMode: 'explicit',
+          version: '1',
+          content: {
+            en: { title: 'Terms of Service', type: 'link', content: 'https://acme.example/terms' },
+            de: { title: 'Nutzungsbedingungen', type: 'link', content: 'https://acme.example/agb' },
+          },
+        },
       ],
       users: [testUser({ sub: 'alice' })],
       clients: [testClient({ clientId: 'notes', name: 'Acme Notes' })],
@@ -85,7 +105,9 @@ describe('the built-in pages in Chromium', () => {
     })}`;
 
   async function signIn(context: BrowserContext, email: string) {
-    const response = await context.request.post(`${idp.url}/api/auth/login`, { data: { email, password: testPassword } });
+    const response = await context.request.post(`${idp.url}/api/auth/login`, {
+      data: { email, password: testPassword },
+    });
     expect(response.status()).toBe(200);
   }
 
@@ -118,7 +140,13 @@ describe('the built-in pages in Chromium', () => {
       async open(page, context) {
         await signIn(context, 'alice@example.com');
         // The terms step comes before consent (DESIGN.md 12).
-        expect((await context.request.post(`${idp.url}/api/terms/accept`, { data: { terms: [{ id: 'tos', version: '1' }] } })).status()).toBe(200);
+        expect(
+          (
+            await context.request.post(`${idp.url}/api/terms/accept`, {
+              data: { terms: [{ id: 'tos', version: '1' }] },
+            })
+          ).status(),
+        ).toBe(200);
         await page.goto(authorizeUrl());
         await page.waitForURL((url) => url.pathname === '/consent');
       },
@@ -140,41 +168,61 @@ describe('the built-in pages in Chromium', () => {
       },
     },
     { name: 'page not found', open: (page) => page.goto(`${idp.url}/no-such-page`) },
-    { name: 'rejected authorization request', open: (page) => page.goto(`${idp.url}/oauth2/authorize?client_id=nobody`) },
+    {
+      name: 'rejected authorization request',
+      open: (page) => page.goto(`${idp.url}/oauth2/authorize?client_id=nobody`),
+    },
   ];
 
   /** Controls of Chromium's accessibility tree without a name. */
   async function unnamedControls(page: Page): Promise<string[]> {
     const cdp = await page.context().newCDPSession(page);
-    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[] };
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[];
+    };
     const controls = new Set(['textbox', 'combobox', 'checkbox', 'button', 'link', 'listbox', 'radio', 'searchbox']);
-    return nodes.filter((node) => !node.ignored && controls.has(node.role?.value ?? '') && !node.name?.value?.trim()).map((node) => node.role!.value);
+    return nodes
+      .filter((node) => !node.ignored && controls.has(node.role?.value ?? '') && !node.name?.value?.trim())
+      .map((node) => node.role!.value);
   }
 
-  it.each(pages.map((p) => [p.name, p] as const))('%s fits 360 px, names every control, and runs clean under its policy', async (_name, target) => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const reports: PageReports = await watchPage(page);
-    await target.open(page, context);
-    await page.waitForLoadState('networkidle');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    expect(await unnamedControls(page)).toEqual([]);
-    // Every input is labelled for assistive technology (a visible label or, for the toggles, aria-label).
-    expect(await page.locator('input:not([type=hidden]):visible').count()).toBe(await page.locator('input:not([type=hidden]):visible[id]').count());
-    // Tap targets: controls and the links that stand alone are at least 44 px high; a checkbox's is its label.
-    const small = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('button, input:not([type=hidden]), select, .footer a, .form-links a, .switch a, .toc a, a.button')]
-        .filter((element) => element.offsetParent !== null)
-        .map((element) => (element instanceof HTMLInputElement && element.type === 'checkbox' ? element.labels![0] : element))
-        .filter((element) => element.getBoundingClientRect().height < 44)
-        .map((element) => element.outerHTML.slice(0, 80)),
-    );
-    expect(small).toEqual([]);
-    expect(reports.violations).toEqual([]);
-    expect(reports.pageErrors).toEqual([]);
-    await context.close();
-  });
+  it.each(pages.map((p) => [p.name, p] as const))(
+    '%s fits 360 px, names every control, and runs clean under its policy',
+    async (_name, target) => {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const reports: PageReports = await watchPage(page);
+      await target.open(page, context);
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
+      expect(await unnamedControls(page)).toEqual([]);
+      // Every input is labelled for assistive technology (a visible label or, for the toggles, aria-label).
+      expect(await page.locator('input:not([type=hidden]):visible').count()).toBe(
+        await page.locator('input:not([type=hidden]):visible[id]').count(),
+      );
+      // Tap targets: controls and the links that stand alone are at least 44 px high; a checkbox's is its label.
+      const small = await page.evaluate(() =>
+        [
+          ...document.querySelectorAll<HTMLElement>(
+            'button, input:not([type=hidden]), select, .footer a, .form-links a, .switch a, .toc a, a.button',
+          ),
+        ]
+          .filter((element) => element.offsetParent !== null)
+          .map((element) =>
+            element instanceof HTMLInputElement && element.type === 'checkbox' ? element.labels![0] : element,
+          )
+          .filter((element) => element.getBoundingClientRect().height < 44)
+          .map((element) => element.outerHTML.slice(0, 80)),
+      );
+      expect(small).toEqual([]);
+      expect(reports.violations).toEqual([]);
+      expect(reports.pageErrors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('keeps the sign-in card inside a 390 px phone with 16 px margins (it used to end at 423 px)', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
@@ -189,7 +237,9 @@ describe('the built-in pages in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${idp.url}/login`);
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(15, 17, 21)');
-    expect(await page.locator('main.card').evaluate((card) => getComputedStyle(card).backgroundColor)).toBe('rgb(28, 31, 38)');
+    expect(await page.locator('main.card').evaluate((card) => getComputedStyle(card).backgroundColor)).toBe(
+      'rgb(28, 31, 38)',
+    );
     // The progress spinner of a busy button stands still.
     await page.route('**/api/auth/login', () => undefined);
     await page.getByLabel('Email').fill('alice@example.com');
@@ -201,7 +251,7 @@ describe('the built-in pages in Chromium', () => {
     await context.close();
   });
 
-  it('switches language without scripts too: the switcher\'s button submits the same form', async () => {
+  it("switches language without scripts too: the switcher's button submits the same form", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${idp.url}/forgot-password?x=1`);
@@ -213,7 +263,10 @@ describe('the built-in pages in Chromium', () => {
   });
 
   it('speaks German to a browser that asks for it: lang="de", German words, German error sentences', async () => {
-    const context = await browser.newContext({ locale: 'de-DE', extraHTTPHeaders: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' } });
+    const context = await browser.newContext({
+      locale: 'de-DE',
+      extraHTTPHeaders: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' },
+    });
     const page = await context.newPage();
     await page.goto(authorizeUrl());
     expect(await page.getAttribute('html', 'lang')).toBe('de');
@@ -226,13 +279,17 @@ describe('the built-in pages in Chromium', () => {
     await page.goto(`${idp.url}/register`);
     await page.getByRole('button', { name: 'Konto erstellen' }).click();
     await poll(() => page.locator('#email-error').textContent()).toBe('Geben Sie Ihre E-Mail-Adresse ein.');
-    expect(await page.locator('#term-0-error').textContent()).toBe('Bitte akzeptieren Sie „Nutzungsbedingungen“, um fortzufahren.');
+    expect(await page.locator('#term-0-error').textContent()).toBe(
+      'Bitte akzeptieren Sie „Nutzungsbedingungen“, um fortzufahren.',
+    );
     const legal = page.getByRole('navigation', { name: 'Rechtliches' });
-    expect(await legal.getByRole('link', { name: 'Nutzungsbedingungen' }).getAttribute('href')).toBe('https://acme.example/agb');
+    expect(await legal.getByRole('link', { name: 'Nutzungsbedingungen' }).getAttribute('href')).toBe(
+      'https://acme.example/agb',
+    );
     await context.close();
   });
 
-  it('switches language with the footer\'s switcher, keeping the address and carrying the choice to the next page', async () => {
+  it("switches language with the footer's switcher, keeping the address and carrying the choice to the next page", async () => {
     const page = await browser.newPage();
     await page.goto(authorizeUrl());
     await page.waitForURL((url) => url.pathname === '/login');

@@ -21,10 +21,17 @@ describe.each(databaseKinds)('amr in ID tokens on %s', (kind) => {
   let configuration: oidc.Configuration;
 
   beforeAll(async () => {
-    rp = new RelyingParty(await freePort(), { clientId: 'web', clientSecret: testClient({ clientId: 'web' }).clientSecret, scope: 'openid email offline_access' });
+    rp = new RelyingParty(await freePort(), {
+      clientId: 'web',
+      clientSecret: testClient({ clientId: 'web' }).clientSecret,
+      scope: 'openid email offline_access',
+    });
     idp = await startIdp(
       kind,
-      { users: [testUser({ sub: 'alice' }), testUser({ sub: 'bob' })], clients: [testClient({ clientId: 'web', redirectUris: [rp.redirectUri], skipConsent: true })] },
+      {
+        users: [testUser({ sub: 'alice' }), testUser({ sub: 'bob' })],
+        clients: [testClient({ clientId: 'web', redirectUris: [rp.redirectUri], skipConsent: true })],
+      },
       { hostname: 'localhost' },
     );
     configuration = await rp.discover(idp.url);
@@ -32,7 +39,11 @@ describe.each(databaseKinds)('amr in ID tokens on %s', (kind) => {
   afterAll(() => idp.stop());
 
   const post = (jar: CookieJar, path: string, body: unknown) =>
-    jar.fetch(`${idp.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: idp.url }, body: JSON.stringify(body) });
+    jar.fetch(`${idp.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: idp.url },
+      body: JSON.stringify(body),
+    });
 
   async function toCallback(jar: CookieJar): Promise<URL> {
     let url = await rp.authorizationUrl();
@@ -47,7 +58,9 @@ describe.each(databaseKinds)('amr in ID tokens on %s', (kind) => {
     expect((await post(jar, '/api/user/totp/confirm', { code: otp.generate(secret) })).status).toBe(200);
 
     const fresh = new CookieJar();
-    const pending = (await (await post(fresh, '/api/auth/login', { email: 'alice@example.com', password })).json()) as { factors: string[] };
+    const pending = (await (await post(fresh, '/api/auth/login', { email: 'alice@example.com', password })).json()) as {
+      factors: string[];
+    };
     expect(pending.factors).toContain('totp');
     // The confirmation spent this step's code; the next step's is accepted too (±1 step).
     const next = otp.clone({ epoch: Date.now() + 30_000 }).generate(secret);
@@ -66,11 +79,15 @@ describe.each(databaseKinds)('amr in ID tokens on %s', (kind) => {
     expect((await post(jar, '/api/auth/login', { email: 'bob@example.com', password })).status).toBe(200);
     const device = new SoftwareAuthenticator(idp.url);
     const options = await (await post(jar, '/api/user/passkeys/options', {})).json();
-    expect((await post(jar, '/api/user/passkeys', { response: device.register(options as never), name: 'Laptop' })).status).toBe(201);
+    expect(
+      (await post(jar, '/api/user/passkeys', { response: device.register(options as never), name: 'Laptop' })).status,
+    ).toBe(201);
 
     const browser = new CookieJar();
     const request = await (await post(browser, '/api/auth/passkey/options', {})).json();
-    expect((await post(browser, '/api/auth/passkey/verify', { response: device.assert(request as never) })).status).toBe(200);
+    expect(
+      (await post(browser, '/api/auth/passkey/verify', { response: device.assert(request as never) })).status,
+    ).toBe(200);
     const result = await rp.finish(await toCallback(browser));
     expect(result.claims.amr).toEqual(['hwk']);
     expect(result.userinfo.email).toBe('bob@example.com');

@@ -20,7 +20,10 @@ describe('ID token algorithms per client, with tokens.signing_alg ES256', () => 
   let modern: RelyingParty;
 
   beforeAll(async () => {
-    classic = new RelyingParty(await freePort(), { clientId: 'classic', clientSecret: testClient({ clientId: 'classic' }).clientSecret });
+    classic = new RelyingParty(await freePort(), {
+      clientId: 'classic',
+      clientSecret: testClient({ clientId: 'classic' }).clientSecret,
+    });
     modern = new RelyingParty(await freePort(), {
       clientId: 'modern',
       clientSecret: testClient({ clientId: 'modern' }).clientSecret,
@@ -31,7 +34,12 @@ describe('ID token algorithms per client, with tokens.signing_alg ES256', () => 
       users: [testUser({ sub: 'alice' })],
       clients: [
         testClient({ clientId: 'classic', redirectUris: [classic.redirectUri], skipConsent: true }),
-        testClient({ clientId: 'modern', redirectUris: [modern.redirectUri], skipConsent: true, idTokenSignedResponseAlg: 'ES256' }),
+        testClient({
+          clientId: 'modern',
+          redirectUris: [modern.redirectUri],
+          skipConsent: true,
+          idTokenSignedResponseAlg: 'ES256',
+        }),
       ],
     });
     await classic.discover(idp.url);
@@ -52,7 +60,10 @@ describe('ID token algorithms per client, with tokens.signing_alg ES256', () => 
   }
 
   it('lists RS256 and ES256 in discovery and publishes a key of each', async () => {
-    const metadata = (await (await fetch(`${idp.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    const metadata = (await (await fetch(`${idp.url}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(metadata.id_token_signing_alg_values_supported).toEqual(['RS256', 'ES256']);
     const jwks = (await (await fetch(`${idp.url}/oauth2/jwks`)).json()) as { keys: { alg: string }[] };
     expect(jwks.keys.map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
@@ -62,7 +73,11 @@ describe('ID token algorithms per client, with tokens.signing_alg ES256', () => 
     const result = await signIn(classic);
     expect(result.claims).toMatchObject({ iss: idp.url, sub: 'alice', aud: 'classic' });
     expect(decodeProtectedHeader(result.idToken).alg).toBe('RS256');
-    const rs256Only = await jwtVerify(result.idToken, createRemoteJWKSet(new URL(`${idp.url}/oauth2/jwks`)), { issuer: idp.url, audience: 'classic', algorithms: ['RS256'] });
+    const rs256Only = await jwtVerify(result.idToken, createRemoteJWKSet(new URL(`${idp.url}/oauth2/jwks`)), {
+      issuer: idp.url,
+      audience: 'classic',
+      algorithms: ['RS256'],
+    });
     expect(rs256Only.payload.sub).toBe('alice');
     expect(decodeProtectedHeader(result.accessToken)).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
     expect(result.userinfo.sub).toBe('alice');
@@ -75,8 +90,17 @@ describe('ID token algorithms per client, with tokens.signing_alg ES256', () => 
   });
 
   it('makes the first EdDSA key when a client applied while running asks for it, and lists EdDSA from then on', async () => {
-    const edge = new RelyingParty(await freePort(), { clientId: 'edge', clientSecret: testClient({ clientId: 'edge' }).clientSecret, metadata: { id_token_signed_response_alg: 'EdDSA' } });
-    const edgeClient = testClient({ clientId: 'edge', redirectUris: [edge.redirectUri], skipConsent: true, idTokenSignedResponseAlg: 'EdDSA' });
+    const edge = new RelyingParty(await freePort(), {
+      clientId: 'edge',
+      clientSecret: testClient({ clientId: 'edge' }).clientSecret,
+      metadata: { id_token_signed_response_alg: 'EdDSA' },
+    });
+    const edgeClient = testClient({
+      clientId: 'edge',
+      redirectUris: [edge.redirectUri],
+      skipConsent: true,
+      idTokenSignedResponseAlg: 'EdDSA',
+    });
     await applyConfig(idp.database.storage, { ...idp.config, clients: [...idp.config.clients, edgeClient] });
     await edge.discover(idp.url);
     // The client directory notices the apply within about a second.
@@ -88,7 +112,10 @@ describe('ID token algorithms per client, with tokens.signing_alg ES256', () => 
       });
     }
     expect(decodeProtectedHeader(result.idToken).alg).toBe('EdDSA');
-    const metadata = (await (await fetch(`${idp.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    const metadata = (await (await fetch(`${idp.url}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(metadata.id_token_signing_alg_values_supported).toEqual(['RS256', 'ES256', 'EdDSA']);
   });
 });

@@ -19,11 +19,18 @@ describe('upstream sign-in in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    rp = new RelyingParty(await freePort(), { clientId: 'web', clientSecret: testClient({ clientId: 'web' }).clientSecret });
-    f = await startFederationFixture('sqlite', {}, {
-      clients: [testClient({ clientId: 'web', name: 'Acme Notes', redirectUris: [rp.redirectUri] })],
-      branding: { name: 'Acme ID', logoUrl: null, primaryColor: null },
+    rp = new RelyingParty(await freePort(), {
+      clientId: 'web',
+      clientSecret: testClient({ clientId: 'web' }).clientSecret,
     });
+    f = await startFederationFixture(
+      'sqlite',
+      {},
+      {
+        clients: [testClient({ clientId: 'web', name: 'Acme Notes', redirectUris: [rp.redirectUri] })],
+        branding: { name: 'Acme ID', logoUrl: null, primaryColor: null },
+      },
+    );
     await rp.discover(f.idp.url);
     await rp.listen();
     browser = await launchChromium();
@@ -99,7 +106,9 @@ describe('upstream sign-in in Chromium', () => {
     f.oidc.signInAs('alice-unverified');
     const unverified = await startAtRelyingParty();
     await unverified.page.getByRole('link', { name: 'Continue with Corp Partners' }).click();
-    await unverified.page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('error') === 'LINK_REQUIRED');
+    await unverified.page.waitForURL(
+      (url) => url.pathname === '/login' && url.searchParams.get('error') === 'LINK_REQUIRED',
+    );
     await expect.poll(() => unverified.page.getByRole('alert').first().textContent()).toMatch(/already exists/);
     expect((await f.connections()).filter((c) => c.subject === 'alice-unverified')).toEqual([]);
     await unverified.context.close();
@@ -115,12 +124,16 @@ describe('upstream sign-in in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/account');
     const section = page.locator('#connections');
-    await expect.poll(() => section.locator('#connection-list strong').allTextContents()).toEqual(['Corp SSO', 'Corp Partners']);
+    await expect
+      .poll(() => section.locator('#connection-list strong').allTextContents())
+      .toEqual(['Corp SSO', 'Corp Partners']);
 
     f.github.signInAs('alice-gh');
     await section.getByRole('link', { name: 'Connect GitHub' }).first().click();
     await page.waitForURL((url) => url.pathname === '/account' && url.hash === '#connections');
-    await expect.poll(() => section.locator('#connection-list strong').allTextContents()).toEqual(['Corp SSO', 'Corp Partners', 'GitHub']);
+    await expect
+      .poll(() => section.locator('#connection-list strong').allTextContents())
+      .toEqual(['Corp SSO', 'Corp Partners', 'GitHub']);
     expect(await f.connections()).toContainEqual({ provider_id: 'github', subject: '102', sub: 'alice' });
 
     await section.getByRole('button', { name: 'Disconnect GitHub' }).click();

@@ -15,8 +15,20 @@ import { cleanTables } from '../storage/conformance/subject.js';
 import { testConfig } from '../support/config-fixture.js';
 
 const provider = (overrides: Partial<UpstreamProvider> = {}): UpstreamProvider => ({
-  id: 'corp', type: 'generic_oauth', displayName: 'Corp', iconUrl: null, clientId: 'c', clientSecret: 's', authorizationUrl: 'https://sso.example/auth',
-  tokenUrl: 'https://sso.example/token', userinfoUrl: null, emailUrl: null, scopes: ['openid'], emailConflictStrategy: 'auto_link', openId: true, ...overrides,
+  id: 'corp',
+  type: 'generic_oauth',
+  displayName: 'Corp',
+  iconUrl: null,
+  clientId: 'c',
+  clientSecret: 's',
+  authorizationUrl: 'https://sso.example/auth',
+  tokenUrl: 'https://sso.example/token',
+  userinfoUrl: null,
+  emailUrl: null,
+  scopes: ['openid'],
+  emailConflictStrategy: 'auto_link',
+  openId: true,
+  ...overrides,
 });
 const context = { clientAddress: '192.0.2.1', locale: 'en' };
 
@@ -38,7 +50,11 @@ describe.each(databaseKinds)('account rules on %s', (kind) => {
       termAcceptances: storage.repositories.termAcceptances,
       outbox: { queue: async (_tx, job) => void queued.push(job) },
       events,
-      config: { ...base, registration: { ...base.registration, enabled: true }, email: { ...base.email, enabled: true } },
+      config: {
+        ...base,
+        registration: { ...base.registration, enabled: true },
+        email: { ...base.email, enabled: true },
+      },
       hashPassword: async () => 'unused',
       clock: systemClock,
     });
@@ -64,40 +80,71 @@ describe.each(databaseKinds)('account rules on %s', (kind) => {
 
   it('signs up a new address once when the same upstream account arrives twice at the same moment', async () => {
     const identity = { subject: 'new-1', email: 'new@example.com', emailVerified: true };
-    const decisions = await Promise.all([rules.login(provider(), identity, context), rules.login(provider(), identity, context)]);
+    const decisions = await Promise.all([
+      rules.login(provider(), identity, context),
+      rules.login(provider(), identity, context),
+    ]);
     const subs = decisions.map((d) => (d.kind === 'sign_in' ? d.user.sub : d.kind));
     expect(subs[0]).toBe(subs[1]);
     expect(await t.db('users').where({ email_normalized: 'new@example.com' })).toHaveLength(1);
     expect(await t.db('connections').where({ subject: 'new-1' })).toHaveLength(1);
-    expect((await t.db('events').select('type').orderBy('id')).map((e: { type: string }) => e.type)).toEqual(['registration', 'provider.linked']);
+    expect((await t.db('events').select('type').orderBy('id')).map((e: { type: string }) => e.type)).toEqual([
+      'registration',
+      'provider.linked',
+    ]);
     expect(queued).toEqual([]);
   });
 
   it('signs up an address the upstream does not assert verified like a password signup: unverified, and a verification mail', async () => {
     queued.length = 0;
-    const decision = await rules.login(provider(), { subject: 'u-1', email: 'maybe@example.com', emailVerified: false }, context);
-    expect(decision).toMatchObject({ kind: 'sign_in', user: { email: 'maybe@example.com', emailVerified: false, emailVerificationRequired: true, passwordHash: null } });
+    const decision = await rules.login(
+      provider(),
+      { subject: 'u-1', email: 'maybe@example.com', emailVerified: false },
+      context,
+    );
+    expect(decision).toMatchObject({
+      kind: 'sign_in',
+      user: { email: 'maybe@example.com', emailVerified: false, emailVerificationRequired: true, passwordHash: null },
+    });
     expect(queued).toEqual([{ template: 'email_verification', email: 'maybe@example.com', locale: 'en' }]);
   });
 
   it('never auto-links into an account whose own address was never verified', async () => {
-    expect(await rules.login(provider(), { subject: 'v-1', email: 'victim@example.com', emailVerified: true }, context)).toEqual({ kind: 'link_required', email: 'victim@example.com' });
+    expect(
+      await rules.login(provider(), { subject: 'v-1', email: 'victim@example.com', emailVerified: true }, context),
+    ).toEqual({ kind: 'link_required', email: 'victim@example.com' });
     expect(await t.db('connections')).toEqual([]);
   });
 
   it('refuses a connection whose user was deleted, and a second account at one provider', async () => {
-    await t.storage.repositories.connections.insert(t.storage.db, { providerId: 'corp', subject: 'g-1', sub: 'gone', email: null, linkedAt: 1 });
-    await expect(rules.login(provider(), { subject: 'g-1', email: null, emailVerified: false }, context)).rejects.toMatchObject({ code: 'ACCOUNT_DELETED' });
+    await t.storage.repositories.connections.insert(t.storage.db, {
+      providerId: 'corp',
+      subject: 'g-1',
+      sub: 'gone',
+      email: null,
+      linkedAt: 1,
+    });
+    await expect(
+      rules.login(provider(), { subject: 'g-1', email: null, emailVerified: false }, context),
+    ).rejects.toMatchObject({ code: 'ACCOUNT_DELETED' });
     await rules.link(provider(), { subject: 'a-1', email: null, emailVerified: false }, 'alice', context);
     await rules.link(provider(), { subject: 'a-1', email: null, emailVerified: false }, 'alice', context);
-    await expect(rules.login(provider(), { subject: 'a-2', email: 'alice@example.com', emailVerified: true }, context)).rejects.toMatchObject({ code: 'ALREADY_CONNECTED' });
+    await expect(
+      rules.login(provider(), { subject: 'a-2', email: 'alice@example.com', emailVerified: true }, context),
+    ).rejects.toMatchObject({ code: 'ALREADY_CONNECTED' });
   });
 
   it('removes a connection while a passkey or another usable connection is left, not the last way in', async () => {
     const usable: UpstreamProvider[] = [provider(), provider({ id: 'other' })];
-    const directory: UpstreamDirectory = { list: async () => usable, find: async (id) => usable.find((p) => p.id === id) ?? null };
+    const directory: UpstreamDirectory = {
+      list: async () => usable,
+      find: async (id) => usable.find((p) => p.id === id) ?? null,
+    };
     let passkeys = 0;
-    const factors: UserFactorReader = { summarize: async (subs) => new Map(subs.map((s) => [s, { totpRegistered: false, unusedRecoveryCodes: 0, passkeyCount: passkeys }])) };
+    const factors: UserFactorReader = {
+      summarize: async (subs) =>
+        new Map(subs.map((s) => [s, { totpRegistered: false, unusedRecoveryCodes: 0, passkeyCount: passkeys }])),
+    };
     const service = createConnectionService({
       db: t.storage.db,
       transaction: (work) => t.storage.transaction(work),
@@ -109,9 +156,19 @@ describe.each(databaseKinds)('account rules on %s', (kind) => {
     });
     const user = userRecord('nopass', { passwordHash: null });
     await t.storage.repositories.users.insert(t.storage.db, user);
-    for (const id of ['corp', 'other']) await t.storage.repositories.connections.insert(t.storage.db, { providerId: id, subject: `n-${id}`, sub: 'nopass', email: null, linkedAt: 1 });
+    for (const id of ['corp', 'other'])
+      await t.storage.repositories.connections.insert(t.storage.db, {
+        providerId: id,
+        subject: `n-${id}`,
+        sub: 'nopass',
+        email: null,
+        linkedAt: 1,
+      });
     await service.remove(user, 'other', context);
-    await expect(service.remove(user, 'corp', context)).rejects.toMatchObject({ status: 409, code: 'LAST_SIGN_IN_METHOD' });
+    await expect(service.remove(user, 'corp', context)).rejects.toMatchObject({
+      status: 409,
+      code: 'LAST_SIGN_IN_METHOD',
+    });
     passkeys = 1;
     await service.remove(user, 'corp', context);
     expect(await service.list('nopass')).toEqual([]);
@@ -147,6 +204,8 @@ describe('states and pending links without storage tricks', () => {
     expect(JSON.stringify(stored)).not.toContain(secrets.state);
     expect(JSON.stringify(stored)).not.toContain(secrets.codeVerifier);
     expect(JSON.stringify(stored)).not.toContain(binding);
-    await expect(states.redeem({ state: secrets.state, providerId: 'gh', binding })).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(states.redeem({ state: secrets.state, providerId: 'gh', binding })).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+    });
   });
 });

@@ -33,12 +33,15 @@ describe.each(databaseKinds)('upstream sign-in bad input on %s', (kind) => {
 
   /** Starts a github sign-in in `jar` and returns the callback URL the upstream sends the browser to. */
   async function callbackUrl(jar: CookieJar, provider = 'github'): Promise<URL> {
-    const upstream = locationOf(await jar.fetch(new URL(authorizePath(provider, { return_to: '/account' }), url())), url());
+    const upstream = locationOf(
+      await jar.fetch(new URL(authorizePath(provider, { return_to: '/account' }), url())),
+      url(),
+    );
     return locationOf(await jar.fetch(upstream), upstream);
   }
   const errorOf = (location: URL) => [location.pathname, location.searchParams.get('error')];
 
-  it('a callback without state, with an unknown one, a reused one, an expired one, or another browser\'s: INVALID_STATE', async () => {
+  it("a callback without state, with an unknown one, a reused one, an expired one, or another browser's: INVALID_STATE", async () => {
     f.github.signInAs('grace');
     const jar = new CookieJar();
     const missing = new URL(`${url()}/api/auth/providers/github/callback?code=abc`);
@@ -83,7 +86,12 @@ describe.each(databaseKinds)('upstream sign-in bad input on %s', (kind) => {
   });
 
   it('user and e-mail endpoints that answer non-JSON, fail, or hang: UPSTREAM_ERROR', async () => {
-    for (const [endpoint, how] of [['user', 'non_json'], ['user', 'error_status'], ['emails', 'hang'], ['emails', 'non_json']] as const) {
+    for (const [endpoint, how] of [
+      ['user', 'non_json'],
+      ['user', 'error_status'],
+      ['emails', 'hang'],
+      ['emails', 'non_json'],
+    ] as const) {
       f.github.behaviour[endpoint] = how;
       f.github.signInAs('outsider');
       const landed = await walkUpstream(new CookieJar(), url(), authorizePath('github'));
@@ -94,27 +102,44 @@ describe.each(databaseKinds)('upstream sign-in bad input on %s', (kind) => {
 
   it('an ID token with a wrong issuer, audience, nonce, signature or expiry, or none at all: UPSTREAM_ERROR', async () => {
     f.apple.signInAs('000123.apple-ada');
-    const spoilt = [{ iss: 'https://appleid.apple.com' }, { aud: 'someone-else' }, { nonce: 'replayed-nonce' }, { foreignKey: true }, { expiresIn: -600 }, { omit: true }];
+    const spoilt = [
+      { iss: 'https://appleid.apple.com' },
+      { aud: 'someone-else' },
+      { nonce: 'replayed-nonce' },
+      { foreignKey: true },
+      { expiresIn: -600 },
+      { omit: true },
+    ];
     for (const tamper of spoilt) {
       f.apple.behaviour.tamper = tamper;
       const landed = await walkUpstream(new CookieJar(), url(), authorizePath('apple'));
       expect(errorOf(landed), JSON.stringify(tamper)).toEqual(['/login', 'UPSTREAM_ERROR']);
     }
     f.apple.behaviour.token = 'non_json';
-    expect(errorOf(await walkUpstream(new CookieJar(), url(), authorizePath('apple')))).toEqual(['/login', 'UPSTREAM_ERROR']);
+    expect(errorOf(await walkUpstream(new CookieJar(), url(), authorizePath('apple')))).toEqual([
+      '/login',
+      'UPSTREAM_ERROR',
+    ]);
   });
 
   it('a disabled or unknown provider: 404 PROVIDER_NOT_FOUND to start, PROVIDER_NOT_FOUND at the callback', async () => {
     for (const provider of ['off', 'nope']) {
       const started = await new CookieJar().fetch(new URL(authorizePath(provider), url()));
-      expect([started.status, await started.json()]).toEqual([404, { code: 'PROVIDER_NOT_FOUND', message: 'The sign-in provider is unknown or not enabled.' }]);
+      expect([started.status, await started.json()]).toEqual([
+        404,
+        { code: 'PROVIDER_NOT_FOUND', message: 'The sign-in provider is unknown or not enabled.' },
+      ]);
       const back = await new CookieJar().fetch(`${url()}/api/auth/providers/${provider}/callback?code=x&state=y`);
       expect(errorOf(locationOf(back, url()))).toEqual(['/login', 'PROVIDER_NOT_FOUND']);
     }
   });
 
   it('a return_to that is not a path here, or an unknown intent: 400 before anything starts', async () => {
-    for (const [query, code] of [[{ return_to: 'https://evil.example/' }, 'INVALID_RETURN_TO'], [{ return_to: '//evil.example' }, 'INVALID_RETURN_TO'], [{ intent: 'steal' }, 'VALIDATION_ERROR']] as const) {
+    for (const [query, code] of [
+      [{ return_to: 'https://evil.example/' }, 'INVALID_RETURN_TO'],
+      [{ return_to: '//evil.example' }, 'INVALID_RETURN_TO'],
+      [{ intent: 'steal' }, 'VALIDATION_ERROR'],
+    ] as const) {
       const response = await new CookieJar().fetch(new URL(authorizePath('github', query), url()));
       expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([400, code]);
     }
@@ -132,7 +157,10 @@ describe.each(databaseKinds)('upstream sign-in bad input on %s', (kind) => {
   it('a link whose session changed while at the upstream: INVALID_STATE, nothing linked', async () => {
     const jar = new CookieJar();
     await f.signInWithPassword(jar, 'bob@example.com');
-    const upstream = locationOf(await jar.fetch(new URL(authorizePath('github', { intent: 'link', return_to: '/account' }), url())), url());
+    const upstream = locationOf(
+      await jar.fetch(new URL(authorizePath('github', { intent: 'link', return_to: '/account' }), url())),
+      url(),
+    );
     f.github.signInAs('bob-gh');
     const callback = locationOf(await jar.fetch(upstream), upstream);
     await f.signInWithPassword(jar, 'alice@example.com');
@@ -145,12 +173,22 @@ describe.each(databaseKinds)('upstream sign-in bad input on %s', (kind) => {
     await walkUpstream(grace, url(), authorizePath('github'));
     before = await snapshot();
     const config = f.idp.config;
-    await applyConfig(f.idp.database.storage, { ...config, identityProviders: config.identityProviders.filter((p) => p.id !== 'github') });
+    await applyConfig(f.idp.database.storage, {
+      ...config,
+      identityProviders: config.identityProviders.filter((p) => p.id !== 'github'),
+    });
     try {
       expect((await new CookieJar().fetch(new URL(authorizePath('github'), url()))).status).toBe(404);
-      const list = (await (await grace.fetch(`${url()}/api/connections`)).json()) as { connections: Record<string, unknown>[] };
-      expect(list.connections).toEqual([expect.objectContaining({ provider_id: 'github', type: null, display_name: 'github', available: false })]);
-      const removal = await grace.fetch(`${url()}/api/connections/github`, { method: 'DELETE', headers: { origin: url() } });
+      const list = (await (await grace.fetch(`${url()}/api/connections`)).json()) as {
+        connections: Record<string, unknown>[];
+      };
+      expect(list.connections).toEqual([
+        expect.objectContaining({ provider_id: 'github', type: null, display_name: 'github', available: false }),
+      ]);
+      const removal = await grace.fetch(`${url()}/api/connections/github`, {
+        method: 'DELETE',
+        headers: { origin: url() },
+      });
       expect(removal.status).toBe(409);
     } finally {
       await applyConfig(f.idp.database.storage, config);
@@ -161,28 +199,39 @@ describe.each(databaseKinds)('upstream sign-in bad input on %s', (kind) => {
   });
 });
 
-describe.each(databaseKinds)('upstream sign-in with registration disabled and a second factor for everyone on %s', (kind) => {
-  let f: FederationFixture;
-  const start = () => startFederationFixture(kind, { enabled: false, allowedEmailPatterns: [] }, { auth: { passwordMinLength: 8, secondFactor: 'required', totpIssuer: null, passkeysEnabled: true } });
-  beforeAll(async () => {
-    f = await start();
-  });
-  afterAll(() => f?.stop());
+describe.each(databaseKinds)(
+  'upstream sign-in with registration disabled and a second factor for everyone on %s',
+  (kind) => {
+    let f: FederationFixture;
+    const start = () =>
+      startFederationFixture(
+        kind,
+        { enabled: false, allowedEmailPatterns: [] },
+        { auth: { passwordMinLength: 8, secondFactor: 'required', totpIssuer: null, passkeysEnabled: true } },
+      );
+    beforeAll(async () => {
+      f = await start();
+    });
+    afterAll(() => f?.stop());
 
-  it('a first sign-in is REGISTRATION_DISABLED and creates nothing; an existing account still links, and waits for its second factor', async () => {
-    const before = [await f.users(), await f.connections()];
-    f.github.signInAs('grace');
-    const landed = await walkUpstream(new CookieJar(), f.idp.url, authorizePath('github', { return_to: '/account' }));
-    expect(Object.fromEntries(landed.searchParams)).toEqual({ error: 'REGISTRATION_DISABLED', return_to: '/account' });
-    expect([await f.users(), await f.connections()]).toEqual(before);
+    it('a first sign-in is REGISTRATION_DISABLED and creates nothing; an existing account still links, and waits for its second factor', async () => {
+      const before = [await f.users(), await f.connections()];
+      f.github.signInAs('grace');
+      const landed = await walkUpstream(new CookieJar(), f.idp.url, authorizePath('github', { return_to: '/account' }));
+      expect(Object.fromEntries(landed.searchParams)).toEqual({
+        error: 'REGISTRATION_DISABLED',
+        return_to: '/account',
+      });
+      expect([await f.users(), await f.connections()]).toEqual(before);
 
-    f.oidc.signInAs('alice-corp');
-    const jar = new CookieJar();
-    const pending = await walkUpstream(jar, f.idp.url, authorizePath('corp-auto', { return_to: '/account' }));
-    expect(pending.pathname + pending.search).toBe('/login/second-factor?return_to=%2Faccount');
-    expect(jar.has('session')).toBe(true);
-    // A pending session is no session for the API until the second factor is given.
-    expect((await jar.fetch(`${f.idp.url}/api/auth/session`)).status).toBe(401);
-    expect(await f.connections()).toContainEqual({ provider_id: 'corp-auto', subject: 'alice-corp', sub: 'alice' });
-  });
-});
+      f.oidc.signInAs('alice-corp');
+      const jar = new CookieJar();
+      const pending = await walkUpstream(jar, f.idp.url, authorizePath('corp-auto', { return_to: '/account' }));
+      expect(pending.pathname + pending.search).toBe('/login/second-factor?return_to=%2Faccount');
+      expect(jar.has('session')).toBe(true);
+      // A pending session is no session for the API until the second factor is given.
+      expect((await jar.fetch(`${f.idp.url}/api/auth/session`)).status).toBe(401);
+      expect(await f.connections()).toContainEqual({ provider_id: 'corp-auto', subject: 'alice-corp', sub: 'alice' });
+    });
+  },
+);

@@ -7,7 +7,11 @@ import { createOpenIdMetadataCache } from '../../src/federation/openid-metadata.
 import { createKeySets, verifyIdToken } from '../../src/federation/verify-id-token.js';
 import { authorizationUrl, fetchUpstreamIdentity } from '../../src/federation/upstream-client.js';
 import { readEmail, readEmailList, readSubject, readVerified } from '../../src/federation/upstream-identity.js';
-import { createUpstreamDirectory, toUpstreamProvider, type UpstreamProvider } from '../../src/federation/upstream-provider.js';
+import {
+  createUpstreamDirectory,
+  toUpstreamProvider,
+  type UpstreamProvider,
+} from '../../src/federation/upstream-provider.js';
 import { UpstreamError } from '../../src/federation/federation-error.js';
 import type { IdentityProviderRecord } from '../../src/model/index.js';
 import { testIdentityProvider } from '../support/config-fixture.js';
@@ -24,11 +28,22 @@ beforeAll(async () => {
   server = await listen(async (req, res, url, body) => {
     const path = url.pathname;
     if (path === '/realms/acme/.well-known/openid-configuration') {
-      return json(res, 200, { issuer: `${server.url}/realms/acme`, authorization_endpoint: `${server.url}/realms/acme/protocol/auth`, jwks_uri: `${server.url}/keys`, userinfo_endpoint: `${server.url}/userinfo` });
+      return json(res, 200, {
+        issuer: `${server.url}/realms/acme`,
+        authorization_endpoint: `${server.url}/realms/acme/protocol/auth`,
+        jwks_uri: `${server.url}/keys`,
+        userinfo_endpoint: `${server.url}/userinfo`,
+      });
     }
     // A document at the root for another authorization endpoint: not ours.
-    if (path === '/.well-known/openid-configuration') return json(res, 200, { issuer: server.url, authorization_endpoint: `${server.url}/authorize`, jwks_uri: `${server.url}/keys` });
-    if (path === '/keys') return json(res, 200, { keys: [{ ...(await exportJWK(key.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }] });
+    if (path === '/.well-known/openid-configuration')
+      return json(res, 200, {
+        issuer: server.url,
+        authorization_endpoint: `${server.url}/authorize`,
+        jwks_uri: `${server.url}/keys`,
+      });
+    if (path === '/keys')
+      return json(res, 200, { keys: [{ ...(await exportJWK(key.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }] });
     if (path === '/token') {
       lastTokenRequest = { headers: req.headers, body };
       return json(res, 200, { access_token: 'at', token_type: 'Bearer' });
@@ -43,16 +58,33 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const provider = (overrides: Partial<UpstreamProvider> = {}): UpstreamProvider => ({
-  id: 'corp', type: 'generic_oauth', displayName: 'Corp', iconUrl: null, clientId: 'idp client', clientSecret: 's3cr:t&+',
-  authorizationUrl: `${server.url}/realms/acme/protocol/auth`, tokenUrl: `${server.url}/token`, userinfoUrl: `${server.url}/userinfo`, emailUrl: null,
-  scopes: ['email'], emailConflictStrategy: 'require_link', openId: false, ...overrides,
+  id: 'corp',
+  type: 'generic_oauth',
+  displayName: 'Corp',
+  iconUrl: null,
+  clientId: 'idp client',
+  clientSecret: 's3cr:t&+',
+  authorizationUrl: `${server.url}/realms/acme/protocol/auth`,
+  tokenUrl: `${server.url}/token`,
+  userinfoUrl: `${server.url}/userinfo`,
+  emailUrl: null,
+  scopes: ['email'],
+  emailConflictStrategy: 'require_link',
+  openId: false,
+  ...overrides,
 });
 
 describe('fetchUpstreamJson', () => {
   it('names what failed: no answer in time, non-JSON, nobody listening', async () => {
-    await expect(fetchUpstreamJson('token endpoint', `${server.url}/slow`, {}, 200)).rejects.toThrow('token endpoint: no answer within 200 ms');
-    await expect(fetchUpstreamJson('userinfo endpoint', `${server.url}/html`, {}, 1000)).rejects.toThrow('userinfo endpoint: HTTP 200 with a body that is not JSON');
-    await expect(fetchUpstreamJson('discovery', 'http://127.0.0.1:1/x', {}, 1000)).rejects.toBeInstanceOf(UpstreamError);
+    await expect(fetchUpstreamJson('token endpoint', `${server.url}/slow`, {}, 200)).rejects.toThrow(
+      'token endpoint: no answer within 200 ms',
+    );
+    await expect(fetchUpstreamJson('userinfo endpoint', `${server.url}/html`, {}, 1000)).rejects.toThrow(
+      'userinfo endpoint: HTTP 200 with a body that is not JSON',
+    );
+    await expect(fetchUpstreamJson('discovery', 'http://127.0.0.1:1/x', {}, 1000)).rejects.toBeInstanceOf(
+      UpstreamError,
+    );
     expect(() => asObject('token endpoint', [1])).toThrow('token endpoint: the answer is not a JSON object');
   });
 });
@@ -61,7 +93,11 @@ describe('the OpenID metadata of an authorization endpoint', () => {
   it('is the discovery document at a path prefix whose authorization_endpoint and issuer match, fetched once', async () => {
     const cache = createOpenIdMetadataCache({ clock: systemClock, timeoutMs: 1000 });
     const metadata = await cache.metadataFor(`${server.url}/realms/acme/protocol/auth`);
-    expect(metadata).toEqual({ issuer: `${server.url}/realms/acme`, jwksUri: `${server.url}/keys`, userinfoEndpoint: `${server.url}/userinfo` });
+    expect(metadata).toEqual({
+      issuer: `${server.url}/realms/acme`,
+      jwksUri: `${server.url}/keys`,
+      userinfoEndpoint: `${server.url}/userinfo`,
+    });
     expect(await cache.metadataFor(`${server.url}/realms/acme/protocol/auth`)).toBe(metadata);
   });
 
@@ -74,7 +110,11 @@ describe('the OpenID metadata of an authorization endpoint', () => {
 });
 
 describe('verifyIdToken', () => {
-  const metadata = () => ({ issuer: `${server.url}/realms/acme`, jwksUri: `${server.url}/keys`, userinfoEndpoint: null });
+  const metadata = () => ({
+    issuer: `${server.url}/realms/acme`,
+    jwksUri: `${server.url}/keys`,
+    userinfoEndpoint: null,
+  });
   const sign = (claims: Record<string, unknown>, options: { foreign?: boolean; exp?: number } = {}) => {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ nonce: 'n-1', ...claims })
@@ -86,7 +126,8 @@ describe('verifyIdToken', () => {
       .setExpirationTime(options.exp ?? now + 300)
       .sign(options.foreign ? otherKey.privateKey : key.privateKey);
   };
-  const verify = async (token: string) => verifyIdToken(token, { metadata: metadata(), clientId: 'idp', nonce: 'n-1', now: Date.now() }, createKeySets(1000));
+  const verify = async (token: string) =>
+    verifyIdToken(token, { metadata: metadata(), clientId: 'idp', nonce: 'n-1', now: Date.now() }, createKeySets(1000));
 
   it('accepts a token of the issuer for us with our nonce', async () => {
     expect((await verify(await sign({}))).sub).toBe('u-1');
@@ -98,7 +139,12 @@ describe('verifyIdToken', () => {
     ['another nonce', { nonce: 'n-2' }, {}, 'ID token: the nonce is not the one this sign-in sent'],
     ['a foreign signature', {}, { foreign: true }, 'ID token: the signature does not verify'],
     ['an expiry in the past', {}, { exp: Math.floor(Date.now() / 1000) - 3600 }, 'ID token: expired'],
-    ['several audiences without azp', { aud: ['idp', 'other'] }, {}, 'ID token: several audiences and azp is not our client id'],
+    [
+      'several audiences without azp',
+      { aud: ['idp', 'other'] },
+      {},
+      'ID token: several audiences and azp is not our client id',
+    ],
   ])('refuses %s', async (_name, claims, options, message) => {
     await expect(verify(await sign(claims, options))).rejects.toThrow(message);
   });
@@ -110,11 +156,20 @@ describe('verifyIdToken', () => {
 
 describe('the identity from userinfo and e-mail endpoints (generic_oauth without openid)', () => {
   const exchange = { code: 'c', redirectUri: 'http://127.0.0.1/cb', codeVerifier: 'v'.repeat(43), nonce: 'n' };
-  const deps = { clock: systemClock, timeoutMs: 1000, metadata: createOpenIdMetadataCache({ clock: systemClock, timeoutMs: 1000 }), keySets: createKeySets(1000) };
+  const deps = {
+    clock: systemClock,
+    timeoutMs: 1000,
+    metadata: createOpenIdMetadataCache({ clock: systemClock, timeoutMs: 1000 }),
+    keySets: createKeySets(1000),
+  };
 
   it('authenticates with HTTP Basic, form-encoding the id and secret first (RFC 6749 §2.3.1)', async () => {
     userinfo = { id: 42, email: ' X@Corp.example ', email_verified: true };
-    expect(await fetchUpstreamIdentity(provider(), exchange, deps)).toEqual({ subject: '42', email: 'X@Corp.example', emailVerified: true });
+    expect(await fetchUpstreamIdentity(provider(), exchange, deps)).toEqual({
+      subject: '42',
+      email: 'X@Corp.example',
+      emailVerified: true,
+    });
     const basic = Buffer.from(String(lastTokenRequest!.headers.authorization).slice(6), 'base64').toString();
     expect(basic).toBe('idp+client:s3cr%3At%26%2B');
     expect(new URLSearchParams(lastTokenRequest!.body).get('client_secret')).toBeNull();
@@ -122,60 +177,120 @@ describe('the identity from userinfo and e-mail endpoints (generic_oauth without
 
   it('takes the address from email_url when there is one, and needs an id', async () => {
     userinfo = { sub: 'abc', email: 'public@corp.example' };
-    expect(await fetchUpstreamIdentity(provider({ emailUrl: `${server.url}/emails` }), exchange, deps)).toEqual({ subject: 'abc', email: 'x@corp.example', emailVerified: true });
+    expect(await fetchUpstreamIdentity(provider({ emailUrl: `${server.url}/emails` }), exchange, deps)).toEqual({
+      subject: 'abc',
+      email: 'x@corp.example',
+      emailVerified: true,
+    });
     userinfo = { name: 'nobody' };
-    await expect(fetchUpstreamIdentity(provider(), exchange, deps)).rejects.toThrow('userinfo endpoint: no usable account id (sub or id)');
-    await expect(fetchUpstreamIdentity(provider({ userinfoUrl: null }), exchange, deps)).rejects.toThrow('no userinfo_url to read the account from');
+    await expect(fetchUpstreamIdentity(provider(), exchange, deps)).rejects.toThrow(
+      'userinfo endpoint: no usable account id (sub or id)',
+    );
+    await expect(fetchUpstreamIdentity(provider({ userinfoUrl: null }), exchange, deps)).rejects.toThrow(
+      'no userinfo_url to read the account from',
+    );
   });
 
   it('needs an ID token from an OpenID upstream', async () => {
-    await expect(fetchUpstreamIdentity(provider({ openId: true }), exchange, deps)).rejects.toThrow('token endpoint: no id_token from an OpenID upstream');
+    await expect(fetchUpstreamIdentity(provider({ openId: true }), exchange, deps)).rejects.toThrow(
+      'token endpoint: no id_token from an OpenID upstream',
+    );
   });
 });
 
 describe('reading upstream answers', () => {
   it('picks the primary address with its flag, else the first verified one', () => {
-    expect(readEmailList('e', [{ email: 'a@x.io', verified: true }, { email: 'b@x.io', primary: true, verified: false }])).toEqual({ email: 'b@x.io', emailVerified: false });
-    expect(readEmailList('e', [null, { email: 'not an address', primary: true }, { email: 'a@x.io', verified: 'true' }])).toEqual({ email: 'a@x.io', emailVerified: true });
+    expect(
+      readEmailList('e', [
+        { email: 'a@x.io', verified: true },
+        { email: 'b@x.io', primary: true, verified: false },
+      ]),
+    ).toEqual({ email: 'b@x.io', emailVerified: false });
+    expect(
+      readEmailList('e', [null, { email: 'not an address', primary: true }, { email: 'a@x.io', verified: 'true' }]),
+    ).toEqual({ email: 'a@x.io', emailVerified: true });
     expect(readEmailList('e', [])).toEqual({ email: null, emailVerified: false });
-    expect(() => readEmailList('e-mail endpoint', { emails: [] })).toThrow('e-mail endpoint: the answer is not a list of addresses');
+    expect(() => readEmailList('e-mail endpoint', { emails: [] })).toThrow(
+      'e-mail endpoint: the answer is not a list of addresses',
+    );
   });
 
   it('reads subjects, addresses and verified flags strictly', () => {
     expect([readSubject('x', 7), readSubject('x', 'abc')]).toEqual(['7', 'abc']);
     for (const bad of ['', 'x'.repeat(256), 1.5, null]) expect(() => readSubject('x', bad)).toThrow(UpstreamError);
-    expect([readEmail('a@b'), readEmail('a b@c'), readEmail(`${'a'.repeat(320)}@b`), readEmail(3)]).toEqual(['a@b', null, null, null]);
-    expect([readVerified(true), readVerified('true'), readVerified('false'), readVerified(1)]).toEqual([true, true, false, false]);
+    expect([readEmail('a@b'), readEmail('a b@c'), readEmail(`${'a'.repeat(320)}@b`), readEmail(3)]).toEqual([
+      'a@b',
+      null,
+      null,
+      null,
+    ]);
+    expect([readVerified(true), readVerified('true'), readVerified('false'), readVerified(1)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
 describe('the provider a sign-in uses', () => {
   const record = (overrides: Partial<IdentityProviderRecord> = {}): IdentityProviderRecord => ({
-    id: 'gh', type: 'github', enabled: true, displayName: null, iconUrl: null, clientId: 'c', clientSecretFingerprint: 'f',
-    authorizationUrl: null, tokenUrl: null, userinfoUrl: null, emailUrl: null, scopes: ['read:user'], emailConflictStrategy: 'require_link',
-    createdAt: 1, updatedAt: 1, ...overrides,
+    id: 'gh',
+    type: 'github',
+    enabled: true,
+    displayName: null,
+    iconUrl: null,
+    clientId: 'c',
+    clientSecretFingerprint: 'f',
+    authorizationUrl: null,
+    tokenUrl: null,
+    userinfoUrl: null,
+    emailUrl: null,
+    scopes: ['read:user'],
+    emailConflictStrategy: 'require_link',
+    createdAt: 1,
+    updatedAt: 1,
+    ...overrides,
   });
 
   it('fills the built-in endpoints and label, and takes the secret from the config', () => {
-    expect(toUpstreamProvider(record(), testIdentityProvider({ id: 'gh', clientSecret: 'from-config' }))).toMatchObject({
-      displayName: 'GitHub', clientSecret: 'from-config', tokenUrl: 'https://github.com/login/oauth/access_token', emailUrl: 'https://api.github.com/user/emails', openId: false,
-    });
-    expect(toUpstreamProvider(record({ type: 'apple', scopes: ['name', 'email'] }), testIdentityProvider({ id: 'gh' }))).toMatchObject({ displayName: 'Apple', userinfoUrl: null, openId: true });
+    expect(toUpstreamProvider(record(), testIdentityProvider({ id: 'gh', clientSecret: 'from-config' }))).toMatchObject(
+      {
+        displayName: 'GitHub',
+        clientSecret: 'from-config',
+        tokenUrl: 'https://github.com/login/oauth/access_token',
+        emailUrl: 'https://api.github.com/user/emails',
+        openId: false,
+      },
+    );
+    expect(
+      toUpstreamProvider(record({ type: 'apple', scopes: ['name', 'email'] }), testIdentityProvider({ id: 'gh' })),
+    ).toMatchObject({ displayName: 'Apple', userinfoUrl: null, openId: true });
   });
 
-  it('is unusable when disabled in storage or in this process\'s config, missing from it, or a generic one without endpoints', () => {
+  it("is unusable when disabled in storage or in this process's config, missing from it, or a generic one without endpoints", () => {
     expect(toUpstreamProvider(record({ enabled: false }), testIdentityProvider({ id: 'gh' }))).toBeNull();
     expect(toUpstreamProvider(record(), testIdentityProvider({ id: 'gh', enabled: false }))).toBeNull();
     expect(toUpstreamProvider(record(), undefined)).toBeNull();
-    expect(toUpstreamProvider(record({ type: 'generic_oauth', tokenUrl: 'https://t.example' }), testIdentityProvider({ id: 'gh' }))).toBeNull();
+    expect(
+      toUpstreamProvider(
+        record({ type: 'generic_oauth', tokenUrl: 'https://t.example' }),
+        testIdentityProvider({ id: 'gh' }),
+      ),
+    ).toBeNull();
   });
 
-  it('reads the running config\'s list on each call, so a reload that replaces its contents takes effect at once', async () => {
+  it("reads the running config's list on each call, so a reload that replaces its contents takes effect at once", async () => {
     const configured = [testIdentityProvider({ id: 'gh', clientSecret: 'old' })];
     const stored = [record()];
     const directory = createUpstreamDirectory({
       db: {} as never,
-      providers: { findById: async (_tx, id) => stored.find((r) => r.id === id) ?? null, listAll: async () => stored, save: async () => {}, delete: async () => {} },
+      providers: {
+        findById: async (_tx, id) => stored.find((r) => r.id === id) ?? null,
+        listAll: async () => stored,
+        save: async () => {},
+        delete: async () => {},
+      },
       configured,
     });
     expect((await directory.find('gh'))?.clientSecret).toBe('old');
@@ -189,8 +304,18 @@ describe('the provider a sign-in uses', () => {
     const base = provider({ authorizationUrl: 'https://sso.example/auth?tenant=1' });
     const secrets = { state: 's', codeVerifier: 'v', codeChallenge: 'c', nonce: 'n' };
     const plain = new URL(authorizationUrl(base, 'https://idp.example/cb', secrets));
-    expect([plain.searchParams.get('tenant'), plain.searchParams.get('nonce'), plain.searchParams.get('response_mode')]).toEqual(['1', null, null]);
-    expect(new URL(authorizationUrl({ ...base, openId: true }, 'https://idp.example/cb', secrets)).searchParams.get('nonce')).toBe('n');
-    expect(new URL(authorizationUrl({ ...base, type: 'apple', openId: true, scopes: [] }, 'x:/cb', secrets)).searchParams.get('response_mode')).toBeNull();
+    expect([
+      plain.searchParams.get('tenant'),
+      plain.searchParams.get('nonce'),
+      plain.searchParams.get('response_mode'),
+    ]).toEqual(['1', null, null]);
+    expect(
+      new URL(authorizationUrl({ ...base, openId: true }, 'https://idp.example/cb', secrets)).searchParams.get('nonce'),
+    ).toBe('n');
+    expect(
+      new URL(
+        authorizationUrl({ ...base, type: 'apple', openId: true, scopes: [] }, 'x:/cb', secrets),
+      ).searchParams.get('response_mode'),
+    ).toBeNull();
   });
 });

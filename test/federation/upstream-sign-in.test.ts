@@ -44,7 +44,12 @@ describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
     expect(request.get('redirect_uri')).toBe(`${url()}/api/auth/providers/github/callback`);
     expect(request.get('nonce')).toBeNull();
     const { user, session } = await f.session(jar);
-    expect(user).toMatchObject({ email: 'grace@users.example', email_verified: true, managed_by: 'database', has_password: false });
+    expect(user).toMatchObject({
+      email: 'grace@users.example',
+      email_verified: true,
+      managed_by: 'database',
+      has_password: false,
+    });
     expect(session.amr).toEqual(['fed']);
     expect(await f.connections()).toContainEqual({ provider_id: 'github', subject: '101', sub: user.sub });
 
@@ -68,10 +73,18 @@ describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
   it('generic_oauth with openid: the ID token (discovered issuer, nonce) names the account, userinfo gives the address', async () => {
     const jar = new CookieJar();
     f.oidc.signInAs('ada');
-    const landed = await walkUpstream(jar, url(), authorizePath('corp', { return_to: '/oauth2/authorize?client_id=web' }));
+    const landed = await walkUpstream(
+      jar,
+      url(),
+      authorizePath('corp', { return_to: '/oauth2/authorize?client_id=web' }),
+    );
     expect(landed.pathname + landed.search).toBe('/oauth2/authorize?client_id=web');
     const request = f.oidc.authorizationRequests.at(-1)!;
-    expect([request.get('nonce')?.length, request.get('code_challenge_method'), request.get('scope')]).toEqual([43, 'S256', 'openid email']);
+    expect([request.get('nonce')?.length, request.get('code_challenge_method'), request.get('scope')]).toEqual([
+      43,
+      'S256',
+      'openid email',
+    ]);
     const { user, session } = await f.session(jar);
     expect(user).toMatchObject({ email: 'ada@example.com', email_verified: true, has_password: false });
     expect(session.amr).toEqual(['fed']);
@@ -105,7 +118,12 @@ describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
 
     // Signed in as someone else, the link is asked for again and not made.
     const elsewhere = new CookieJar();
-    for (const [name, value] of jar.header().split('; ').map((c) => c.split('='))) if (name === 'upstream_link') elsewhere.store(new Response(null, { headers: { 'set-cookie': `${name}=${value}` } }));
+    for (const [name, value] of jar
+      .header()
+      .split('; ')
+      .map((c) => c.split('=')))
+      if (name === 'upstream_link')
+        elsewhere.store(new Response(null, { headers: { 'set-cookie': `${name}=${value}` } }));
     await f.signInWithPassword(elsewhere, 'bob@example.com');
     const refused = locationOf(await elsewhere.fetch(new URL(landed.searchParams.get('return_to')!, url())), url());
     expect(refused.searchParams.get('error')).toBe('LINK_REQUIRED');
@@ -139,7 +157,11 @@ describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
       play();
       const landed = await walkUpstream(new CookieJar(), url(), authorizePath(provider));
       expect(landed.searchParams.get('error'), provider).toBe('LINK_REQUIRED');
-      expect((await f.connections()).filter((c) => c.provider_id === provider && c.subject !== 'alice-corp').map((c) => c.subject)).not.toContain(account);
+      expect(
+        (await f.connections())
+          .filter((c) => c.provider_id === provider && c.subject !== 'alice-corp')
+          .map((c) => c.subject),
+      ).not.toContain(account);
     }
   });
 
@@ -154,15 +176,24 @@ describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
     for (const [provider, play, code] of cases) {
       play();
       const landed = await walkUpstream(new CookieJar(), url(), authorizePath(provider, { return_to: '/account' }));
-      expect([landed.pathname, landed.searchParams.get('error'), landed.searchParams.get('return_to')], code).toEqual(['/login', code, '/account']);
+      expect([landed.pathname, landed.searchParams.get('error'), landed.searchParams.get('return_to')], code).toEqual([
+        '/login',
+        code,
+        '/account',
+      ]);
     }
     expect([await f.users(), await f.connections()]).toEqual(before);
   });
 
   it('intent=link connects an upstream account to the signed-in user; one upstream account never serves two users', async () => {
-    const anonymous = locationOf(await new CookieJar().fetch(new URL(authorizePath('github', { intent: 'link', return_to: '/account' }), url())), url());
+    const anonymous = locationOf(
+      await new CookieJar().fetch(new URL(authorizePath('github', { intent: 'link', return_to: '/account' }), url())),
+      url(),
+    );
     expect(anonymous.pathname).toBe('/login');
-    expect(anonymous.searchParams.get('return_to')).toBe('/api/auth/providers/github/authorize?intent=link&return_to=%2Faccount');
+    expect(anonymous.searchParams.get('return_to')).toBe(
+      '/api/auth/providers/github/authorize?intent=link&return_to=%2Faccount',
+    );
 
     const bob = new CookieJar();
     await f.signInWithPassword(bob, 'bob@example.com');
@@ -177,25 +208,38 @@ describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
     expect(second.searchParams.get('error')).toBe('ALREADY_CONNECTED');
 
     f.github.signInAs('grace');
-    const taken = await walkUpstream(bob, url(), authorizePath('github-auto', { intent: 'link', return_to: '/account' }));
+    const taken = await walkUpstream(
+      bob,
+      url(),
+      authorizePath('github-auto', { intent: 'link', return_to: '/account' }),
+    );
     expect(taken.pathname).toBe('/account');
     const stolen = new CookieJar();
     await f.signInWithPassword(stolen, 'alice@example.com');
-    const refused = await walkUpstream(stolen, url(), authorizePath('github-auto', { intent: 'link', return_to: '/account' }));
+    const refused = await walkUpstream(
+      stolen,
+      url(),
+      authorizePath('github-auto', { intent: 'link', return_to: '/account' }),
+    );
     expect([refused.pathname, refused.searchParams.get('error')]).toEqual(['/login', 'CONNECTION_IN_USE']);
-    expect((await f.connections()).filter((c) => c.provider_id === 'github-auto' && c.subject === '101').map((c) => c.sub)).toEqual(['bob']);
+    expect(
+      (await f.connections()).filter((c) => c.provider_id === 'github-auto' && c.subject === '101').map((c) => c.sub),
+    ).toEqual(['bob']);
   });
 
   it('GET /api/connections lists them; DELETE refuses the last way in (409), removes others (204), 404 for none', async () => {
     const bob = new CookieJar();
     await f.signInWithPassword(bob, 'bob@example.com');
-    const list = (await (await bob.fetch(`${url()}/api/connections`)).json()) as { connections: Record<string, unknown>[] };
+    const list = (await (await bob.fetch(`${url()}/api/connections`)).json()) as {
+      connections: Record<string, unknown>[];
+    };
     expect(list.connections.map((c) => [c.provider_id, c.type, c.display_name, c.email, c.available])).toEqual([
       ['github', 'github', 'GitHub', 'bob.github@users.example', true],
       ['github-auto', 'github', 'GitHub', 'grace@users.example', true],
     ]);
     expect(list.connections[0].linked_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
-    const remove = (jar: CookieJar, provider: string) => jar.fetch(`${url()}/api/connections/${provider}`, { method: 'DELETE', headers: { origin: url() } });
+    const remove = (jar: CookieJar, provider: string) =>
+      jar.fetch(`${url()}/api/connections/${provider}`, { method: 'DELETE', headers: { origin: url() } });
     expect((await remove(bob, 'github-auto')).status).toBe(204);
     const missing = await remove(bob, 'github-auto');
     expect([missing.status, ((await missing.json()) as { code: string }).code]).toEqual([404, 'CONNECTION_NOT_FOUND']);
@@ -206,6 +250,8 @@ describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
     await walkUpstream(grace, url(), authorizePath('github'));
     const last = await remove(grace, 'github');
     expect([last.status, ((await last.json()) as { code: string }).code]).toEqual([409, 'LAST_SIGN_IN_METHOD']);
-    expect((await (await new CookieJar().fetch(`${url()}/api/connections`)).json()) as object).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect((await (await new CookieJar().fetch(`${url()}/api/connections`)).json()) as object).toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
   });
 });

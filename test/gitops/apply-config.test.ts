@@ -77,12 +77,16 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     await t.destroy();
   });
   beforeEach(async () => {
-    for (const table of ['users', 'clients', 'terms', 'term_versions', 'identity_providers', 'settings', 'events']) await t.db(table).delete();
+    for (const table of ['users', 'clients', 'terms', 'term_versions', 'identity_providers', 'settings', 'events'])
+      await t.db(table).delete();
   });
 
   const full = testConfig({
     users: [testUser({ sub: 'alice', role: 'admin' }), testUser({ sub: 'bob', passwordHash: null })],
-    clients: [testClient({ clientId: 'web' }), testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none' })],
+    clients: [
+      testClient({ clientId: 'web' }),
+      testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none' }),
+    ],
     terms: [testTerm()],
     identityProviders: [testIdentityProvider()],
   });
@@ -101,7 +105,13 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     expect(first.plan.summary).toEqual({ create: 6, update: 0, remove: 0 });
 
     const alice = await knexUserRepository.findBySub(t.db, 'alice');
-    expect(alice).toMatchObject({ managedBy: 'config', role: 'admin', email: 'alice@example.com', deletedAt: null, createdAt: clock.now() });
+    expect(alice).toMatchObject({
+      managedBy: 'config',
+      role: 'admin',
+      email: 'alice@example.com',
+      deletedAt: null,
+      createdAt: clock.now(),
+    });
     const web = await knexClientRepository.findById(t.db, 'web');
     expect(web?.secretHash).toBe(hashClientSecret('secret-of-web-0123456789abcdef'));
     expect((await knexClientRepository.findById(t.db, 'spa'))?.secretHash).toBeNull();
@@ -117,7 +127,16 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     // One config.applied event for the apply that changed something, none for the one that did not.
     const { events } = await storage.repositories.events.list(storage.db, { page: 1, pageSize: 10 });
     expect(events).toEqual([
-      { id: expect.any(Number), time: clock.now(), type: 'config.applied', actor: 'config', subject: null, clientAddress: null, clientId: null, detail: { create: 6, update: 0, remove: 0 } },
+      {
+        id: expect.any(Number),
+        time: clock.now(),
+        type: 'config.applied',
+        actor: 'config',
+        subject: null,
+        clientAddress: null,
+        clientId: null,
+        detail: { create: 6, update: 0, remove: 0 },
+      },
     ]);
   });
 
@@ -134,8 +153,18 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     });
     const plan = (await applyConfig(storage, rotated, { clock, dryRun: true })).plan;
     expect(plan.changes).toEqual([
-      { kind: 'identity_provider', action: 'update', key: 'github', fields: [{ field: 'client_secret', old: SENSITIVE, new: SENSITIVE }] },
-      { kind: 'client', action: 'update', key: 'web', fields: [{ field: 'client_secret', old: SENSITIVE, new: SENSITIVE }] },
+      {
+        kind: 'identity_provider',
+        action: 'update',
+        key: 'github',
+        fields: [{ field: 'client_secret', old: SENSITIVE, new: SENSITIVE }],
+      },
+      {
+        kind: 'client',
+        action: 'update',
+        key: 'web',
+        fields: [{ field: 'client_secret', old: SENSITIVE, new: SENSITIVE }],
+      },
     ]);
     expect(JSON.stringify(plan.changes)).not.toContain('a-brand-new-secret');
   });
@@ -146,7 +175,13 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     const changed = testConfig({
       ...full,
       users: [testUser({ sub: 'alice', role: 'user', email: 'Alice@New.example' }), full.users[1]],
-      clients: [testClient({ clientId: 'web', redirectUris: ['https://web.example.com/callback', 'https://web.example.com/cb2'] }), full.clients[1]],
+      clients: [
+        testClient({
+          clientId: 'web',
+          redirectUris: ['https://web.example.com/callback', 'https://web.example.com/cb2'],
+        }),
+        full.clients[1],
+      ],
       terms: [testTerm({ version: '2' })],
     });
     const result = await applyConfig(storage, changed, { clock });
@@ -155,7 +190,13 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
         kind: 'client',
         action: 'update',
         key: 'web',
-        fields: [{ field: 'redirect_uris', old: ['https://web.example.com/callback'], new: ['https://web.example.com/callback', 'https://web.example.com/cb2'] }],
+        fields: [
+          {
+            field: 'redirect_uris',
+            old: ['https://web.example.com/callback'],
+            new: ['https://web.example.com/callback', 'https://web.example.com/cb2'],
+          },
+        ],
       },
       {
         kind: 'user',
@@ -187,7 +228,12 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       { field: 'given_name', old: null, new: 'Ada' },
       { field: 'locale', old: null, new: 'de' },
     ]);
-    expect(await knexUserRepository.findBySub(t.db, 'ada')).toMatchObject({ name: 'Ada Lovelace', givenName: 'Ada', familyName: null, locale: 'de' });
+    expect(await knexUserRepository.findBySub(t.db, 'ada')).toMatchObject({
+      name: 'Ada Lovelace',
+      givenName: 'Ada',
+      familyName: null,
+      locale: 'de',
+    });
 
     const edited = testUser({ sub: 'ada', name: 'Augusta Ada King', familyName: 'King' });
     const result = await applyConfig(storage, testConfig({ ...full, users: [edited] }), { clock });
@@ -202,16 +248,33 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
         { field: 'locale', old: 'de', new: null },
       ],
     });
-    expect(await knexUserRepository.findBySub(t.db, 'ada')).toMatchObject({ name: 'Augusta Ada King', givenName: null, familyName: 'King', locale: null });
-    expect((await applyConfig(storage, testConfig({ ...full, users: [edited] }), { clock })).plan.changes.filter((c) => c.kind === 'user')).toEqual([]);
+    expect(await knexUserRepository.findBySub(t.db, 'ada')).toMatchObject({
+      name: 'Augusta Ada King',
+      givenName: null,
+      familyName: 'King',
+      locale: null,
+    });
+    expect(
+      (await applyConfig(storage, testConfig({ ...full, users: [edited] }), { clock })).plan.changes.filter(
+        (c) => c.kind === 'user',
+      ),
+    ).toEqual([]);
   });
 
   it('updates a client whose ID token algorithm changed, and changes nothing more', async () => {
     await applyConfig(storage, full, { clock });
-    const es256 = testConfig({ ...full, clients: [testClient({ clientId: 'web', idTokenSignedResponseAlg: 'ES256' }), full.clients[1]] });
+    const es256 = testConfig({
+      ...full,
+      clients: [testClient({ clientId: 'web', idTokenSignedResponseAlg: 'ES256' }), full.clients[1]],
+    });
     const result = await applyConfig(storage, es256, { clock });
     expect(result.plan.changes).toEqual([
-      { kind: 'client', action: 'update', key: 'web', fields: [{ field: 'id_token_signed_response_alg', old: 'RS256', new: 'ES256' }] },
+      {
+        kind: 'client',
+        action: 'update',
+        key: 'web',
+        fields: [{ field: 'id_token_signed_response_alg', old: 'RS256', new: 'ES256' }],
+      },
     ]);
     expect((await knexClientRepository.findById(t.db, 'web'))?.idTokenSignedResponseAlg).toBe('ES256');
     expect((await applyConfig(storage, es256, { clock })).plan.changes).toEqual([]);
@@ -221,10 +284,18 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     await applyConfig(storage, full, { clock });
     const pruned = testConfig({ users: [full.users[0]], clients: [full.clients[0]], terms: [], identityProviders: [] });
     const result = await applyConfig(storage, pruned, { clock });
-    expect(summaryOf(result.plan.changes)).toEqual(['remove identity_provider github', 'remove client spa', 'remove user bob', 'remove term tos']);
+    expect(summaryOf(result.plan.changes)).toEqual([
+      'remove identity_provider github',
+      'remove client spa',
+      'remove user bob',
+      'remove term tos',
+    ]);
     expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBe(clock.now());
     expect(await knexClientRepository.findById(t.db, 'spa')).toBeNull();
-    expect(await t.db('settings').where('key', 'like', 'revoked:%').orderBy('key').pluck('key')).toEqual(['revoked:client:spa', 'revoked:user:bob']);
+    expect(await t.db('settings').where('key', 'like', 'revoked:%').orderBy('key').pluck('key')).toEqual([
+      'revoked:client:spa',
+      'revoked:user:bob',
+    ]);
     expect(await knexTermRepository.findById(t.db, 'tos')).toBeNull();
     expect((await applyConfig(storage, pruned, { clock })).plan.changes).toEqual([]);
 
@@ -253,7 +324,11 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     const before = await counts(t);
     const colliding = testConfig({
       ...full,
-      users: [testUser({ sub: 'alice' }), testUser({ sub: 'carol', email: 'carol@example.com' }), testUser({ sub: 'dave', email: 'd@example.com' })],
+      users: [
+        testUser({ sub: 'alice' }),
+        testUser({ sub: 'carol', email: 'carol@example.com' }),
+        testUser({ sub: 'dave', email: 'd@example.com' }),
+      ],
     });
     const error = await applyConfig(storage, colliding, { clock }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApplyConflictError);
@@ -266,9 +341,13 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
   });
 
   it('lets config users swap e-mails in one apply', async () => {
-    const two = testConfig({ users: [testUser({ sub: 'a', email: 'one@example.com' }), testUser({ sub: 'b', email: 'two@example.com' })] });
+    const two = testConfig({
+      users: [testUser({ sub: 'a', email: 'one@example.com' }), testUser({ sub: 'b', email: 'two@example.com' })],
+    });
     await applyConfig(storage, two, { clock });
-    const swapped = testConfig({ users: [testUser({ sub: 'a', email: 'two@example.com' }), testUser({ sub: 'b', email: 'one@example.com' })] });
+    const swapped = testConfig({
+      users: [testUser({ sub: 'a', email: 'two@example.com' }), testUser({ sub: 'b', email: 'one@example.com' })],
+    });
     await applyConfig(storage, swapped, { clock });
     expect((await knexUserRepository.findBySub(t.db, 'a'))?.email).toBe('two@example.com');
     expect((await knexUserRepository.findBySub(t.db, 'b'))?.email).toBe('one@example.com');
@@ -287,7 +366,9 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
         revokeClient: async () => {},
       },
     ]);
-    await expect(applyConfig(failing, testConfig({ users: [full.users[0]] }), { clock })).rejects.toThrow('revocation failed');
+    await expect(applyConfig(failing, testConfig({ users: [full.users[0]] }), { clock })).rejects.toThrow(
+      'revocation failed',
+    );
     expect(await counts(t)).toEqual(before);
     expect((await storage.repositories.events.list(storage.db, { page: 1, pageSize: 10 })).total).toBe(1);
     expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBeNull();
@@ -301,7 +382,10 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     });
     const other = openStorage(t.config);
     try {
-      const results = await Promise.all([applyConfig(storage, big, { clock }), applyConfig(withRevokers(other, [settingsRevoker]), big, { clock })]);
+      const results = await Promise.all([
+        applyConfig(storage, big, { clock }),
+        applyConfig(withRevokers(other, [settingsRevoker]), big, { clock }),
+      ]);
       const applied = results.filter((r) => r.applied);
       expect(applied.length).toBe(1);
       expect(applied[0].plan.summary).toEqual({ create: 1550, update: 0, remove: 0 });
@@ -323,14 +407,19 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       },
       async revokeUsers(tx, subs) {
         batches.push(subs.length);
-        await knexOf(tx)('settings').insert(subs.map((sub) => ({ key: `revoked:user:${sub}`, value: 'yes', updated_at: 1 })));
+        await knexOf(tx)('settings').insert(
+          subs.map((sub) => ({ key: `revoked:user:${sub}`, value: 'yes', updated_at: 1 })),
+        );
       },
       async revokeClients(_tx, clientIds) {
         batches.push(clientIds.length);
       },
     };
     const batchStorage = withRevokers(t.storage, [batching]);
-    const many = testConfig({ users: Array.from({ length: 900 }, (_, i) => testUser({ sub: `r-${i}` })), clients: [testClient()] });
+    const many = testConfig({
+      users: Array.from({ length: 900 }, (_, i) => testUser({ sub: `r-${i}` })),
+      clients: [testClient()],
+    });
     await applyConfig(batchStorage, many, { clock });
     await applyConfig(batchStorage, testConfig(), { clock });
     expect(batches).toEqual([1, 400, 400, 100]);

@@ -25,9 +25,12 @@ describe('apply refreshes the planner statistics on postgres', () => {
 
   /** What ANALYZE leaves: the row count, the columns with statistics, how many manual ANALYZEs ran. */
   async function statisticsOf(table: string) {
-    const [size] = (await t.db.raw('SELECT reltuples FROM pg_class WHERE oid = ?::regclass', [table])).rows as { reltuples: number }[];
+    const [size] = (await t.db.raw('SELECT reltuples FROM pg_class WHERE oid = ?::regclass', [table])).rows as {
+      reltuples: number;
+    }[];
     const columns = (await t.db('pg_stats').where({ tablename: table }).count({ n: '*' })) as { n: string }[];
-    const [runs] = (await t.db.raw('SELECT analyze_count FROM pg_stat_user_tables WHERE relname = ?', [table])).rows as { analyze_count: string }[];
+    const [runs] = (await t.db.raw('SELECT analyze_count FROM pg_stat_user_tables WHERE relname = ?', [table]))
+      .rows as { analyze_count: string }[];
     return { rows: Number(size.reltuples), columns: Number(columns[0].n), analyzed: Number(runs.analyze_count) };
   }
 
@@ -41,7 +44,10 @@ describe('apply refreshes the planner statistics on postgres', () => {
   });
 
   it('leaves them alone after a small change, as autovacuum would (50 rows + 10% of the table)', async () => {
-    await applyConfig(t.storage, testConfig({ users: [...users(0, 59), testUser({ sub: 'u59', role: 'admin' })], clients }));
+    await applyConfig(
+      t.storage,
+      testConfig({ users: [...users(0, 59), testUser({ sub: 'u59', role: 'admin' })], clients }),
+    );
     expect(await statisticsOf('users')).toMatchObject({ rows: 60, analyzed: 1 });
   });
 

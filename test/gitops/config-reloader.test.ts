@@ -22,9 +22,12 @@ import { testPasswordHash } from '../support/config-fixture.js';
  */
 const secret = 'reload-test-secret-0123456789-abcdef';
 
-function yaml(options: { clients?: string[]; branding?: string; maxAttempts?: number; port?: number; extra?: string } = {}): string {
+function yaml(
+  options: { clients?: string[]; branding?: string; maxAttempts?: number; port?: number; extra?: string } = {},
+): string {
   const clients = (options.clients ?? ['first']).map(
-    (id) => `  - client_id: ${id}\n    client_secret: ${id}-secret\n    grant_types: [client_credentials]\n    scopes: [api:read]\n    redirect_uris: []\n`,
+    (id) =>
+      `  - client_id: ${id}\n    client_secret: ${id}-secret\n    grant_types: [client_credentials]\n    scopes: [api:read]\n    redirect_uris: []\n`,
   );
   return `server:
   port: ${options.port ?? 8080}
@@ -60,11 +63,15 @@ const token = (app: App, clientId: string) =>
   app.server.inject({
     method: 'POST',
     url: '/oauth2/token',
-    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientId}-secret`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientId}-secret`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     payload: 'grant_type=client_credentials&scope=api%3Aread',
   });
 
-const login = (app: App, email: string, password: string) => app.server.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+const login = (app: App, email: string, password: string) =>
+  app.server.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
 
 describe.each(databaseKinds)('config reload on %s', (kind) => {
   let dir: string;
@@ -122,7 +129,12 @@ describe.each(databaseKinds)('config reload on %s', (kind) => {
     expect((await token(app, 'second')).statusCode).toBe(401);
     await writeFile(file, yaml({ clients: ['first', 'second'] }));
     expect(await reloader.reload('test')).toBe('reloaded');
-    expect(reloadLine()).toMatchObject({ level: 30, msg: 'config reloaded (test): created client second', reason: 'test', applied: { create: 1, update: 0, remove: 0 } });
+    expect(reloadLine()).toMatchObject({
+      level: 30,
+      msg: 'config reloaded (test): created client second',
+      reason: 'test',
+      applied: { create: 1, update: 0, remove: 0 },
+    });
     expect((await token(app, 'second')).statusCode).toBe(200);
     const deadline = Date.now() + 3000;
     while ((await token(other, 'second')).statusCode !== 200) {
@@ -165,11 +177,24 @@ describe.each(databaseKinds)('config reload on %s', (kind) => {
   });
 
   it('an invalid edit keeps the old config running and logs each problem in the validate format', async () => {
-    await writeFile(file, yaml({ clients: ['first', 'second', 'third'], branding: 'Broken' }).replace('max_attempts: 5', 'max_attempts: none'));
+    await writeFile(
+      file,
+      yaml({ clients: ['first', 'second', 'third'], branding: 'Broken' }).replace(
+        'max_attempts: 5',
+        'max_attempts: none',
+      ),
+    );
     expect(await reloader.reload('test')).toBe('refused');
     const problem = logs.lines.find((l) => l.level === 50 && l.msg.startsWith(file));
-    expect(problem?.msg).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: security\\.login_rate_limit\\.max_attempts: `));
-    expect(logs.lines.at(-1)).toMatchObject({ level: 50, msg: 'config reload (test) refused: the config is invalid (1 problem); still serving the previous config' });
+    expect(problem?.msg).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: security\\.login_rate_limit\\.max_attempts: `,
+      ),
+    );
+    expect(logs.lines.at(-1)).toMatchObject({
+      level: 50,
+      msg: 'config reload (test) refused: the config is invalid (1 problem); still serving the previous config',
+    });
     expect(config.branding.name).toBe('After');
     expect((await token(app, 'third')).statusCode).toBe(401);
     expect((await token(app, 'second')).statusCode).toBe(200);
@@ -178,21 +203,40 @@ describe.each(databaseKinds)('config reload on %s', (kind) => {
   it('a file that disappears keeps the old config running', async () => {
     await rm(file);
     expect(await reloader.reload('test')).toBe('refused');
-    expect(logs.lines.at(-1)?.msg).toBe('config reload (test) refused: the config is invalid (1 problem); still serving the previous config');
+    expect(logs.lines.at(-1)?.msg).toBe(
+      'config reload (test) refused: the config is invalid (1 problem); still serving the previous config',
+    );
     expect((await token(app, 'second')).statusCode).toBe(200);
   });
 
   it('never half-applies: a collision with a database-managed user applies nothing and swaps nothing', async () => {
     const now = Date.now();
     await database.storage.repositories.users.insert(database.storage.db, {
-      sub: 'db-user', managedBy: 'database', email: 'taken@example.com', role: 'user', emailVerified: true, emailVerificationRequired: false,
-      passwordHash: null, secondFactorRequired: false, deletedAt: null, createdAt: now, updatedAt: now,
+      sub: 'db-user',
+      managedBy: 'database',
+      email: 'taken@example.com',
+      role: 'user',
+      emailVerified: true,
+      emailVerificationRequired: false,
+      passwordHash: null,
+      secondFactorRequired: false,
+      deletedAt: null,
+      createdAt: now,
+      updatedAt: now,
     });
     const collision = `  - sub: clash\n    email: taken@example.com\n`;
-    await writeFile(file, yaml({ clients: ['first', 'second', 'fourth'], branding: 'Clash' }).replace('clients:\n', `${collision}clients:\n`));
+    await writeFile(
+      file,
+      yaml({ clients: ['first', 'second', 'fourth'], branding: 'Clash' }).replace(
+        'clients:\n',
+        `${collision}clients:\n`,
+      ),
+    );
     expect(await reloader.reload('test')).toBe('refused');
     expect(logs.lines.some((l) => l.level === 50 && /users\[1\].*taken@example\.com/.test(l.msg))).toBe(true);
-    expect(logs.lines.at(-1)?.msg).toBe('config reload (test) refused: the config collides with database-managed objects; nothing was applied; still serving the previous config');
+    expect(logs.lines.at(-1)?.msg).toBe(
+      'config reload (test) refused: the config collides with database-managed objects; nothing was applied; still serving the previous config',
+    );
     expect((await token(app, 'fourth')).statusCode).toBe(401);
     expect(await database.storage.repositories.clients.findById(database.storage.db, 'fourth')).toBeNull();
     expect(config.branding.name).toBe('After');
@@ -201,24 +245,52 @@ describe.each(databaseKinds)('config reload on %s', (kind) => {
   it('a database error during the apply, or any unexpected failure, keeps the old config and says why', async () => {
     await writeFile(file, yaml({ clients: ['first', 'sixth', 'seventh'], branding: 'Unreached' }));
     const gone = { ...database.storage, transaction: () => Promise.reject(new Error('connection terminated\nstack')) };
-    const failing = createConfigReloader({ storage: gone, clock: systemClock, logger: logs.logger, running: config, load, apply: true, onApplied: async () => {} });
+    const failing = createConfigReloader({
+      storage: gone,
+      clock: systemClock,
+      logger: logs.logger,
+      running: config,
+      load,
+      apply: true,
+      onApplied: async () => {},
+    });
     expect(await failing.reload('test')).toBe('refused');
-    expect(logs.lines.at(-1)).toMatchObject({ level: 50, msg: 'config reload (test) refused: it could not be applied: connection terminated; still serving the previous config' });
+    expect(logs.lines.at(-1)).toMatchObject({
+      level: 50,
+      msg: 'config reload (test) refused: it could not be applied: connection terminated; still serving the previous config',
+    });
     const broken = createConfigReloader({
-      storage: database.storage, clock: systemClock, logger: logs.logger, running: config, apply: true, onApplied: async () => {},
+      storage: database.storage,
+      clock: systemClock,
+      logger: logs.logger,
+      running: config,
+      apply: true,
+      onApplied: async () => {},
       load: () => Promise.reject(new Error('EMFILE: too many open files')),
     });
     expect(await broken.reload('test')).toBe('refused');
-    expect(logs.lines.at(-1)?.msg).toBe('config reload (test) refused: unexpected error: EMFILE: too many open files; still serving the previous config');
+    expect(logs.lines.at(-1)?.msg).toBe(
+      'config reload (test) refused: unexpected error: EMFILE: too many open files; still serving the previous config',
+    );
     expect(config.branding.name).not.toBe('Unreached');
     expect((await token(app, 'seventh')).statusCode).toBe(401);
   });
 
   it('under --no-apply swaps the live settings and writes nothing', async () => {
-    const readOnly = createConfigReloader({ storage: database.storage, clock: systemClock, logger: logs.logger, running: config, load, apply: false, onApplied: async () => {} });
+    const readOnly = createConfigReloader({
+      storage: database.storage,
+      clock: systemClock,
+      logger: logs.logger,
+      running: config,
+      load,
+      apply: false,
+      onApplied: async () => {},
+    });
     await writeFile(file, yaml({ clients: ['first', 'eighth'], branding: 'Read only' }));
     expect(await readOnly.reload('test')).toBe('reloaded');
-    expect(reloadLine()?.msg).toBe('config reloaded (test): now in effect: branding.name (objects not applied: --no-apply)');
+    expect(reloadLine()?.msg).toBe(
+      'config reloaded (test): now in effect: branding.name (objects not applied: --no-apply)',
+    );
     expect(config.branding.name).toBe('Read only');
     expect(await database.storage.repositories.clients.findById(database.storage.db, 'eighth')).toBeNull();
   });

@@ -27,18 +27,48 @@ describe('clientAddress', () => {
     // A number of hops: the entry that many places from the right, counting the peer as the first.
     ['one hop: the entry the proxy appended', { hops: 1 }, '10.0.0.2', '198.51.100.7', '198.51.100.7'],
     ['one hop: a spoofed first entry is ignored', { hops: 1 }, '10.0.0.2', '1.1.1.1, 198.51.100.7', '198.51.100.7'],
-    ['one hop: several spoofed entries are ignored', { hops: 1 }, '10.0.0.2', '1.1.1.1, 2.2.2.2, 3.3.3.3, 198.51.100.7', '198.51.100.7'],
+    [
+      'one hop: several spoofed entries are ignored',
+      { hops: 1 },
+      '10.0.0.2',
+      '1.1.1.1, 2.2.2.2, 3.3.3.3, 198.51.100.7',
+      '198.51.100.7',
+    ],
     ['two hops: CDN then load balancer', { hops: 2 }, '10.0.0.2', '1.1.1.1, 198.51.100.7, 192.0.2.50', '198.51.100.7'],
-    ['hops larger than the list: the left-most entry', { hops: 5 }, '10.0.0.2', '198.51.100.7, 192.0.2.50', '198.51.100.7'],
+    [
+      'hops larger than the list: the left-most entry',
+      { hops: 5 },
+      '10.0.0.2',
+      '198.51.100.7, 192.0.2.50',
+      '198.51.100.7',
+    ],
     ['one hop without a header: the peer', { hops: 1 }, '10.0.0.2', undefined, '10.0.0.2'],
     ['one hop, empty header: the peer', { hops: 1 }, '10.0.0.2', '', '10.0.0.2'],
-    ['spaces and no spaces around commas', { hops: 2 }, '10.0.0.2', '1.1.1.1 ,198.51.100.7,  192.0.2.50 ', '198.51.100.7'],
+    [
+      'spaces and no spaces around commas',
+      { hops: 2 },
+      '10.0.0.2',
+      '1.1.1.1 ,198.51.100.7,  192.0.2.50 ',
+      '198.51.100.7',
+    ],
 
     // A list of proxies: the right-most entry not in the list.
     ['a trusted peer: its appended entry', lan, '10.0.0.2', '198.51.100.7', '198.51.100.7'],
     ['a trusted peer: a spoofed first entry is ignored', lan, '10.0.0.2', '1.1.1.1, 198.51.100.7', '198.51.100.7'],
-    ['several trusted proxies are skipped', lan, '127.0.0.1', '1.1.1.1, 198.51.100.7, 10.9.9.9, 10.1.1.1', '198.51.100.7'],
-    ['a spoofed entry that looks trusted, left of the client, is never reached', lan, '10.0.0.2', '10.5.5.5, 198.51.100.7', '198.51.100.7'],
+    [
+      'several trusted proxies are skipped',
+      lan,
+      '127.0.0.1',
+      '1.1.1.1, 198.51.100.7, 10.9.9.9, 10.1.1.1',
+      '198.51.100.7',
+    ],
+    [
+      'a spoofed entry that looks trusted, left of the client, is never reached',
+      lan,
+      '10.0.0.2',
+      '10.5.5.5, 198.51.100.7',
+      '198.51.100.7',
+    ],
     ['an untrusted peer: the header is not read at all', lan, '198.51.100.66', '10.0.0.3', '198.51.100.66'],
     ['an untrusted peer, no header', lan, '198.51.100.66', undefined, '198.51.100.66'],
     ['every entry trusted: the left-most', lan, '10.0.0.2', '10.3.3.3, 10.2.2.2', '10.3.3.3'],
@@ -53,7 +83,13 @@ describe('clientAddress', () => {
 
     // Entries that are not addresses end the walk at the proxy that passed them on.
     ['garbage where the client should be', { hops: 1 }, '10.0.0.2', 'not-an-address', '10.0.0.2'],
-    ['"unknown" (as some proxies write) with more hops than entries', { hops: 3 }, '10.0.0.2', 'unknown, 198.51.100.7', '198.51.100.7'],
+    [
+      '"unknown" (as some proxies write) with more hops than entries',
+      { hops: 3 },
+      '10.0.0.2',
+      'unknown, 198.51.100.7',
+      '198.51.100.7',
+    ],
     ['a port is not an address', lan, '10.0.0.2', '198.51.100.7:4711', '10.0.0.2'],
     ['an empty entry', lan, '10.0.0.2', '198.51.100.7, , 10.1.1.1', '10.1.1.1'],
   ])('%s', (_name, trust, peer, forwardedFor, expected) => {

@@ -14,7 +14,9 @@ import { createTestApp, inject, seedUser, signIn, testPassword, type TestApp } f
  * at the edge with 400, on every route and both databases
  * (docs/http-api.md "Control characters").
  */
-const refused = [...Array.from({ length: 0x20 }, (_, c) => c).filter((c) => ![0x09, 0x0a, 0x0d].includes(c)), 0x7f].map((c) => String.fromCharCode(c));
+const refused = [...Array.from({ length: 0x20 }, (_, c) => c).filter((c) => ![0x09, 0x0a, 0x0d].includes(c)), 0x7f].map(
+  (c) => String.fromCharCode(c),
+);
 const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 /** A valid authorization request of the skip-consent client: with a session it reaches code issuance, which stores the nonce. */
@@ -57,7 +59,8 @@ function keysOf(schema: Joi.Schema | undefined): string[] {
 
 const paramNames = (path: string) => [...path.matchAll(/\{(\w+)\*?\}/g)].map((m) => m[1]);
 const takesBody = (route: RouteDefinition) => route.method !== 'GET';
-const isForm = (route: RouteDefinition) => (route.hapiOptions?.payload as { allow?: string } | undefined)?.allow === 'application/x-www-form-urlencoded';
+const isForm = (route: RouteDefinition) =>
+  (route.hapiOptions?.payload as { allow?: string } | undefined)?.allow === 'application/x-www-form-urlencoded';
 
 describe.each(databaseKinds)('control characters on %s', (kind) => {
   let t: TestApp;
@@ -76,7 +79,10 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
 
   describe('the cases of the issue answer 400 (PostgreSQL answered 500)', () => {
     it('POST /api/auth/login with a NUL in the e-mail', async () => {
-      const response = await inject(t, 'POST', '/api/auth/login', undefined, { email: 'bob\u0000@example.com', password: 'x' });
+      const response = await inject(t, 'POST', '/api/auth/login', undefined, {
+        email: 'bob\u0000@example.com',
+        password: 'x',
+      });
       expectRefused(response, none);
       expect(response.json()).toEqual(invalid('payload.email', 'email'));
     });
@@ -84,15 +90,26 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
     it.each(['client_id', 'nonce'])('GET and POST /oauth2/authorize with a NUL in %s, signed in', async (name) => {
       const params = new URLSearchParams({ ...authorizeParams, [name]: `x\u0000y` }).toString();
       const get = await inject(t, 'GET', `/oauth2/authorize?${params}`, admin);
-      const post = await inject(t, 'POST', '/oauth2/authorize', admin, params, { 'content-type': 'application/x-www-form-urlencoded' });
+      const post = await inject(t, 'POST', '/oauth2/authorize', admin, params, {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       for (const response of [get, post]) {
         expectRefused(response, protocol);
-        expect(response.json()).toEqual({ error: 'invalid_request', error_description: `"${name}" must not contain control characters` });
+        expect(response.json()).toEqual({
+          error: 'invalid_request',
+          error_description: `"${name}" must not contain control characters`,
+        });
       }
     });
 
     it.each(['GET', 'PATCH', 'DELETE'])('%s /api/admin/users/{sub} with a NUL in sub', async (method) => {
-      const response = await inject(t, method, '/api/admin/users/b%00ob', admin, method === 'PATCH' ? { role: 'admin' } : undefined);
+      const response = await inject(
+        t,
+        method,
+        '/api/admin/users/b%00ob',
+        admin,
+        method === 'PATCH' ? { role: 'admin' } : undefined,
+      );
       expectRefused(response, none);
       expect(response.json()).toEqual(invalid('params.sub', 'sub'));
     });
@@ -104,7 +121,10 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
     });
 
     it('POST /api/admin/users with a NUL in the password, and nothing is created', async () => {
-      const response = await inject(t, 'POST', '/api/admin/users', admin, { email: 'new@example.com', password: 'pass\u0000word' });
+      const response = await inject(t, 'POST', '/api/admin/users', admin, {
+        email: 'new@example.com',
+        password: 'pass\u0000word',
+      });
       expect(response.json()).toEqual(invalid('payload.password', 'password'));
       expect(await t.database.db('users').where({ email: 'new@example.com' })).toEqual([]);
     });
@@ -117,13 +137,19 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
   });
 
   it('a control character that joi would trim away (a vertical tab ending an e-mail) is refused, not trimmed', async () => {
-    const response = await inject(t, 'POST', '/api/auth/login', undefined, { email: 'bob@example.com\u000b', password: 'x' });
+    const response = await inject(t, 'POST', '/api/auth/login', undefined, {
+      email: 'bob@example.com\u000b',
+      password: 'x',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual(invalid('payload.email', 'email'));
   });
 
   it('TAB, LF and CR pass: a password holding them is checked, not refused', async () => {
-    const response = await inject(t, 'POST', '/api/auth/login', undefined, { email: 'bob@example.com', password: `${testPassword}\t\n\r` });
+    const response = await inject(t, 'POST', '/api/auth/login', undefined, {
+      email: 'bob@example.com',
+      password: `${testPassword}\t\n\r`,
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json().code).toBe('INVALID_CREDENTIALS');
   });
@@ -141,55 +167,90 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
     const tainted = fc.tuple(clean, fc.constantFrom(...refused), clean).map(([a, c, b]) => a + c + b);
     const value = fc.oneof(clean, tainted);
 
-    it.each(documentedRoutes().map((route) => [`${route.method} ${route.path}`, route] as const))('%s', async (_name, route) => {
-      const params = paramNames(route.path);
-      const queryKeys = [...keysOf(route.validate?.query), 'extra'];
-      const bodyKeys = [...keysOf(route.validate?.payload), 'extra'];
-      const places = [...(params.length > 0 ? ['params' as const] : []), 'query' as const, ...(takesBody(route) ? ['payload' as const] : [])];
-      const request = fc.record({
-        params: fc.tuple(...params.map(() => fc.oneof(clean.filter((s) => s !== '' && s !== '.' && s !== '..'), tainted))),
-        query: fc.array(fc.tuple(fc.constantFrom(...queryKeys), value), { maxLength: 4 }),
-        payload: fc.array(fc.tuple(fc.constantFrom(...bodyKeys), isForm(route) ? value : fc.oneof(value, fc.array(value, { maxLength: 2 }), fc.dictionary(clean, value, { maxKeys: 2 }))), { maxLength: 4 }),
-        // The one string that is sure to hold a control character, and where it goes.
-        forced: fc.record({ place: fc.constantFrom(...places), index: fc.nat(), inKey: fc.boolean(), text: tainted }),
-        signedIn: fc.boolean(),
-      });
+    it.each(documentedRoutes().map((route) => [`${route.method} ${route.path}`, route] as const))(
+      '%s',
+      async (_name, route) => {
+        const params = paramNames(route.path);
+        const queryKeys = [...keysOf(route.validate?.query), 'extra'];
+        const bodyKeys = [...keysOf(route.validate?.payload), 'extra'];
+        const places = [
+          ...(params.length > 0 ? ['params' as const] : []),
+          'query' as const,
+          ...(takesBody(route) ? ['payload' as const] : []),
+        ];
+        const request = fc.record({
+          params: fc.tuple(
+            ...params.map(() =>
+              fc.oneof(
+                clean.filter((s) => s !== '' && s !== '.' && s !== '..'),
+                tainted,
+              ),
+            ),
+          ),
+          query: fc.array(fc.tuple(fc.constantFrom(...queryKeys), value), { maxLength: 4 }),
+          payload: fc.array(
+            fc.tuple(
+              fc.constantFrom(...bodyKeys),
+              isForm(route)
+                ? value
+                : fc.oneof(value, fc.array(value, { maxLength: 2 }), fc.dictionary(clean, value, { maxKeys: 2 })),
+            ),
+            { maxLength: 4 },
+          ),
+          // The one string that is sure to hold a control character, and where it goes.
+          forced: fc.record({ place: fc.constantFrom(...places), index: fc.nat(), inKey: fc.boolean(), text: tainted }),
+          signedIn: fc.boolean(),
+        });
 
-      await fc.assert(
-        fc.asyncProperty(request, async ({ params: paramValues, query: queryEntries, payload: payloadEntries, forced, signedIn }) => {
-          // Copies: fast-check replays generated values while shrinking, so they must not be changed.
-          const [values, query, payload] = [[...paramValues], [...queryEntries], [...payloadEntries]];
-          if (forced.place === 'params') values[forced.index % values.length] = forced.text;
-          if (forced.place === 'query') query.push(forced.inKey ? [forced.text, 'v'] : [queryKeys[forced.index % queryKeys.length], forced.text]);
-          if (forced.place === 'payload') payload.push(forced.inKey ? [forced.text, 'v'] : [bodyKeys[forced.index % bodyKeys.length], forced.text]);
-          let i = 0;
-          const path = route.path.replace(/\{\w+\*?\}/g, () => encodeURIComponent(values[i++]));
-          const search = new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString();
-          const url = search ? `${path}?${search}` : path;
-          const body = takesBody(route)
-            ? isForm(route)
-              ? new URLSearchParams(payload.map(([k, v]) => [k, String(v)])).toString()
-              : JSON.stringify(Object.fromEntries(payload))
-            : undefined;
-          const headers = body === undefined ? {} : { 'content-type': isForm(route) ? 'application/x-www-form-urlencoded' : 'application/json' };
-          const response = await inject(t, route.method, url, signedIn ? admin : undefined, body, headers);
+        await fc.assert(
+          fc.asyncProperty(
+            request,
+            async ({ params: paramValues, query: queryEntries, payload: payloadEntries, forced, signedIn }) => {
+              // Copies: fast-check replays generated values while shrinking, so they must not be changed.
+              const [values, query, payload] = [[...paramValues], [...queryEntries], [...payloadEntries]];
+              if (forced.place === 'params') values[forced.index % values.length] = forced.text;
+              if (forced.place === 'query')
+                query.push(
+                  forced.inKey ? [forced.text, 'v'] : [queryKeys[forced.index % queryKeys.length], forced.text],
+                );
+              if (forced.place === 'payload')
+                payload.push(
+                  forced.inKey ? [forced.text, 'v'] : [bodyKeys[forced.index % bodyKeys.length], forced.text],
+                );
+              let i = 0;
+              const path = route.path.replace(/\{\w+\*?\}/g, () => encodeURIComponent(values[i++]));
+              const search = new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString();
+              const url = search ? `${path}?${search}` : path;
+              const body = takesBody(route)
+                ? isForm(route)
+                  ? new URLSearchParams(payload.map(([k, v]) => [k, String(v)])).toString()
+                  : JSON.stringify(Object.fromEntries(payload))
+                : undefined;
+              const headers =
+                body === undefined
+                  ? {}
+                  : { 'content-type': isForm(route) ? 'application/x-www-form-urlencoded' : 'application/json' };
+              const response = await inject(t, route.method, url, signedIn ? admin : undefined, body, headers);
 
-          const needsSession = route.auth !== 'none' && route.auth !== 'optional-session' && route.auth !== 'bearer';
-          if (needsSession && !signedIn) {
-            expect(response.statusCode).toBe(401);
-            return;
-          }
-          // Authentication comes before input: a signed-in session is the wrong one for the routes that complete a sign-in.
-          if (route.auth === 'pending-session') {
-            expect(response.statusCode).toBe(409);
-            expect(response.json().code).toBe('SIGN_IN_NOT_PENDING');
-            return;
-          }
-          expectRefused(response, route);
-        }),
-        { numRuns: 25 },
-      );
-    });
+              const needsSession =
+                route.auth !== 'none' && route.auth !== 'optional-session' && route.auth !== 'bearer';
+              if (needsSession && !signedIn) {
+                expect(response.statusCode).toBe(401);
+                return;
+              }
+              // Authentication comes before input: a signed-in session is the wrong one for the routes that complete a sign-in.
+              if (route.auth === 'pending-session') {
+                expect(response.statusCode).toBe(409);
+                expect(response.json().code).toBe('SIGN_IN_NOT_PENDING');
+                return;
+              }
+              expectRefused(response, route);
+            },
+          ),
+          { numRuns: 25 },
+        );
+      },
+    );
   });
 
   it('the admin session survived every refused request (logout among them)', async () => {

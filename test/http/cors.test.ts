@@ -22,21 +22,40 @@ describe('CORS', () => {
   const clock = { now: () => now };
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite', {
-      users: [testUser({ sub: 'alice' })],
-      clients: [
-        testClient({ clientId: 'web', redirectUris: [`${web}/callback`] }),
-        testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none', redirectUris: [`${spa}/callback`, `${spa}/silent`] }),
-        // A native app's custom scheme has the opaque origin "null", which must never be allowed.
-        testClient({ clientId: 'native', clientSecret: null, tokenEndpointAuthMethod: 'none', redirectUris: ['com.example.app:/callback'] }),
-      ],
-    }, { clock });
+    t = await createTestApp(
+      'sqlite',
+      {
+        users: [testUser({ sub: 'alice' })],
+        clients: [
+          testClient({ clientId: 'web', redirectUris: [`${web}/callback`] }),
+          testClient({
+            clientId: 'spa',
+            clientSecret: null,
+            tokenEndpointAuthMethod: 'none',
+            redirectUris: [`${spa}/callback`, `${spa}/silent`],
+          }),
+          // A native app's custom scheme has the opaque origin "null", which must never be allowed.
+          testClient({
+            clientId: 'native',
+            clientSecret: null,
+            tokenEndpointAuthMethod: 'none',
+            redirectUris: ['com.example.app:/callback'],
+          }),
+        ],
+      },
+      { clock },
+    );
     await applyConfig(t.database.storage, t.config);
   });
   afterAll(() => t.destroy());
 
-  const call = (method: string, url: string, origin: string | undefined, headers: Record<string, string> = {}, payload?: string) =>
-    inject(t, method, url, undefined, payload, { ...(origin ? { origin } : {}), ...headers });
+  const call = (
+    method: string,
+    url: string,
+    origin: string | undefined,
+    headers: Record<string, string> = {},
+    payload?: string,
+  ) => inject(t, method, url, undefined, payload, { ...(origin ? { origin } : {}), ...headers });
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
   function expectNoCors(response: Awaited<ReturnType<typeof call>>) {
@@ -45,17 +64,22 @@ describe('CORS', () => {
   }
 
   describe('public documents: any origin, no credentials', () => {
-    it.each(['/.well-known/openid-configuration', '/oauth2/jwks'])('GET %s answers * to any origin, and without one', async (path) => {
-      for (const origin of [stranger, spa, undefined]) {
-        const response = await call('GET', path, origin);
-        expect(response.statusCode).toBe(200);
-        expect(response.headers['access-control-allow-origin']).toBe('*');
-        expect(response.headers['access-control-allow-credentials']).toBeUndefined();
-      }
-    });
+    it.each(['/.well-known/openid-configuration', '/oauth2/jwks'])(
+      'GET %s answers * to any origin, and without one',
+      async (path) => {
+        for (const origin of [stranger, spa, undefined]) {
+          const response = await call('GET', path, origin);
+          expect(response.statusCode).toBe(200);
+          expect(response.headers['access-control-allow-origin']).toBe('*');
+          expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+        }
+      },
+    );
 
     it('answers the preflight of discovery with *', async () => {
-      const response = await call('OPTIONS', '/.well-known/openid-configuration', stranger, { 'access-control-request-method': 'GET' });
+      const response = await call('OPTIONS', '/.well-known/openid-configuration', stranger, {
+        'access-control-request-method': 'GET',
+      });
       expect(response.statusCode).toBe(204);
       expect(response.headers['access-control-allow-origin']).toBe('*');
       expect(response.headers['access-control-allow-methods']).toBe('GET');
@@ -64,9 +88,16 @@ describe('CORS', () => {
 
   describe('the token endpoint and revocation: origins of public clients', () => {
     const token = (origin: string | undefined) =>
-      call('POST', '/oauth2/token', origin, form, 'grant_type=authorization_code&client_id=spa&code=nope&redirect_uri=https%3A%2F%2Fspa.example.com%2Fcallback&code_verifier=' + 'a'.repeat(43));
+      call(
+        'POST',
+        '/oauth2/token',
+        origin,
+        form,
+        'grant_type=authorization_code&client_id=spa&code=nope&redirect_uri=https%3A%2F%2Fspa.example.com%2Fcallback&code_verifier=' +
+          'a'.repeat(43),
+      );
 
-    it('echoes a public client\'s origin, also on an error, with Vary: Origin and the challenge header exposed', async () => {
+    it("echoes a public client's origin, also on an error, with Vary: Origin and the challenge header exposed", async () => {
       const response = await token(spa);
       expect(response.statusCode).toBe(400);
       expect(response.json().error).toBe('invalid_grant');
@@ -95,7 +126,10 @@ describe('CORS', () => {
     });
 
     it('answers the preflight: 204 with the origin, methods, headers and max-age, never credentials', async () => {
-      const response = await call('OPTIONS', '/oauth2/token', spa, { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' });
+      const response = await call('OPTIONS', '/oauth2/token', spa, {
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      });
       expect(response.statusCode).toBe(204);
       expect(response.headers).toMatchObject({
         'access-control-allow-origin': spa,
@@ -120,7 +154,7 @@ describe('CORS', () => {
   });
 
   describe('userinfo: origins of every client', () => {
-    it('echoes a public or confidential client\'s origin on the 401, whose challenge the app may read', async () => {
+    it("echoes a public or confidential client's origin on the 401, whose challenge the app may read", async () => {
       for (const origin of [spa, web]) {
         const response = await call('GET', '/oauth2/userinfo', origin, { authorization: 'Bearer not-a-token' });
         expect(response.statusCode).toBe(401);
@@ -133,7 +167,10 @@ describe('CORS', () => {
     });
 
     it('answers the preflight for GET and POST with the Authorization header allowed', async () => {
-      const response = await call('OPTIONS', '/oauth2/userinfo', web, { 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' });
+      const response = await call('OPTIONS', '/oauth2/userinfo', web, {
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      });
       expect(response.statusCode).toBe(204);
       expect(response.headers['access-control-allow-origin']).toBe(web);
       expect(response.headers['access-control-allow-methods']).toBe('GET, POST');
@@ -155,11 +192,14 @@ describe('CORS', () => {
       expectNoCors(await call(method, url, spa, headers, payload));
     });
 
-    it.each(['/oauth2/introspect', '/oauth2/authorize', '/oauth2/logout', '/api/auth/login', '/api/consent'])('OPTIONS %s is not answered', async (path) => {
-      const response = await call('OPTIONS', path, spa, { 'access-control-request-method': 'POST' });
-      expect(response.statusCode).toBe(404);
-      expectNoCors(response);
-    });
+    it.each(['/oauth2/introspect', '/oauth2/authorize', '/oauth2/logout', '/api/auth/login', '/api/consent'])(
+      'OPTIONS %s is not answered',
+      async (path) => {
+        const response = await call('OPTIONS', path, spa, { 'access-control-request-method': 'POST' });
+        expect(response.statusCode).toBe(404);
+        expectNoCors(response);
+      },
+    );
 
     it('OPTIONS without Access-Control-Request-Method is no preflight', async () => {
       const response = await call('OPTIONS', '/oauth2/token', spa);
@@ -168,13 +208,16 @@ describe('CORS', () => {
     });
   });
 
-  it('follows client changes from apply within the directory\'s staleness bound', async () => {
+  it("follows client changes from apply within the directory's staleness bound", async () => {
     const newcomer = 'http://127.0.0.1:5173';
     const userinfoFrom = (origin: string) => call('GET', '/oauth2/userinfo', origin, { authorization: 'Bearer x' });
     expectNoCors(await userinfoFrom(newcomer));
 
     const moved = testClient({ clientId: 'web', redirectUris: [`${newcomer}/callback`] });
-    await applyConfig(t.database.storage, { ...t.config, clients: [moved, ...t.config.clients.filter((c) => c.clientId !== 'web')] });
+    await applyConfig(t.database.storage, {
+      ...t.config,
+      clients: [moved, ...t.config.clients.filter((c) => c.clientId !== 'web')],
+    });
     now += 1000;
     expect((await userinfoFrom(newcomer)).headers['access-control-allow-origin']).toBe(newcomer);
     expectNoCors(await userinfoFrom(web));
@@ -188,15 +231,18 @@ describe('createCors', () => {
   it('leaves the answer without CORS headers when the client directory cannot be read', async () => {
     const cors = createCors([row], () => Promise.reject(new Error('the database is down')));
     const headers: Record<string, string> = {};
-    const response = { vary: (name: string) => (headers.vary = name), header: (name: string, value: string) => (headers[name] = value) };
+    const response = {
+      vary: (name: string) => (headers.vary = name),
+      header: (name: string, value: string) => (headers[name] = value),
+    };
     const request = { response, headers: { origin: 'https://web.example.com' } } as unknown as Request;
     expect(await cors.responseHeaders('client-origins').call(null, request, toolkit)).toBe(toolkit.continue);
     expect(headers).toEqual({ vary: 'origin' });
   });
 
   it('refuses a CORS row with a path parameter, which its preflight could not find', () => {
-    expect(() => createCors([{ ...row, path: '/oauth2/{x}' }], async () => ({ all: new Set(), publicClients: new Set() }))).toThrow(
-      'GET /oauth2/{x}: a CORS row needs a literal path',
-    );
+    expect(() =>
+      createCors([{ ...row, path: '/oauth2/{x}' }], async () => ({ all: new Set(), publicClients: new Set() })),
+    ).toThrow('GET /oauth2/{x}: a CORS row needs a literal path');
   });
 });

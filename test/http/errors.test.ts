@@ -6,7 +6,11 @@ import { createTestApp, inject, seedUser, signIn, type TestApp } from '../suppor
 /** DESIGN.md 6 / issue 3: one error model, `{ code, message }`, no internals; protocol routes answer RFC 6749. */
 const stackLike = /\bat [\w.<>]+ \(|node:internal|\/src\/|\.ts:\d+|\.js:\d+|Error:/;
 
-function expectApiError(response: { statusCode: number; payload: string; headers: Record<string, unknown> }, status: number, code?: string) {
+function expectApiError(
+  response: { statusCode: number; payload: string; headers: Record<string, unknown> },
+  status: number,
+  code?: string,
+) {
   expect(response.statusCode).toBe(status);
   expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
   const body = JSON.parse(response.payload);
@@ -46,9 +50,13 @@ describe.each(databaseKinds)('error model on %s', (kind) => {
   });
 
   it('malformed JSON is 400 and creates nothing', async () => {
-    const response = await inject(t, 'POST', '/api/admin/users', admin, '{"email": "x@example.com", "password": ', { 'content-type': 'application/json' });
+    const response = await inject(t, 'POST', '/api/admin/users', admin, '{"email": "x@example.com", "password": ', {
+      'content-type': 'application/json',
+    });
     expectApiError(response, 400);
-    const login = await inject(t, 'POST', '/api/auth/login', undefined, '{not json', { 'content-type': 'application/json' });
+    const login = await inject(t, 'POST', '/api/auth/login', undefined, '{not json', {
+      'content-type': 'application/json',
+    });
     expectApiError(login, 400);
     const list = await inject(t, 'GET', '/api/admin/users?query=x%40example.com', admin);
     expect(list.json().users).toEqual([]);
@@ -67,17 +75,26 @@ describe.each(databaseKinds)('error model on %s', (kind) => {
 
   it('an oversized body is 413', async () => {
     const payload = JSON.stringify({ email: 'big@example.com', password: 'x'.repeat(maxPayloadBytes + 10) });
-    const response = await inject(t, 'POST', '/api/admin/users', admin, payload, { 'content-type': 'application/json' });
+    const response = await inject(t, 'POST', '/api/admin/users', admin, payload, {
+      'content-type': 'application/json',
+    });
     expectApiError(response, 413);
-    const login = await inject(t, 'POST', '/api/auth/login', undefined, payload, { 'content-type': 'application/json' });
+    const login = await inject(t, 'POST', '/api/auth/login', undefined, payload, {
+      'content-type': 'application/json',
+    });
     expectApiError(login, 413);
   });
 
   it('validation failures are 400 VALIDATION_ERROR with details, no internals', async () => {
-    const response = await inject(t, 'POST', '/api/admin/users', admin, { email: '.bad@example.com', password: '', extra: 1 });
+    const response = await inject(t, 'POST', '/api/admin/users', admin, {
+      email: '.bad@example.com',
+      password: '',
+      extra: 1,
+    });
     const body = expectApiError(response, 400, 'VALIDATION_ERROR');
     expect(Array.isArray(body.details)).toBe(true);
-    for (const detail of body.details) expect(detail).toEqual({ path: expect.any(String), message: expect.any(String) });
+    for (const detail of body.details)
+      expect(detail).toEqual({ path: expect.any(String), message: expect.any(String) });
   });
 
   it('over a real port too: unknown route, malformed JSON and 415 answer JSON', async () => {
@@ -87,10 +104,18 @@ describe.each(databaseKinds)('error model on %s', (kind) => {
       const unknown = await fetch(`${base}/api/unknown`);
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toEqual({ code: 'NOT_FOUND', message: expect.any(String) });
-      const malformed = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+      const malformed = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      });
       expect(malformed.status).toBe(400);
       expect(await malformed.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
-      const wrongType = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+      const wrongType = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: 'hello',
+      });
       expect(wrongType.status).toBe(415);
     } finally {
       await t.app.server.stop({ timeout: 1000 });
@@ -113,9 +138,16 @@ describe.each(databaseKinds)('error model on %s', (kind) => {
         const body = expectApiError(response, response.statusCode);
         expect(body.message).not.toMatch(/knex|pool|sqlite|postgres|connection|destroy/i);
       }
-      const token = await inject(broken, 'POST', '/oauth2/token', undefined, 'grant_type=client_credentials&client_id=a&client_secret=b', {
-        'content-type': 'application/x-www-form-urlencoded',
-      });
+      const token = await inject(
+        broken,
+        'POST',
+        '/oauth2/token',
+        undefined,
+        'grant_type=client_credentials&client_id=a&client_secret=b',
+        {
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+      );
       expect(token.statusCode).toBeGreaterThanOrEqual(500);
       expect(JSON.parse(token.payload)).toEqual({ error: 'server_error', error_description: expect.any(String) });
       expect(token.payload).not.toMatch(/knex|pool|sqlite|postgres|connection|destroy/i);
@@ -127,7 +159,10 @@ describe.each(databaseKinds)('error model on %s', (kind) => {
   describe('protocol routes answer RFC 6749 { error, error_description }', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
-    function expectOAuthError(response: { statusCode: number; payload: string; headers: Record<string, unknown> }, error?: string) {
+    function expectOAuthError(
+      response: { statusCode: number; payload: string; headers: Record<string, unknown> },
+      error?: string,
+    ) {
       expect(response.statusCode).toBeGreaterThanOrEqual(400);
       expect(response.statusCode).toBeLessThan(500);
       expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
@@ -143,11 +178,20 @@ describe.each(databaseKinds)('error model on %s', (kind) => {
     it('POST /oauth2/token without grant_type', async () => {
       const response = await inject(t, 'POST', '/oauth2/token', undefined, 'client_id=nope', form);
       expectOAuthError(response);
-      expect(['invalid_request', 'invalid_client', 'unsupported_grant_type']).toContain(JSON.parse(response.payload).error);
+      expect(['invalid_request', 'invalid_client', 'unsupported_grant_type']).toContain(
+        JSON.parse(response.payload).error,
+      );
     });
 
     it('POST /oauth2/token with an unknown grant and an unknown client', async () => {
-      const response = await inject(t, 'POST', '/oauth2/token', undefined, 'grant_type=magic&client_id=nope&client_secret=x', form);
+      const response = await inject(
+        t,
+        'POST',
+        '/oauth2/token',
+        undefined,
+        'grant_type=magic&client_id=nope&client_secret=x',
+        form,
+      );
       expectOAuthError(response);
     });
 
@@ -157,14 +201,23 @@ describe.each(databaseKinds)('error model on %s', (kind) => {
     });
 
     it('POST /oauth2/token with a wrong content type is 400 invalid_request', async () => {
-      const response = await inject(t, 'POST', '/oauth2/token', undefined, '<xml/>', { 'content-type': 'application/xml' });
+      const response = await inject(t, 'POST', '/oauth2/token', undefined, '<xml/>', {
+        'content-type': 'application/xml',
+      });
       expect(response.statusCode).toBe(400);
       expectOAuthError(response, 'invalid_request');
     });
 
     // RFC 6749 §5.2: 400 unless specified otherwise, so an oversized body is invalid_request too.
     it('POST /oauth2/token with an oversized body is 400 invalid_request', async () => {
-      const response = await inject(t, 'POST', '/oauth2/token', undefined, `grant_type=client_credentials&scope=${'a'.repeat(maxPayloadBytes + 10)}`, form);
+      const response = await inject(
+        t,
+        'POST',
+        '/oauth2/token',
+        undefined,
+        `grant_type=client_credentials&scope=${'a'.repeat(maxPayloadBytes + 10)}`,
+        form,
+      );
       expect(response.statusCode).toBe(400);
       expectOAuthError(response, 'invalid_request');
     });

@@ -30,7 +30,8 @@ const flatSchemas: Record<string, Joi.ObjectSchema> = {
   'the token endpoint': tokenRoute.validate!.payload as Joi.ObjectSchema,
 };
 
-const keysOf = (schema: Joi.ObjectSchema): string[] => Object.keys((schema.describe() as { keys: Record<string, unknown> }).keys);
+const keysOf = (schema: Joi.ObjectSchema): string[] =>
+  Object.keys((schema.describe() as { keys: Record<string, unknown> }).keys);
 
 const fieldValue = fc.oneof(
   { weight: 6, arbitrary: fc.string({ maxLength: 8 }) },
@@ -39,7 +40,10 @@ const fieldValue = fc.oneof(
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.constant(undefined) },
 );
-const extraKey = fc.oneof(fc.constantFrom('z', 'client_id', 'constructor', 'toString', '__proto__'), fc.string({ maxLength: 6 }));
+const extraKey = fc.oneof(
+  fc.constantFrom('z', 'client_id', 'constructor', 'toString', '__proto__'),
+  fc.string({ maxLength: 6 }),
+);
 
 /** A parsed form or query: node's querystring (and hapi's parsers) build null-prototype objects. */
 function inputFor(schema: Joi.ObjectSchema): fc.Arbitrary<unknown> {
@@ -58,7 +62,14 @@ function inputFor(schema: Joi.ObjectSchema): fc.Arbitrary<unknown> {
       }
       return input;
     });
-  const other = fc.oneof(fc.string({ maxLength: 8 }), fc.constant(null), fc.constant(undefined), fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 }), fc.integer(), fc.boolean());
+  const other = fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 }),
+    fc.integer(),
+    fc.boolean(),
+  );
   return fc.oneof({ weight: 5, arbitrary: object }, { weight: 1, arbitrary: other });
 }
 
@@ -76,7 +87,10 @@ describe('compileInputValidator', () => {
     let fastPathTaken = 0;
     await fc.assert(
       fc.asyncProperty(inputFor(schema), async (value) => {
-        const [mine, joi] = await Promise.all([outcomeOf((compiled as InputValidator)(value, options)), outcomeOf(schema.validateAsync(value, options))]);
+        const [mine, joi] = await Promise.all([
+          outcomeOf((compiled as InputValidator)(value, options)),
+          outcomeOf(schema.validateAsync(value, options)),
+        ]);
         expect(mine.ok).toBe(joi.ok);
         if (mine.ok && joi.ok) {
           expect(mine.value).toStrictEqual(joi.value);

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { testConfig } from '../support/config-fixture.js';
 import { databaseKinds } from '../support/databases.js';
-import { createTestApp, inject, seedUser, sessionCookieOf, signIn, testPassword, type TestApp } from '../support/test-app.js';
+import {
+  createTestApp,
+  inject,
+  seedUser,
+  sessionCookieOf,
+  signIn,
+  testPassword,
+  type TestApp,
+} from '../support/test-app.js';
 import { UNAUTHORIZED, sessionUserFields } from '../support/spec-shapes.js';
 
 /** DESIGN.md 6 sessions, the login rate limit and the Origin rule, through the real server. */
@@ -41,7 +49,13 @@ describe.each(databaseKinds)('login and sessions on %s', (kind) => {
       const body = response.json();
       expect(Object.keys(body)).toEqual(['user']);
       expect(Object.keys(body.user).sort()).toEqual(sessionUserFields);
-      expect(body.user).toMatchObject({ sub: 'alice', email: 'alice@example.com', managed_by: 'database', role: 'user', has_password: true });
+      expect(body.user).toMatchObject({
+        sub: 'alice',
+        email: 'alice@example.com',
+        managed_by: 'database',
+        role: 'user',
+        has_password: true,
+      });
       const cookie = sessionSetCookie(response.headers['set-cookie']);
       const attributes = cookie.split(';').map((a) => a.trim().toLowerCase());
       expect(attributes).toContain('httponly');
@@ -119,7 +133,9 @@ describe.each(databaseKinds)('login and sessions on %s', (kind) => {
 
     it('refuses a cookie-authenticated unsafe request from a foreign Origin with 403 JSON and changes nothing', async () => {
       const cookie = await signIn(t, 'root@example.com');
-      const create = await inject(t, 'POST', '/api/admin/users', cookie, newUser(1), { origin: 'https://evil.example' });
+      const create = await inject(t, 'POST', '/api/admin/users', cookie, newUser(1), {
+        origin: 'https://evil.example',
+      });
       expect(create.statusCode).toBe(403);
       expect(create.json()).toEqual({ code: 'ORIGIN_NOT_ALLOWED', message: expect.any(String) });
       const logout = await inject(t, 'POST', '/api/auth/logout', cookie, undefined, { origin: 'https://evil.example' });
@@ -130,7 +146,7 @@ describe.each(databaseKinds)('login and sessions on %s', (kind) => {
       expect(list.json().users).toEqual([]);
     });
 
-    it('allows the same requests with the service\'s own Origin and without Origin', async () => {
+    it("allows the same requests with the service's own Origin and without Origin", async () => {
       const cookie = await signIn(t, 'root@example.com');
       expect((await inject(t, 'POST', '/api/admin/users', cookie, newUser(2), { origin: own })).statusCode).toBe(201);
       expect((await inject(t, 'POST', '/api/admin/users', cookie, newUser(3))).statusCode).toBe(201);
@@ -140,7 +156,10 @@ describe.each(databaseKinds)('login and sessions on %s', (kind) => {
     });
 
     it('refuses a login from a foreign Origin', async () => {
-      const response = await login('alice@example.com', testPassword, { origin: 'https://evil.example', 'x-forwarded-for': '10.0.2.1' });
+      const response = await login('alice@example.com', testPassword, {
+        origin: 'https://evil.example',
+        'x-forwarded-for': '10.0.2.1',
+      });
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });
       expect(setCookies(response.headers['set-cookie']).some((c) => /^session=[^;]/.test(c))).toBe(false);
@@ -160,8 +179,25 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
       server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: { hops: 1 } },
       security: { ...base.security, loginRateLimit: { maxAttempts, addressMaxAttempts, windowSeconds: 600 } },
     });
-    const subs = ['victim', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'shared', 'burst', 'regular', 'office', 'boss', 'locked', 'root'];
-    for (const sub of subs) await seedUser(t, { sub, email: `${sub}@example.com`, role: sub === 'root' ? 'admin' : 'user' });
+    const subs = [
+      'victim',
+      'a1',
+      'a2',
+      'a3',
+      'a4',
+      'a5',
+      'a6',
+      'a7',
+      'shared',
+      'burst',
+      'regular',
+      'office',
+      'boss',
+      'locked',
+      'root',
+    ];
+    for (const sub of subs)
+      await seedUser(t, { sub, email: `${sub}@example.com`, role: sub === 'root' ? 'admin' : 'user' });
     second = await createApp(t.config, { storage: t.database.storage, logger: pino({ level: 'silent' }) });
   });
   afterAll(async () => {
@@ -170,7 +206,12 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
   });
 
   const attempt = (app: typeof second, email: string, password: string, address: string) =>
-    app.server.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, headers: { 'x-forwarded-for': address } });
+    app.server.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      headers: { 'x-forwarded-for': address },
+    });
 
   function expect429(response: Awaited<ReturnType<typeof attempt>>) {
     expect(response.statusCode).toBe(429);
@@ -183,7 +224,8 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
   }
 
   it('blocks an account after max_attempts failures, from any address, even with the right password', async () => {
-    for (let i = 0; i < maxAttempts; i++) expect((await attempt(t.app, 'victim@example.com', 'wrong', `10.1.0.${i}`)).statusCode).toBe(401);
+    for (let i = 0; i < maxAttempts; i++)
+      expect((await attempt(t.app, 'victim@example.com', 'wrong', `10.1.0.${i}`)).statusCode).toBe(401);
     expect429(await attempt(t.app, 'victim@example.com', testPassword, '10.1.0.99'));
     expect429(await attempt(t.app, 'VICTIM@example.com', testPassword, '10.1.0.98'));
     // Another account is not affected.
@@ -192,7 +234,8 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
 
   it("an account's failures below the address limit never block another account from that address (an office behind NAT)", async () => {
     const office = '10.7.0.1';
-    for (let i = 0; i < maxAttempts; i++) expect((await attempt(t.app, 'office@example.com', 'wrong', office)).statusCode).toBe(401);
+    for (let i = 0; i < maxAttempts; i++)
+      expect((await attempt(t.app, 'office@example.com', 'wrong', office)).statusCode).toBe(401);
     expect429(await attempt(t.app, 'office@example.com', testPassword, office));
     // The colleague (the admin, say) behind the same address signs in with the right password.
     expect((await attempt(second, 'boss@example.com', testPassword, office)).statusCode).toBe(200);
@@ -200,7 +243,8 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
 
   it('blocks a client address after address_max_attempts failures, whatever the accounts', async () => {
     const address = '10.2.0.1';
-    for (const sub of ['a1', 'a2', 'a3', 'a5', 'a6', 'a7']) expect((await attempt(t.app, `${sub}@example.com`, 'wrong', address)).statusCode).toBe(401);
+    for (const sub of ['a1', 'a2', 'a3', 'a5', 'a6', 'a7'])
+      expect((await attempt(t.app, `${sub}@example.com`, 'wrong', address)).statusCode).toBe(401);
     expect429(await attempt(t.app, 'a4@example.com', testPassword, address));
     expect((await attempt(t.app, 'a4@example.com', testPassword, '10.2.0.2')).statusCode).toBe(200);
   });
@@ -215,7 +259,9 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
 
   it('a burst of parallel guesses on two instances gets at most max_attempts password checks', async () => {
     const burst = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => attempt(i % 2 ? second : t.app, 'burst@example.com', 'wrong', `10.4.0.${i}`)),
+      Array.from({ length: 12 }, (_, i) =>
+        attempt(i % 2 ? second : t.app, 'burst@example.com', 'wrong', `10.4.0.${i}`),
+      ),
     );
     const statuses = burst.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(maxAttempts);
@@ -237,29 +283,51 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
 
   it('successful sign-ins never add up against their address', async () => {
     const address = '10.6.0.1';
-    for (let i = 0; i < addressMaxAttempts * 2; i++) expect((await attempt(i % 2 ? second : t.app, 'regular@example.com', testPassword, address)).statusCode).toBe(200);
+    for (let i = 0; i < addressMaxAttempts * 2; i++)
+      expect((await attempt(i % 2 ? second : t.app, 'regular@example.com', testPassword, address)).statusCode).toBe(
+        200,
+      );
     // The address still has all its failures to spend: address_max_attempts - 1 wrong ones leave a right one through.
-    for (let i = 0; i < addressMaxAttempts - 1; i++) expect((await attempt(t.app, `nobody-${i}@example.com`, 'wrong', address)).statusCode).toBe(401);
+    for (let i = 0; i < addressMaxAttempts - 1; i++)
+      expect((await attempt(t.app, `nobody-${i}@example.com`, 'wrong', address)).statusCode).toBe(401);
     expect((await attempt(t.app, 'regular@example.com', testPassword, address)).statusCode).toBe(200);
   });
 
   it('POST /api/admin/users/{sub}/unlock clears the account block at once, on every instance', async () => {
-    for (let i = 0; i < maxAttempts; i++) expect((await attempt(t.app, 'locked@example.com', 'wrong', `10.8.0.${i}`)).statusCode).toBe(401);
+    for (let i = 0; i < maxAttempts; i++)
+      expect((await attempt(t.app, 'locked@example.com', 'wrong', `10.8.0.${i}`)).statusCode).toBe(401);
     expect429(await attempt(second, 'locked@example.com', testPassword, '10.8.1.1'));
-    const admin = sessionCookieOf((await attempt(t.app, 'root@example.com', testPassword, '10.8.2.1')).headers['set-cookie']);
-    const unlock = await t.app.server.inject({ method: 'POST', url: '/api/admin/users/locked/unlock', headers: { cookie: admin } });
+    const admin = sessionCookieOf(
+      (await attempt(t.app, 'root@example.com', testPassword, '10.8.2.1')).headers['set-cookie'],
+    );
+    const unlock = await t.app.server.inject({
+      method: 'POST',
+      url: '/api/admin/users/locked/unlock',
+      headers: { cookie: admin },
+    });
     expect(unlock.statusCode).toBe(204);
     expect(unlock.payload).toBe('');
     expect((await attempt(second, 'locked@example.com', testPassword, '10.8.1.1')).statusCode).toBe(200);
   });
 
   it('unlock: 404 USER_NOT_FOUND for an unknown sub, 403 for a non-admin, 401 without a session', async () => {
-    const admin = sessionCookieOf((await attempt(t.app, 'root@example.com', testPassword, '10.9.0.1')).headers['set-cookie']);
-    const unknown = await t.app.server.inject({ method: 'POST', url: '/api/admin/users/nobody/unlock', headers: { cookie: admin } });
+    const admin = sessionCookieOf(
+      (await attempt(t.app, 'root@example.com', testPassword, '10.9.0.1')).headers['set-cookie'],
+    );
+    const unknown = await t.app.server.inject({
+      method: 'POST',
+      url: '/api/admin/users/nobody/unlock',
+      headers: { cookie: admin },
+    });
     expect(unknown.statusCode).toBe(404);
     expect(JSON.parse(unknown.payload)).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found.' });
-    const user = sessionCookieOf((await attempt(t.app, 'a4@example.com', testPassword, '10.9.0.2')).headers['set-cookie']);
-    expect((await t.app.server.inject({ method: 'POST', url: '/api/admin/users/locked/unlock', headers: { cookie: user } })).statusCode).toBe(403);
+    const user = sessionCookieOf(
+      (await attempt(t.app, 'a4@example.com', testPassword, '10.9.0.2')).headers['set-cookie'],
+    );
+    expect(
+      (await t.app.server.inject({ method: 'POST', url: '/api/admin/users/locked/unlock', headers: { cookie: user } }))
+        .statusCode,
+    ).toBe(403);
     expect((await t.app.server.inject({ method: 'POST', url: '/api/admin/users/locked/unlock' })).statusCode).toBe(401);
   });
 });
@@ -268,18 +336,27 @@ describe('session cookie on an https base_url', () => {
   let t: TestApp;
   beforeAll(async () => {
     const base = testConfig();
-    t = await createTestApp('sqlite', { server: { ...base.server, baseUrl: 'https://id.example.com', host: '127.0.0.1', port: 0 } });
+    t = await createTestApp('sqlite', {
+      server: { ...base.server, baseUrl: 'https://id.example.com', host: '127.0.0.1', port: 0 },
+    });
     await seedUser(t, { sub: 'alice', email: 'alice@example.com' });
   });
   afterAll(() => t.destroy());
 
   it('marks the session cookie Secure', async () => {
-    const response = await inject(t, 'POST', '/api/auth/login', undefined, { email: 'alice@example.com', password: testPassword });
+    const response = await inject(t, 'POST', '/api/auth/login', undefined, {
+      email: 'alice@example.com',
+      password: testPassword,
+    });
     expect(response.statusCode).toBe(200);
     const cookie = sessionSetCookie(response.headers['set-cookie']);
-    expect(cookie.split(';').map((a) => a.trim().toLowerCase())).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax', 'path=/']));
+    expect(cookie.split(';').map((a) => a.trim().toLowerCase())).toEqual(
+      expect.arrayContaining(['secure', 'httponly', 'samesite=lax', 'path=/']),
+    );
     // The cookie still authenticates (inject is plain http, which hapi accepts for a Secure cookie it receives).
-    expect((await inject(t, 'GET', '/api/auth/session', sessionCookieOf(response.headers['set-cookie']))).statusCode).toBe(200);
+    expect(
+      (await inject(t, 'GET', '/api/auth/session', sessionCookieOf(response.headers['set-cookie']))).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -287,7 +364,9 @@ describe('login rate limit without server.trust_proxy', () => {
   let t: TestApp;
   beforeAll(async () => {
     const base = testConfig();
-    t = await createTestApp('sqlite', { security: { ...base.security, loginRateLimit: { maxAttempts: 2, addressMaxAttempts: 2, windowSeconds: 60 } } });
+    t = await createTestApp('sqlite', {
+      security: { ...base.security, loginRateLimit: { maxAttempts: 2, addressMaxAttempts: 2, windowSeconds: 60 } },
+    });
     for (const sub of ['p1', 'p2', 'p3']) await seedUser(t, { sub, email: `${sub}@example.com` });
   });
   afterAll(() => t.destroy());

@@ -92,16 +92,31 @@ describe('OpenAPI document and reference', () => {
   it('lists the upstream sign-in routes under Auth and the connections under OAuth Connect (issue 13)', () => {
     const paths = doc.paths as Record<string, Record<string, any>>;
     const op = (method: string, path: string) => paths[path]?.[method];
-    for (const [method, path] of [['get', '/api/auth/providers'], ['get', '/api/auth/providers/{id}/authorize'], ['get', '/api/auth/providers/{id}/callback'], ['post', '/api/auth/providers/{id}/callback'], ['get', '/api/auth/providers/{id}/link']]) {
+    for (const [method, path] of [
+      ['get', '/api/auth/providers'],
+      ['get', '/api/auth/providers/{id}/authorize'],
+      ['get', '/api/auth/providers/{id}/callback'],
+      ['post', '/api/auth/providers/{id}/callback'],
+      ['get', '/api/auth/providers/{id}/link'],
+    ]) {
       expect(op(method, path)?.tags, `${method} ${path}`).toEqual(['Auth']);
     }
-    expect(Object.keys(op('get', '/api/auth/providers/{id}/authorize').responses)).toEqual(expect.arrayContaining(['302', '400', '404']));
-    expect(op('post', '/api/auth/providers/{id}/callback').requestBody.content).toHaveProperty(['application/x-www-form-urlencoded']);
-    for (const [method, path] of [['get', '/api/connections'], ['delete', '/api/connections/{provider_id}']]) {
+    expect(Object.keys(op('get', '/api/auth/providers/{id}/authorize').responses)).toEqual(
+      expect.arrayContaining(['302', '400', '404']),
+    );
+    expect(op('post', '/api/auth/providers/{id}/callback').requestBody.content).toHaveProperty([
+      'application/x-www-form-urlencoded',
+    ]);
+    for (const [method, path] of [
+      ['get', '/api/connections'],
+      ['delete', '/api/connections/{provider_id}'],
+    ]) {
       expect(op(method, path)?.tags, `${method} ${path}`).toEqual(['OAuth Connect']);
       expect(op(method, path)?.security, `${method} ${path}`).toEqual([{ cookieSessionAuth: [] }]);
     }
-    expect(Object.keys(op('delete', '/api/connections/{provider_id}').responses)).toEqual(expect.arrayContaining(['204', '401', '404', '409']));
+    expect(Object.keys(op('delete', '/api/connections/{provider_id}').responses)).toEqual(
+      expect.arrayContaining(['204', '401', '404', '409']),
+    );
   });
 
   it('lists the User operations of DESIGN.md 11 with cookieSessionAuth, tag User and their errors; the DELETE body is optional', () => {
@@ -122,9 +137,9 @@ describe('OpenAPI document and reference', () => {
         expect(op.responses[status].content?.['application/json']?.schema, `${name} ${status} schema`).toBeDefined();
       }
     }
-    expect(doc.paths['/api/user'].get.responses['200'].content['application/json'].schema.properties.user.required).toEqual(
-      expect.arrayContaining(['sub', 'name', 'given_name', 'family_name', 'locale', 'created_at']),
-    );
+    expect(
+      doc.paths['/api/user'].get.responses['200'].content['application/json'].schema.properties.user.required,
+    ).toEqual(expect.arrayContaining(['sub', 'name', 'given_name', 'family_name', 'locale', 'created_at']));
     expect(doc.paths['/api/user'].delete.requestBody.required).toBe(false);
     expect(doc.paths['/api/user'].patch.requestBody.required).toBe(true);
   });
@@ -132,20 +147,44 @@ describe('OpenAPI document and reference', () => {
   it('lists every second-factor operation of DESIGN.md 11 with its tag, security and responses', () => {
     const cookie = [{ cookieSessionAuth: [] }];
     const ops: Record<string, { tag: string; security: unknown; statuses: string[] }> = {
-      'post /api/auth/login/totp': { tag: 'Auth', security: cookie, statuses: ['200', '400', '401', '403', '409', '429'] },
-      'post /api/auth/login/recovery-code': { tag: 'Auth', security: cookie, statuses: ['200', '400', '401', '403', '409', '429'] },
+      'post /api/auth/login/totp': {
+        tag: 'Auth',
+        security: cookie,
+        statuses: ['200', '400', '401', '403', '409', '429'],
+      },
+      'post /api/auth/login/recovery-code': {
+        tag: 'Auth',
+        security: cookie,
+        statuses: ['200', '400', '401', '403', '409', '429'],
+      },
       'post /api/auth/passkey/options': { tag: 'Auth', security: undefined, statuses: ['200', '400', '403'] },
       'post /api/auth/passkey/verify': { tag: 'Auth', security: undefined, statuses: ['200', '400', '401', '403'] },
       'post /api/user/totp': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403', '409'] },
       'post /api/user/totp/confirm': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403', '409'] },
-      'delete /api/user/totp': { tag: 'User', security: cookie, statuses: ['204', '400', '401', '403', '404', '409', '429'] },
-      'post /api/user/recovery-codes': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403', '404', '429'] },
+      'delete /api/user/totp': {
+        tag: 'User',
+        security: cookie,
+        statuses: ['204', '400', '401', '403', '404', '409', '429'],
+      },
+      'post /api/user/recovery-codes': {
+        tag: 'User',
+        security: cookie,
+        statuses: ['200', '400', '401', '403', '404', '429'],
+      },
       'get /api/user/passkeys': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403'] },
       'post /api/user/passkeys/options': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403'] },
       'post /api/user/passkeys': { tag: 'User', security: cookie, statuses: ['201', '400', '401', '403', '409'] },
       'patch /api/user/passkeys/{id}': { tag: 'User', security: cookie, statuses: ['200', '400', '401', '403', '404'] },
-      'delete /api/user/passkeys/{id}': { tag: 'User', security: cookie, statuses: ['204', '400', '401', '403', '404', '409'] },
-      'delete /api/admin/users/{sub}/second-factors': { tag: 'Admin', security: cookie, statuses: ['204', '400', '401', '403', '404'] },
+      'delete /api/user/passkeys/{id}': {
+        tag: 'User',
+        security: cookie,
+        statuses: ['204', '400', '401', '403', '404', '409'],
+      },
+      'delete /api/admin/users/{sub}/second-factors': {
+        tag: 'Admin',
+        security: cookie,
+        statuses: ['204', '400', '401', '403', '404'],
+      },
     };
     for (const [name, expected] of Object.entries(ops)) {
       const [method, path] = name.split(' ');
@@ -160,7 +199,10 @@ describe('OpenAPI document and reference', () => {
     }
     const login = doc.paths['/api/auth/login'].post.responses['200'].content['application/json'].schema;
     expect(JSON.stringify(login)).toContain('enrolment_required');
-    expect(doc.paths['/api/user/totp/confirm'].post.responses['200'].content['application/json'].schema.properties.recovery_codes).toMatchObject({ minItems: 10, maxItems: 10 });
+    expect(
+      doc.paths['/api/user/totp/confirm'].post.responses['200'].content['application/json'].schema.properties
+        .recovery_codes,
+    ).toMatchObject({ minItems: 10, maxItems: 10 });
   });
 
   it('GET /api/docs serves the self-hosted reference titled openapi.ui_title', async () => {
@@ -203,7 +245,10 @@ describe('OpenAPI document and reference', () => {
     const result = await loadConfig({ file: null, env: {}, cwd: process.cwd() });
     if (!result.ok) throw new Error('the built-in default configuration is invalid');
     const database = await createTestDatabase('sqlite');
-    const app = await createApp({ ...result.config, database: database.config }, { storage: database.storage, logger: pino({ level: 'silent' }) });
+    const app = await createApp(
+      { ...result.config, database: database.config },
+      { storage: database.storage, logger: pino({ level: 'silent' }) },
+    );
     try {
       const live = JSON.parse((await app.server.inject({ method: 'GET', url: '/api/docs/json' })).payload);
       const served = await app.server.inject({ method: 'GET', url: '/openapi.json' });
@@ -237,11 +282,16 @@ describe('OpenAPI defaults follow branding.name', () => {
     const result = await loadConfigText('branding:\n  name: Acme\n', { file: null, env: {}, cwd: process.cwd() });
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     const database = await createTestDatabase('sqlite');
-    const app = await createApp({ ...result.config, database: database.config }, { storage: database.storage, logger: pino({ level: 'silent' }) });
+    const app = await createApp(
+      { ...result.config, database: database.config },
+      { storage: database.storage, logger: pino({ level: 'silent' }) },
+    );
     try {
       const doc = JSON.parse((await app.server.inject({ method: 'GET', url: '/api/docs/json' })).payload);
       expect(doc.info).toEqual({ title: 'Acme API', description: 'OpenID Connect Provider API', version: '1.0.0' });
-      expect((await app.server.inject({ method: 'GET', url: '/api/docs' })).payload).toContain('<title>Acme API Reference</title>');
+      expect((await app.server.inject({ method: 'GET', url: '/api/docs' })).payload).toContain(
+        '<title>Acme API Reference</title>',
+      );
     } finally {
       await app.stop({ timeoutMs: 1000 });
       await database.destroy();
@@ -257,10 +307,13 @@ describe('OpenAPI disabled', () => {
   });
   afterAll(() => t.destroy());
 
-  it.each(['/api/docs', '/api/docs/json', '/api/docs/init.js', '/api/docs/assets/swagger-ui.css'])('GET %s is 404 JSON', async (url) => {
-    const response = await inject(t, 'GET', url);
-    expect(response.statusCode).toBe(404);
-    expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.json()).toEqual({ code: 'NOT_FOUND', message: expect.any(String) });
-  });
+  it.each(['/api/docs', '/api/docs/json', '/api/docs/init.js', '/api/docs/assets/swagger-ui.css'])(
+    'GET %s is 404 JSON',
+    async (url) => {
+      const response = await inject(t, 'GET', url);
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.json()).toEqual({ code: 'NOT_FOUND', message: expect.any(String) });
+    },
+  );
 });

@@ -21,10 +21,12 @@ type Response = Awaited<ReturnType<typeof inject>>;
 function directivesOf(response: Response): Record<string, string> {
   const header = response.headers['content-security-policy'];
   if (typeof header !== 'string') throw new Error(`no Content-Security-Policy on ${response.request.url.pathname}`);
-  return Object.fromEntries(header.split(';').map((part) => {
-    const [name, ...sources] = part.trim().split(/\s+/);
-    return [name, sources.join(' ')];
-  }));
+  return Object.fromEntries(
+    header.split(';').map((part) => {
+      const [name, ...sources] = part.trim().split(/\s+/);
+      return [name, sources.join(' ')];
+    }),
+  );
 }
 
 const idpPage = {
@@ -47,7 +49,9 @@ describe('Content-Security-Policy of the pages', () => {
   beforeAll(async () => {
     t = await createTestApp('sqlite', {
       users: [testUser({ sub: 'alice' })],
-      clients: [testClient({ clientId: 'web', redirectUris: ['https://web.example.com/cb;script-src *'], skipConsent: true })],
+      clients: [
+        testClient({ clientId: 'web', redirectUris: ['https://web.example.com/cb;script-src *'], skipConsent: true }),
+      ],
     });
     await applyConfig(t.database.storage, t.config);
     cookie = await signIn(t, 'alice@example.com');
@@ -63,7 +67,14 @@ describe('Content-Security-Policy of the pages', () => {
       .map((row) => row.path.replace('{file}', 'swagger-ui.css').replace('{path*}', 'login'))
       .filter((url) => !url.includes('{'));
     const pages: string[] = [];
-    for (const url of [...urls, '/', '/consent', '/no-such-page', '/login?return_to=//evil.example', '/oauth2/authorize']) {
+    for (const url of [
+      ...urls,
+      '/',
+      '/consent',
+      '/no-such-page',
+      '/login?return_to=//evil.example',
+      '/oauth2/authorize',
+    ]) {
       const response = await get(url);
       if (!isHtml(response)) continue;
       pages.push(url);
@@ -77,7 +88,17 @@ describe('Content-Security-Policy of the pages', () => {
       expect(response.headers['referrer-policy'], url).toBe('no-referrer');
     }
     // The walk did reach the pages: the reference, the interaction pages, error pages, logout.
-    expect(pages).toEqual(expect.arrayContaining(['/api/docs', '/oauth2/logout', '/login', '/', '/consent', '/no-such-page', '/oauth2/authorize']));
+    expect(pages).toEqual(
+      expect.arrayContaining([
+        '/api/docs',
+        '/oauth2/logout',
+        '/login',
+        '/',
+        '/consent',
+        '/no-such-page',
+        '/oauth2/authorize',
+      ]),
+    );
   });
 
   it.each([
@@ -97,14 +118,19 @@ describe('Content-Security-Policy of the pages', () => {
     expect(directivesOf(response)).toEqual(idpPage);
   });
 
-  it('the API reference also allows data: images (Swagger UI\'s icons), nothing else', async () => {
+  it("the API reference also allows data: images (Swagger UI's icons), nothing else", async () => {
     expect(directivesOf(await get('/api/docs'))).toEqual({ ...idpPage, 'img-src': "'self' data:" });
   });
 
-  it('the form_post page allows its own hashed script, and the client\'s origin as form target and frame parent', async () => {
+  it("the form_post page allows its own hashed script, and the client's origin as form target and frame parent", async () => {
     const query = new URLSearchParams({
-      client_id: 'web', redirect_uri: 'https://web.example.com/cb;script-src *', response_type: 'code', scope: 'openid',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', response_mode: 'form_post',
+      client_id: 'web',
+      redirect_uri: 'https://web.example.com/cb;script-src *',
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      response_mode: 'form_post',
     });
     const response = await inject(t, 'GET', `/oauth2/authorize?${query}`, cookie);
     expect(response.statusCode).toBe(200);
@@ -125,7 +151,14 @@ describe('Content-Security-Policy of the pages', () => {
   });
 
   it('JSON, scripts and styles get no page policy', async () => {
-    for (const url of ['/api/health', '/ui/login.js', '/ui/app.css', '/ui/theme.css', '/.well-known/openid-configuration', '/api/nothing']) {
+    for (const url of [
+      '/api/health',
+      '/ui/login.js',
+      '/ui/app.css',
+      '/ui/theme.css',
+      '/.well-known/openid-configuration',
+      '/api/nothing',
+    ]) {
       expect((await get(url)).headers['content-security-policy'], url).toBeUndefined();
     }
   });
@@ -136,7 +169,7 @@ describe('branding.logo_url widens img-src to its source, and only to it', () =>
     ['a logo on another host', 'https://cdn.example.com/brand/logo.svg?v=1;x', "'self' https://cdn.example.com"],
     ['an inline logo', 'data:image/svg+xml;base64,PHN2Zy8+', "'self' data:"],
     ['a logo on this server', '/ui/logo.svg', "'self'"],
-    ['a logo at this server\'s own origin', 'http://localhost:8080/logo.png', "'self'"],
+    ["a logo at this server's own origin", 'http://localhost:8080/logo.png', "'self'"],
     ['a logo URL that is no image source', 'javascript:alert(1)', "'self'"],
   ])('%s', async (_name, logoUrl, imgSrc) => {
     const app = await createTestApp('sqlite', { branding: { name: 'Acme', logoUrl, primaryColor: null } });
@@ -152,21 +185,28 @@ describe('branding.logo_url widens img-src to its source, and only to it', () =>
 });
 
 describe('identity_providers[].icon_url widens img-src too, each source once', () => {
-  it('lists the logo\'s and the icons\' origins', async () => {
-    const icons = ['https://cdn.example.com/github.svg', 'https://icons.example.org/corp.png', 'https://cdn.example.com/apple.svg', null];
+  it("lists the logo's and the icons' origins", async () => {
+    const icons = [
+      'https://cdn.example.com/github.svg',
+      'https://icons.example.org/corp.png',
+      'https://cdn.example.com/apple.svg',
+      null,
+    ];
     const app = await createTestApp('sqlite', {
       branding: { name: 'Acme', logoUrl: 'https://cdn.example.com/logo.svg', primaryColor: null },
       identityProviders: icons.map((iconUrl, index) => testIdentityProvider({ id: `p${index}`, iconUrl })),
     });
     try {
-      expect(directivesOf(await inject(app, 'GET', '/login'))['img-src']).toBe("'self' https://cdn.example.com https://icons.example.org");
+      expect(directivesOf(await inject(app, 'GET', '/login'))['img-src']).toBe(
+        "'self' https://cdn.example.com https://icons.example.org",
+      );
     } finally {
       await app.destroy();
     }
   });
 });
 
-describe('the operator\'s own front end gets no policy from idp', () => {
+describe("the operator's own front end gets no policy from idp", () => {
   let directory: string;
   let upstream: http.Server;
   let staticApp: TestApp;
@@ -174,15 +214,25 @@ describe('the operator\'s own front end gets no policy from idp', () => {
 
   beforeAll(async () => {
     directory = await mkdtemp(path.join(os.tmpdir(), 'idp-operator-ui-'));
-    await writeFile(path.join(directory, 'index.html'), '<!doctype html><title>Operator</title><script>inline()</script>');
+    await writeFile(
+      path.join(directory, 'index.html'),
+      '<!doctype html><title>Operator</title><script>inline()</script>',
+    );
     upstream = http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(req.url === '/own' ? { 'content-security-policy': "default-src 'self'" } : {}) });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        ...(req.url === '/own' ? { 'content-security-policy': "default-src 'self'" } : {}),
+      });
       res.end('<!doctype html><title>Proxied</title>');
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    staticApp = await createTestApp('sqlite', { frontend: { enabled: true, mode: 'static', path: directory, htmlVariables: {} } });
-    proxyApp = await createTestApp('sqlite', { frontend: { enabled: true, mode: 'proxy', path: upstreamUrl, htmlVariables: {} } });
+    staticApp = await createTestApp('sqlite', {
+      frontend: { enabled: true, mode: 'static', path: directory, htmlVariables: {} },
+    });
+    proxyApp = await createTestApp('sqlite', {
+      frontend: { enabled: true, mode: 'proxy', path: upstreamUrl, htmlVariables: {} },
+    });
   });
   afterAll(async () => {
     await staticApp.destroy();
@@ -191,7 +241,7 @@ describe('the operator\'s own front end gets no policy from idp', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('static mode with the operator\'s directory: its pages go out as they are; idp\'s own 404 page keeps its policy', async () => {
+  it("static mode with the operator's directory: its pages go out as they are; idp's own 404 page keeps its policy", async () => {
     const page = await inject(staticApp, 'GET', '/app/route');
     expect(page.payload).toContain('<title>Operator</title>');
     expect(page.headers['content-security-policy']).toBeUndefined();
@@ -203,7 +253,7 @@ describe('the operator\'s own front end gets no policy from idp', () => {
     expect(directivesOf(await inject(staticApp, 'GET', '/oauth2/logout'))).toEqual(idpPage);
   });
 
-  it('proxy mode: the upstream\'s answer passes with its own policy or none', async () => {
+  it("proxy mode: the upstream's answer passes with its own policy or none", async () => {
     expect((await inject(proxyApp, 'GET', '/anything')).headers['content-security-policy']).toBeUndefined();
     expect((await inject(proxyApp, 'GET', '/own')).headers['content-security-policy']).toBe("default-src 'self'");
   });

@@ -8,7 +8,7 @@ import { createTestApp, inject, seedUser, signIn, type TestApp } from '../suppor
  * answers for which request, and the locale it is written in. Rendering
  * itself: test/web/pages/; in a browser: test/e2e/pages*.test.ts.
  */
-describe('the built-in pages\' routes', () => {
+describe("the built-in pages' routes", () => {
   let t: TestApp;
   let alice: string;
   let greta: string;
@@ -36,7 +36,8 @@ describe('the built-in pages\' routes', () => {
   });
   afterAll(() => t.destroy());
 
-  const page = (url: string, cookie?: string, headers: Record<string, string> = {}) => inject(t, 'GET', url, cookie, undefined, headers);
+  const page = (url: string, cookie?: string, headers: Record<string, string> = {}) =>
+    inject(t, 'GET', url, cookie, undefined, headers);
 
   it('name the application of the authorization request behind return_to, and nothing for another path', async () => {
     const login = await page(`/login?${new URLSearchParams({ return_to: authorize })}`);
@@ -47,11 +48,14 @@ describe('the built-in pages\' routes', () => {
     expect((await page(`/register?${new URLSearchParams({ return_to: authorize })}`)).statusCode).toBe(404);
   });
 
-  it.each(['/login', '/register', '/consent'])('%s refuses a return_to to another site with a 400 page', async (path) => {
-    const response = await page(`${path}?return_to=%2F%2Fevil.example`);
-    expect(response.statusCode).toBe(400);
-    expect(response.payload).toContain('<h1>Invalid link</h1>');
-  });
+  it.each(['/login', '/register', '/consent'])(
+    '%s refuses a return_to to another site with a 400 page',
+    async (path) => {
+      const response = await page(`${path}?return_to=%2F%2Fevil.example`);
+      expect(response.statusCode).toBe(400);
+      expect(response.payload).toContain('<h1>Invalid link</h1>');
+    },
+  );
 
   it('/consent: signs in first without a session, describes the request with one, and refuses what is no request', async () => {
     const query = new URLSearchParams({ return_to: authorize, locale: 'de' });
@@ -75,7 +79,7 @@ describe('the built-in pages\' routes', () => {
     expect(account.payload).toContain('Signed in as alice@example.com');
   });
 
-  it('write the page in ?locale=, else the profile\'s locale, else Accept-Language, else the default', async () => {
+  it("write the page in ?locale=, else the profile's locale, else Accept-Language, else the default", async () => {
     const lang = (payload: string) => /<html lang="([^"]+)">/.exec(payload)?.[1];
     expect(lang((await page('/account', greta)).payload)).toBe('de');
     expect(lang((await page('/account?locale=en', greta)).payload)).toBe('en');

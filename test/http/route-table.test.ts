@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/http/routes.js';
 import type { RouteAuth, RouteDefinition, RouteSpec } from '../../src/http/route-definition.js';
 import { bearerStrategy } from '../../src/http/auth/bearer-auth.js';
-import { pendingSessionStrategy, sessionOrPendingStrategy, sessionStrategy } from '../../src/http/auth/cookie-session-auth.js';
+import {
+  pendingSessionStrategy,
+  sessionOrPendingStrategy,
+  sessionStrategy,
+} from '../../src/http/auth/cookie-session-auth.js';
 import { createTestApp, inject, type TestApp } from '../support/test-app.js';
 
 /**
@@ -32,8 +36,9 @@ const undocumented: Record<string, string> = {
   'GET /terms': 'a page of the built-in UI (src/web/pages)',
   'GET /consent': 'a page of the built-in UI (src/web/pages)',
   'GET /account': 'a page of the built-in UI (src/web/pages)',
-  'GET /ui/theme.css': 'the built-in pages\' accent stylesheet (branding.primary_color)',
-  'GET /ui/authenticator-app-qr.svg': 'the built-in pages\' QR code of a pending authenticator-app enrolment (the API answers its otpauth_url)',
+  'GET /ui/theme.css': "the built-in pages' accent stylesheet (branding.primary_color)",
+  'GET /ui/authenticator-app-qr.svg':
+    "the built-in pages' QR code of a pending authenticator-app enrolment (the API answers its otpauth_url)",
   'GET /ui/vendor/webauthn/{path*}': 'the @simplewebauthn/browser modules of the built-in pages',
   'GET /{path*}': 'the web UI catch-all: pages and files, not API operations',
   'POST /{path*}': 'the web UI catch-all, forwarded to a proxied front end',
@@ -57,7 +62,11 @@ function authModeOf(auth: RequestRoute['settings']['auth']): string {
   // hapi keeps `auth: false` as false at run time, although its type says AuthSettings | undefined.
   if (!auth) return 'none';
   // After hapi's validation, an access rule's scope is { selection: [...] }.
-  const { strategies = [], mode, access = [] } = auth as { strategies?: string[]; mode?: string; access?: { scope?: { selection?: string[] } }[] };
+  const {
+    strategies = [],
+    mode,
+    access = [],
+  } = auth as { strategies?: string[]; mode?: string; access?: { scope?: { selection?: string[] } }[] };
   const scopes = access.flatMap((rule) => rule.scope?.selection ?? []);
   const modes: Record<string, RouteAuth> = {
     [`${sessionStrategy} required `]: 'session',
@@ -73,7 +82,11 @@ function authModeOf(auth: RequestRoute['settings']['auth']): string {
 
 /** What a hapi server serves, as rows: read back from server.table(), not from the route table. */
 function servedRows(table: RequestRoute[]): Row[] {
-  return table.map((served) => ({ method: served.method.toUpperCase(), path: served.path, auth: authModeOf(served.settings.auth) }));
+  return table.map((served) => ({
+    method: served.method.toUpperCase(),
+    path: served.path,
+    auth: authModeOf(served.settings.auth),
+  }));
 }
 
 /** Every way the served routes and the table disagree, one line each; empty when they agree. */
@@ -84,9 +97,11 @@ function checkServedAgainstTable(served: Row[], table: Row[]): string[] {
   for (const row of served) {
     const entry = listed.get(keyOf(row));
     if (!entry) problems.push(`served but not in the route table: ${keyOf(row)}`);
-    else if (entry.auth !== row.auth) problems.push(`${keyOf(row)} is served with auth ${row.auth}, the table says ${entry.auth}`);
+    else if (entry.auth !== row.auth)
+      problems.push(`${keyOf(row)} is served with auth ${row.auth}, the table says ${entry.auth}`);
   }
-  for (const row of table) if (!servedKeys.has(keyOf(row))) problems.push(`in the route table but not served: ${keyOf(row)}`);
+  for (const row of table)
+    if (!servedKeys.has(keyOf(row))) problems.push(`in the route table but not served: ${keyOf(row)}`);
   return problems;
 }
 
@@ -97,7 +112,8 @@ function checkTableAgainstDocument(table: Row[], paths: OpenApiPaths, left: Reco
   for (const row of table) {
     const reason = left[keyOf(row)];
     if (reason === undefined && !inDocument(row)) problems.push(`missing from the OpenAPI document: ${keyOf(row)}`);
-    if (reason !== undefined && inDocument(row)) problems.push(`listed as undocumented (${reason}) but in the OpenAPI document: ${keyOf(row)}`);
+    if (reason !== undefined && inDocument(row))
+      problems.push(`listed as undocumented (${reason}) but in the OpenAPI document: ${keyOf(row)}`);
   }
   const rows = new Set(table.map(keyOf));
   for (const [path, item] of Object.entries(paths)) {
@@ -113,14 +129,20 @@ function checkTableAgainstDocument(table: Row[], paths: OpenApiPaths, left: Reco
 async function specNames(): Promise<[string, RouteSpec][]> {
   const directory = new URL('../../src/http/routes/', import.meta.url);
   const files = (await readdir(directory)).filter((file) => file.endsWith('.ts'));
-  const modules = await Promise.all(files.map((file) => import(new URL(file, directory).href) as Promise<Record<string, unknown>>));
+  const modules = await Promise.all(
+    files.map((file) => import(new URL(file, directory).href) as Promise<Record<string, unknown>>),
+  );
   return modules.flatMap((exports) =>
-    Object.entries(exports).filter((entry): entry is [string, RouteSpec] => typeof (entry[1] as RouteSpec | null)?.handler === 'function'),
+    Object.entries(exports).filter(
+      (entry): entry is [string, RouteSpec] => typeof (entry[1] as RouteSpec | null)?.handler === 'function',
+    ),
   );
 }
 
 function handlerName(row: RouteDefinition, specs: [string, RouteSpec][]): string {
-  const fits = specs.filter(([, spec]) => Object.entries(spec).every(([key, value]) => row[key as keyof RouteDefinition] === value));
+  const fits = specs.filter(([, spec]) =>
+    Object.entries(spec).every(([key, value]) => row[key as keyof RouteDefinition] === value),
+  );
   fits.sort(([, a], [, b]) => Object.keys(b).length - Object.keys(a).length);
   // docsJsonRoute is a factory (it closes over the live document), so no export equals its spec.
   return fits[0]?.[0] ?? `(${row.summary})`;
@@ -128,7 +150,14 @@ function handlerName(row: RouteDefinition, specs: [string, RouteSpec][]): string
 
 function formatTable(rows: string[][]): string {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 describe('the route table (src/http/routes.ts)', () => {
@@ -171,16 +200,22 @@ describe('the route table (src/http/routes.ts)', () => {
     const without = (rows: Row[], key: string) => rows.filter((row) => keyOf(row) !== key);
 
     it('a route served but missing from the table', () => {
-      expect(checkServedAgainstTable(served, without(table, login))).toEqual([`served but not in the route table: ${login}`]);
+      expect(checkServedAgainstTable(served, without(table, login))).toEqual([
+        `served but not in the route table: ${login}`,
+      ]);
     });
 
     it('a row the server does not serve', () => {
-      expect(checkServedAgainstTable(without(served, login), table)).toEqual([`in the route table but not served: ${login}`]);
+      expect(checkServedAgainstTable(without(served, login), table)).toEqual([
+        `in the route table but not served: ${login}`,
+      ]);
     });
 
     it('a route served with another auth mode than its row', () => {
       const rows = table.map((row) => (keyOf(row) === login ? { ...row, auth: 'session' } : row));
-      expect(checkServedAgainstTable(served, rows)).toEqual([`${login} is served with auth none, the table says session`]);
+      expect(checkServedAgainstTable(served, rows)).toEqual([
+        `${login} is served with auth none, the table says session`,
+      ]);
     });
 
     it('a row missing from the OpenAPI document', () => {
@@ -198,7 +233,9 @@ describe('the route table (src/http/routes.ts)', () => {
 
     it('a route left out of the document without a reason', () => {
       const { 'GET /openapi.json': _reason, ...rest } = undocumented;
-      expect(checkTableAgainstDocument(table, paths, rest)).toEqual(['missing from the OpenAPI document: GET /openapi.json']);
+      expect(checkTableAgainstDocument(table, paths, rest)).toEqual([
+        'missing from the OpenAPI document: GET /openapi.json',
+      ]);
     });
   });
 });

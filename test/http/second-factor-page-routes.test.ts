@@ -83,7 +83,12 @@ describe.each(databaseKinds)('the second-factor page routes on %s', (kind) => {
     expect(index.payload).toContain("export * from './methods/startRegistration.js';");
     expect(index.payload).not.toContain('sourceMappingURL');
     expect((await b.call('GET', '/ui/vendor/webauthn/methods/startAuthentication.js')).statusCode).toBe(200);
-    for (const path of ['/ui/vendor/webauthn/index.d.ts', '/ui/vendor/webauthn/../package.json', '/ui/vendor/webauthn/%2E%2E/%2E%2E/server/esm/index.js', '/ui/vendor/webauthn/nothing.js']) {
+    for (const path of [
+      '/ui/vendor/webauthn/index.d.ts',
+      '/ui/vendor/webauthn/../package.json',
+      '/ui/vendor/webauthn/%2E%2E/%2E%2E/server/esm/index.js',
+      '/ui/vendor/webauthn/nothing.js',
+    ]) {
       expect((await b.call('GET', path)).statusCode, path).toBe(404);
     }
   });

@@ -44,7 +44,13 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     const parsed = new URL(url);
     expect(parsed.protocol).toBe('otpauth:');
     expect(parsed.host + decodeURIComponent(parsed.pathname)).toBe('totp/Acme Sign-in:enrol@example.com');
-    expect(Object.fromEntries(parsed.searchParams)).toMatchObject({ secret, issuer: 'Acme Sign-in', algorithm: 'SHA1', digits: '6', period: '30' });
+    expect(Object.fromEntries(parsed.searchParams)).toMatchObject({
+      secret,
+      issuer: 'Acme Sign-in',
+      algorithm: 'SHA1',
+      digits: '6',
+      period: '30',
+    });
     expect((await b.call('GET', '/api/auth/session', cookie)).json().user.totp_registered).toBe(false);
 
     // Starting again replaces the pending secret: a code of the first one no longer confirms.
@@ -54,14 +60,20 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     expect(stale.statusCode).toBe(401);
     expect(stale.json()).toEqual(INVALID_CODE);
 
-    const confirmed = await b.call('POST', '/api/user/totp/confirm', cookie, { code: totpCode(again.secret, clock.now()) });
+    const confirmed = await b.call('POST', '/api/user/totp/confirm', cookie, {
+      code: totpCode(again.secret, clock.now()),
+    });
     expect(confirmed.statusCode).toBe(200);
     const codes = confirmed.json().recovery_codes as string[];
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
     const me = (await b.call('GET', '/api/auth/session', cookie)).json().user;
-    expect(me).toMatchObject({ totp_registered: true, totp_recovery_codes_missing: false, second_factor_required: false });
+    expect(me).toMatchObject({
+      totp_registered: true,
+      totp_recovery_codes_missing: false,
+      second_factor_required: false,
+    });
   });
 
   it('keeps the secret sealed and the recovery codes hashed at rest', async () => {
@@ -72,7 +84,9 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     const row = await t.database.db('totp_credentials').where({ sub: 'atrest' }).first();
     expect(row.secret).toMatch(/^v1\./);
     expect(row.secret).not.toContain(secret);
-    const hashes = (await t.database.db('recovery_codes').where({ sub: 'atrest' }).select('code_hash')).map((r) => r.code_hash as string);
+    const hashes = (await t.database.db('recovery_codes').where({ sub: 'atrest' }).select('code_hash')).map(
+      (r) => r.code_hash as string,
+    );
     expect(hashes).toHaveLength(10);
     for (const code of recoveryCodes) {
       expect(hashes).not.toContain(code);
@@ -86,9 +100,15 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     const { cookie } = await b.login('twice@example.com');
     const early = await b.call('POST', '/api/user/totp/confirm', cookie, { code: '123456' });
     expect(early.statusCode).toBe(409);
-    expect(early.json()).toMatchObject({ code: 'TOTP_NOT_PENDING', message: expect.stringContaining('POST /api/user/totp') });
+    expect(early.json()).toMatchObject({
+      code: 'TOTP_NOT_PENDING',
+      message: expect.stringContaining('POST /api/user/totp'),
+    });
     await b.enrolTotp(cookie, clock.now());
-    for (const [method, url] of [['POST', '/api/user/totp'], ['POST', '/api/user/totp/confirm']] as const) {
+    for (const [method, url] of [
+      ['POST', '/api/user/totp'],
+      ['POST', '/api/user/totp/confirm'],
+    ] as const) {
       const response = await b.call(method, url, cookie, url.endsWith('confirm') ? { code: '123456' } : undefined);
       expect(response.statusCode).toBe(409);
       expect(response.json()).toMatchObject({ code: 'TOTP_ALREADY_REGISTERED' });
@@ -110,9 +130,18 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
 
     const b = browser();
     const { cookie, body } = await b.login('signin@example.com');
-    expect(body).toEqual({ status: 'second_factor_required', factors: ['totp', 'recovery_code'], enrolment_required: false });
+    expect(body).toEqual({
+      status: 'second_factor_required',
+      factors: ['totp', 'recovery_code'],
+      enrolment_required: false,
+    });
     // A pending session is no session for anything else, and keeps its cookie.
-    for (const [method, url] of [['GET', '/api/auth/session'], ['GET', '/api/user/passkeys'], ['POST', '/api/user/recovery-codes'], ['GET', '/api/admin/me']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/auth/session'],
+      ['GET', '/api/user/passkeys'],
+      ['POST', '/api/user/recovery-codes'],
+      ['GET', '/api/admin/me'],
+    ] as const) {
       const response = await b.call(method, url, cookie, method === 'POST' ? { code: '123456' } : undefined);
       expect(response.statusCode, url).toBe(401);
       expect(response.json()).toEqual(UNAUTHORIZED);
@@ -121,7 +150,9 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     // A user with a factor cannot enrol another from the pending session: that would skip it.
     expect((await b.call('POST', '/api/user/totp', cookie)).json()).toEqual(UNAUTHORIZED);
 
-    const wrong = await b.call('POST', '/api/auth/login/totp', cookie, { code: totpCode(secret, clock.now() + 10 * step) });
+    const wrong = await b.call('POST', '/api/auth/login/totp', cookie, {
+      code: totpCode(secret, clock.now() + 10 * step),
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual(INVALID_CODE);
     clock.advance(5000);
@@ -133,7 +164,12 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     expect(session.auth_time).toBe(new Date(clock.now()).toISOString());
 
     // The audit trail of this sign-in's second step: the wrong code, then the success with its methods.
-    const events = await t.database.db('events').where({ subject: 'signin' }).whereIn('type', ['sign_in.failed', 'sign_in.succeeded']).orderBy('id').select('type', 'detail');
+    const events = await t.database
+      .db('events')
+      .where({ subject: 'signin' })
+      .whereIn('type', ['sign_in.failed', 'sign_in.succeeded'])
+      .orderBy('id')
+      .select('type', 'detail');
     expect(events.map((e) => [e.type, JSON.parse(e.detail)])).toEqual([
       ['sign_in.succeeded', { amr: ['pwd'] }],
       ['sign_in.failed', { method: 'totp' }],
@@ -177,13 +213,19 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     const b = browser();
     const late = await b.login('slow@example.com');
     clock.advance(10 * 60_000);
-    expect((await b.call('POST', '/api/auth/login/totp', late.cookie, { code: totpCode(secret, clock.now()) })).json()).toEqual(UNAUTHORIZED);
+    expect(
+      (await b.call('POST', '/api/auth/login/totp', late.cookie, { code: totpCode(secret, clock.now()) })).json(),
+    ).toEqual(UNAUTHORIZED);
     const left = await b.login('slow@example.com');
     expect((await b.call('POST', '/api/auth/logout', left.cookie)).statusCode).toBe(204);
-    expect((await b.call('POST', '/api/auth/login/totp', left.cookie, { code: totpCode(secret, clock.now()) })).json()).toEqual(UNAUTHORIZED);
+    expect(
+      (await b.call('POST', '/api/auth/login/totp', left.cookie, { code: totpCode(secret, clock.now()) })).json(),
+    ).toEqual(UNAUTHORIZED);
     // A completed one lives the full session lifetime from its second factor.
     const done = await b.login('slow@example.com');
-    expect((await b.call('POST', '/api/auth/login/totp', done.cookie, { code: totpCode(secret, clock.now()) })).statusCode).toBe(200);
+    expect(
+      (await b.call('POST', '/api/auth/login/totp', done.cookie, { code: totpCode(secret, clock.now()) })).statusCode,
+    ).toBe(200);
     clock.advance(30 * 60_000);
     expect((await b.call('GET', '/api/auth/session', done.cookie)).statusCode).toBe(200);
   });
@@ -215,10 +257,16 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     expect(used.json()).toMatchObject({ user: { sub: 'recover' }, recovery_codes_left: 9 });
     expect((await b.call('GET', '/api/auth/session', cookie)).json().session.amr).toEqual(['pwd', 'otp']);
     // The profile says the same (DESIGN.md 11); a user without an app has none.
-    expect((await b.call('GET', '/api/user', cookie)).json().user).toMatchObject({ totp_registered: true, recovery_codes_left: 9 });
+    expect((await b.call('GET', '/api/user', cookie)).json().user).toMatchObject({
+      totp_registered: true,
+      recovery_codes_left: 9,
+    });
     await user('noapp');
     const plain = browser();
-    expect((await plain.call('GET', '/api/user', (await plain.login('noapp@example.com')).cookie)).json().user.recovery_codes_left).toBe(0);
+    expect(
+      (await plain.call('GET', '/api/user', (await plain.login('noapp@example.com')).cookie)).json().user
+        .recovery_codes_left,
+    ).toBe(0);
 
     const again = await b.login('recover@example.com');
     for (const code of [recoveryCodes[0], 'not-a-code', 'zzzzz-zzzzz', '0000000000']) {
@@ -255,21 +303,31 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     const b = browser();
     const { cookie } = await b.login('guess@example.com');
     for (let i = 0; i < 5; i++) {
-      const wrong = await b.call('POST', '/api/auth/login/totp', cookie, { code: totpCode(secret, clock.now() + (10 + i) * step) });
+      const wrong = await b.call('POST', '/api/auth/login/totp', cookie, {
+        code: totpCode(secret, clock.now() + (10 + i) * step),
+      });
       expect(wrong.statusCode).toBe(401);
     }
     const blocked = await b.call('POST', '/api/auth/login/totp', cookie, { code: totpCode(secret, clock.now()) });
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await b.call('POST', '/api/auth/login/recovery-code', cookie, { code: 'abcde-fghij' })).statusCode).toBe(429);
+    expect((await b.call('POST', '/api/auth/login/recovery-code', cookie, { code: 'abcde-fghij' })).statusCode).toBe(
+      429,
+    );
     // The account's counter: the right password is refused now too, from anywhere.
-    const elsewhere = await browser().call('POST', '/api/auth/login', undefined, { email: 'guess@example.com', password: 'correct horse battery staple' });
+    const elsewhere = await browser().call('POST', '/api/auth/login', undefined, {
+      email: 'guess@example.com',
+      password: 'correct horse battery staple',
+    });
     expect(elsewhere.statusCode).toBe(429);
     // After the window, the right code signs in.
     clock.advance(900_000);
     const later = browser();
     const fresh = await later.login('guess@example.com');
-    expect((await later.call('POST', '/api/auth/login/totp', fresh.cookie, { code: totpCode(secret, clock.now()) })).statusCode).toBe(200);
+    expect(
+      (await later.call('POST', '/api/auth/login/totp', fresh.cookie, { code: totpCode(secret, clock.now()) }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('does not let a new password sign-in buy more guesses at the code', async () => {
@@ -280,7 +338,9 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     for (let round = 0; round < 3; round++) {
       const b = browser();
       const { cookie } = await b.login('reguess@example.com');
-      for (let i = 0; i < 2; i++) refused += (await b.call('POST', '/api/auth/login/totp', cookie, { code: '000000' })).statusCode === 429 ? 1 : 0;
+      for (let i = 0; i < 2; i++)
+        refused +=
+          (await b.call('POST', '/api/auth/login/totp', cookie, { code: '000000' })).statusCode === 429 ? 1 : 0;
     }
     // 6 guesses from 3 sign-ins: the 6th meets the account's second-factor counter.
     expect(refused).toBe(1);
@@ -293,18 +353,27 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     const { cookie } = await b.login('regen@example.com');
     const first = await b.enrolTotp(cookie, clock.now());
     clock.advance(step);
-    const wrong = await b.call('POST', '/api/user/recovery-codes', cookie, { code: totpCode(first.secret, clock.now() + 5 * step) });
+    const wrong = await b.call('POST', '/api/user/recovery-codes', cookie, {
+      code: totpCode(first.secret, clock.now() + 5 * step),
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual(INVALID_CODE);
-    const renewed = await b.call('POST', '/api/user/recovery-codes', cookie, { code: totpCode(first.secret, clock.now()) });
+    const renewed = await b.call('POST', '/api/user/recovery-codes', cookie, {
+      code: totpCode(first.secret, clock.now()),
+    });
     expect(renewed.statusCode).toBe(200);
     const codes = renewed.json().recovery_codes as string[];
     expect(codes).toHaveLength(10);
     expect(codes.filter((c) => first.recoveryCodes.includes(c))).toEqual([]);
     const other = browser();
     const pending = await other.login('regen@example.com');
-    expect((await other.call('POST', '/api/auth/login/recovery-code', pending.cookie, { code: first.recoveryCodes[0] })).statusCode).toBe(401);
-    expect((await other.call('POST', '/api/auth/login/recovery-code', pending.cookie, { code: codes[0] })).statusCode).toBe(200);
+    expect(
+      (await other.call('POST', '/api/auth/login/recovery-code', pending.cookie, { code: first.recoveryCodes[0] }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await other.call('POST', '/api/auth/login/recovery-code', pending.cookie, { code: codes[0] })).statusCode,
+    ).toBe(200);
   });
 
   it('removes the app after a code, with its recovery codes; the next sign-in is a password alone', async () => {
@@ -314,7 +383,9 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     const nothing = await b.call('DELETE', '/api/user/totp', cookie, { code: '123456' });
     expect(nothing.statusCode).toBe(404);
     expect(nothing.json()).toEqual({ code: 'TOTP_NOT_REGISTERED', message: 'No authenticator app is registered.' });
-    expect((await b.call('POST', '/api/user/recovery-codes', cookie, { code: '123456' })).json()).toMatchObject({ code: 'TOTP_NOT_REGISTERED' });
+    expect((await b.call('POST', '/api/user/recovery-codes', cookie, { code: '123456' })).json()).toMatchObject({
+      code: 'TOTP_NOT_REGISTERED',
+    });
     const { secret } = await b.enrolTotp(cookie, clock.now());
     clock.advance(step);
     expect((await b.call('DELETE', '/api/user/totp', cookie, {})).statusCode).toBe(400);
@@ -323,8 +394,13 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     expect((await b.call('GET', '/api/auth/session', cookie)).json().user.totp_registered).toBe(true);
     const removed = await b.call('DELETE', '/api/user/totp', cookie, { code: totpCode(secret, clock.now()) });
     expect(removed.statusCode).toBe(204);
-    expect((await b.call('GET', '/api/auth/session', cookie)).json().user).toMatchObject({ totp_registered: false, totp_recovery_codes_missing: false });
-    expect(Number((await t.database.db('recovery_codes').where({ sub: 'remove' }).count({ n: '*' }).first())?.n)).toBe(0);
+    expect((await b.call('GET', '/api/auth/session', cookie)).json().user).toMatchObject({
+      totp_registered: false,
+      totp_recovery_codes_missing: false,
+    });
+    expect(Number((await t.database.db('recovery_codes').where({ sub: 'remove' }).count({ n: '*' }).first())?.n)).toBe(
+      0,
+    );
     expect((await browser().login('remove@example.com')).body.user).toMatchObject({ sub: 'remove' });
   });
 });

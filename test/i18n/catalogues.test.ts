@@ -6,7 +6,9 @@ import { en } from '../../src/i18n/catalogues/en/index.js';
 /** Every string of a catalogue with its path (pages.login.submit → 'Sign in'). */
 function strings(value: unknown, path = ''): [string, string][] {
   if (typeof value === 'string') return [[path, value]];
-  return Object.entries(value as Record<string, unknown>).flatMap(([key, child]) => strings(child, path ? `${path}.${key}` : key));
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, child]) =>
+    strings(child, path ? `${path}.${key}` : key),
+  );
 }
 
 const placeholders = (text: string) => [...text.matchAll(/\{([a-zA-Z_]+)\}/g)].map((m) => m[1]).sort();
@@ -23,7 +25,33 @@ describe('the catalogues', () => {
   });
 
   it('has a sentence for every error code the account API answers with (DESIGN.md 11), so no page falls back to the generic one', () => {
-    const accountApiCodes = ['INVALID_CREDENTIALS', 'TOO_MANY_REQUESTS', 'EMAIL_NOT_VERIFIED', 'REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'EMAIL_ALREADY_EXISTS', 'TERMS_NOT_ACCEPTED', 'PASSWORD_TOO_SHORT', 'INVALID_TOKEN', 'USER_NOT_EDITABLE', 'ACCOUNT_DELETION_DISABLED', 'EMAIL_DISABLED', 'INVALID_CODE', 'TOTP_ALREADY_REGISTERED', 'SECOND_FACTOR_REQUIRED', 'PASSKEY_NOT_FOUND', 'INVALID_PASSKEY', 'CONSENT_NOT_FOUND', 'TERMS_NOT_FOUND', 'TERMS_VERSION_MISMATCH', 'ACCOUNT_NOT_REMEMBERED', 'UPSTREAM_ERROR', 'LINK_REQUIRED', 'CONNECTION_NOT_FOUND', 'LAST_SIGN_IN_METHOD'];
+    const accountApiCodes = [
+      'INVALID_CREDENTIALS',
+      'TOO_MANY_REQUESTS',
+      'EMAIL_NOT_VERIFIED',
+      'REGISTRATION_DISABLED',
+      'EMAIL_NOT_ALLOWED',
+      'EMAIL_ALREADY_EXISTS',
+      'TERMS_NOT_ACCEPTED',
+      'PASSWORD_TOO_SHORT',
+      'INVALID_TOKEN',
+      'USER_NOT_EDITABLE',
+      'ACCOUNT_DELETION_DISABLED',
+      'EMAIL_DISABLED',
+      'INVALID_CODE',
+      'TOTP_ALREADY_REGISTERED',
+      'SECOND_FACTOR_REQUIRED',
+      'PASSKEY_NOT_FOUND',
+      'INVALID_PASSKEY',
+      'CONSENT_NOT_FOUND',
+      'TERMS_NOT_FOUND',
+      'TERMS_VERSION_MISMATCH',
+      'ACCOUNT_NOT_REMEMBERED',
+      'UPSTREAM_ERROR',
+      'LINK_REQUIRED',
+      'CONNECTION_NOT_FOUND',
+      'LAST_SIGN_IN_METHOD',
+    ];
     for (const code of accountApiCodes) expect(en.errors, code).toHaveProperty(code);
   });
 

@@ -2,14 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { isSafeReturnTo } from '../../src/interaction/return-to.js';
 
 describe('isSafeReturnTo', () => {
-  it.each([
-    '/oauth2/authorize?client_id=web&scope=openid',
-    '/',
-    '/consent?return_to=%2Foauth2%2Fauthorize',
-    '/a/b//c',
-  ])('accepts the same-origin path %j', (value) => {
-    expect(isSafeReturnTo(value)).toBe(true);
-  });
+  it.each(['/oauth2/authorize?client_id=web&scope=openid', '/', '/consent?return_to=%2Foauth2%2Fauthorize', '/a/b//c'])(
+    'accepts the same-origin path %j',
+    (value) => {
+      expect(isSafeReturnTo(value)).toBe(true);
+    },
+  );
 
   it.each([
     ['a protocol-relative URL', '//evil.example/x'],

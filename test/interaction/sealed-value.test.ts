@@ -13,7 +13,11 @@ describe('sealValue', () => {
   it.each([
     ['another password', (s: string) => unsealValue(s, `${password}!`, 'remembered-accounts')],
     ['another purpose', (s: string) => unsealValue(s, password, 'session')],
-    ['a flipped byte', (s: string) => unsealValue(`${s.slice(0, 20)}${s[20] === 'A' ? 'B' : 'A'}${s.slice(21)}`, password, 'remembered-accounts')],
+    [
+      'a flipped byte',
+      (s: string) =>
+        unsealValue(`${s.slice(0, 20)}${s[20] === 'A' ? 'B' : 'A'}${s.slice(21)}`, password, 'remembered-accounts'),
+    ],
     ['a truncated value', (s: string) => unsealValue(s.slice(0, 30), password, 'remembered-accounts')],
     ['garbage', () => unsealValue('not sealed at all', password, 'remembered-accounts')],
   ])('refuses %s', (_, open) => {

@@ -1,13 +1,20 @@
 import { noFactors, type UserFactorReader } from '../../src/accounts/login-second-factors.js';
 import type { SignInDeps } from '../../src/interaction/sign-in-deps.js';
-import type { NewIdentity, PendingAuthorization, Prompt, SessionIdentity } from '../../src/interaction/sign-in-state.js';
+import type {
+  NewIdentity,
+  PendingAuthorization,
+  Prompt,
+  SessionIdentity,
+} from '../../src/interaction/sign-in-state.js';
 import type { StepResult } from '../../src/interaction/step-result.js';
 import type { UserRecord } from '../../src/model/index.js';
 
 /** Shared by the step tables: a fixed clock, a request, the two kinds of identity. */
 export const now = 1_000_000_000_000;
 
-export function pending(overrides: Omit<Partial<PendingAuthorization>, 'prompt'> & { prompt?: Prompt[] } = {}): PendingAuthorization {
+export function pending(
+  overrides: Omit<Partial<PendingAuthorization>, 'prompt'> & { prompt?: Prompt[] } = {},
+): PendingAuthorization {
   const { prompt = [], ...rest } = overrides;
   return {
     params: { client_id: 'web' },
@@ -24,15 +31,35 @@ export function pending(overrides: Omit<Partial<PendingAuthorization>, 'prompt'>
 
 export function userRecord(user: Partial<UserRecord> = {}): UserRecord {
   return {
-    sub: 'alice', managedBy: 'database', email: 'alice@example.com', role: 'user', emailVerified: true,
-    emailVerificationRequired: false, passwordHash: 'hash', secondFactorRequired: false, name: null, givenName: null, familyName: null, locale: null, deletedAt: null,
-    createdAt: 0, updatedAt: 0, ...user,
+    sub: 'alice',
+    managedBy: 'database',
+    email: 'alice@example.com',
+    role: 'user',
+    emailVerified: true,
+    emailVerificationRequired: false,
+    passwordHash: 'hash',
+    secondFactorRequired: false,
+    name: null,
+    givenName: null,
+    familyName: null,
+    locale: null,
+    deletedAt: null,
+    createdAt: 0,
+    updatedAt: 0,
+    ...user,
   };
 }
 
 /** A session signed in a minute ago. */
 export function session(overrides: Partial<SessionIdentity> = {}): SessionIdentity {
-  return { kind: 'session', sub: 'alice', authTime: now - 60_000, sessionId: 'sid-hash', user: userRecord(), ...overrides };
+  return {
+    kind: 'session',
+    sub: 'alice',
+    authTime: now - 60_000,
+    sessionId: 'sid-hash',
+    user: userRecord(),
+    ...overrides,
+  };
 }
 
 export function newIdentity(user: Partial<UserRecord> = {}, amr: string[] = ['pwd']): NewIdentity {
@@ -41,7 +68,9 @@ export function newIdentity(user: Partial<UserRecord> = {}, amr: string[] = ['pw
 }
 
 /** Nobody has a second factor. */
-export const noRegisteredFactors: UserFactorReader = { summarize: async (subs) => new Map(subs.map((sub) => [sub, noFactors])) };
+export const noRegisteredFactors: UserFactorReader = {
+  summarize: async (subs) => new Map(subs.map((sub) => [sub, noFactors])),
+};
 
 export function signInDeps(overrides: Partial<SignInDeps> = {}): SignInDeps {
   return {

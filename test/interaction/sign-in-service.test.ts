@@ -41,14 +41,35 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     },
   } as unknown as PasskeyService;
   const summary = { totpRegistered, unusedRecoveryCodes: 0, passkeyCount: 0 };
-  const deps = signInDeps({ secondFactorPolicy: policy, factors: { summarize: async (subs) => new Map(subs.map((sub) => [sub, summary])) } });
+  const deps = signInDeps({
+    secondFactorPolicy: policy,
+    factors: { summarize: async (subs) => new Map(subs.map((sub) => [sub, summary])) },
+  });
   const recorded: EventInput[] = [];
   const events: EventLog = { record: async (_tx, event) => void recorded.push(event) };
-  const service = createSignInService({ passwords, sessions, totp, passkeys, stepDeps: deps, events, db: {} as Tx, clock: deps.clock });
+  const service = createSignInService({
+    passwords,
+    sessions,
+    totp,
+    passkeys,
+    stepDeps: deps,
+    events,
+    db: {} as Tx,
+    clock: deps.clock,
+  });
   const login = (password: string) => service.withPassword({ email: user.email, password, clientAddress: '192.0.2.1' });
   const pendingSession: ActiveSession = {
     user,
-    session: { idHash: 'pending-hash', sub: user.sub, createdAt: 0, lastSeenAt: 0, expiresAt: 1, authTime: 0, amr: ['pwd'], secondFactorPending: true },
+    session: {
+      idHash: 'pending-hash',
+      sub: user.sub,
+      createdAt: 0,
+      lastSeenAt: 0,
+      expiresAt: 1,
+      authTime: 0,
+      amr: ['pwd'],
+      secondFactorPending: true,
+    },
   };
   return { login, service, created, completed, user, pendingSession, recorded };
 }
@@ -58,18 +79,38 @@ describe('signing in with a password', () => {
     const { login, created, user, recorded } = setUp('optional');
     expect(await login('right')).toEqual({ status: 'authenticated', sessionId: 'raw-1', user });
     expect(created).toEqual([{ sub: 'alice', amr: ['pwd'], authTime: now }]);
-    expect(recorded).toEqual([{ type: 'sign_in.succeeded', actor: 'alice', subject: 'alice', clientAddress: '192.0.2.1', detail: { amr: ['pwd'] } }]);
+    expect(recorded).toEqual([
+      {
+        type: 'sign_in.succeeded',
+        actor: 'alice',
+        subject: 'alice',
+        clientAddress: '192.0.2.1',
+        detail: { amr: ['pwd'] },
+      },
+    ]);
   });
 
   it('creates a pending session and asks for the enrolment of a factor when one is required and none registered', async () => {
     const { login, created, user } = setUp('required');
-    expect(await login('right')).toEqual({ status: 'second_factor_required', sessionId: 'raw-1', user, factors: [], enrolmentRequired: true });
+    expect(await login('right')).toEqual({
+      status: 'second_factor_required',
+      sessionId: 'raw-1',
+      user,
+      factors: [],
+      enrolmentRequired: true,
+    });
     expect(created).toEqual([{ sub: 'alice', amr: ['pwd'], authTime: now, secondFactorPending: true }]);
   });
 
   it('creates a pending session and names the factors of a user who has one, whatever the policy', async () => {
     const { login, user } = setUp('optional', undefined, true);
-    expect(await login('right')).toEqual({ status: 'second_factor_required', sessionId: 'raw-1', user, factors: ['totp'], enrolmentRequired: false });
+    expect(await login('right')).toEqual({
+      status: 'second_factor_required',
+      sessionId: 'raw-1',
+      user,
+      factors: ['totp'],
+      enrolmentRequired: false,
+    });
   });
 
   it('creates no session for a wrong password', async () => {
@@ -82,21 +123,42 @@ describe('signing in with a password', () => {
 describe('completing a sign-in', () => {
   it('makes the pending session full with otp added, after a right code only, and records both', async () => {
     const { service, completed, pendingSession, recorded } = setUp('required', undefined, true);
-    await expect(service.withTotp(pendingSession, '000000', '192.0.2.1')).rejects.toMatchObject({ code: 'INVALID_CODE' });
+    await expect(service.withTotp(pendingSession, '000000', '192.0.2.1')).rejects.toMatchObject({
+      code: 'INVALID_CODE',
+    });
     expect(completed).toEqual([]);
     await service.withTotp(pendingSession, '123456', '192.0.2.1');
     expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'otp'] }]);
     expect(recorded).toEqual([
-      { type: 'sign_in.failed', actor: 'alice', subject: 'alice', clientAddress: '192.0.2.1', detail: { method: 'totp' } },
-      { type: 'sign_in.succeeded', actor: 'alice', subject: 'alice', clientAddress: '192.0.2.1', detail: { amr: ['pwd', 'otp'] } },
+      {
+        type: 'sign_in.failed',
+        actor: 'alice',
+        subject: 'alice',
+        clientAddress: '192.0.2.1',
+        detail: { method: 'totp' },
+      },
+      {
+        type: 'sign_in.succeeded',
+        actor: 'alice',
+        subject: 'alice',
+        clientAddress: '192.0.2.1',
+        detail: { amr: ['pwd', 'otp'] },
+      },
     ]);
   });
 
   it('completes the pending session with a passkey asked for it, and signs in anew (hwk) with one asked by nobody', async () => {
     const { service, completed, created, pendingSession, user } = setUp('required', undefined, true);
-    expect(await service.withPasskey('for-the-pending-sign-in', pendingSession, '192.0.2.1')).toEqual({ status: 'completed', user });
+    expect(await service.withPasskey('for-the-pending-sign-in', pendingSession, '192.0.2.1')).toEqual({
+      status: 'completed',
+      user,
+    });
     expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'hwk'] }]);
-    expect(await service.withPasskey('passwordless', null, '192.0.2.1')).toEqual({ status: 'authenticated', sessionId: 'raw-1', user });
+    expect(await service.withPasskey('passwordless', null, '192.0.2.1')).toEqual({
+      status: 'authenticated',
+      sessionId: 'raw-1',
+      user,
+    });
     expect(created).toEqual([{ sub: 'alice', amr: ['hwk'], authTime: now }]);
   });
 });
@@ -104,11 +166,25 @@ describe('completing a sign-in', () => {
 describe('signing in through an upstream provider', () => {
   it('records amr fed and passes the same steps: a full session, or a pending one when a second factor is due', async () => {
     const optional = setUp('optional');
-    expect(await optional.service.withUpstream(optional.user, { clientAddress: '192.0.2.7' })).toEqual({ status: 'authenticated', sessionId: 'raw-1', user: optional.user });
+    expect(await optional.service.withUpstream(optional.user, { clientAddress: '192.0.2.7' })).toEqual({
+      status: 'authenticated',
+      sessionId: 'raw-1',
+      user: optional.user,
+    });
     expect(optional.created).toEqual([{ sub: 'alice', amr: ['fed'], authTime: now }]);
-    expect(optional.recorded).toEqual([expect.objectContaining({ type: 'sign_in.succeeded', actor: 'alice', clientAddress: '192.0.2.7', detail: { amr: ['fed'] } })]);
+    expect(optional.recorded).toEqual([
+      expect.objectContaining({
+        type: 'sign_in.succeeded',
+        actor: 'alice',
+        clientAddress: '192.0.2.7',
+        detail: { amr: ['fed'] },
+      }),
+    ]);
     const required = setUp('required');
-    expect(await required.service.withUpstream(required.user, { clientAddress: '192.0.2.7' })).toMatchObject({ status: 'second_factor_required', factors: [] });
+    expect(await required.service.withUpstream(required.user, { clientAddress: '192.0.2.7' })).toMatchObject({
+      status: 'second_factor_required',
+      factors: [],
+    });
     expect(required.created).toEqual([{ sub: 'alice', amr: ['fed'], authTime: now, secondFactorPending: true }]);
   });
 });

@@ -9,7 +9,8 @@ const documentedOrder = 'identify → selectAccount → secondFactor → enrolSe
 describe('the sign-in steps', () => {
   it('run in the documented order (DESIGN.md 12), and the docs say the same', () => {
     expect(signInSteps.map((step) => step.name).join(' → ')).toBe(documentedOrder);
-    for (const doc of ['src/interaction/index.ts', 'docs/oidc.md']) expect(readFileSync(doc, 'utf8').includes(documentedOrder), doc).toBe(true);
+    for (const doc of ['src/interaction/index.ts', 'docs/oidc.md'])
+      expect(readFileSync(doc, 'utf8').includes(documentedOrder), doc).toBe(true);
   });
 });
 
@@ -19,7 +20,10 @@ describe('runSignIn', () => {
   it('ends at the first step that does not pass', async () => {
     const noSession = await runSignIn({ identity: null, request: pending({ prompt: ['consent'] }) }, noGrantsAsked);
     expect(noSession).toMatchObject({ kind: 'page', location: expect.stringMatching(/^\/login\?/) });
-    const choose = await runSignIn({ identity: session(), request: pending({ prompt: ['select_account', 'consent'] }) }, noGrantsAsked);
+    const choose = await runSignIn(
+      { identity: session(), request: pending({ prompt: ['select_account', 'consent'] }) },
+      noGrantsAsked,
+    );
     expect(choose).toMatchObject({ kind: 'page', location: expect.stringMatching(/select_account=true$/) });
   });
 
@@ -34,9 +38,19 @@ describe('runSignIn', () => {
     expect(await runSignIn({ identity, request: null }, noGrantsAsked)).toEqual({ kind: 'complete', identity });
     const required = signInDeps({ secondFactorPolicy: 'required' });
     expect(await runSignIn({ identity, request: null }, required)).toEqual({ kind: 'second_factor_enrolment' });
-    const withTotp = signInDeps({ factors: { summarize: async (subs) => new Map(subs.map((sub) => [sub, { totpRegistered: true, unusedRecoveryCodes: 0, passkeyCount: 0 }])) } });
-    expect(await runSignIn({ identity, request: null }, withTotp)).toEqual({ kind: 'second_factor', factors: ['totp'] });
+    const withTotp = signInDeps({
+      factors: {
+        summarize: async (subs) =>
+          new Map(subs.map((sub) => [sub, { totpRegistered: true, unusedRecoveryCodes: 0, passkeyCount: 0 }])),
+      },
+    });
+    expect(await runSignIn({ identity, request: null }, withTotp)).toEqual({
+      kind: 'second_factor',
+      factors: ['totp'],
+    });
     const completed = newIdentity({}, ['pwd', 'otp']);
-    expect(await runSignIn({ identity: completed, request: null }, { ...withTotp, secondFactorPolicy: 'required' })).toEqual({ kind: 'complete', identity: completed });
+    expect(
+      await runSignIn({ identity: completed, request: null }, { ...withTotp, secondFactorPolicy: 'required' }),
+    ).toEqual({ kind: 'complete', identity: completed });
   });
 });

@@ -1,7 +1,14 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { jwtVerify } from 'jose';
-import { createKeyStore, createSigningPool, keyEncryptionKey, rotateSigningKey, signJwt, type KeyStore } from '../../src/keys/index.js';
+import {
+  createKeyStore,
+  createSigningPool,
+  keyEncryptionKey,
+  rotateSigningKey,
+  signJwt,
+  type KeyStore,
+} from '../../src/keys/index.js';
 import { knexSigningKeyRepository } from '../../src/storage/knex/signing-keys.js';
 import { createApp } from '../../src/app.js';
 import { applyConfig } from '../../src/gitops/index.js';
@@ -19,7 +26,15 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
   let now: number;
   const clock = { now: () => now };
   const store = (alg: SigningAlgorithm = 'RS256', withSecret = secret): KeyStore =>
-    createKeyStore({ db: database.storage.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(withSecret), clock, alg, refreshIntervalMs: 30_000, retireAfterMs });
+    createKeyStore({
+      db: database.storage.db,
+      keys: knexSigningKeyRepository,
+      kek: keyEncryptionKey(withSecret),
+      clock,
+      alg,
+      refreshIntervalMs: 30_000,
+      retireAfterMs,
+    });
 
   beforeEach(async () => {
     database = await createTestDatabase(kind);
@@ -35,19 +50,22 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     expect(await knexSigningKeyRepository.listAll(database.db)).toHaveLength(1);
   });
 
-  it.each(['RS256', 'ES256', 'EdDSA'] as const)('signs and verifies %s with an RFC 7638 kid, the private key sealed at rest', async (alg) => {
-    const keys = store(alg);
-    await keys.init();
-    const token = await signJwt(pool, keys.current(), 'JWT', { sub: 'a' });
-    const { protectedHeader: header, payload } = await jwtVerify(token, keys.verificationKey);
-    expect(header).toMatchObject({ alg, kid: keys.current().kid });
-    expect(payload).toEqual({ sub: 'a' });
-    expect(keys.jwks().keys[0]).toMatchObject({ kid: keys.current().kid, alg, use: 'sig' });
-    expect(keys.jwks().keys[0]).not.toHaveProperty('d');
-    const [row] = await knexSigningKeyRepository.listAll(database.db);
-    expect(row.privateKey).toMatch(/^v1\./);
-    await expect(store(alg, 'another-secret-0123456789abcdef-xyz').init()).rejects.toThrow(/cannot be decrypted/);
-  });
+  it.each(['RS256', 'ES256', 'EdDSA'] as const)(
+    'signs and verifies %s with an RFC 7638 kid, the private key sealed at rest',
+    async (alg) => {
+      const keys = store(alg);
+      await keys.init();
+      const token = await signJwt(pool, keys.current(), 'JWT', { sub: 'a' });
+      const { protectedHeader: header, payload } = await jwtVerify(token, keys.verificationKey);
+      expect(header).toMatchObject({ alg, kid: keys.current().kid });
+      expect(payload).toEqual({ sub: 'a' });
+      expect(keys.jwks().keys[0]).toMatchObject({ kid: keys.current().kid, alg, use: 'sig' });
+      expect(keys.jwks().keys[0]).not.toHaveProperty('d');
+      const [row] = await knexSigningKeyRepository.listAll(database.db);
+      expect(row.privateKey).toMatch(/^v1\./);
+      await expect(store(alg, 'another-secret-0123456789abcdef-xyz').init()).rejects.toThrow(/cannot be decrypted/);
+    },
+  );
 
   it('rotates: the new key signs, the old stays published until its tokens expire', async () => {
     const keys = store();
@@ -56,7 +74,10 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     const oldToken = await signJwt(pool, old, 'JWT', { sub: 'a' });
     const other = store();
     await other.init();
-    await rotateSigningKey({ db: database.storage.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs }, 'RS256');
+    await rotateSigningKey(
+      { db: database.storage.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs },
+      'RS256',
+    );
     await keys.reload();
     expect(keys.current().kid).not.toBe(old.kid);
     expect(keys.jwks().keys.map((k) => k.kid)).toEqual([keys.current().kid, old.kid]);
@@ -81,7 +102,10 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     const es = keys.current();
     expect(es.alg).toBe('ES256');
 
-    await rotateSigningKey({ db: database.storage.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs }, 'ES256');
+    await rotateSigningKey(
+      { db: database.storage.db, keys: knexSigningKeyRepository, kek: keyEncryptionKey(secret), clock, retireAfterMs },
+      'ES256',
+    );
     await keys.reload();
     expect(keys.current('RS256').kid).toBe(rs.kid);
     expect(keys.current().kid).not.toBe(es.kid);
@@ -102,8 +126,12 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     const es = await signJwt(pool, keys.current(), 'JWT', { sub: 'a' });
     // The ES256 token's header with the RS256 key's kid: jose's key set finds no ES256 key under that kid.
     const [, payload, signature] = es.split('.');
-    const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: keys.current('RS256').kid })).toString('base64url');
-    await expect(jwtVerify(`${header}.${payload}.${signature}`, keys.verificationKey)).rejects.toThrow(/no applicable key/);
+    const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: keys.current('RS256').kid })).toString(
+      'base64url',
+    );
+    await expect(jwtVerify(`${header}.${payload}.${signature}`, keys.verificationKey)).rejects.toThrow(
+      /no applicable key/,
+    );
     const noKid = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT' })).toString('base64url');
     await expect(jwtVerify(`${noKid}.${payload}.${signature}`, keys.verificationKey)).rejects.toThrow(/names no key/);
     expect((await jwtVerify(es, keys.verificationKey)).payload).toEqual({ sub: 'a' });
@@ -119,7 +147,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
 });
 
 describe('two instances on one PostgreSQL database', () => {
-  it('sign with the same key and accept each other\'s tokens', async () => {
+  it("sign with the same key and accept each other's tokens", async () => {
     const database = await createTestDatabase('postgres');
     const config = testConfig({
       database: database.config,
@@ -136,8 +164,13 @@ describe('two instances on one PostgreSQL database', () => {
       expect(jwksA.keys.map((k) => k.alg)).toEqual(['ES256', 'RS256']);
       expect(jwksB.keys).toEqual(jwksA.keys);
       const auth = `Basic ${Buffer.from(`svc:${testClient({ clientId: 'svc' }).clientSecret}`).toString('base64')}`;
-      const form = { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } } as const;
-      const token = JSON.parse((await a.server.inject({ ...form, url: '/oauth2/token', payload: 'grant_type=client_credentials' })).payload).access_token as string;
+      const form = {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      } as const;
+      const token = JSON.parse(
+        (await a.server.inject({ ...form, url: '/oauth2/token', payload: 'grant_type=client_credentials' })).payload,
+      ).access_token as string;
       const introspected = await b.server.inject({ ...form, url: '/oauth2/introspect', payload: `token=${token}` });
       expect(JSON.parse(introspected.payload)).toMatchObject({ active: true, client_id: 'svc', scope: 'api' });
     } finally {

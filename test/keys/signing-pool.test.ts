@@ -40,13 +40,16 @@ describe('the signing pool', () => {
     await Promise.all(pools.splice(0).map((p) => p.close()));
   });
 
-  it.each(['RS256', 'ES256', 'EdDSA'] as const)('produces a %s signature that verifies against the public key', async (alg) => {
-    const input = `header.${alg}-payload`;
-    const signature = await pool().sign(keyOf[alg].privateKey, alg, input);
-    expect(verifies(alg, keyOf[alg].publicKey, input, signature)).toBe(true);
-    // A tampered input must fail, or the check above proves nothing.
-    expect(verifies(alg, keyOf[alg].publicKey, `${input}x`, signature)).toBe(false);
-  });
+  it.each(['RS256', 'ES256', 'EdDSA'] as const)(
+    'produces a %s signature that verifies against the public key',
+    async (alg) => {
+      const input = `header.${alg}-payload`;
+      const signature = await pool().sign(keyOf[alg].privateKey, alg, input);
+      expect(verifies(alg, keyOf[alg].publicKey, input, signature)).toBe(true);
+      // A tampered input must fail, or the check above proves nothing.
+      expect(verifies(alg, keyOf[alg].publicKey, `${input}x`, signature)).toBe(false);
+    },
+  );
 
   it('returns the 64-byte R || S form for ES256, not DER', async () => {
     const signature = await pool().sign(ec.privateKey, 'ES256', 'a.b');
@@ -69,7 +72,9 @@ describe('the signing pool', () => {
       await nextTurn();
     }
     const signatures = await Promise.all(requests.map((r) => r.signature));
-    const wrong = requests.filter((r, i) => !verifies(r.alg, keyOf[r.alg].publicKey, r.input, signatures[i])).map((r) => r.input);
+    const wrong = requests
+      .filter((r, i) => !verifies(r.alg, keyOf[r.alg].publicKey, r.input, signatures[i]))
+      .map((r) => r.input);
     expect(wrong).toEqual([]);
   });
 
@@ -84,7 +89,11 @@ describe('the signing pool', () => {
     });
     // A second batch, after the first has taught the worker both keys.
     await Promise.all(requests.map((r) => r.signature));
-    requests.push({ pair: other, input: 'h.late-other', signature: signing.sign(other.privateKey, 'ES256', 'h.late-other') });
+    requests.push({
+      pair: other,
+      input: 'h.late-other',
+      signature: signing.sign(other.privateKey, 'ES256', 'h.late-other'),
+    });
     requests.push({ pair: ec, input: 'h.late-ec', signature: signing.sign(ec.privateKey, 'ES256', 'h.late-ec') });
     const signatures = await Promise.all(requests.map((r) => r.signature));
     requests.forEach(({ pair, input }, i) => {
@@ -142,11 +151,18 @@ describe('the signing pool', () => {
         console.log(Buffer.from(await pool.sign(privateKey, 'ES256', input), 'base64url').length);
       }
     `;
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: root, timeout: 5_000 }, (error, out, err) => {
-        resolve({ code: error ? (error.killed ? null : (error.code as number)) : 0, stdout: out, stderr: err });
-      });
-    });
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        execFile(
+          process.execPath,
+          ['--input-type=module', '-e', script],
+          { cwd: root, timeout: 5_000 },
+          (error, out, err) => {
+            resolve({ code: error ? (error.killed ? null : (error.code as number)) : 0, stdout: out, stderr: err });
+          },
+        );
+      },
+    );
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout.trim().split('\n')).toEqual(['64', '64']);
   });

@@ -15,22 +15,28 @@ const content = (overrides: Partial<MailContent> = {}): MailContent => ({
 
 /** Every key path of a catalogue part, to compare two languages. */
 const keysOf = (value: object, prefix = ''): string[] =>
-  Object.entries(value).flatMap(([key, inner]) => (typeof inner === 'object' ? keysOf(inner as object, `${prefix}${key}.`) : [`${prefix}${key}`]));
+  Object.entries(value).flatMap(([key, inner]) =>
+    typeof inner === 'object' ? keysOf(inner as object, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
 
 describe('composeMail', () => {
   it('escapes every value that enters the HTML, and leaves the text as it is', () => {
-    const mail = composeMail(content({
-      recipient: '"><script>alert(1)</script>@example.com',
-      link: 'https://id.example.com/verify-email?token=a&b="c"',
-      branding: { name: 'A & B <Corp>', logoUrl: 'https://cdn.example.com/logo.png?a=1&b="2"', primaryColor: null },
-    }));
+    const mail = composeMail(
+      content({
+        recipient: '"><script>alert(1)</script>@example.com',
+        link: 'https://id.example.com/verify-email?token=a&b="c"',
+        branding: { name: 'A & B <Corp>', logoUrl: 'https://cdn.example.com/logo.png?a=1&b="2"', primaryColor: null },
+      }),
+    );
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@example.com');
     expect(mail.html).toContain('href="https://id.example.com/verify-email?token=a&amp;b=&quot;c&quot;"');
     expect(mail.html).toContain('alt="A &amp; B &lt;Corp&gt;"');
     expect(mail.html).toContain('src="https://cdn.example.com/logo.png?a=1&amp;b=%222%22"');
     expect(mail.subject).toBe('Confirm your e-mail address for A & B <Corp>');
-    expect(mail.text).toContain('Please confirm that "><script>alert(1)</script>@example.com is your e-mail address for A & B <Corp>.');
+    expect(mail.text).toContain(
+      'Please confirm that "><script>alert(1)</script>@example.com is your e-mail address for A & B <Corp>.',
+    );
     expect(mail.text).toContain('The A & B <Corp> team');
   });
 
@@ -83,6 +89,8 @@ describe('composeMail', () => {
 
 describe('escapeHtml', () => {
   it('escapes the five characters HTML gives meaning to, and nothing else', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&amp;</a> äö €`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt; äö €');
+    expect(escapeHtml(`<a href="x" title='y'>&amp;</a> äö €`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt; äö €',
+    );
   });
 });

@@ -34,7 +34,11 @@ describe('createSmtpMailer', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const mailer = (user: string | null, password: string | null) =>
-    createSmtpMailer({ enabled: true, from: 'Example ID <id@example.com>', smtp: { host: '127.0.0.1', port, secure: false, user, password } });
+    createSmtpMailer({
+      enabled: true,
+      from: 'Example ID <id@example.com>',
+      smtp: { host: '127.0.0.1', port, secure: false, user, password },
+    });
   const mail = { to: 'ada@example.com', locale: 'de', subject: 'Betreff', text: 'Text', html: '<p>Text</p>' };
 
   it('logs in with email.smtp.user and password, and sends text and HTML from email.from', async () => {

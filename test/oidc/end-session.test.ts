@@ -21,10 +21,20 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
   let rp: RelyingParty;
 
   beforeAll(async () => {
-    rp = new RelyingParty(await freePort(), { clientId: 'web', clientSecret: testClient({ clientId: 'web' }).clientSecret });
+    rp = new RelyingParty(await freePort(), {
+      clientId: 'web',
+      clientSecret: testClient({ clientId: 'web' }).clientSecret,
+    });
     idp = await startIdp(kind, {
       users: [testUser({ sub: 'alice' }), testUser({ sub: 'bob' })],
-      clients: [testClient({ clientId: 'web', redirectUris: [rp.redirectUri], postLogoutRedirectUris: [logoutUri], skipConsent: true })],
+      clients: [
+        testClient({
+          clientId: 'web',
+          redirectUris: [rp.redirectUri],
+          postLogoutRedirectUris: [logoutUri],
+          skipConsent: true,
+        }),
+      ],
       branding: { ...testConfig().branding, name: 'Acme ID' },
     });
     await rp.discover(idp.url);
@@ -50,15 +60,23 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
 
   /** The same ID token's claims changed and signed again with our key: a hint the RP could hold. */
   const resigned = (idToken: string, changes: Record<string, unknown>) =>
-    signJwt(idp.app.signingPool, idp.app.deps.provider.keys.current('RS256'), 'JWT', { ...decodeJwt(idToken), ...changes });
+    signJwt(idp.app.signingPool, idp.app.deps.provider.keys.current('RS256'), 'JWT', {
+      ...decodeJwt(idToken),
+      ...changes,
+    });
 
   const signedIn = async (jar: CookieJar) => (await jar.fetch(`${idp.url}/api/auth/session`)).status === 200;
 
   const logout = (jar: CookieJar, params: Record<string, string> = {}) =>
-    jar.fetch(`${idp.url}/oauth2/logout?${new URLSearchParams(params)}`, { headers: { 'sec-fetch-site': 'cross-site' } });
+    jar.fetch(`${idp.url}/oauth2/logout?${new URLSearchParams(params)}`, {
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
 
   /** The hidden fields of the question's form. */
-  const fieldsOf = (html: string) => Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+  const fieldsOf = (html: string) =>
+    Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
+    );
 
   const confirm = (jar: CookieJar, fields: Record<string, string>, origin = idp.url) =>
     jar.fetch(`${idp.url}/oauth2/logout/confirm`, {
@@ -99,7 +117,9 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(answered.status).toBe(200);
     const html = await answered.text();
     expect(html).toContain(`<meta http-equiv="refresh" content="0; url=${logoutUri}?state=s%3C1%3E">`);
-    expect(html).toContain(`<a class="button primary" href="${logoutUri}?state=s%3C1%3E">Continue to web.example.com</a>`);
+    expect(html).toContain(
+      `<a class="button primary" href="${logoutUri}?state=s%3C1%3E">Continue to web.example.com</a>`,
+    );
     expect(await signedIn(jar)).toBe(false);
   });
 
@@ -119,7 +139,7 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(await signedIn(jar)).toBe(true);
   });
 
-  it('signs out at once with a hint of the session\'s user and sign-in, also an expired one (§2)', async () => {
+  it("signs out at once with a hint of the session's user and sign-in, also an expired one (§2)", async () => {
     const jar = await signIn();
     const hint = await idTokenOf(jar);
     const done = await logout(jar, { id_token_hint: hint, post_logout_redirect_uri: logoutUri, state: 'x' });
@@ -133,7 +153,7 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(await signedIn(again)).toBe(false);
   });
 
-  it('asks when the hint is another user\'s or from an earlier sign-in', async () => {
+  it("asks when the hint is another user's or from an earlier sign-in", async () => {
     const bob = await signIn('bob@example.com');
     const bobsHint = await idTokenOf(bob);
     const alice = await signIn();
@@ -145,7 +165,9 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(await (await logout(alice, { id_token_hint: earlier })).text()).toContain('Sign out of Acme ID?');
     expect(await signedIn(alice)).toBe(true);
     // The hint travels with the answer; confirmed, the signed-in user (alice) is signed out.
-    expect(fieldsOf(await (await logout(alice, { id_token_hint: bobsHint })).text())).toEqual({ id_token_hint: bobsHint });
+    expect(fieldsOf(await (await logout(alice, { id_token_hint: bobsHint })).text())).toEqual({
+      id_token_hint: bobsHint,
+    });
     expect((await confirm(alice, { id_token_hint: bobsHint })).status).toBe(200);
     expect(await signedIn(alice)).toBe(false);
     expect(await signedIn(bob)).toBe(true);
@@ -163,7 +185,7 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(await signedIn(jar)).toBe(true);
   });
 
-  it('reads the hint\'s audience from a list too, and asks about a hint without auth_time', async () => {
+  it("reads the hint's audience from a list too, and asks about a hint without auth_time", async () => {
     const jar = await signIn();
     const idToken = await idTokenOf(jar);
     const noAuthTime = await resigned(idToken, { auth_time: undefined });
@@ -175,9 +197,21 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
   });
 
   it.each([
-    ['a client_id other than the hint\'s audience', async (hint: string) => ({ id_token_hint: hint, client_id: 'other' }), 'The client_id does not match the id_token_hint.'],
-    ['a redirect without hint or client_id', async () => ({ post_logout_redirect_uri: logoutUri }), 'post_logout_redirect_uri needs an id_token_hint or a client_id.'],
-    ['a redirect for an unknown client', async () => ({ client_id: 'nobody', post_logout_redirect_uri: logoutUri }), 'The post_logout_redirect_uri is not registered for this client.'],
+    [
+      "a client_id other than the hint's audience",
+      async (hint: string) => ({ id_token_hint: hint, client_id: 'other' }),
+      'The client_id does not match the id_token_hint.',
+    ],
+    [
+      'a redirect without hint or client_id',
+      async () => ({ post_logout_redirect_uri: logoutUri }),
+      'post_logout_redirect_uri needs an id_token_hint or a client_id.',
+    ],
+    [
+      'a redirect for an unknown client',
+      async () => ({ client_id: 'nobody', post_logout_redirect_uri: logoutUri }),
+      'The post_logout_redirect_uri is not registered for this client.',
+    ],
   ])('refuses %s with an error page, before asking anything', async (_name, params, message) => {
     const jar = await signIn();
     const refused = await logout(jar, await params(await idTokenOf(jar)));

@@ -23,22 +23,36 @@ describe.each(databaseKinds)('apply revokes the tokens of removed principals on 
 
   async function tokensOf(sub: string) {
     const issued = await issueCode(provider, { clientId: 'web', redirectUri, sub });
-    const response = await oauth.authorizationCodeGrantRequest(provider.as, web, webAuth, callbackOf(provider, web, issued.code), redirectUri, issued.verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      provider.as,
+      web,
+      webAuth,
+      callbackOf(provider, web, issued.code),
+      redirectUri,
+      issued.verifier,
+      insecure,
+    );
     return oauth.processAuthorizationCodeResponse(provider.as, web, response, { expectedNonce: issued.nonce });
   }
 
-  it('revokes a removed user\'s grants at once and keeps the others', async () => {
+  it("revokes a removed user's grants at once and keeps the others", async () => {
     const alice = await tokensOf('alice');
     const bob = await tokensOf('bob');
     await applyConfig(provider.idp.database.storage, { ...provider.idp.config, users: [testUser({ sub: 'bob' })] });
     expect((await oauth.userInfoRequest(provider.as, web, alice.access_token, insecure)).status).toBe(401);
-    expect((await oauth.refreshTokenGrantRequest(provider.as, web, webAuth, alice.refresh_token!, insecure)).status).toBe(400);
+    expect(
+      (await oauth.refreshTokenGrantRequest(provider.as, web, webAuth, alice.refresh_token!, insecure)).status,
+    ).toBe(400);
     expect((await oauth.userInfoRequest(provider.as, web, bob.access_token, insecure)).status).toBe(200);
   });
 
-  it('revokes a removed client\'s grants', async () => {
+  it("revokes a removed client's grants", async () => {
     const bob = await tokensOf('bob');
-    await applyConfig(provider.idp.database.storage, { ...provider.idp.config, users: [testUser({ sub: 'bob' })], clients: [] });
+    await applyConfig(provider.idp.database.storage, {
+      ...provider.idp.config,
+      users: [testUser({ sub: 'bob' })],
+      clients: [],
+    });
     expect((await oauth.userInfoRequest(provider.as, web, bob.access_token, insecure)).status).toBe(401);
   });
 });

@@ -31,7 +31,13 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
         await hold;
         return null;
       },
-      { db, leases, clock, logger: pino({ level: 'silent' }), config: { instanceId: name, pollIntervalMs: 10, lockTtlMs } },
+      {
+        db,
+        leases,
+        clock,
+        logger: pino({ level: 'silent' }),
+        config: { instanceId: name, pollIntervalMs: 10, lockTtlMs },
+      },
     );
   }
 
@@ -46,7 +52,12 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
         await Promise.all(instances.map(async (i) => Promise.all(await i.pollOnce())));
       }
       expect(runs.map((r) => r.tick)).toEqual(Array.from({ length: 10 }, (_, i) => Date.UTC(2026, 0, 1, 0, 0, 1 + i)));
-      expect((await leases.find(t.db, 'cleanup'))).toMatchObject({ owner: null, expiresAt: null, lastTickAt: Date.UTC(2026, 0, 1, 0, 0, 10), lastError: null });
+      expect(await leases.find(t.db, 'cleanup')).toMatchObject({
+        owner: null,
+        expiresAt: null,
+        lastTickAt: Date.UTC(2026, 0, 1, 0, 0, 10),
+        lastError: null,
+      });
     } finally {
       await Promise.all(extra.map((db) => db.destroy()));
     }
@@ -82,6 +93,9 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
     release();
     await Promise.all(running);
     // a's late finish does not clear b's record: finish is conditional on the owner.
-    expect(await leases.find(t.db, 'cleanup')).toMatchObject({ lastTickAt: Date.UTC(2026, 0, 1, 0, 0, 6), owner: null });
+    expect(await leases.find(t.db, 'cleanup')).toMatchObject({
+      lastTickAt: Date.UTC(2026, 0, 1, 0, 0, 6),
+      owner: null,
+    });
   });
 });

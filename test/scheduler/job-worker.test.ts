@@ -24,23 +24,52 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
       clock.advance(25);
     });
     const id = await scheduler.enqueue('test.step', { label: 'one' });
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'pending', attempts: 0, maxAttempts: 3, runAt: clock.now(), payload: { label: 'one' } });
+    expect(await jobs.findById(t.db, id)).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      maxAttempts: 3,
+      runAt: clock.now(),
+      payload: { label: 'one' },
+    });
 
     const result = await scheduler.worker.runNext();
     expect(result?.outcome).toBe('succeeded');
     expect(seen).toEqual([
-      { payload: { label: 'one' }, attempt: 1, row: expect.objectContaining({ state: 'running', leaseOwner: 'instance-a', attempts: 1, leaseExpiresAt: clock.now() - 25 + 60_000 }) },
+      {
+        payload: { label: 'one' },
+        attempt: 1,
+        row: expect.objectContaining({
+          state: 'running',
+          leaseOwner: 'instance-a',
+          attempts: 1,
+          leaseExpiresAt: clock.now() - 25 + 60_000,
+        }),
+      },
     ]);
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'succeeded', attempts: 1, finishedAt: clock.now(), leaseOwner: null, leaseExpiresAt: null, lastError: null });
+    expect(await jobs.findById(t.db, id)).toMatchObject({
+      state: 'succeeded',
+      attempts: 1,
+      finishedAt: clock.now(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      lastError: null,
+    });
     expect(await scheduler.worker.runNext()).toBeNull();
 
-    const transitions = lines.filter((l) => l.event === 'job.transition' && l.jobId === id).map((l) => [l.from ?? null, l.to]);
+    const transitions = lines
+      .filter((l) => l.event === 'job.transition' && l.jobId === id)
+      .map((l) => [l.from ?? null, l.to]);
     expect(transitions).toEqual([
       [null, 'pending'],
       [null, 'running'],
       ['running', 'succeeded'],
     ]);
-    expect(lines.find((l) => l.to === 'succeeded')).toMatchObject({ kind: 'test.step', attempt: 1, instanceId: 'instance-a', durationMs: 25 });
+    expect(lines.find((l) => l.to === 'succeeded')).toMatchObject({
+      kind: 'test.step',
+      attempt: 1,
+      instanceId: 'instance-a',
+      durationMs: 25,
+    });
   });
 
   it('retries a failing handler after background_retry_delay_ms, counting attempts', async () => {
@@ -53,13 +82,24 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     const id = await scheduler.enqueue('test.step', { label: 'retry' });
     expect((await scheduler.worker.runNext())?.outcome).toBe('retry');
     const after = await jobs.findById(t.db, id);
-    expect(after).toMatchObject({ state: 'pending', attempts: 1, lastError: 'smtp unreachable', runAt: clock.now() + 1000, leaseOwner: null, finishedAt: null });
+    expect(after).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      lastError: 'smtp unreachable',
+      runAt: clock.now() + 1000,
+      leaseOwner: null,
+      finishedAt: null,
+    });
 
     clock.advance(999);
     expect(await scheduler.worker.runNext()).toBeNull();
     clock.advance(1);
     expect((await scheduler.worker.runNext())?.outcome).toBe('succeeded');
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'succeeded', attempts: 2, lastError: 'smtp unreachable' });
+    expect(await jobs.findById(t.db, id)).toMatchObject({
+      state: 'succeeded',
+      attempts: 2,
+      lastError: 'smtp unreachable',
+    });
   });
 
   it('marks a job failed with its last error after background_max_attempts', async () => {
@@ -73,7 +113,13 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     expect((await scheduler.worker.runNext())?.outcome).toBe('retry');
     clock.advance(1000);
     expect((await scheduler.worker.runNext())?.outcome).toBe('failed');
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'failed', attempts: 2, maxAttempts: 2, lastError: 'TypeError: boom 2', finishedAt: clock.now() });
+    expect(await jobs.findById(t.db, id)).toMatchObject({
+      state: 'failed',
+      attempts: 2,
+      maxAttempts: 2,
+      lastError: 'TypeError: boom 2',
+      finishedAt: clock.now(),
+    });
     clock.advance(60_000);
     expect(await scheduler.worker.runNext()).toBeNull();
     expect(calls).toBe(2);
@@ -89,7 +135,9 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     clock.advance(5000);
     expect((await scheduler.worker.runNext())?.outcome).toBe('failed');
     expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'failed', attempts: 1, lastError: 'no' });
-    await expect(scheduler.enqueue('test.step', { label: 'x' }, { maxAttempts: 0 })).rejects.toThrow('maxAttempts must be an integer >= 1');
+    await expect(scheduler.enqueue('test.step', { label: 'x' }, { maxAttempts: 0 })).rejects.toThrow(
+      'maxAttempts must be an integer >= 1',
+    );
   });
 
   it('leaves jobs of kinds this instance has no handler for pending', async () => {
@@ -100,9 +148,14 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
   });
 
   it('re-claims a running job whose lease expired (its worker died) and refuses the dead worker a late completion', async () => {
-    const id = (await testScheduler(t.db, { clock }).enqueue('test.step', { label: 'orphan' }));
+    const id = await testScheduler(t.db, { clock }).enqueue('test.step', { label: 'orphan' });
     // Instance "dead" claims the job and then never renews its lease.
-    const dead = await jobs.claim(t.db, { owner: 'dead', now: clock.now(), leaseExpiresAt: clock.now() + 60_000, kinds: ['test.step'] });
+    const dead = await jobs.claim(t.db, {
+      owner: 'dead',
+      now: clock.now(),
+      leaseExpiresAt: clock.now() + 60_000,
+      kinds: ['test.step'],
+    });
     expect(dead).toMatchObject({ id, state: 'running', attempts: 1, leaseOwner: 'dead' });
 
     const survivor = testScheduler(t.db, { clock, config: schedulerConfig({ instanceId: 'survivor' }) });
@@ -127,10 +180,20 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     const scheduler = testScheduler(t.db, { clock, logger, config: schedulerConfig({ backgroundMaxAttempts: 1 }) });
     scheduler.registerHandler('test.step', async () => {});
     const id = await scheduler.enqueue('test.step', { label: 'last' });
-    await jobs.claim(t.db, { owner: 'dead', now: clock.now(), leaseExpiresAt: clock.now() + 1000, kinds: ['test.step'] });
+    await jobs.claim(t.db, {
+      owner: 'dead',
+      now: clock.now(),
+      leaseExpiresAt: clock.now() + 1000,
+      kinds: ['test.step'],
+    });
     clock.advance(1000);
     expect(await scheduler.worker.runNext()).toBeNull();
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'failed', attempts: 1, lastError: 'lease of dead expired on the last attempt', finishedAt: clock.now() });
+    expect(await jobs.findById(t.db, id)).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      lastError: 'lease of dead expired on the last attempt',
+      finishedAt: clock.now(),
+    });
     expect(lines.find((l) => l.jobId === id && l.to === 'failed')).toMatchObject({ from: 'running', level: 40 });
   });
 
@@ -146,7 +209,11 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
       throw new Error('slow failure');
     });
     expect((await slow.worker.runNext())?.outcome).toBe('lease_lost');
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'succeeded', attempts: 2, lastError: 'lease of slow expired' });
+    expect(await jobs.findById(t.db, id)).toMatchObject({
+      state: 'succeeded',
+      attempts: 2,
+      lastError: 'lease of slow expired',
+    });
   });
 
   it('graceful shutdown lets a running job finish', async () => {
@@ -167,7 +234,16 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
   it('graceful shutdown releases the lease of a job that does not finish in time, without counting the attempt', async () => {
     const scheduler = testScheduler(t.db, { concurrency: 1 });
     let aborted = false;
-    scheduler.registerHandler('test.step', (_payload, { signal }) => new Promise<void>((_, reject) => signal.addEventListener('abort', () => { aborted = true; reject(new Error('aborted')); })));
+    scheduler.registerHandler(
+      'test.step',
+      (_payload, { signal }) =>
+        new Promise<void>((_, reject) =>
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('aborted'));
+          }),
+        ),
+    );
     const id = await scheduler.enqueue('test.step', { label: 'hang' });
     scheduler.worker.start();
     await waitFor(async () => (await jobs.findById(t.db, id))?.state === 'running');
@@ -210,7 +286,12 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
       await Promise.all(
         connections.map(async (db, n) => {
           for (;;) {
-            const job = await jobs.claim(db, { owner: `claimer-${n}`, now: clock.now(), leaseExpiresAt: clock.now() + 60_000, kinds: ['test.step'] });
+            const job = await jobs.claim(db, {
+              owner: `claimer-${n}`,
+              now: clock.now(),
+              leaseExpiresAt: clock.now() + 60_000,
+              kinds: ['test.step'],
+            });
             if (!job) return;
             claimed.push(job.id);
           }

@@ -16,8 +16,14 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
     t = await createTestDatabase(kind);
     dir = await mkdtemp(path.join(os.tmpdir(), 'idp-jobs-cli-'));
     configFile = path.join(dir, 'idp.yaml');
-    const database = kind === 'sqlite' ? `  client: sqlite\n  filename: ${JSON.stringify(t.config.filename)}\n` : `  client: postgres\n  url: ${JSON.stringify(t.config.url)}\n`;
-    await writeFile(configFile, `database:\n${database}security:\n  secret: ${'s'.repeat(40)}\nlogging:\n  level: silent\n`);
+    const database =
+      kind === 'sqlite'
+        ? `  client: sqlite\n  filename: ${JSON.stringify(t.config.filename)}\n`
+        : `  client: postgres\n  url: ${JSON.stringify(t.config.url)}\n`;
+    await writeFile(
+      configFile,
+      `database:\n${database}security:\n  secret: ${'s'.repeat(40)}\nlogging:\n  level: silent\n`,
+    );
   });
   afterEach(async () => {
     await t.destroy();
@@ -52,8 +58,20 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
     expect(body.counts).toEqual({ pending: 1, running: 0, succeeded: 1, failed: 1 });
     expect(body.jobs.map((j: { id: string }) => j.id).sort()).toEqual([good, bad, waiting].sort());
 
-    const failed = JSON.parse((await idp('jobs', 'list', '-c', configFile, '--json', '--state', 'failed')).stdout.join('\n'));
-    expect(failed.jobs).toEqual([expect.objectContaining({ id: bad, kind: 'test.step', state: 'failed', attempts: 1, maxAttempts: 1, lastError: 'handler exploded', payload: { label: 'bad' } })]);
+    const failed = JSON.parse(
+      (await idp('jobs', 'list', '-c', configFile, '--json', '--state', 'failed')).stdout.join('\n'),
+    );
+    expect(failed.jobs).toEqual([
+      expect.objectContaining({
+        id: bad,
+        kind: 'test.step',
+        state: 'failed',
+        attempts: 1,
+        maxAttempts: 1,
+        lastError: 'handler exploded',
+        payload: { label: 'bad' },
+      }),
+    ]);
   });
 
   it('lists jobs as a table for people', async () => {
@@ -69,16 +87,50 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
 
   it('runs the cleanup job once from the CLI', async () => {
     const now = Date.now();
-    await jobs.insert(t.db, { id: 'ancient', kind: 'noop', payload: {}, state: 'succeeded', attempts: 1, maxAttempts: 3, runAt: 0, leaseOwner: null, leaseExpiresAt: null, lastError: null, createdAt: 0, updatedAt: 0, finishedAt: now - 30 * 86_400_000 });
+    await jobs.insert(t.db, {
+      id: 'ancient',
+      kind: 'noop',
+      payload: {},
+      state: 'succeeded',
+      attempts: 1,
+      maxAttempts: 3,
+      runAt: 0,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      lastError: null,
+      createdAt: 0,
+      updatedAt: 0,
+      finishedAt: now - 30 * 86_400_000,
+    });
     const { code, stdout } = await idp('jobs', 'run', 'cleanup', '-c', configFile, '--json');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout.join('\n'))).toEqual({ job: 'cleanup', result: { sessions: 0, sessions_idle: 0, login_rate_limits: 0, refresh_tokens: 0, revoked_access_tokens: 0, grants: 0, webauthn_challenges: 0, authorization_codes: 0, link_tokens: 0, upstream_states: 0, background_jobs: 1, events: 0, users_erased: 0 } });
+    expect(JSON.parse(stdout.join('\n'))).toEqual({
+      job: 'cleanup',
+      result: {
+        sessions: 0,
+        sessions_idle: 0,
+        login_rate_limits: 0,
+        refresh_tokens: 0,
+        revoked_access_tokens: 0,
+        grants: 0,
+        webauthn_challenges: 0,
+        authorization_codes: 0,
+        link_tokens: 0,
+        upstream_states: 0,
+        background_jobs: 1,
+        events: 0,
+        users_erased: 0,
+      },
+    });
     expect(await jobs.findById(t.db, 'ancient')).toBeNull();
   });
 
   it('refuses bad input with one line and a usage exit code', async () => {
     const state = await idp('jobs', 'list', '-c', configFile, '--state', 'done');
-    expect(state).toMatchObject({ code: 2, stderr: ['error: --state: unknown state "done" (expected pending, running, succeeded, failed)'] });
+    expect(state).toMatchObject({
+      code: 2,
+      stderr: ['error: --state: unknown state "done" (expected pending, running, succeeded, failed)'],
+    });
     const limit = await idp('jobs', 'list', '-c', configFile, '--limit', '0');
     expect(limit).toMatchObject({ code: 2, stderr: ['error: --limit: expected an integer from 1 to 10000, got "0"'] });
     const name = await idp('jobs', 'run', 'vacuum', '-c', configFile);

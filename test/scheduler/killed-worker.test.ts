@@ -22,11 +22,21 @@ describe.each(databaseKinds)('a worker killed mid-job on %s', (kind) => {
   it('another worker picks the job up once the dead worker’s lease expires, and runs it to success', async () => {
     doomed = spawnProcess(process.execPath, [workerScript], {
       IDP_TEST_DATABASE: JSON.stringify(t.config),
-      IDP_TEST_SCHEDULER: JSON.stringify({ instanceId: 'doomed', lockTtlMs: 1500, pollIntervalMs: 50, cleanupCron: '0 2 * * *' }),
+      IDP_TEST_SCHEDULER: JSON.stringify({
+        instanceId: 'doomed',
+        lockTtlMs: 1500,
+        pollIntervalMs: 50,
+        cleanupCron: '0 2 * * *',
+      }),
     });
     await doomed.waitForLine((l) => l.event === 'fixture.ready');
     const { logger, lines } = capturedLogger();
-    const heir = testScheduler(t.db, { clock: systemClock, logger, concurrency: 1, config: schedulerConfig({ instanceId: 'heir', lockTtlMs: 1500, pollIntervalMs: 50 }) });
+    const heir = testScheduler(t.db, {
+      clock: systemClock,
+      logger,
+      concurrency: 1,
+      config: schedulerConfig({ instanceId: 'heir', lockTtlMs: 1500, pollIntervalMs: 50 }),
+    });
     const id = await heir.enqueue('noop', { delayMs: 1500 });
     const doomedClaim = await doomed.waitForLine((l) => l.jobId === id && l.to === 'running');
     // Let the heartbeat renew the lease at least once, so the test sees renewal, then kill -9 mid-job.
@@ -45,7 +55,11 @@ describe.each(databaseKinds)('a worker killed mid-job on %s', (kind) => {
     }
     const claimed = lines.find((l) => l.jobId === id && l.to === 'running')!;
     expect(claimed.time as number).toBeGreaterThanOrEqual(beforeKill!.leaseExpiresAt!);
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'succeeded', attempts: 2, lastError: 'lease of doomed expired' });
+    expect(await jobs.findById(t.db, id)).toMatchObject({
+      state: 'succeeded',
+      attempts: 2,
+      lastError: 'lease of doomed expired',
+    });
     expect(doomed.lines.filter((l) => l.jobId === id && l.to === 'succeeded')).toEqual([]);
   });
 });

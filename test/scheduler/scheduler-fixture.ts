@@ -28,7 +28,10 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): ManualClock {
 /** A real pino logger whose JSON lines the test can read. */
 export function capturedLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   return { logger, lines };
 }
 
@@ -52,7 +55,10 @@ export function schedulerConfig(overrides: Partial<SchedulerConfig> = {}): Confi
   };
 }
 
-export function testScheduler(db: Tx, options: { clock?: Clock; config?: Config; logger?: Logger; concurrency?: number } = {}): Scheduler {
+export function testScheduler(
+  db: Tx,
+  options: { clock?: Clock; config?: Config; logger?: Logger; concurrency?: number } = {},
+): Scheduler {
   return createScheduler({
     db,
     config: options.config ?? schedulerConfig(),

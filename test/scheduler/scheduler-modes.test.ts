@@ -17,10 +17,18 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
 
   it('croner mode fires the cleanup in-process on cleanup_cron and runs enqueued jobs at once', async () => {
     const { logger, lines } = capturedLogger();
-    const scheduler = testScheduler(t.db, { clock: systemClock, logger, config: schedulerConfig({ mode: 'croner', cleanupCron: '* * * * * *', pollIntervalMs: 60_000 }) });
+    const scheduler = testScheduler(t.db, {
+      clock: systemClock,
+      logger,
+      config: schedulerConfig({ mode: 'croner', cleanupCron: '* * * * * *', pollIntervalMs: 60_000 }),
+    });
     scheduler.start();
     try {
-      await waitUntil(async () => lines.filter((l) => l.event === 'schedule.run' && l.phase === 'finished').length >= 2, 5000, 'two cleanup runs');
+      await waitUntil(
+        async () => lines.filter((l) => l.event === 'schedule.run' && l.phase === 'finished').length >= 2,
+        5000,
+        'two cleanup runs',
+      );
       // The poll interval is a minute: only the local wake-up on enqueue can run this job quickly.
       const id = await scheduler.enqueue('noop', {});
       await waitUntil(async () => (await jobs.findById(t.db, id))?.state === 'succeeded', 3000, 'noop succeeded');
@@ -28,7 +36,11 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
       await scheduler.stop();
     }
     const runs = lines.filter((l) => l.event === 'schedule.run' && l.phase === 'finished');
-    expect(runs[0]).toMatchObject({ schedule: 'cleanup', instanceId: 'instance-a', summary: { background_jobs: 0, authorization_codes: 0 } });
+    expect(runs[0]).toMatchObject({
+      schedule: 'cleanup',
+      instanceId: 'instance-a',
+      summary: { background_jobs: 0, authorization_codes: 0 },
+    });
     expect(new Set(runs.map((l) => l.tick)).size).toBe(runs.length);
     expect(await leases.list(t.db)).toEqual([]); // croner mode keeps no lease rows
     expect(lines.at(-1)).toMatchObject({ event: 'scheduler.stopped' });
@@ -36,10 +48,18 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
 
   it('database mode records its schedule in a lease row', async () => {
     const { logger, lines } = capturedLogger();
-    const scheduler = testScheduler(t.db, { clock: systemClock, logger, config: schedulerConfig({ mode: 'database', cleanupCron: '* * * * * *', pollIntervalMs: 50 }) });
+    const scheduler = testScheduler(t.db, {
+      clock: systemClock,
+      logger,
+      config: schedulerConfig({ mode: 'database', cleanupCron: '* * * * * *', pollIntervalMs: 50 }),
+    });
     scheduler.start();
     try {
-      await waitUntil(async () => lines.some((l) => l.event === 'schedule.run' && l.phase === 'finished'), 5000, 'a cleanup run');
+      await waitUntil(
+        async () => lines.some((l) => l.event === 'schedule.run' && l.phase === 'finished'),
+        5000,
+        'a cleanup run',
+      );
     } finally {
       await scheduler.stop();
     }
@@ -51,7 +71,11 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
 
   it('scheduler.enabled false starts nothing; enqueued jobs wait in the database', async () => {
     const { logger, lines } = capturedLogger();
-    const scheduler = testScheduler(t.db, { clock: systemClock, logger, config: schedulerConfig({ enabled: false, cleanupCron: '* * * * * *', pollIntervalMs: 20 }) });
+    const scheduler = testScheduler(t.db, {
+      clock: systemClock,
+      logger,
+      config: schedulerConfig({ enabled: false, cleanupCron: '* * * * * *', pollIntervalMs: 20 }),
+    });
     scheduler.start();
     const id = await scheduler.enqueue('noop', {});
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -62,7 +86,10 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
   });
 
   it('cleanup.enabled false schedules no cleanup, but it can still be run on demand', async () => {
-    const config = { ...schedulerConfig({ cleanupCron: '* * * * * *' }), cleanup: { enabled: false, batchSize: 100, eventsRetentionDays: 90 } };
+    const config = {
+      ...schedulerConfig({ cleanupCron: '* * * * * *' }),
+      cleanup: { enabled: false, batchSize: 100, eventsRetentionDays: 90 },
+    };
     const scheduler = testScheduler(t.db, { config });
     expect(scheduler.scheduledJobs).toEqual([]);
     expect(await scheduler.runNow('cleanup')).toMatchObject({ background_jobs: 0 });

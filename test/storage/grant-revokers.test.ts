@@ -11,10 +11,40 @@ const many = Array.from({ length: 450 }, (_, i) => `u${i}`);
 
 /** One session, and one grant of `clientId` with one refresh token, for `sub`. */
 async function seed(db: Knex, sub: string, clientId: string): Promise<void> {
-  await sessions.insert(db, { idHash: `s-${sub}-${clientId}`, sub, createdAt: 1, lastSeenAt: 1, expiresAt: 9e12, authTime: 1, amr: ['pwd'], secondFactorPending: false });
+  await sessions.insert(db, {
+    idHash: `s-${sub}-${clientId}`,
+    sub,
+    createdAt: 1,
+    lastSeenAt: 1,
+    expiresAt: 9e12,
+    authTime: 1,
+    amr: ['pwd'],
+    secondFactorPending: false,
+  });
   const grantId = `g-${sub}-${clientId}`;
-  await tokens.insertGrant(db, { grantId, clientId, sub, scopes: ['openid'], authTime: 1, amr: ['pwd'], sessionId: null, revokedAt: null, expiresAt: 9e12, createdAt: 1 });
-  await tokens.insertRefreshToken(db, { tokenHash: `r-${grantId}`, grantId, clientId, sub, scopes: ['openid'], expiresAt: 9e12, rotatedAt: null, revokedAt: null, createdAt: 1 });
+  await tokens.insertGrant(db, {
+    grantId,
+    clientId,
+    sub,
+    scopes: ['openid'],
+    authTime: 1,
+    amr: ['pwd'],
+    sessionId: null,
+    revokedAt: null,
+    expiresAt: 9e12,
+    createdAt: 1,
+  });
+  await tokens.insertRefreshToken(db, {
+    tokenHash: `r-${grantId}`,
+    grantId,
+    clientId,
+    sub,
+    scopes: ['openid'],
+    expiresAt: 9e12,
+    rotatedAt: null,
+    revokedAt: null,
+    createdAt: 1,
+  });
 }
 
 /** Per sub: sessions left, grants and refresh tokens still live. */
@@ -25,7 +55,11 @@ async function standing(db: Knex, sub: string) {
     const [row] = await query.count({ n: '*' });
     return Number(row.n);
   };
-  return { sessions: await count('sessions', false), grants: await count('grants', true), refreshTokens: await count('refresh_tokens', true) };
+  return {
+    sessions: await count('sessions', false),
+    grants: await count('grants', true),
+    refreshTokens: await count('refresh_tokens', true),
+  };
 }
 
 /** Every revoker's batch form, as apply calls them. */
@@ -57,7 +91,8 @@ describe.each(databaseKinds)('the built-in grant revokers on %s', (kind) => {
       for (const sub of [...many, 'kept']) await seed(trx, sub, 'web');
     });
     await revokeAll(t.storage.db, 'revokeUsers', many);
-    for (const sub of [many[0], many[449]]) expect(await standing(t.db, sub)).toEqual({ sessions: 0, grants: 0, refreshTokens: 0 });
+    for (const sub of [many[0], many[449]])
+      expect(await standing(t.db, sub)).toEqual({ sessions: 0, grants: 0, refreshTokens: 0 });
     expect(await standing(t.db, 'kept')).toEqual({ sessions: 1, grants: 1, refreshTokens: 1 });
     const [left] = await t.db('grants').whereNull('revoked_at').count({ n: '*' });
     expect(Number(left.n)).toBe(1);

@@ -23,9 +23,17 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
     const t = await createTestDatabase(kind);
     try {
       const row = (sub: string, deletedAt: number | null) => ({
-        sub, managed_by: 'database', email: 'A@x.io', email_normalized: 'a@x.io', role: 'user',
-        email_verified: false, email_verification_required: false, second_factor_required: false,
-        deleted_at: deletedAt, created_at: 1, updated_at: 1,
+        sub,
+        managed_by: 'database',
+        email: 'A@x.io',
+        email_normalized: 'a@x.io',
+        role: 'user',
+        email_verified: false,
+        email_verification_required: false,
+        second_factor_required: false,
+        deleted_at: deletedAt,
+        created_at: 1,
+        updated_at: 1,
       });
       await t.db('users').insert(row('one', 5));
       await t.db('users').insert(row('two', null));

@@ -37,7 +37,12 @@ describe('user lookup plans on postgres just after a bulk load', () => {
 
   beforeAll(async () => {
     t = await createTestDatabase('postgres');
-    await t.storage.transaction((tx) => users.insertMany(tx, Array.from({ length: 3000 }, (_, i) => bulkUser(i))));
+    await t.storage.transaction((tx) =>
+      users.insertMany(
+        tx,
+        Array.from({ length: 3000 }, (_, i) => bulkUser(i)),
+      ),
+    );
   });
   afterAll(async () => {
     await t.destroy();

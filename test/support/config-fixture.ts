@@ -50,7 +50,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       instanceId: 'test-instance',
     },
     cleanup: { enabled: true, batchSize: 1000, eventsRetentionDays: 90 },
-    openapi: { enabled: true, title: 'idp API', description: 'OpenID Connect Provider API', uiTitle: 'idp API Reference' },
+    openapi: {
+      enabled: true,
+      title: 'idp API',
+      description: 'OpenID Connect Provider API',
+      uiTitle: 'idp API Reference',
+    },
     frontend: { enabled: true, mode: 'static', path: '', htmlVariables: {} },
     ...overrides,
   };

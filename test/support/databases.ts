@@ -30,7 +30,10 @@ export interface TestDatabase {
  * PostgreSQL database dropped afterwards. Pass `migrate: false` to get an
  * empty one.
  */
-export async function createTestDatabase(kind: DatabaseKind, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  options: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
   const config = kind === 'sqlite' ? await createSqlite() : await createPostgres();
   const storage = openStorage(config.config);
   if (options.migrate !== false) await storage.migrate();

@@ -16,7 +16,9 @@ export default async function setup(): Promise<void> {
       if (!isAlive(pid)) await db.raw(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
     }
   } catch (error) {
-    throw new Error(`PostgreSQL is not reachable at ${postgresAdminUrl}: ${(error as Error).message}. Start it (see .ci/run) or set IDP_TEST_PG_URL.`);
+    throw new Error(
+      `PostgreSQL is not reachable at ${postgresAdminUrl}: ${(error as Error).message}. Start it (see .ci/run) or set IDP_TEST_PG_URL.`,
+    );
   } finally {
     await db.destroy();
   }

@@ -44,7 +44,8 @@ export function browserAt(t: TestApp, address: string) {
       if (begun.statusCode !== 200) throw new Error(`POST /api/user/totp: ${begun.statusCode} ${begun.payload}`);
       const { secret } = begun.json() as { secret: string };
       const confirmed = await call('POST', '/api/user/totp/confirm', cookie, { code: totpCode(secret, time) });
-      if (confirmed.statusCode !== 200) throw new Error(`POST /api/user/totp/confirm: ${confirmed.statusCode} ${confirmed.payload}`);
+      if (confirmed.statusCode !== 200)
+        throw new Error(`POST /api/user/totp/confirm: ${confirmed.statusCode} ${confirmed.payload}`);
       return { secret, recoveryCodes: confirmed.json().recovery_codes as string[] };
     },
   };

@@ -58,18 +58,36 @@ export class SoftwareAuthenticator {
     const { publicKey } = credential;
     const clientDataJSON = this.clientData('webauthn.create', options.challenge, overrides);
     const jwk = publicKey.export({ format: 'jwk' });
-    const coseKey = cbor(new Map<number, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]));
+    const coseKey = cbor(
+      new Map<number, unknown>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, 'base64url')],
+        [-3, Buffer.from(jwk.y!, 'base64url')],
+      ]),
+    );
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(credential.id.length);
     const attested = Buffer.concat([Buffer.alloc(16), idLength, credential.id, coseKey]);
     const authData = Buffer.concat([this.authData(rpId, 0x40, credential.signCount, overrides), attested]);
-    const attestationObject = cbor(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+    const attestationObject = cbor(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
     if (!this.credentials.includes(credential)) this.credentials.push(credential);
     return {
       id: credential.id.toString('base64url'),
       rawId: credential.id.toString('base64url'),
       type: 'public-key',
-      response: { clientDataJSON: clientDataJSON.toString('base64url'), attestationObject: attestationObject.toString('base64url'), transports: ['internal'] },
+      response: {
+        clientDataJSON: clientDataJSON.toString('base64url'),
+        attestationObject: attestationObject.toString('base64url'),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
       authenticatorAttachment: 'platform',
     };
@@ -107,7 +125,9 @@ export class SoftwareAuthenticator {
   private pick(options: RequestOptions): StoredCredential {
     const allowed = new Set((options.allowCredentials ?? []).map((c) => c.id));
     const rpId = options.rpId ?? this.defaultRpId;
-    const usable = this.credentials.filter((c) => c.rpId === rpId && (allowed.size === 0 || allowed.has(c.id.toString('base64url'))));
+    const usable = this.credentials.filter(
+      (c) => c.rpId === rpId && (allowed.size === 0 || allowed.has(c.id.toString('base64url'))),
+    );
     const chosen = usable.at(-1);
     if (!chosen) throw new Error('the software authenticator holds no credential for these options');
     return chosen;
@@ -115,7 +135,12 @@ export class SoftwareAuthenticator {
 
   private clientData(type: string, challenge: string, overrides: CeremonyOverrides): Buffer {
     return Buffer.from(
-      JSON.stringify({ type: overrides.type ?? type, challenge: overrides.challenge ?? challenge, origin: overrides.origin ?? this.origin, crossOrigin: false }),
+      JSON.stringify({
+        type: overrides.type ?? type,
+        challenge: overrides.challenge ?? challenge,
+        origin: overrides.origin ?? this.origin,
+        crossOrigin: false,
+      }),
     );
   }
 

@@ -21,8 +21,19 @@ export function requireBuild(): void {
   }
 }
 
-export function spawnProcess(command: string, args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string } = {}): SpawnedProcess {
-  const child = execa(command, args, { cwd: options.cwd ?? repoRoot, env, stdin: 'ignore', buffer: false, reject: false });
+export function spawnProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { cwd?: string } = {},
+): SpawnedProcess {
+  const child = execa(command, args, {
+    cwd: options.cwd ?? repoRoot,
+    env,
+    stdin: 'ignore',
+    buffer: false,
+    reject: false,
+  });
   const lines: Record<string, unknown>[] = [];
   const stderr: string[] = [];
   let buffered = '';
@@ -54,8 +65,10 @@ export function spawnProcess(command: string, args: string[], env: NodeJS.Proces
       for (;;) {
         const found = lines.find(match);
         if (found) return found;
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`process exited (${child.exitCode ?? child.signalCode}): ${stderr.join('')}`);
-        if (Date.now() > deadline) throw new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr.join('').slice(0, 2000)}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`process exited (${child.exitCode ?? child.signalCode}): ${stderr.join('')}`);
+        if (Date.now() > deadline)
+          throw new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr.join('').slice(0, 2000)}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

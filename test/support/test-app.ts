@@ -22,7 +22,11 @@ export interface TestApp {
  * real composition root (not started: use app.server.inject, or app.start()
  * for a real port). The scheduler is off unless the overrides turn it on.
  */
-export async function createTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DatabaseKind,
+  overrides: Partial<Config> = {},
+  options: { clock?: Clock } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const base = testConfig();
   const config = testConfig({
@@ -31,7 +35,11 @@ export async function createTestApp(kind: DatabaseKind, overrides: Partial<Confi
     scheduler: { ...base.scheduler, enabled: false },
     ...overrides,
   });
-  const app = await createApp(config, { storage: database.storage, clock: options.clock, logger: pino({ level: 'silent' }) });
+  const app = await createApp(config, {
+    storage: database.storage,
+    clock: options.clock,
+    logger: pino({ level: 'silent' }),
+  });
   return {
     app,
     config,
@@ -44,7 +52,10 @@ export async function createTestApp(kind: DatabaseKind, overrides: Partial<Confi
 }
 
 /** Inserts a user straight into storage (password: testPassword unless passwordHash says otherwise). */
-export async function seedUser(testApp: Pick<TestApp, 'database'>, overrides: Partial<UserRecord> & { sub: string }): Promise<UserRecord> {
+export async function seedUser(
+  testApp: Pick<TestApp, 'database'>,
+  overrides: Partial<UserRecord> & { sub: string },
+): Promise<UserRecord> {
   const now = Date.now();
   const user: UserRecord = {
     managedBy: 'database',
@@ -69,8 +80,13 @@ export async function seedUser(testApp: Pick<TestApp, 'database'>, overrides: Pa
 
 /** Signs in through POST /api/auth/login and returns the Cookie header value for later requests. */
 export async function signIn(testApp: TestApp, email: string, password = testPassword): Promise<string> {
-  const response = await testApp.app.server.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
-  if (response.statusCode !== 200) throw new Error(`sign-in of ${email} failed: ${response.statusCode} ${response.payload}`);
+  const response = await testApp.app.server.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password },
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`sign-in of ${email} failed: ${response.statusCode} ${response.payload}`);
   return sessionCookieOf(response.headers['set-cookie']);
 }
 
@@ -82,7 +98,14 @@ export function sessionCookieOf(setCookie: string | string[] | undefined): strin
 }
 
 /** server.inject with an optional Cookie header and a parsed JSON body (`json()`). */
-export async function inject(testApp: TestApp, method: string, url: string, cookie?: string, payload?: unknown, headers: Record<string, string> = {}) {
+export async function inject(
+  testApp: TestApp,
+  method: string,
+  url: string,
+  cookie?: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await testApp.app.server.inject({
     method,
     url,

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinUiDirectory, createFrontend, fillHtmlVariables, isApiPath, ProxyTimeoutError, usesBuiltinUi } from '../../src/web/index.js';
+import {
+  builtinUiDirectory,
+  createFrontend,
+  fillHtmlVariables,
+  isApiPath,
+  ProxyTimeoutError,
+  usesBuiltinUi,
+} from '../../src/web/index.js';
 import { createProxyFrontend } from '../../src/web/proxy-frontend.js';
 import { testConfig } from '../support/config-fixture.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -26,20 +33,30 @@ describe('fillHtmlVariables', () => {
 
 describe('isApiPath', () => {
   it.each([
-    ['/api/health', true], ['/api', true], ['/oauth2/authorize', true], ['/.well-known/openid-configuration', true],
-    ['/openapi.json', true], ['/login', false], ['/', false], ['/apiary', false], ['/ui/app.css', false],
+    ['/api/health', true],
+    ['/api', true],
+    ['/oauth2/authorize', true],
+    ['/.well-known/openid-configuration', true],
+    ['/openapi.json', true],
+    ['/login', false],
+    ['/', false],
+    ['/apiary', false],
+    ['/ui/app.css', false],
   ])('%s → %s', (pathname, expected) => {
     expect(isApiPath(pathname)).toBe(expected);
   });
 });
 
 describe('static mode', () => {
-  it('serves the built-in UI\'s files by default, and no page: those are rendered (src/web/pages)', async () => {
+  it("serves the built-in UI's files by default, and no page: those are rendered (src/web/pages)", async () => {
     const frontend = createFrontend({ ...testConfig().frontend, path: '' }, branding);
     if (frontend.mode !== 'static') throw new Error('expected static');
     expect(frontend.builtin).toBe(true);
     // Not a page: named by its path, for the HTTP layer to stream.
-    expect(await frontend.static.load('/ui/login.js')).toEqual({ contentType: 'text/javascript; charset=utf-8', file: path.join(frontend.static.directory, 'ui', 'login.js') });
+    expect(await frontend.static.load('/ui/login.js')).toEqual({
+      contentType: 'text/javascript; charset=utf-8',
+      file: path.join(frontend.static.directory, 'ui', 'login.js'),
+    });
     expect((await frontend.static.load('/ui/app.css'))?.contentType).toBe('text/css; charset=utf-8');
     // No single-page fallback for the built-in UI: an unknown page is a 404.
     expect(await frontend.static.load('/login')).toBeNull();
@@ -71,20 +88,34 @@ describe('static mode', () => {
     });
 
     it('fills html_variables in HTML only and falls back to index.html for app routes', async () => {
-      const frontend = createFrontend({ enabled: true, mode: 'static', path: dir, htmlVariables: { GREETING: 'hello' } }, branding);
+      const frontend = createFrontend(
+        { enabled: true, mode: 'static', path: dir, htmlVariables: { GREETING: 'hello' } },
+        branding,
+      );
       if (frontend.mode !== 'static') throw new Error('expected static');
       expect(String((await frontend.static.load('/'))?.body)).toBe('<h1>idp hello</h1>');
       expect(String((await frontend.static.load('/settings/profile'))?.body)).toBe('<h1>idp hello</h1>');
-      expect(await frontend.static.load('/assets/app.js')).toEqual({ contentType: 'text/javascript; charset=utf-8', file: path.join(dir, 'assets', 'app.js') });
+      expect(await frontend.static.load('/assets/app.js')).toEqual({
+        contentType: 'text/javascript; charset=utf-8',
+        file: path.join(dir, 'assets', 'app.js'),
+      });
       expect(await frontend.static.load('/assets/missing.js')).toBeNull();
     });
 
     it('never reads outside the directory', async () => {
       const frontend = createFrontend({ enabled: true, mode: 'static', path: dir, htmlVariables: {} }, branding);
       if (frontend.mode !== 'static') throw new Error('expected static');
-      for (const attempt of [`/../${path.basename(dir)}-secret.txt`, `/%2e%2e/${path.basename(dir)}-secret.txt`, '/..%2f..%2fetc%2fpasswd', '/%00']) {
+      for (const attempt of [
+        `/../${path.basename(dir)}-secret.txt`,
+        `/%2e%2e/${path.basename(dir)}-secret.txt`,
+        '/..%2f..%2fetc%2fpasswd',
+        '/%00',
+      ]) {
         const found = await frontend.static.load(attempt);
-        expect(found === null || ('file' in found ? found.file.startsWith(`${dir}${path.sep}`) : !found.body.includes('secret'))).toBe(true);
+        expect(
+          found === null ||
+            ('file' in found ? found.file.startsWith(`${dir}${path.sep}`) : !found.body.includes('secret')),
+        ).toBe(true);
       }
     });
   });
@@ -114,7 +145,11 @@ describe('static files through the server (@hapi/inert)', () => {
   });
 
   it('never serves a file outside the directory', async () => {
-    for (const attempt of ['/ui/..%2f..%2f..%2fpackage.json', '/..%2f..%2f..%2f..%2fetc%2fpasswd', '/ui/%2e%2e/%2e%2e/builtin-ui-directory.ts']) {
+    for (const attempt of [
+      '/ui/..%2f..%2f..%2fpackage.json',
+      '/..%2f..%2f..%2f..%2fetc%2fpasswd',
+      '/ui/%2e%2e/%2e%2e/builtin-ui-directory.ts',
+    ]) {
       const answer = await t.app.server.inject(attempt);
       expect(answer.statusCode, attempt).toBe(404);
     }
@@ -124,7 +159,14 @@ describe('static files through the server (@hapi/inert)', () => {
     const bundle = await t.app.server.inject('/api/docs/assets/swagger-ui.css');
     expect(bundle.statusCode).toBe(200);
     expect(bundle.headers['content-type']).toBe('text/css; charset=utf-8');
-    expect((await t.app.server.inject({ url: '/api/docs/assets/swagger-ui.css', headers: { 'if-none-match': bundle.headers.etag as string } })).statusCode).toBe(304);
+    expect(
+      (
+        await t.app.server.inject({
+          url: '/api/docs/assets/swagger-ui.css',
+          headers: { 'if-none-match': bundle.headers.etag as string },
+        })
+      ).statusCode,
+    ).toBe(304);
   });
 });
 
@@ -138,10 +180,20 @@ describe('proxy mode', () => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        seen.push({ method: req.method, url: req.url, host: req.headers.host, forwardedHost: req.headers['x-forwarded-host'] as string, body });
+        seen.push({
+          method: req.method,
+          url: req.url,
+          host: req.headers.host,
+          forwardedHost: req.headers['x-forwarded-host'] as string,
+          body,
+        });
         if (req.url?.startsWith('/base/page')) {
           const html = '<p>{{GREETING}} from upstream</p>';
-          res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(html)), 'x-upstream': 'yes' });
+          res.writeHead(200, {
+            'content-type': 'text/html',
+            'content-length': String(Buffer.byteLength(html)),
+            'x-upstream': 'yes',
+          });
           res.end(html);
         } else {
           res.writeHead(201, { 'content-type': 'application/json' });
@@ -155,10 +207,18 @@ describe('proxy mode', () => {
   afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
 
   it('forwards under the upstream base path and fills html_variables in HTML answers', async () => {
-    const frontend = createFrontend({ enabled: true, mode: 'proxy', path: url, htmlVariables: { GREETING: 'hi' } }, branding);
+    const frontend = createFrontend(
+      { enabled: true, mode: 'proxy', path: url, htmlVariables: { GREETING: 'hi' } },
+      branding,
+    );
     if (frontend.mode !== 'proxy') throw new Error('expected proxy');
     const answer = await frontend.proxy.forward({
-      method: 'GET', url: '/page?x=1', headers: { host: 'idp.example', connection: 'keep-alive' }, body: null, clientAddress: '127.0.0.9', protocol: 'http',
+      method: 'GET',
+      url: '/page?x=1',
+      headers: { host: 'idp.example', connection: 'keep-alive' },
+      body: null,
+      clientAddress: '127.0.0.9',
+      protocol: 'http',
     });
     expect(answer.status).toBe(200);
     expect(answer.body).toBe('<p>hi from upstream</p>');
@@ -172,7 +232,12 @@ describe('proxy mode', () => {
     const frontend = createFrontend({ enabled: true, mode: 'proxy', path: url, htmlVariables: {} }, branding);
     if (frontend.mode !== 'proxy') throw new Error('expected proxy');
     const answer = await frontend.proxy.forward({
-      method: 'POST', url: '/form', headers: { 'content-type': 'text/plain' }, body: Readable.from(['a=1']), clientAddress: '127.0.0.1', protocol: 'http',
+      method: 'POST',
+      url: '/form',
+      headers: { 'content-type': 'text/plain' },
+      body: Readable.from(['a=1']),
+      clientAddress: '127.0.0.1',
+      protocol: 'http',
     });
     expect(answer.status).toBe(201);
     const chunks: Buffer[] = [];
@@ -183,8 +248,18 @@ describe('proxy mode', () => {
     const silent = http.createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      const slow = createProxyFrontend({ upstream: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, variables: {} }, 200);
-      const request = { method: 'GET', url: '/', headers: {}, body: null, clientAddress: '127.0.0.1', protocol: 'http' as const };
+      const slow = createProxyFrontend(
+        { upstream: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, variables: {} },
+        200,
+      );
+      const request = {
+        method: 'GET',
+        url: '/',
+        headers: {},
+        body: null,
+        clientAddress: '127.0.0.1',
+        protocol: 'http' as const,
+      };
       await expect(slow.forward(request)).rejects.toBeInstanceOf(ProxyTimeoutError);
       await expect(slow.forward({ ...request, abandoned: Promise.resolve() })).rejects.toThrow('socket hang up');
     } finally {
@@ -198,7 +273,9 @@ describe('proxy mode', () => {
     await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
     const port = (gone.address() as AddressInfo).port;
     await new Promise<void>((resolve) => gone.close(() => resolve()));
-    const t = await createTestApp('sqlite', { frontend: { enabled: true, mode: 'proxy', path: `http://127.0.0.1:${port}`, htmlVariables: {} } });
+    const t = await createTestApp('sqlite', {
+      frontend: { enabled: true, mode: 'proxy', path: `http://127.0.0.1:${port}`, htmlVariables: {} },
+    });
     try {
       const answer = await t.app.server.inject('/anything');
       expect(answer.statusCode).toBe(502);
@@ -212,6 +289,8 @@ describe('proxy mode', () => {
 
 describe('disabled', () => {
   it('serves nothing (API-only)', () => {
-    expect(createFrontend({ enabled: false, mode: 'static', path: '', htmlVariables: {} }, branding)).toEqual({ mode: 'disabled' });
+    expect(createFrontend({ enabled: false, mode: 'static', path: '', htmlVariables: {} }, branding)).toEqual({
+      mode: 'disabled',
+    });
   });
 });

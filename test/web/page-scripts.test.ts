@@ -9,14 +9,31 @@ import { builtinUiDirectory } from '../../src/web/index.js';
  * as they are, with JSDoc types (`// @ts-check`): the TypeScript compiler
  * checks them strictly against the DOM here, as the build checks src/.
  */
-describe('the built-in pages\' scripts', () => {
+describe("the built-in pages' scripts", () => {
   it('type-check strictly', async () => {
     const tsc = path.resolve(import.meta.dirname, '../../node_modules/typescript/bin/tsc');
-    const scripts = readdirSync(path.join(builtinUiDirectory, 'ui')).filter((name) => name.endsWith('.js')).map((name) => path.join(builtinUiDirectory, 'ui', name));
+    const scripts = readdirSync(path.join(builtinUiDirectory, 'ui'))
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => path.join(builtinUiDirectory, 'ui', name));
     expect(scripts.length).toBeGreaterThan(5);
     const result = await execa(
       process.execPath,
-      [tsc, '--noEmit', '--allowJs', '--checkJs', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--lib', 'es2022,dom,dom.iterable', ...scripts],
+      [
+        tsc,
+        '--noEmit',
+        '--allowJs',
+        '--checkJs',
+        '--strict',
+        '--target',
+        'es2022',
+        '--module',
+        'esnext',
+        '--moduleResolution',
+        'bundler',
+        '--lib',
+        'es2022,dom,dom.iterable',
+        ...scripts,
+      ],
       { reject: false, shell: false },
     );
     expect(result.stdout + result.stderr).toBe('');

@@ -44,21 +44,38 @@ const now = Date.now();
 await knexUserRepository.insertMany(
   database.storage.db,
   Array.from({ length: seededUsers }, (_, i) => ({
-    sub: `member-${i}`, managedBy: /** @type {const} */ ('database'), email: seededEmail(i), role: /** @type {const} */ ('user'),
-    emailVerified: true, emailVerificationRequired: false, passwordHash, secondFactorRequired: false, deletedAt: null, createdAt: now, updatedAt: now,
+    sub: `member-${i}`,
+    managedBy: /** @type {const} */ ('database'),
+    email: seededEmail(i),
+    role: /** @type {const} */ ('user'),
+    emailVerified: true,
+    emailVerificationRequired: false,
+    passwordHash,
+    secondFactorRequired: false,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
   })),
 );
 
 // The peer without an event log: the same server, with the one insert an event costs taken out.
 const storage = eventsOff
-  ? { ...database.storage, repositories: { ...database.storage.repositories, events: { ...database.storage.repositories.events, append: async () => {} } } }
+  ? {
+      ...database.storage,
+      repositories: {
+        ...database.storage.repositories,
+        events: { ...database.storage.repositories.events, append: async () => {} },
+      },
+    }
   : database.storage;
 const app = await createApp(config, { storage, logger: pino({ level: 'silent' }) });
 const url = await app.start();
 process.send?.({ url });
-process.on('SIGTERM', () =>
-  void app
-    .stop({ timeoutMs: 200 })
-    .then(() => database.destroy())
-    .finally(() => process.exit(0)),
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .stop({ timeoutMs: 200 })
+      .then(() => database.destroy())
+      .finally(() => process.exit(0)),
 );

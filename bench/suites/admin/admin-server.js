@@ -72,9 +72,11 @@ const seedMs = performance.now() - seedStart;
 const app = await createApp(config, { storage: database.storage, logger: pino({ level: 'silent' }) });
 const url = await app.start();
 process.send?.({ url, seedMs });
-process.on('SIGTERM', () =>
-  void app
-    .stop({ timeoutMs: 200 })
-    .then(() => database.destroy())
-    .finally(() => process.exit(0)),
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .stop({ timeoutMs: 200 })
+      .then(() => database.destroy())
+      .finally(() => process.exit(0)),
 );

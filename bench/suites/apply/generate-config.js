@@ -8,7 +8,8 @@
  */
 
 /** argon2id of "correct horse battery staple" (m=19456, t=2, p=1). */
-const PASSWORD_HASH = '$argon2id$v=19$m=19456,p=1,t=2$c29tZXNhbHRzb21lc2FsdA$ISO7kkvFzh19GM8qB7patN3C3Y9HHsjlVTfEZ9T600Y';
+const PASSWORD_HASH =
+  '$argon2id$v=19$m=19456,p=1,t=2$c29tZXNhbHRzb21lc2FsdA$ISO7kkvFzh19GM8qB7patN3C3Y9HHsjlVTfEZ9T600Y';
 
 /** @param {{ users: number, clients: number, firstUser?: number, firstClient?: number }} size */
 export function generateApplyConfig(size) {
@@ -16,7 +17,12 @@ export function generateApplyConfig(size) {
   const firstClient = size.firstClient ?? 0;
   const lines = ['security:', '  secret: "bench-secret-bench-secret-bench-secret-01"', 'users:'];
   for (let i = firstUser; i < firstUser + size.users; i++) {
-    lines.push(`  - sub: user-${i}`, `    email: user-${i}@bench.example.com`, `    role: ${i % 50 === 0 ? 'admin' : 'user'}`, `    password_hash: "${PASSWORD_HASH}"`);
+    lines.push(
+      `  - sub: user-${i}`,
+      `    email: user-${i}@bench.example.com`,
+      `    role: ${i % 50 === 0 ? 'admin' : 'user'}`,
+      `    password_hash: "${PASSWORD_HASH}"`,
+    );
   }
   lines.push('clients:');
   for (let i = firstClient; i < firstClient + size.clients; i++) {

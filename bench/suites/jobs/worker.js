@@ -5,7 +5,12 @@ import { openStorage } from '../../../dist/app.js';
 import { createScheduler } from '../../../dist/scheduler/index.js';
 import { systemClock } from '../../../dist/clock.js';
 
-const storage = openStorage({ client: 'postgres', filename: '', url: process.env.BENCH_DATABASE_URL, pool: { min: 1, max: 10 } });
+const storage = openStorage({
+  client: 'postgres',
+  filename: '',
+  url: process.env.BENCH_DATABASE_URL,
+  pool: { min: 1, max: 10 },
+});
 const scheduler = createScheduler({
   db: storage.db,
   clock: systemClock,

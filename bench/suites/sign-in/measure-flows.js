@@ -34,6 +34,7 @@ export async function measureFlows(flow, { connections, warmupS, durationS }) {
   };
   await Promise.all(Array.from({ length: connections }, (_, i) => worker(i)));
   latencies.sort((a, b) => a - b);
-  const at = (/** @type {number} */ q) => (latencies.length === 0 ? 0 : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
+  const at = (/** @type {number} */ q) =>
+    latencies.length === 0 ? 0 : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
   return { perSecond: latencies.length / durationS, p50: at(0.5), p99: at(0.99), failed, firstError };
 }

@@ -87,8 +87,17 @@ await database.storage.transaction(async (tx) => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const credentialId = randomBytes(32).toString('base64url');
     await passkeys.insert(tx, {
-      id: randomUUID(), sub, credentialId, name: 'bench', publicKey: coseKey(publicKey).toString('base64url'), signCount: 0,
-      transports: ['internal'], deviceType: 'multiDevice', backedUp: true, createdAt: now, lastUsedAt: null,
+      id: randomUUID(),
+      sub,
+      credentialId,
+      name: 'bench',
+      publicKey: coseKey(publicKey).toString('base64url'),
+      signCount: 0,
+      transports: ['internal'],
+      deviceType: 'multiDevice',
+      backedUp: true,
+      createdAt: now,
+      lastUsedAt: null,
     });
     passkeyUsers.push({ sub, credentialId, privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }) });
   }
@@ -97,9 +106,11 @@ await database.storage.transaction(async (tx) => {
 const app = await createApp(config, { storage: database.storage, logger: pino({ level: 'silent' }) });
 await app.start();
 process.send?.({ url: `http://127.0.0.1:${port}`, origin: `http://localhost:${port}`, totpSecret, passkeyUsers });
-process.on('SIGTERM', () =>
-  void app
-    .stop({ timeoutMs: 200 })
-    .then(() => database.destroy())
-    .finally(() => process.exit(0)),
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .stop({ timeoutMs: 200 })
+      .then(() => database.destroy())
+      .finally(() => process.exit(0)),
 );

@@ -23,9 +23,16 @@ export function coseKey(publicKey) {
   const jwk = publicKey.export({ format: 'jwk' });
   return Buffer.concat([
     head(5, 5),
-    int(1), int(2), int(3), int(-7), int(-1), int(1),
-    int(-2), bytes(Buffer.from(/** @type {string} */ (jwk.x), 'base64url')),
-    int(-3), bytes(Buffer.from(/** @type {string} */ (jwk.y), 'base64url')),
+    int(1),
+    int(2),
+    int(3),
+    int(-7),
+    int(-1),
+    int(1),
+    int(-2),
+    bytes(Buffer.from(/** @type {string} */ (jwk.x), 'base64url')),
+    int(-3),
+    bytes(Buffer.from(/** @type {string} */ (jwk.y), 'base64url')),
   ]);
 }
 
@@ -37,11 +44,17 @@ export function coseKey(publicKey) {
  * @param {number} signCount
  */
 export function assertion(credential, options, origin, signCount) {
-  const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }));
+  const clientDataJSON = Buffer.from(
+    JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }),
+  );
   const counter = Buffer.alloc(4);
   counter.writeUInt32BE(signCount);
   // Flags: user present, user verified, backup eligible, backed up.
-  const authenticatorData = Buffer.concat([createHash('sha256').update(options.rpId).digest(), Buffer.from([0x1d]), counter]);
+  const authenticatorData = Buffer.concat([
+    createHash('sha256').update(options.rpId).digest(),
+    Buffer.from([0x1d]),
+    counter,
+  ]);
   const signed = Buffer.concat([authenticatorData, createHash('sha256').update(clientDataJSON).digest()]);
   return {
     id: credential.credentialId,

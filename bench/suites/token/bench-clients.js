@@ -1,10 +1,19 @@
 // @ts-check
 /** The clients and the user every server under test registers, and the clients' Basic headers. */
-const basic = (/** @type {string} */ id, /** @type {string} */ secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const basic = (/** @type {string} */ id, /** @type {string} */ secret) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 export const benchClients = {
-  svc: { id: 'svc', secret: 'svc-bench-secret-0123456789abcdef', basic: basic('svc', 'svc-bench-secret-0123456789abcdef') },
-  web: { id: 'web', secret: 'web-bench-secret-0123456789abcdef', basic: basic('web', 'web-bench-secret-0123456789abcdef') },
+  svc: {
+    id: 'svc',
+    secret: 'svc-bench-secret-0123456789abcdef',
+    basic: basic('svc', 'svc-bench-secret-0123456789abcdef'),
+  },
+  web: {
+    id: 'web',
+    secret: 'web-bench-secret-0123456789abcdef',
+    basic: basic('web', 'web-bench-secret-0123456789abcdef'),
+  },
 };
 
 export const benchUser = { sub: 'alice', email: 'alice@example.com' };

@@ -89,7 +89,13 @@ async function mintRefreshTokens(count) {
 }
 
 const first = await mintUserTokens();
-const paths = { token: '/oauth2/token', userinfo: '/oauth2/userinfo', introspection: '/oauth2/introspect', discovery: '/.well-known/openid-configuration', jwks: '/oauth2/jwks' };
+const paths = {
+  token: '/oauth2/token',
+  userinfo: '/oauth2/userinfo',
+  introspection: '/oauth2/introspect',
+  discovery: '/.well-known/openid-configuration',
+  jwks: '/oauth2/jwks',
+};
 process.send?.({
   url,
   paths,
@@ -98,15 +104,19 @@ process.send?.({
   introspectedRefreshToken: (await mintUserTokens()).refresh_token,
 });
 // The suite tops up its pool of refresh tokens between runs.
-process.on('message', (/** @type {{ mintRefreshTokens: number }} */ message) =>
-  void mintRefreshTokens(message.mintRefreshTokens).then(
-    (refreshTokens) => process.send?.({ refreshTokens }),
-    (error) => process.send?.({ error: String(error) }),
-  ),
+process.on(
+  'message',
+  (/** @type {{ mintRefreshTokens: number }} */ message) =>
+    void mintRefreshTokens(message.mintRefreshTokens).then(
+      (refreshTokens) => process.send?.({ refreshTokens }),
+      (error) => process.send?.({ error: String(error) }),
+    ),
 );
-process.on('SIGTERM', () =>
-  void app
-    .stop({ timeoutMs: 200 })
-    .then(() => database.destroy())
-    .finally(() => process.exit(0)),
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .stop({ timeoutMs: 200 })
+      .then(() => database.destroy())
+      .finally(() => process.exit(0)),
 );

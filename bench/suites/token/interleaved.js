@@ -16,7 +16,12 @@ import { median } from '../../lib/measure.js';
  */
 async function once(options, connections, durationS) {
   const result = await autocannon({ connections, ...options, duration: durationS });
-  return { rps: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: result['2xx'] / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 /** One server alone: a warm-up, then one measured run. @param {autocannon.Options} options @param {LoadSettings} settings */
@@ -51,7 +56,12 @@ export async function interleaved(targets, settings) {
   /** @returns {LoadResult} */
   const summary = (/** @type {string} */ name) => {
     const r = of(name);
-    return { rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), failed: r.reduce((n, x) => n + x.failed, 0) };
+    return {
+      rps: median(r.map((x) => x.rps)),
+      p50: median(r.map((x) => x.p50)),
+      p99: median(r.map((x) => x.p99)),
+      failed: r.reduce((n, x) => n + x.failed, 0),
+    };
   };
   const ratio = (/** @type {string} */ a, /** @type {string} */ b) => {
     const rb = of(b);

@@ -19,7 +19,11 @@ import Provider from 'oidc-provider';
 import { benchClients, benchUser, refreshPoolSize, userScope } from './bench-clients.js';
 
 const alg = process.argv[2] ?? 'ES256';
-const jwk = (/** @type {import('node:crypto').KeyObject} */ key, /** @type {string} */ alg) => ({ ...key.export({ format: 'jwk' }), use: 'sig', alg });
+const jwk = (/** @type {import('node:crypto').KeyObject} */ key, /** @type {string} */ alg) => ({
+  ...key.export({ format: 'jwk' }),
+  use: 'sig',
+  alg,
+});
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
 
@@ -48,20 +52,31 @@ const provider = new Provider(issuer, {
   jwks: { keys: [jwk(rsa, 'RS256'), jwk(ec, 'ES256')] },
   scopes: ['api:read', ...userScope.split(' ')],
   claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-  findAccount: async (_ctx, sub) => (sub === benchUser.sub ? { accountId: sub, claims: async () => ({ sub, email: benchUser.email, email_verified: true }) } : undefined),
+  findAccount: async (_ctx, sub) =>
+    sub === benchUser.sub
+      ? { accountId: sub, claims: async () => ({ sub, email: benchUser.email, email_verified: true }) }
+      : undefined,
   rotateRefreshToken: true,
   // The same lifetime as idp's access tokens (tokens.access_token_ttl_seconds default).
   ttl: { ClientCredentials: 3600, AccessToken: 3600 },
   features: {
     clientCredentials: { enabled: true },
     // Its default policy, stated so that it does not warn.
-    introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => client.clientAuthMethod !== 'none' || token.clientId === client.clientId },
+    introspection: {
+      enabled: true,
+      allowedPolicy: async (_ctx, client, token) =>
+        client.clientAuthMethod !== 'none' || token.clientId === client.clientId,
+    },
     resourceIndicators: {
       enabled: true,
       defaultResource: () => resource,
       useGrantedResource: () => true,
       // The user's scopes too, so that its JWT access tokens carry the scope claim idp's carry.
-      getResourceServerInfo: () => ({ scope: `api:read ${userScope}`, accessTokenFormat: 'jwt', jwt: { sign: { alg } } }),
+      getResourceServerInfo: () => ({
+        scope: `api:read ${userScope}`,
+        accessTokenFormat: 'jwt',
+        jwt: { sign: { alg } },
+      }),
     },
   },
 });
@@ -75,7 +90,15 @@ async function saveGrant() {
   return grant.save();
 }
 const mintRefreshToken = async () =>
-  new provider.RefreshToken({ accountId: benchUser.sub, client, grantId: await saveGrant(), scope: userScope, resource, gty: 'authorization_code', authTime }).save();
+  new provider.RefreshToken({
+    accountId: benchUser.sub,
+    client,
+    grantId: await saveGrant(),
+    scope: userScope,
+    resource,
+    gty: 'authorization_code',
+    authTime,
+  }).save();
 /** @param {number} count */
 async function mintRefreshTokens(count) {
   const tokens = [];
@@ -84,17 +107,31 @@ async function mintRefreshTokens(count) {
 }
 
 const tokens = {
-  accessToken: await new provider.AccessToken({ accountId: benchUser.sub, client, grantId: await saveGrant(), scope: userScope, gty: 'authorization_code' }).save(),
+  accessToken: await new provider.AccessToken({
+    accountId: benchUser.sub,
+    client,
+    grantId: await saveGrant(),
+    scope: userScope,
+    gty: 'authorization_code',
+  }).save(),
   refreshTokens: await mintRefreshTokens(refreshPoolSize),
   introspectedRefreshToken: await mintRefreshToken(),
 };
-const paths = { token: '/token', userinfo: '/me', introspection: '/token/introspection', discovery: '/.well-known/openid-configuration', jwks: '/jwks' };
+const paths = {
+  token: '/token',
+  userinfo: '/me',
+  introspection: '/token/introspection',
+  discovery: '/.well-known/openid-configuration',
+  jwks: '/jwks',
+};
 const server = provider.listen(port, '127.0.0.1', () => process.send?.({ url: issuer, paths, ...tokens }));
 // The suite tops up its pool of refresh tokens between runs.
-process.on('message', (/** @type {{ mintRefreshTokens: number }} */ message) =>
-  void mintRefreshTokens(message.mintRefreshTokens).then(
-    (refreshTokens) => process.send?.({ refreshTokens }),
-    (error) => process.send?.({ error: String(error) }),
-  ),
+process.on(
+  'message',
+  (/** @type {{ mintRefreshTokens: number }} */ message) =>
+    void mintRefreshTokens(message.mintRefreshTokens).then(
+      (refreshTokens) => process.send?.({ refreshTokens }),
+      (error) => process.send?.({ error: String(error) }),
+    ),
 );
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

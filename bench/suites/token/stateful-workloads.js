@@ -29,7 +29,8 @@ async function expectJson(url, init, expected) {
   try {
     body = JSON.parse(text);
   } catch {}
-  if (response.status !== 200 || !expected(body)) throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status} ${text.slice(0, 300)}`);
+  if (response.status !== 200 || !expected(body))
+    throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status} ${text.slice(0, 300)}`);
   return body;
 }
 
@@ -41,21 +42,33 @@ function userinfo({ info }) {
   const headers = { authorization: `Bearer ${info.accessToken}` };
   return {
     options: { url, headers },
-    check: async () => void (await expectJson(url, { headers }, (body) => body?.sub === benchUser.sub && body.email === benchUser.email)),
+    check: async () =>
+      void (await expectJson(
+        url,
+        { headers },
+        (body) => body?.sub === benchUser.sub && body.email === benchUser.email,
+      )),
   };
 }
 
 /** RFC 7662 by the web client (confidential, client_secret_basic). @param {'access_token' | 'refresh_token'} hint */
-const introspection = (hint) => (/** @type {BenchServer} */ { info }) => {
-  const url = info.url + info.paths.introspection;
-  const token = hint === 'access_token' ? info.accessToken : info.introspectedRefreshToken;
-  const headers = { authorization: benchClients.web.basic, 'content-type': form };
-  const body = `token=${encodeURIComponent(token)}&token_type_hint=${hint}`;
-  return {
-    options: { url, method: /** @type {const} */ ('POST'), headers, body },
-    check: async () => void (await expectJson(url, { method: 'POST', headers, body }, (answer) => answer?.active === true && answer.sub === benchUser.sub)),
+const introspection =
+  (hint) =>
+  (/** @type {BenchServer} */ { info }) => {
+    const url = info.url + info.paths.introspection;
+    const token = hint === 'access_token' ? info.accessToken : info.introspectedRefreshToken;
+    const headers = { authorization: benchClients.web.basic, 'content-type': form };
+    const body = `token=${encodeURIComponent(token)}&token_type_hint=${hint}`;
+    return {
+      options: { url, method: /** @type {const} */ ('POST'), headers, body },
+      check: async () =>
+        void (await expectJson(
+          url,
+          { method: 'POST', headers, body },
+          (answer) => answer?.active === true && answer.sub === benchUser.sub,
+        )),
+    };
   };
-};
 
 /**
  * refresh_token with rotation: each request takes a live token from this
@@ -84,7 +97,11 @@ function rotatingRefresh({ info, mintRefreshTokens }) {
       ],
     },
     async check() {
-      const answer = await expectJson(url, { method: 'POST', headers, body: bodyFor(pool.shift()) }, (body) => isJwt(body?.access_token) && isJwt(body.id_token) && typeof body.refresh_token === 'string');
+      const answer = await expectJson(
+        url,
+        { method: 'POST', headers, body: bodyFor(pool.shift()) },
+        (body) => isJwt(body?.access_token) && isJwt(body.id_token) && typeof body.refresh_token === 'string',
+      );
       pool.push(answer.refresh_token);
     },
     async beforeRun() {
@@ -101,8 +118,16 @@ function rotatingRefresh({ info, mintRefreshTokens }) {
  * @type {Workload[]}
  */
 export const statefulWorkloads = [
-  { name: 'userinfo', peerNote: 'opaque access token: its userinfo refuses a JWT access token for a resource', target: userinfo },
-  { name: 'introspect access token', peerNote: 'opaque access token: its introspection refuses JWTs', target: introspection('access_token') },
+  {
+    name: 'userinfo',
+    peerNote: 'opaque access token: its userinfo refuses a JWT access token for a resource',
+    target: userinfo,
+  },
+  {
+    name: 'introspect access token',
+    peerNote: 'opaque access token: its introspection refuses JWTs',
+    target: introspection('access_token'),
+  },
   { name: 'introspect refresh token', target: introspection('refresh_token') },
   { name: 'refresh_token rotating', target: rotatingRefresh },
 ];

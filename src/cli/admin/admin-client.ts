@@ -19,7 +19,11 @@ export interface AdminClient {
    * `askCode` is asked for an authenticator app's code or a recovery code,
    * which completes the sign-in (POST /api/auth/login/totp or /recovery-code).
    */
-  login(email: string, password: string, askCode: () => Promise<string>): Promise<{ user: SessionUser; cookie: string }>;
+  login(
+    email: string,
+    password: string,
+    askCode: () => Promise<string>,
+  ): Promise<{ user: SessionUser; cookie: string }>;
   logout(): Promise<void>;
   me(): Promise<{ user: SessionUser }>;
   listUsers(params: ListUsersParams): Promise<UserListResponse>;
@@ -59,9 +63,20 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
   return {
     baseUrl,
     async login(email, password, askCode) {
-      const answer = await sendRequest(baseUrl, { method: 'POST', path: '/api/auth/login', body: { email, password }, cookie: null });
-      const body = answer.body as { user?: SessionUser; status?: string; factors?: string[]; enrolment_required?: boolean };
-      if (!answer.sessionCookie) throw new CliError(`the server at ${baseUrl} accepted the login but issued no session cookie`);
+      const answer = await sendRequest(baseUrl, {
+        method: 'POST',
+        path: '/api/auth/login',
+        body: { email, password },
+        cookie: null,
+      });
+      const body = answer.body as {
+        user?: SessionUser;
+        status?: string;
+        factors?: string[];
+        enrolment_required?: boolean;
+      };
+      if (!answer.sessionCookie)
+        throw new CliError(`the server at ${baseUrl} accepted the login but issued no session cookie`);
       if (body.status !== 'second_factor_required') {
         if (!body.user) throw new CliError(`unexpected answer from ${baseUrl}: the login named no user`);
         cookie = answer.sessionCookie;
@@ -69,14 +84,23 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
       }
       // The pending session is kept only if a code completes it.
       if (body.enrolment_required) {
-        throw new CliError(`${email} must register a second factor first: sign in at ${baseUrl}/login to set one up, then log in here again`);
+        throw new CliError(
+          `${email} must register a second factor first: sign in at ${baseUrl}/login to set one up, then log in here again`,
+        );
       }
       if (!body.factors?.includes('totp')) {
-        throw new CliError(`${email} confirms sign-ins with a passkey only, which a terminal cannot use: add an authenticator app on the account page, or use another admin account`);
+        throw new CliError(
+          `${email} confirms sign-ins with a passkey only, which a terminal cannot use: add an authenticator app on the account page, or use another admin account`,
+        );
       }
       const code = await askCode();
       const path = /^[0-9]{6}$/.test(code) ? '/api/auth/login/totp' : '/api/auth/login/recovery-code';
-      const completed = await sendRequest(baseUrl, { method: 'POST', path, body: { code }, cookie: answer.sessionCookie });
+      const completed = await sendRequest(baseUrl, {
+        method: 'POST',
+        path,
+        body: { code },
+        cookie: answer.sessionCookie,
+      });
       const user = (completed.body as { user?: SessionUser }).user;
       if (!user) throw new CliError(`unexpected answer from ${baseUrl}: the second factor named no user`);
       cookie = answer.sessionCookie;

@@ -21,7 +21,9 @@ export async function findUser(client: AdminClient, subOrEmail: string): Promise
     const candidates = live.length > 0 ? live : byEmail;
     if (candidates.length === 1) return candidates[0];
     if (candidates.length === 0) throw error;
-    throw new CliError(`${candidates.length} deleted users had the e-mail ${subOrEmail} (${candidates.map((u) => u.sub).join(', ')}): give the sub`);
+    throw new CliError(
+      `${candidates.length} deleted users had the e-mail ${subOrEmail} (${candidates.map((u) => u.sub).join(', ')}): give the sub`,
+    );
   }
 }
 

@@ -10,6 +10,12 @@
  */
 export { createAdminClient, type AdminClient } from './admin-client.js';
 export { AdminApiError } from './admin-api-error.js';
-export { credentialsPath, loadCredentials, saveCredentials, removeCredentials, type Credentials } from './credential-store.js';
+export {
+  credentialsPath,
+  loadCredentials,
+  saveCredentials,
+  removeCredentials,
+  type Credentials,
+} from './credential-store.js';
 export { openAdminClient } from './open-admin-client.js';
 export type * from './admin-api-types.js';

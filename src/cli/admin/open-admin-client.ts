@@ -14,7 +14,9 @@ export async function openAdminClient(ctx: CliContext, opts: ServerOptions): Pro
   if (!credentials) throw new CliError('not logged in: run `idp admin login --url URL --email EMAIL` first');
   const url = chosenServerUrl(ctx, opts) ?? credentials.url;
   if (new URL(url).origin !== new URL(credentials.url).origin) {
-    throw new CliError(`not logged in to ${url} (the stored session is for ${credentials.url}): run \`idp admin login --url ${url} --email EMAIL\``);
+    throw new CliError(
+      `not logged in to ${url} (the stored session is for ${credentials.url}): run \`idp admin login --url ${url} --email EMAIL\``,
+    );
   }
   return createAdminClient(url, {
     cookie: credentials.cookie,

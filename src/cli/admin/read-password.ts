@@ -40,7 +40,8 @@ export async function promptHiddenLine(ctx: CliContext, prompt: string): Promise
 async function readPasswordFromStdin(ctx: CliContext): Promise<string> {
   // Only the newline that `echo` or a here-string adds is dropped; spaces are part of the password.
   const password = (await readStdin(ctx.stdin)).replace(/\r?\n$/, '');
-  if (password === '') throw new CliError('--password-stdin: stdin is empty (try: printf %s "$PASSWORD" | idp admin …)');
+  if (password === '')
+    throw new CliError('--password-stdin: stdin is empty (try: printf %s "$PASSWORD" | idp admin …)');
   return password;
 }
 
@@ -85,6 +86,9 @@ function promptHidden(terminal: ReadStream, showPrompt: () => void): Promise<str
  */
 export function refusePasswordArgument(value: string | undefined): void {
   if (value !== undefined) {
-    throw new CliError('passwords are never taken from the command line (shell history, ps): use --password-stdin or the prompt', 2);
+    throw new CliError(
+      'passwords are never taken from the command line (shell history, ps): use --password-stdin or the prompt',
+      2,
+    );
   }
 }

@@ -21,15 +21,31 @@ const columns: TableColumn<AuditEvent>[] = [
 /** The `events list` table, newest first as the server answers, and its footer (`page 1 of 3 · 52 events`). */
 export function renderEventList(output: Output, answer: EventListResponse): string[] {
   const { events, pagination } = answer;
-  const lines = events.length === 0 ? [pagination.total === 0 ? 'no events match' : 'no events on this page'] : renderTable(output, columns, events);
+  const lines =
+    events.length === 0
+      ? [pagination.total === 0 ? 'no events match' : 'no events on this page']
+      : renderTable(output, columns, events);
   const pages = Math.max(1, Math.ceil(pagination.total / pagination.page_size));
-  lines.push('', output.color.dim(`page ${pagination.page} of ${pages} · ${pagination.total} ${pagination.total === 1 ? 'event' : 'events'}`));
+  lines.push(
+    '',
+    output.color.dim(
+      `page ${pagination.page} of ${pages} · ${pagination.total} ${pagination.total === 1 ? 'event' : 'events'}`,
+    ),
+  );
   return lines;
 }
 
 /** One followed event per line, oldest first, columns separated by two spaces (a table cannot grow downwards). */
 export function renderEventLine(event: AuditEvent): string {
-  return [shortTime(event.time), event.type, event.actor, event.subject ?? '-', event.client_address ?? '-', event.client_id ?? '-', detailText(event)]
+  return [
+    shortTime(event.time),
+    event.type,
+    event.actor,
+    event.subject ?? '-',
+    event.client_address ?? '-',
+    event.client_id ?? '-',
+    detailText(event),
+  ]
     .join('  ')
     .trimEnd();
 }

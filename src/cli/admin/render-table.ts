@@ -23,9 +23,16 @@ const gap = '  ';
  * columns are left out first, then the shrinkable ones are cut with … (the
  * widest first). Widths are measured on plain text; colour comes last.
  */
-export function renderTable<Row>(output: Output, columns: TableColumn<Row>[], rows: Row[], options: TableOptions<Row> = {}): string[] {
+export function renderTable<Row>(
+  output: Output,
+  columns: TableColumn<Row>[],
+  rows: Row[],
+  options: TableOptions<Row> = {},
+): string[] {
   const cells = rows.map((row) => columns.map((column) => column.cell(row)));
-  const natural = columns.map((column, index) => Math.max(width(column.header), ...cells.map((line) => width(line[index]))));
+  const natural = columns.map((column, index) =>
+    Math.max(width(column.header), ...cells.map((line) => width(line[index]))),
+  );
   // A pseudo-terminal without a size reports 0 columns: treat it as unknown, like a pipe.
   const available = output.columns > 0 ? output.columns : Infinity;
   const visible = chooseColumns(columns, natural, available);
@@ -48,7 +55,9 @@ export function renderTable<Row>(output: Output, columns: TableColumn<Row>[], ro
 
 function chooseColumns<Row>(columns: TableColumn<Row>[], natural: number[], available: number): number[] {
   const visible = columns.map((_, index) => index);
-  const droppable = visible.filter((index) => columns[index].dropOrder !== undefined).sort((a, b) => columns[a].dropOrder! - columns[b].dropOrder!);
+  const droppable = visible
+    .filter((index) => columns[index].dropOrder !== undefined)
+    .sort((a, b) => columns[a].dropOrder! - columns[b].dropOrder!);
   for (const index of droppable) {
     if (totalWidth(visible, natural) <= available) break;
     visible.splice(visible.indexOf(index), 1);
@@ -56,7 +65,12 @@ function chooseColumns<Row>(columns: TableColumn<Row>[], natural: number[], avai
   return visible;
 }
 
-function shrinkColumns<Row>(columns: TableColumn<Row>[], natural: number[], visible: number[], available: number): number[] {
+function shrinkColumns<Row>(
+  columns: TableColumn<Row>[],
+  natural: number[],
+  visible: number[],
+  available: number,
+): number[] {
   const widths = [...natural];
   let excess = totalWidth(visible, widths) - available;
   while (excess > 0) {

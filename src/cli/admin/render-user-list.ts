@@ -16,7 +16,10 @@ const columns: TableColumn<AdminUser>[] = [
 ];
 
 // `2026-11-22T10:15:00.000Z` → `2026-11-22 10:15`: minutes are enough in a table; `users get` has the rest.
-const deletedColumn: TableColumn<AdminUser> = { header: 'DELETED (UTC)', cell: (user) => user.deleted_at?.slice(0, 16).replace('T', ' ') ?? '' };
+const deletedColumn: TableColumn<AdminUser> = {
+  header: 'DELETED (UTC)',
+  cell: (user) => user.deleted_at?.slice(0, 16).replace('T', ' ') ?? '',
+};
 
 /**
  * The `users list` table and its footer (`page 1 of 5 · 87 users`). The
@@ -30,7 +33,11 @@ export function renderUserList(output: Output, answer: UserListResponse): string
     lines.push(pagination.total === 0 ? 'no users match' : 'no users on this page');
   } else {
     const shown = users.some((user) => user.deleted_at !== null) ? [...columns, deletedColumn] : columns;
-    lines.push(...renderTable(output, shown, users, { rowStyle: (user) => (user.deleted_at === null ? undefined : output.color.dim) }));
+    lines.push(
+      ...renderTable(output, shown, users, {
+        rowStyle: (user) => (user.deleted_at === null ? undefined : output.color.dim),
+      }),
+    );
   }
   lines.push('', output.color.dim(describePage(answer)));
   return lines;

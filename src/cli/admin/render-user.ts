@@ -19,7 +19,8 @@ export function renderUser(output: Output, user: SessionUser | AdminUser): strin
     ['passkeys', String(user.passkey_count)],
   ];
   const deletedAt = 'deleted_at' in user ? user.deleted_at : undefined;
-  if (deletedAt !== undefined) rows.push(['deleted', deletedAt === null ? 'no' : output.color.red(`yes, at ${deletedAt}`)]);
+  if (deletedAt !== undefined)
+    rows.push(['deleted', deletedAt === null ? 'no' : output.color.red(`yes, at ${deletedAt}`)]);
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   return rows.map(([label, value]) => `${output.color.dim(label.padEnd(labelWidth))}  ${value}`);
 }

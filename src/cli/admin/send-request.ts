@@ -30,11 +30,16 @@ export async function sendRequest(baseUrl: string, request: ApiRequest): Promise
   const response = await fetchOrExplain(baseUrl, url, request);
   // Redirects are not followed: a cookie and a password go only where they were told to.
   const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
-  if (location) throw new CliError(`${url.origin}${url.pathname} redirects to ${location}: give the server's own address with --url`);
+  if (location)
+    throw new CliError(
+      `${url.origin}${url.pathname} redirects to ${location}: give the server's own address with --url`,
+    );
   const body = await readJson(response, url);
   if (!response.ok) {
     if (isErrorBody(body)) throw new AdminApiError(response.status, body, readRetryAfter(response));
-    throw new CliError(`unexpected answer from ${url.origin}: HTTP ${response.status} without an error code (is ${baseUrl} an idp server?)`);
+    throw new CliError(
+      `unexpected answer from ${url.origin}: HTTP ${response.status} without an error code (is ${baseUrl} an idp server?)`,
+    );
   }
   return { status: response.status, body, sessionCookie: readSessionCookie(response) };
 }
@@ -88,12 +93,16 @@ async function readJson(response: Response, url: URL): Promise<unknown> {
   const type = response.headers.get('content-type') ?? '';
   if (!type.includes('json')) {
     if (!response.ok) return null;
-    throw new CliError(`unexpected answer from ${url.origin}${url.pathname}: HTTP ${response.status} ${type || 'without a content type'}, expected JSON`);
+    throw new CliError(
+      `unexpected answer from ${url.origin}${url.pathname}: HTTP ${response.status} ${type || 'without a content type'}, expected JSON`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new CliError(`unexpected answer from ${url.origin}${url.pathname}: HTTP ${response.status} with malformed JSON`);
+    throw new CliError(
+      `unexpected answer from ${url.origin}${url.pathname}: HTTP ${response.status} with malformed JSON`,
+    );
   }
 }
 

@@ -21,7 +21,8 @@ export async function runApply(ctx: CliContext, opts: { config?: string; dryRun?
     renderPlan(result.plan, ctx.output);
     const { create, update, remove } = result.plan.summary;
     if (opts.dryRun && result.plan.changes.length > 0) ctx.output.out('Dry run: nothing was applied.');
-    if (result.applied) ctx.output.out(ctx.output.color.green(`Applied: ${create} created, ${update} updated, ${remove} removed.`));
+    if (result.applied)
+      ctx.output.out(ctx.output.color.green(`Applied: ${create} created, ${update} updated, ${remove} removed.`));
     return 0;
   });
 }

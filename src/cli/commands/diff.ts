@@ -10,7 +10,10 @@ export const diffFormats = ['text', 'json'] as const;
  * change, written nowhere. With --exit-code: 2 when changes are pending,
  * 0 when none (DESIGN.md 4).
  */
-export async function runDiff(ctx: CliContext, opts: { config?: string; format?: string; exitCode?: boolean }): Promise<number> {
+export async function runDiff(
+  ctx: CliContext,
+  opts: { config?: string; format?: string; exitCode?: boolean },
+): Promise<number> {
   const format = opts.format ?? 'text';
   if (!(diffFormats as readonly string[]).includes(format)) {
     throw new CliError(`unknown --format "${format}" (expected ${diffFormats.join(', ')})`, 2);

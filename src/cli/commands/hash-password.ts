@@ -21,6 +21,7 @@ export async function runHashPassword(ctx: CliContext): Promise<number> {
 
 async function readPasswordFromPipe(ctx: CliContext): Promise<string> {
   const password = (await readStdin(ctx.stdin)).replace(/\r?\n$/, '');
-  if (password === '') throw new CliError('stdin is empty: pipe the password in, e.g. printf %s "$PASSWORD" | idp hash-password');
+  if (password === '')
+    throw new CliError('stdin is empty: pipe the password in, e.g. printf %s "$PASSWORD" | idp hash-password');
   return password;
 }

@@ -40,18 +40,32 @@ export async function runJobsList(ctx: CliContext, opts: JobsListOptions): Promi
 }
 
 /** `idp jobs run <name>`: runs a scheduled job (e.g. cleanup) once, now, in this process. */
-export async function runJobsRun(ctx: CliContext, name: string, opts: { config?: string; json?: boolean }): Promise<number> {
+export async function runJobsRun(
+  ctx: CliContext,
+  name: string,
+  opts: { config?: string; json?: boolean },
+): Promise<number> {
   const config = await loadCommandConfig(ctx, opts.config, ['database', 'scheduler', 'cleanup']);
   const known = allScheduledJobs(config).map((job) => job.name);
   if (!known.includes(name)) throw new CliError(`unknown scheduled job "${name}" (expected ${known.join(', ')})`, 2);
   const foundation = await openCommandFoundation(config, ctx.cwd);
   try {
     // Logs go to stderr: stdout carries the result.
-    const logger = createLogger({ level: config.logging.level === 'silent' ? 'silent' : 'warn', format: config.logging.format }, process.stderr);
+    const logger = createLogger(
+      { level: config.logging.level === 'silent' ? 'silent' : 'warn', format: config.logging.format },
+      process.stderr,
+    );
     const scheduler = createFoundationScheduler(foundation, logger);
     const summary = await scheduler.runNow(name);
     if (opts.json) ctx.output.out(JSON.stringify({ job: name, result: summary }, null, 2));
-    else ctx.output.out(`${name}: ${Object.entries(summary).map(([key, n]) => `${key} ${n}`).join(', ') || 'done'}`);
+    else
+      ctx.output.out(
+        `${name}: ${
+          Object.entries(summary)
+            .map(([key, n]) => `${key} ${n}`)
+            .join(', ') || 'done'
+        }`,
+      );
     return 0;
   } finally {
     await foundation.storage.close();
@@ -60,7 +74,12 @@ export async function runJobsRun(ctx: CliContext, name: string, opts: { config?:
 
 function columns(ctx: CliContext): TableColumn<BackgroundJobRecord>[] {
   const { color } = ctx.output;
-  const stateColor: Record<BackgroundJobState, (s: string) => string> = { pending: color.yellow, running: color.cyan, succeeded: color.green, failed: color.red };
+  const stateColor: Record<BackgroundJobState, (s: string) => string> = {
+    pending: color.yellow,
+    running: color.cyan,
+    succeeded: color.green,
+    failed: color.red,
+  };
   return [
     { header: 'ID', cell: (job) => job.id, shrinkTo: 8 },
     { header: 'KIND', cell: (job) => job.kind },
@@ -79,13 +98,15 @@ function iso(ms: number): string {
 
 function parseState(value: string | undefined): BackgroundJobState | undefined {
   if (value === undefined) return undefined;
-  if (!states.includes(value as BackgroundJobState)) throw new CliError(`--state: unknown state "${value}" (expected ${states.join(', ')})`, 2);
+  if (!states.includes(value as BackgroundJobState))
+    throw new CliError(`--state: unknown state "${value}" (expected ${states.join(', ')})`, 2);
   return value as BackgroundJobState;
 }
 
 function parseLimit(value: string | undefined): number {
   if (value === undefined) return 50;
   const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliError(`--limit: expected an integer from 1 to 10000, got "${value}"`, 2);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    throw new CliError(`--limit: expected an integer from 1 to 10000, got "${value}"`, 2);
   return limit;
 }

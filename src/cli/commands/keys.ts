@@ -17,8 +17,13 @@ import type { SigningAlgorithm, SigningKeyRecord } from '../../model/index.js';
  * keySwitchWithinMs; the replaced keys stay in the JWKS until the
  * tokens they signed have expired (docs/oidc.md).
  */
-export async function runKeys(ctx: CliContext, action: string, opts: { config?: string; json?: boolean }): Promise<number> {
-  if (action !== 'list' && action !== 'rotate') throw new CliError(`unknown keys action "${action}" (expected list or rotate)`, 2);
+export async function runKeys(
+  ctx: CliContext,
+  action: string,
+  opts: { config?: string; json?: boolean },
+): Promise<number> {
+  if (action !== 'list' && action !== 'rotate')
+    throw new CliError(`unknown keys action "${action}" (expected list or rotate)`, 2);
   const config = await loadCommandConfig(ctx, opts.config, ['database', 'security', 'tokens']);
   const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
   const { db, repositories } = storage;
@@ -27,7 +32,13 @@ export async function runKeys(ctx: CliContext, action: string, opts: { config?: 
     if (action === 'rotate') {
       // The same secret serve uses: configured, or the generated one kept in the database.
       const secret =
-        config.security.secret ?? (await repositories.settings.getOrCreate(db, serverSecretSetting, () => randomBytes(32).toString('base64url'), now));
+        config.security.secret ??
+        (await repositories.settings.getOrCreate(
+          db,
+          serverSecretSetting,
+          () => randomBytes(32).toString('base64url'),
+          now,
+        ));
       const retireAfterMs = signingKeyRetireAfterMs(config.tokens);
       const rotation = { db, keys: repositories.signingKeys, kek: keyEncryptionKey(secret), clock, retireAfterMs };
       const algorithms = signingAlgsOf(await repositories.signingKeys.listAll(db));
@@ -35,28 +46,51 @@ export async function runKeys(ctx: CliContext, action: string, opts: { config?: 
         // Nothing to replace: the first key, which `idp serve` signs with from its start.
         const key = await rotateSigningKey(rotation, config.tokens.signingAlg);
         if (!key) throw new CliError('another rotation happened at the same time; run `idp keys list` to see the keys');
-        ctx.output.out(`${ctx.output.color.green('created')}: ${key.alg} key ${key.kid}, the first signing key (there were none to replace)`);
+        ctx.output.out(
+          `${ctx.output.color.green('created')}: ${key.alg} key ${key.kid}, the first signing key (there were none to replace)`,
+        );
         return 0;
       }
       const switchSeconds = keySwitchWithinMs / 1000;
       for (const alg of algorithms) {
         const key = await rotateSigningKey(rotation, alg);
         if (!key) throw new CliError('another rotation happened at the same time; run `idp keys list` to see the keys');
-        await createEventLog({ storage, clock }).record(db, { type: 'signing_key.rotated', actor: 'config', subject: key.kid, detail: { alg: key.alg } });
-        ctx.output.out(`${ctx.output.color.green('rotated')}: ${key.alg} key ${key.kid} signs from now on (running instances switch within ${switchSeconds} s)`);
+        await createEventLog({ storage, clock }).record(db, {
+          type: 'signing_key.rotated',
+          actor: 'config',
+          subject: key.kid,
+          detail: { alg: key.alg },
+        });
+        ctx.output.out(
+          `${ctx.output.color.green('rotated')}: ${key.alg} key ${key.kid} signs from now on (running instances switch within ${switchSeconds} s)`,
+        );
       }
-      ctx.output.out(`the replaced ${algorithms.length === 1 ? 'key stays' : 'keys stay'} published until ${new Date(now + retireAfterMs).toISOString()}`);
+      ctx.output.out(
+        `the replaced ${algorithms.length === 1 ? 'key stays' : 'keys stay'} published until ${new Date(now + retireAfterMs).toISOString()}`,
+      );
       return 0;
     }
     const keys = await repositories.signingKeys.listAll(db);
     if (opts.json) {
-      ctx.output.out(JSON.stringify(keys.map((k) => ({ kid: k.kid, alg: k.alg, status: statusOf(k, keys, now), created_at: iso(k.createdAt), retire_at: k.retireAt === null ? null : iso(k.retireAt) }))));
+      ctx.output.out(
+        JSON.stringify(
+          keys.map((k) => ({
+            kid: k.kid,
+            alg: k.alg,
+            status: statusOf(k, keys, now),
+            created_at: iso(k.createdAt),
+            retire_at: k.retireAt === null ? null : iso(k.retireAt),
+          })),
+        ),
+      );
       return 0;
     }
     if (keys.length === 0) ctx.output.out('no signing keys yet: `idp serve` creates the first one on start');
     for (const key of keys) {
       const retire = key.retireAt === null ? '' : `  retire at ${iso(key.retireAt)}`;
-      ctx.output.out(`${key.kid}  ${key.alg.padEnd(5)}  ${statusOf(key, keys, now).padEnd(9)}  created ${iso(key.createdAt)}${retire}`);
+      ctx.output.out(
+        `${key.kid}  ${key.alg.padEnd(5)}  ${statusOf(key, keys, now).padEnd(9)}  created ${iso(key.createdAt)}${retire}`,
+      );
     }
     return 0;
   } finally {

@@ -4,7 +4,8 @@ import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
 
 export async function runMigrate(ctx: CliContext, action: string, opts: { config?: string }): Promise<number> {
-  if (action !== 'up' && action !== 'status') throw new CliError(`unknown migrate action "${action}" (expected up or status)`, 2);
+  if (action !== 'up' && action !== 'status')
+    throw new CliError(`unknown migrate action "${action}" (expected up or status)`, 2);
   const config = await loadCommandConfig(ctx, opts.config, ['database']);
   const { storage } = await openCommandFoundation(config, ctx.cwd, { migrate: false });
   try {
@@ -15,7 +16,9 @@ export async function runMigrate(ctx: CliContext, action: string, opts: { config
       return 0;
     }
     const applied = await storage.migrate();
-    ctx.output.out(applied.length === 0 ? 'database is up to date' : `applied ${applied.length} migration(s): ${applied.join(', ')}`);
+    ctx.output.out(
+      applied.length === 0 ? 'database is up to date' : `applied ${applied.length} migration(s): ${applied.join(', ')}`,
+    );
     return 0;
   } finally {
     await storage.close();

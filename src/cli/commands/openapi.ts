@@ -15,7 +15,9 @@ export interface OpenApiOptions {
 
 /** `idp openapi`: prints (or writes) the OpenAPI 3.1 document of this config, without a database. */
 export async function runOpenApi(ctx: CliContext, opts: OpenApiOptions): Promise<number> {
-  const config = opts.defaults ? await builtInConfig(ctx) : await loadCommandConfig(ctx, opts.config, ['openapi', 'branding']);
+  const config = opts.defaults
+    ? await builtInConfig(ctx)
+    : await loadCommandConfig(ctx, opts.config, ['openapi', 'branding']);
   const text = `${JSON.stringify(openApiDocument(config), null, 2)}\n`;
   if (!opts.output) {
     ctx.output.out(text.trimEnd());

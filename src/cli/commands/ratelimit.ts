@@ -18,16 +18,24 @@ export interface RatelimitClearOptions {
  * since the counters live in the database.
  */
 export async function runRatelimitClear(ctx: CliContext, opts: RatelimitClearOptions): Promise<number> {
-  if (opts.address === undefined && opts.account === undefined) throw new CliError('ratelimit clear: give --address ADDRESS or --account EMAIL', 2);
+  if (opts.address === undefined && opts.account === undefined)
+    throw new CliError('ratelimit clear: give --address ADDRESS or --account EMAIL', 2);
   const address = opts.address === undefined ? undefined : canonicalAddress(opts.address.trim());
-  if (address === null) throw new CliError(`--address "${opts.address}" is not an IPv4 or IPv6 address (e.g. 203.0.113.7 or 2001:db8::7)`);
+  if (address === null)
+    throw new CliError(`--address "${opts.address}" is not an IPv4 or IPv6 address (e.g. 203.0.113.7 or 2001:db8::7)`);
   const account = opts.account?.trim();
-  if (account !== undefined && !account.includes('@')) throw new CliError(`--account "${opts.account}" is not an e-mail address`);
+  if (account !== undefined && !account.includes('@'))
+    throw new CliError(`--account "${opts.account}" is not an e-mail address`);
   const config = await loadCommandConfig(ctx, opts.config, ['database']);
   const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
   try {
     const { db, repositories } = storage;
-    const limits = createLoginRateLimit({ db, counters: repositories.loginRateLimits, limits: config.security.loginRateLimit, clock });
+    const limits = createLoginRateLimit({
+      db,
+      counters: repositories.loginRateLimits,
+      limits: config.security.loginRateLimit,
+      clock,
+    });
     if (address !== undefined) report(ctx, `address ${address}`, await limits.clearAddress(address));
     if (account !== undefined) report(ctx, `account ${account.toLowerCase()}`, await limits.clearAccount(account));
     return 0;
@@ -37,5 +45,9 @@ export async function runRatelimitClear(ctx: CliContext, opts: RatelimitClearOpt
 }
 
 function report(ctx: CliContext, what: string, cleared: boolean): void {
-  ctx.output.out(cleared ? `${ctx.output.color.green('cleared')}: the failed sign-in attempts of ${what}` : `${what} had no failed sign-in attempts counted`);
+  ctx.output.out(
+    cleared
+      ? `${ctx.output.color.green('cleared')}: the failed sign-in attempts of ${what}`
+      : `${what} had no failed sign-in attempts counted`,
+  );
 }

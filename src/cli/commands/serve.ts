@@ -37,7 +37,11 @@ const drainTimeoutMs = 10_000;
  * without a restart (src/gitops/config-reloader.ts); SIGTERM or SIGINT
  * drain in-flight requests and close the database.
  */
-export async function runServe(ctx: CliContext, opts: ServeOptions, signals: ServeSignals = processSignals()): Promise<number> {
+export async function runServe(
+  ctx: CliContext,
+  opts: ServeOptions,
+  signals: ServeSignals = processSignals(),
+): Promise<number> {
   // From the first moment to the last: a SIGHUP must never kill the process (Node's default), nor be lost while it starts.
   let reloadsDuringStart = 0;
   let onReload: () => void = () => reloadsDuringStart++;
@@ -45,7 +49,8 @@ export async function runServe(ctx: CliContext, opts: ServeOptions, signals: Ser
   try {
     const port = parsePort(opts.port);
     const loaded = await loadCommandConfig(ctx, opts.config);
-    if (opts.watch && loaded.file === null) throw new CliError('--watch needs a config file (-c FILE, $IDP_CONFIG or ./idp.yaml)', 2);
+    if (opts.watch && loaded.file === null)
+      throw new CliError('--watch needs a config file (-c FILE, $IDP_CONFIG or ./idp.yaml)', 2);
     const listen = await listenAddress(loaded, opts.host, port);
     const config = listen(loaded);
     const logger = createLogger(config.logging);
@@ -55,11 +60,16 @@ export async function runServe(ctx: CliContext, opts: ServeOptions, signals: Ser
         const result = await applyConfig(storage, config, { clock }).catch((error: unknown) => {
           if (error instanceof ApplyConflictError) {
             for (const problem of error.problems) ctx.output.err(`${config.file ?? 'built-in defaults'}: ${problem}`);
-            throw new CliError('the config collides with database-managed objects; nothing was applied, the server did not start');
+            throw new CliError(
+              'the config collides with database-managed objects; nothing was applied, the server did not start',
+            );
           }
           throw error;
         });
-        logger.info({ changes: result.plan.changes.length }, result.applied ? 'config applied' : 'config already applied');
+        logger.info(
+          { changes: result.plan.changes.length },
+          result.applied ? 'config applied' : 'config already applied',
+        );
       }
       const app = await createApp(config, { storage, clock, logger });
       const url = await app.start();
@@ -85,7 +95,8 @@ export async function runServe(ctx: CliContext, opts: ServeOptions, signals: Ser
           ? await watchConfigFile({
               file: config.file,
               onChange: () => void reloader.reload('file changed'),
-              onError: (error) => logger.error({ err: error }, `--watch: cannot watch ${config.file}: ${error.message}`),
+              onError: (error) =>
+                logger.error({ err: error }, `--watch: cannot watch ${config.file}: ${error.message}`),
             })
           : null;
       if (watcher) logger.info({ file: config.file }, `watching ${config.file} for changes`);
@@ -113,7 +124,8 @@ export async function runServe(ctx: CliContext, opts: ServeOptions, signals: Ser
 function parsePort(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) throw new CliError(`--port must be an integer from 0 to 65535, got "${value}"`, 2);
+  if (!/^\d+$/.test(value) || port > 65_535)
+    throw new CliError(`--port must be an integer from 0 to 65535, got "${value}"`, 2);
   return port;
 }
 
@@ -124,13 +136,22 @@ function parsePort(value: string | undefined): number | undefined {
  * server is; port 0 is resolved to a free port first, since the issuer must
  * be known before the server listens.
  */
-async function listenAddress(loaded: Config, hostFlag: string | undefined, portFlag: number | undefined): Promise<(config: Config) => Config> {
+async function listenAddress(
+  loaded: Config,
+  hostFlag: string | undefined,
+  portFlag: number | undefined,
+): Promise<(config: Config) => Config> {
   const host = hostFlag ?? loaded.server.host;
   let port = portFlag ?? loaded.server.port;
   if (port === 0 && loaded.server.baseUrlDerived) port = await freePort(host);
   return (config) => ({
     ...config,
-    server: { ...config.server, host, port, baseUrl: config.server.baseUrlDerived ? defaultBaseUrl(host, port) : config.server.baseUrl },
+    server: {
+      ...config.server,
+      host,
+      port,
+      baseUrl: config.server.baseUrlDerived ? defaultBaseUrl(host, port) : config.server.baseUrl,
+    },
   });
 }
 

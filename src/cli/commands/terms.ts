@@ -20,7 +20,10 @@ const columns: TableColumn<TermVersionStatus>[] = [
  * (straight from the database, like `idp jobs list`; the same counts as
  * GET /api/admin/terms).
  */
-export async function runTermsStatus(ctx: CliContext, opts: { config?: string; id?: string; json?: boolean }): Promise<number> {
+export async function runTermsStatus(
+  ctx: CliContext,
+  opts: { config?: string; id?: string; json?: boolean },
+): Promise<number> {
   const config = await loadCommandConfig(ctx, opts.config);
   const { storage, clock } = await openCommandFoundation(config, ctx.cwd);
   try {
@@ -28,7 +31,9 @@ export async function runTermsStatus(ctx: CliContext, opts: { config?: string; i
     const all = await terms.status();
     const rows = all.filter((row) => opts.id === undefined || row.id === opts.id);
     if (opts.id !== undefined && rows.length === 0) {
-      throw new CliError(`no term with id "${opts.id}" in the database (terms: ${all.map((row) => row.id).join(', ') || 'none'}; run idp apply after editing the file)`);
+      throw new CliError(
+        `no term with id "${opts.id}" in the database (terms: ${all.map((row) => row.id).join(', ') || 'none'}; run idp apply after editing the file)`,
+      );
     }
     if (opts.json) ctx.output.out(JSON.stringify({ terms: rows }, null, 2));
     else if (rows.length === 0) ctx.output.out('no terms (the config declares none, or idp apply has not run)');

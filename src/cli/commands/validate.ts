@@ -12,7 +12,8 @@ export type ValidateFormat = (typeof validateFormats)[number];
  */
 export async function runValidate(ctx: CliContext, opts: { config?: string; format?: string }): Promise<number> {
   const format = opts.format ?? 'text';
-  if (!isValidateFormat(format)) throw new CliError(`unknown --format "${format}" (expected ${validateFormats.join(', ')})`, 2);
+  if (!isValidateFormat(format))
+    throw new CliError(`unknown --format "${format}" (expected ${validateFormats.join(', ')})`, 2);
   const file = resolveConfigPath(opts.config, ctx.env, ctx.cwd);
   const result = await loadConfig({ file, env: ctx.env, cwd: ctx.cwd });
   const problems = result.ok ? result.warnings : result.problems;
@@ -36,7 +37,8 @@ interface Report {
 }
 
 function printText(ctx: CliContext, report: Report): void {
-  for (const problem of [...report.errors, ...report.warnings].sort(byPosition)) ctx.output.err(colorProblem(ctx.output, problem));
+  for (const problem of [...report.errors, ...report.warnings].sort(byPosition))
+    ctx.output.err(colorProblem(ctx.output, problem));
   ctx.output[report.errors.length === 0 ? 'out' : 'err'](summary(ctx, report));
 }
 
@@ -50,8 +52,25 @@ function summary(ctx: CliContext, report: Report): string {
 
 /** Stable machine-readable output: the same keys in the same order, problems in file order. */
 function printJson(ctx: CliContext, report: Report): void {
-  const plain = (p: ConfigProblem) => ({ file: p.file, line: p.line, column: p.column, path: p.path, message: p.message });
-  ctx.output.out(JSON.stringify({ valid: report.errors.length === 0, file: report.file, errors: report.errors.map(plain), warnings: report.warnings.map(plain) }, null, 2));
+  const plain = (p: ConfigProblem) => ({
+    file: p.file,
+    line: p.line,
+    column: p.column,
+    path: p.path,
+    message: p.message,
+  });
+  ctx.output.out(
+    JSON.stringify(
+      {
+        valid: report.errors.length === 0,
+        file: report.file,
+        errors: report.errors.map(plain),
+        warnings: report.warnings.map(plain),
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /** GitHub Actions workflow commands: each problem becomes an annotation on its line of the file. */

@@ -14,8 +14,15 @@ export const checkCleanupCron: ConfigRule = (config) => {
     const job = new Cron(expression, { paused: true });
     const next = job.nextRun();
     job.stop();
-    return next === null ? [error(path, 'is a cron expression that never fires (a date that does not exist, such as 31 February?)')] : [];
+    return next === null
+      ? [error(path, 'is a cron expression that never fires (a date that does not exist, such as 31 February?)')]
+      : [];
   } catch {
-    return [error(path, 'is not a valid cron expression: write 5 fields (minute hour day month weekday, such as "0 2 * * *"), 6 with seconds first, or a nickname such as @daily')];
+    return [
+      error(
+        path,
+        'is not a valid cron expression: write 5 fields (minute hour day month weekday, such as "0 2 * * *"), 6 with seconds first, or a nickname such as @daily',
+      ),
+    ];
   }
 };

@@ -10,7 +10,9 @@ export const checkDatabase: ConfigRule = (config) => {
     problems.push(warning(['database', 'url'], 'is ignored when client is sqlite (set client: postgres to use it)'));
   }
   if (config.database.pool.min > config.database.pool.max) {
-    problems.push(error(['database', 'pool', 'min'], `must not be greater than pool.max (${config.database.pool.max})`));
+    problems.push(
+      error(['database', 'pool', 'min'], `must not be greater than pool.max (${config.database.pool.max})`),
+    );
   }
   return problems;
 };

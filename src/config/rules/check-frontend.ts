@@ -7,5 +7,10 @@ export const checkFrontend: ConfigRule = (config) => {
   const url = URL.canParse(path) ? new URL(path) : null;
   return url && (url.protocol === 'http:' || url.protocol === 'https:')
     ? []
-    : [error(['frontend', 'path'], 'must be an http(s) URL of the upstream front end in proxy mode (such as http://127.0.0.1:5173)')];
+    : [
+        error(
+          ['frontend', 'path'],
+          'must be an http(s) URL of the upstream front end in proxy mode (such as http://127.0.0.1:5173)',
+        ),
+      ];
 };

@@ -8,7 +8,10 @@ export const checkGenericOauth: ConfigRule = (config) => {
   config.identity_providers.forEach((provider, index) => {
     if (provider.type !== 'generic_oauth') return;
     for (const field of requiredForGeneric) {
-      if (provider[field] === undefined) problems.push(error(['identity_providers', index], `missing required key "${field}" (required for type generic_oauth)`));
+      if (provider[field] === undefined)
+        problems.push(
+          error(['identity_providers', index], `missing required key "${field}" (required for type generic_oauth)`),
+        );
     }
   });
   return problems;

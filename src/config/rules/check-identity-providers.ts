@@ -28,11 +28,17 @@ export const checkIdentityProviders: ConfigRule = (config) => {
     const scopes = provider.scopes;
     switch (provider.type) {
       case 'google':
-        if (scopes && !scopes.includes('openid')) problems.push(error([...at, 'scopes'], 'must include openid: google signs in with OpenID Connect'));
+        if (scopes && !scopes.includes('openid'))
+          problems.push(error([...at, 'scopes'], 'must include openid: google signs in with OpenID Connect'));
         break;
       case 'github':
         if (scopes && !scopes.includes('user:email')) {
-          problems.push(warning([...at, 'scopes'], 'has no user:email: GitHub then does not show idp the verified address, and new users cannot sign up'));
+          problems.push(
+            warning(
+              [...at, 'scopes'],
+              'has no user:email: GitHub then does not show idp the verified address, and new users cannot sign up',
+            ),
+          );
         }
         break;
       case 'apple':
@@ -58,25 +64,34 @@ export const checkIdentityProviders: ConfigRule = (config) => {
   return problems;
 };
 
-function checkAppleClientSecret(provider: IdentityProviderFile, path: readonly (string | number)[], now: number): RuleProblem[] {
+function checkAppleClientSecret(
+  provider: IdentityProviderFile,
+  path: readonly (string | number)[],
+  now: number,
+): RuleProblem[] {
   // An unset ${VAR} is reported by the interpolation already.
   if (provider.client_secret.includes('${')) return [];
   const jwt = decodeJwt(provider.client_secret);
-  const what = 'must be the client secret JWT of Sign in with Apple (ES256, signed with your key; docs/configuration.md)';
+  const what =
+    'must be the client secret JWT of Sign in with Apple (ES256, signed with your key; docs/configuration.md)';
   if (!jwt) return [error(path, `${what}: it is not a JWT`)];
   const { header, payload } = jwt;
   const problems: string[] = [];
   if (header.alg !== 'ES256') problems.push(`its alg is ${String(header.alg)}, not ES256`);
   if (typeof header.kid !== 'string' || header.kid === '') problems.push('its header has no kid (the key id)');
   if (typeof payload.iss !== 'string' || payload.iss === '') problems.push('it has no iss (your team id)');
-  if (payload.sub !== provider.client_id) problems.push(`its sub is ${JSON.stringify(payload.sub)}, not the client_id ${JSON.stringify(provider.client_id)}`);
+  if (payload.sub !== provider.client_id)
+    problems.push(`its sub is ${JSON.stringify(payload.sub)}, not the client_id ${JSON.stringify(provider.client_id)}`);
   if (payload.aud !== 'https://appleid.apple.com') problems.push('its aud is not https://appleid.apple.com');
   if (typeof payload.exp !== 'number') problems.push('it has no exp');
   else if (payload.exp <= now) problems.push(`it expired on ${new Date(payload.exp * 1000).toISOString()}`);
-  else if (typeof payload.iat === 'number' && payload.exp - payload.iat > appleMaxLifetimeSeconds) problems.push('it is valid for more than six months, which Apple refuses');
+  else if (typeof payload.iat === 'number' && payload.exp - payload.iat > appleMaxLifetimeSeconds)
+    problems.push('it is valid for more than six months, which Apple refuses');
   if (problems.length > 0) return [error(path, `${what}: ${problems.join('; ')}`)];
   if ((payload.exp as number) - now < appleRenewWithinSeconds) {
-    return [warning(path, `expires on ${new Date((payload.exp as number) * 1000).toISOString()}: sign a new one before then`)];
+    return [
+      warning(path, `expires on ${new Date((payload.exp as number) * 1000).toISOString()}: sign a new one before then`),
+    ];
   }
   return [];
 }
@@ -85,8 +100,11 @@ function decodeJwt(text: string): { header: Record<string, unknown>; payload: Re
   const parts = text.split('.');
   if (parts.length !== 3) return null;
   try {
-    const [header, payload] = parts.slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown);
-    const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+    const [header, payload] = parts
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown);
+    const isObject = (value: unknown): value is Record<string, unknown> =>
+      typeof value === 'object' && value !== null && !Array.isArray(value);
     return isObject(header) && isObject(payload) ? { header, payload } : null;
   } catch {
     return null;

@@ -10,7 +10,12 @@ export const checkTermLinks: ConfigRule = (config) => {
   config.terms.forEach((term, index) => {
     for (const [locale, content] of Object.entries(term.content)) {
       if (content.type !== 'link' || isHttpUrl(content.content)) continue;
-      problems.push(error(['terms', index, 'content', locale, 'content'], 'a link term must be an absolute http(s) URL (such as https://example.com/terms)'));
+      problems.push(
+        error(
+          ['terms', index, 'content', locale, 'content'],
+          'a link term must be an absolute http(s) URL (such as https://example.com/terms)',
+        ),
+      );
     }
   });
   return problems;

@@ -10,7 +10,12 @@ export const checkTrustProxy: ConfigRule = (config) => {
   const value = config.server.trust_proxy;
   const path = ['server', 'trust_proxy'];
   if (value === true) {
-    return [warning(path, 'true trusts one proxy hop: the client address is the last X-Forwarded-For entry, written by the proxy idp sees; write 1, or the proxies\' addresses, to say so')];
+    return [
+      warning(
+        path,
+        "true trusts one proxy hop: the client address is the last X-Forwarded-For entry, written by the proxy idp sees; write 1, or the proxies' addresses, to say so",
+      ),
+    ];
   }
   if (!Array.isArray(value)) return [];
   return value.flatMap((entry, index) => {

@@ -20,11 +20,17 @@ export const checkUserProfiles: ConfigRule = (config) => {
     for (const field of nameFields) {
       const value = user[field];
       if (typeof value !== 'string') continue;
-      if (controlCharacter.test(value) || loneSurrogate.test(value)) problems.push(error(['users', index, field], 'must not contain control characters (line breaks, tabs…)'));
+      if (controlCharacter.test(value) || loneSurrogate.test(value))
+        problems.push(error(['users', index, field], 'must not contain control characters (line breaks, tabs…)'));
       else if (value.trim() === '') problems.push(error(['users', index, field], 'must not be blank'));
     }
     if (typeof user.locale === 'string' && !offered.includes(user.locale)) {
-      problems.push(error(['users', index, 'locale'], `is not one of i18n.locales (${offered.join(', ')})${didYouMean(user.locale, offered)}`));
+      problems.push(
+        error(
+          ['users', index, 'locale'],
+          `is not one of i18n.locales (${offered.join(', ')})${didYouMean(user.locale, offered)}`,
+        ),
+      );
     }
   });
   return problems;

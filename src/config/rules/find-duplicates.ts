@@ -6,7 +6,12 @@ import { error, type RuleProblem } from './config-rule.js';
  * same list, naming the first one, in one pass over the list. The value is
  * not repeated: it may be an expanded secret, and both lines show it.
  */
-export function findDuplicates<T>(list: readonly T[], listName: string, field: keyof T & string, options: { caseInsensitive?: boolean } = {}): RuleProblem[] {
+export function findDuplicates<T>(
+  list: readonly T[],
+  listName: string,
+  field: keyof T & string,
+  options: { caseInsensitive?: boolean } = {},
+): RuleProblem[] {
   const firstIndex = new Map<string, number>();
   const problems: RuleProblem[] = [];
   list.forEach((item, index) => {
@@ -19,7 +24,12 @@ export function findDuplicates<T>(list: readonly T[], listName: string, field: k
       return;
     }
     const how = options.caseInsensitive ? ' (compared case-insensitively)' : '';
-    problems.push(error([listName, index, field], `duplicate ${field}${how}: ${formatConfigPath([listName, first])} already uses it`));
+    problems.push(
+      error(
+        [listName, index, field],
+        `duplicate ${field}${how}: ${formatConfigPath([listName, first])} already uses it`,
+      ),
+    );
   });
   return problems;
 }

@@ -1,6 +1,12 @@
 import type { ConfigFile } from '../file-types.js';
 import type { ConfigRule, RuleProblem } from './config-rule.js';
-import { checkUniqueClientIds, checkUniqueIdentityProviderIds, checkUniqueTermIds, checkUniqueUserEmails, checkUniqueUserSubs } from './unique-id-rules.js';
+import {
+  checkUniqueClientIds,
+  checkUniqueIdentityProviderIds,
+  checkUniqueTermIds,
+  checkUniqueUserEmails,
+  checkUniqueUserSubs,
+} from './unique-id-rules.js';
 import { checkUserEmails } from './check-user-emails.js';
 import { checkUserProfiles } from './check-user-profiles.js';
 import { checkPasswordHashes } from './check-password-hashes.js';

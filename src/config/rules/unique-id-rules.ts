@@ -6,10 +6,12 @@ import { findDuplicates } from './find-duplicates.js';
 export const checkUniqueUserSubs: ConfigRule = (config) => findDuplicates(config.users, 'users', 'sub');
 
 // DESIGN 6: e-mails are compared case-insensitively.
-export const checkUniqueUserEmails: ConfigRule = (config) => findDuplicates(config.users, 'users', 'email', { caseInsensitive: true });
+export const checkUniqueUserEmails: ConfigRule = (config) =>
+  findDuplicates(config.users, 'users', 'email', { caseInsensitive: true });
 
 export const checkUniqueClientIds: ConfigRule = (config) => findDuplicates(config.clients, 'clients', 'client_id');
 
 export const checkUniqueTermIds: ConfigRule = (config) => findDuplicates(config.terms, 'terms', 'id');
 
-export const checkUniqueIdentityProviderIds: ConfigRule = (config) => findDuplicates(config.identity_providers, 'identity_providers', 'id');
+export const checkUniqueIdentityProviderIds: ConfigRule = (config) =>
+  findDuplicates(config.identity_providers, 'identity_providers', 'id');

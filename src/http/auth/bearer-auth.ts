@@ -18,10 +18,15 @@ export interface BearerCredentials {
  * token that fails verification answers 401 with the RFC 6750 §3
  * WWW-Authenticate challenge (error="invalid_token").
  */
-export function registerBearerAuth(server: Server, verifyAccessToken: (token: string) => Promise<BearerCredentials>): void {
+export function registerBearerAuth(
+  server: Server,
+  verifyAccessToken: (token: string) => Promise<BearerCredentials>,
+): void {
   server.auth.scheme('bearer-jwt', () => ({
     async authenticate(request: Request, h: ResponseToolkit) {
-      const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec((request.headers.authorization as string | undefined) ?? '');
+      const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(
+        (request.headers.authorization as string | undefined) ?? '',
+      );
       if (!match) return h.unauthenticated(Boom.unauthorized(null, 'Bearer'));
       try {
         const credentials = await verifyAccessToken(match[1]);
@@ -29,7 +34,10 @@ export function registerBearerAuth(server: Server, verifyAccessToken: (token: st
       } catch {
         // A message argument would be written into the challenge as a second `error` attribute.
         return h.unauthenticated(
-          Boom.unauthorized(null, 'Bearer', { error: 'invalid_token', error_description: 'The access token is invalid or expired.' }),
+          Boom.unauthorized(null, 'Bearer', {
+            error: 'invalid_token',
+            error_description: 'The access token is invalid or expired.',
+          }),
         );
       }
     },

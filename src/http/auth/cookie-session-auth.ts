@@ -16,7 +16,8 @@ export const cookieStrategies: readonly string[] = [sessionStrategy, pendingSess
 
 type Accepted = 'full' | 'pending' | 'either';
 
-const signInNotPending = () => new ApiError(409, 'SIGN_IN_NOT_PENDING', 'This session is not waiting for a second factor: it is signed in already.');
+const signInNotPending = () =>
+  new ApiError(409, 'SIGN_IN_NOT_PENDING', 'This session is not waiting for a second factor: it is signed in already.');
 
 /**
  * `request.auth.credentials` on routes authenticated by the session cookie.

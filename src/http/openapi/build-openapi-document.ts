@@ -54,7 +54,12 @@ export function buildOpenApiDocument(routes: RouteDefinition[], openapi: OpenApi
           name: 'session',
           description: 'Encrypted session cookie issued by POST /api/auth/login',
         },
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'OAuth 2.0 access token (RFC 9068 JWT)' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'OAuth 2.0 access token (RFC 9068 JWT)',
+        },
       },
     },
   };
@@ -72,7 +77,8 @@ function operation(route: RouteDefinition): Record<string, unknown> {
   if (route.validate?.payload) {
     // What the server parses: a route that says which body it allows (a form_post callback) is taken at its word.
     const allowed = route.hapiOptions?.payload?.allow;
-    const contentType = typeof allowed === 'string' ? allowed : route.protocol ? 'application/x-www-form-urlencoded' : 'application/json';
+    const contentType =
+      typeof allowed === 'string' ? allowed : route.protocol ? 'application/x-www-form-urlencoded' : 'application/json';
     // hapi hands joi a missing body as null: a schema that allows null makes the body optional (DELETE /api/user).
     const required = route.validate.payload.validate(null).error !== undefined;
     op.requestBody = { required, content: { [contentType]: { schema: toJsonSchema(route.validate.payload) } } };
@@ -81,7 +87,10 @@ function operation(route: RouteDefinition): Record<string, unknown> {
     Object.entries(route.responses).map(([status, response]) => [
       status,
       response.schema
-        ? { description: response.description, content: { [response.contentType ?? 'application/json']: { schema: toJsonSchema(response.schema) } } }
+        ? {
+            description: response.description,
+            content: { [response.contentType ?? 'application/json']: { schema: toJsonSchema(response.schema) } },
+          }
         : { description: response.description },
     ]),
   );

@@ -45,7 +45,10 @@ export const accountsListRoute: RouteSpec = {
     'Lists the accounts this browser signed in with whose sessions are still valid, most recent first. `client_id` is accepted for the account chooser of an authorization request and does not filter.',
   validate: { query: Joi.object({ client_id: Joi.string().max(255) }) },
   responses: {
-    200: { description: 'The remembered accounts', schema: Joi.object({ accounts: Joi.array().items(accountSchema).required() }).label('RememberedAccounts') },
+    200: {
+      description: 'The remembered accounts',
+      schema: Joi.object({ accounts: Joi.array().items(accountSchema).required() }).label('RememberedAccounts'),
+    },
     ...commonErrors,
   },
   handler: (deps) => async (request, h) => {
@@ -61,9 +64,14 @@ export const accountsSelectRoute: RouteSpec = {
   summary: 'Make a remembered account the signed-in one',
   validate: { payload: Joi.object({ sub: subSchema.required() }).label('SelectAccountRequest') },
   responses: {
-    200: { description: 'The session cookie now points at this account', schema: Joi.object({ user: sessionUserSchema.required() }).label('SelectAccountResponse') },
+    200: {
+      description: 'The session cookie now points at this account',
+      schema: Joi.object({ user: sessionUserSchema.required() }).label('SelectAccountResponse'),
+    },
     ...commonErrors,
-    400: errorResponse('VALIDATION_ERROR, or ACCOUNT_NOT_REMEMBERED: The account is not remembered in this browser session.'),
+    400: errorResponse(
+      'VALIDATION_ERROR, or ACCOUNT_NOT_REMEMBERED: The account is not remembered in this browser session.',
+    ),
     403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
   },
   handler: (deps) => async (request, h) => {

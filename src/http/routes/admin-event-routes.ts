@@ -8,12 +8,17 @@ import { paginationSchema } from '../schemas/user-schemas.js';
 const eventSchema = Joi.object({
   id: Joi.number().integer().required(),
   time: Joi.string().isoDate().required().description('When it happened (ISO 8601, UTC)'),
-  type: Joi.string().valid(...eventTypes).required(),
+  type: Joi.string()
+    .valid(...eventTypes)
+    .required(),
   actor: Joi.string().required().description("The user's sub, the admin's sub, or `config` for `idp apply`"),
   subject: Joi.string().allow(null).required().description('Whom or what the event concerns, when not the actor alone'),
   client_address: Joi.string().allow(null).required(),
   client_id: Joi.string().allow(null).required(),
-  detail: Joi.object().unknown(true).required().description('A small JSON object; never a secret, password, code or token'),
+  detail: Joi.object()
+    .unknown(true)
+    .required()
+    .description('A small JSON object; never a secret, password, code or token'),
 }).label('AuditEvent');
 
 const toEventBody = (event: EventRecord) => ({
@@ -34,8 +39,10 @@ export const adminListEventsRoute: RouteSpec = {
     'Newest first. `since` is inclusive and `until` exclusive (ISO 8601 times). Events are kept for `cleanup.events_retention_days`.',
   validate: {
     query: Joi.object({
-      type: Joi.string().valid(...eventTypes).description('Only events of this type'),
-      actor: Joi.string().min(1).max(255).description("Only events by this actor (a sub, or `config`)"),
+      type: Joi.string()
+        .valid(...eventTypes)
+        .description('Only events of this type'),
+      actor: Joi.string().min(1).max(255).description('Only events by this actor (a sub, or `config`)'),
       subject: Joi.string().min(1).max(255).description('Only events about this subject'),
       since: Joi.date().iso().description('Only events at or after this time (ISO 8601)'),
       until: Joi.date().iso().description('Only events before this time (ISO 8601)'),
@@ -46,12 +53,23 @@ export const adminListEventsRoute: RouteSpec = {
   responses: {
     200: {
       description: 'One page of events',
-      schema: Joi.object({ events: Joi.array().items(eventSchema).required(), pagination: paginationSchema.required() }).label('AuditEventList'),
+      schema: Joi.object({
+        events: Joi.array().items(eventSchema).required(),
+        pagination: paginationSchema.required(),
+      }).label('AuditEventList'),
     },
     ...adminErrors,
   },
   handler: (deps) => async (request) => {
-    const q = request.query as { type?: EventType; actor?: string; subject?: string; since?: Date; until?: Date; page: number; page_size: number };
+    const q = request.query as {
+      type?: EventType;
+      actor?: string;
+      subject?: string;
+      since?: Date;
+      until?: Date;
+      page: number;
+      page_size: number;
+    };
     const result = await deps.adminEvents.list({
       type: q.type,
       actor: q.actor,
@@ -61,6 +79,9 @@ export const adminListEventsRoute: RouteSpec = {
       page: q.page,
       pageSize: q.page_size,
     });
-    return { events: result.events.map(toEventBody), pagination: { page: q.page, page_size: q.page_size, total: result.total } };
+    return {
+      events: result.events.map(toEventBody),
+      pagination: { page: q.page, page_size: q.page_size, total: result.total },
+    };
   },
 };

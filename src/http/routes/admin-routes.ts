@@ -17,7 +17,9 @@ import {
 
 /** The admin API, SPEC.md 4 (shapes 2.1–2.3, errors 7, limits 8). Rules live in src/admin. */
 const caller = (request: Request) => (request.auth.credentials as unknown as SessionCredentials).user;
-const requestContext = (deps: HttpDeps, request: Request) => ({ clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+const requestContext = (deps: HttpDeps, request: Request) => ({
+  clientAddress: clientAddress(request, deps.config.server.trustProxy),
+});
 
 const userResponse = (description: string) => ({
   description,
@@ -34,10 +36,15 @@ export const adminMeRoute: RouteSpec = {
   tags: ['Admin'],
   summary: 'The current admin session identity',
   responses: {
-    200: { description: 'The session user', schema: Joi.object({ user: sessionUserSchema.required() }).label('AdminMeResponse') },
+    200: {
+      description: 'The session user',
+      schema: Joi.object({ user: sessionUserSchema.required() }).label('AdminMeResponse'),
+    },
     ...adminErrors,
   },
-  handler: (deps) => async (request) => ({ user: toSessionUserBody(await deps.userViews.sessionUser(caller(request))) }),
+  handler: (deps) => async (request) => ({
+    user: toSessionUserBody(await deps.userViews.sessionUser(caller(request))),
+  }),
 };
 
 export const adminListUsersRoute: RouteSpec = {
@@ -58,9 +65,10 @@ export const adminListUsersRoute: RouteSpec = {
   responses: {
     200: {
       description: 'One page of users',
-      schema: Joi.object({ users: Joi.array().items(adminUserSchema).required(), pagination: paginationSchema.required() }).label(
-        'AdminUserList',
-      ),
+      schema: Joi.object({
+        users: Joi.array().items(adminUserSchema).required(),
+        pagination: paginationSchema.required(),
+      }).label('AdminUserList'),
     },
     ...adminErrors,
   },
@@ -81,7 +89,10 @@ export const adminListUsersRoute: RouteSpec = {
       managedBy: q.managed_by,
       role: q.role,
     });
-    return { users: result.users.map(toAdminUserBody), pagination: { page: q.page, page_size: q.page_size, total: result.total } };
+    return {
+      users: result.users.map(toAdminUserBody),
+      pagination: { page: q.page, page_size: q.page_size, total: result.total },
+    };
   },
 };
 
@@ -105,13 +116,22 @@ export const adminCreateUserRoute: RouteSpec = {
     ...emailTaken,
   },
   handler: (deps) => async (request, h) => {
-    const body = request.payload as { email: string; password: string; role: 'user' | 'admin'; email_verified: boolean };
-    const user = await deps.admin.create(caller(request), {
-      email: body.email,
-      password: body.password,
-      role: body.role,
-      emailVerified: body.email_verified,
-    }, requestContext(deps, request));
+    const body = request.payload as {
+      email: string;
+      password: string;
+      role: 'user' | 'admin';
+      email_verified: boolean;
+    };
+    const user = await deps.admin.create(
+      caller(request),
+      {
+        email: body.email,
+        password: body.password,
+        role: body.role,
+        emailVerified: body.email_verified,
+      },
+      requestContext(deps, request),
+    );
     return h.response({ user: toAdminUserBody(user) }).code(201);
   },
 };
@@ -122,7 +142,9 @@ export const adminGetUserRoute: RouteSpec = {
   description: 'Soft-deleted users are returned too, with deleted_at set.',
   validate: { params: subParams },
   responses: { 200: userResponse('The user'), ...adminErrors, 403: notEditable, ...notFound },
-  handler: (deps) => async (request) => ({ user: toAdminUserBody(await deps.admin.get(caller(request), (request.params as { sub: string }).sub)) }),
+  handler: (deps) => async (request) => ({
+    user: toAdminUserBody(await deps.admin.get(caller(request), (request.params as { sub: string }).sub)),
+  }),
 };
 
 export const adminUpdateUserRoute: RouteSpec = {
@@ -141,11 +163,16 @@ export const adminUpdateUserRoute: RouteSpec = {
   responses: { 200: userResponse('The updated user'), ...adminErrors, 403: notEditable, ...notFound, ...emailTaken },
   handler: (deps) => async (request) => {
     const body = request.payload as { email?: string; role?: 'user' | 'admin'; email_verified?: boolean };
-    const user = await deps.admin.update(caller(request), (request.params as { sub: string }).sub, {
-      email: body.email,
-      role: body.role,
-      emailVerified: body.email_verified,
-    }, requestContext(deps, request));
+    const user = await deps.admin.update(
+      caller(request),
+      (request.params as { sub: string }).sub,
+      {
+        email: body.email,
+        role: body.role,
+        emailVerified: body.email_verified,
+      },
+      requestContext(deps, request),
+    );
     return { user: toAdminUserBody(user) };
   },
 };
@@ -157,7 +184,11 @@ export const adminDeleteUserRoute: RouteSpec = {
     "Sets deleted_at and revokes the user's sessions at once. Deleting an already deleted user returns it unchanged; deleting yourself answers 403 USER_NOT_EDITABLE.",
   validate: { params: subParams },
   responses: { 200: userResponse('The soft-deleted user'), ...adminErrors, 403: notEditable, ...notFound },
-  handler: (deps) => async (request) => ({ user: toAdminUserBody(await deps.admin.delete(caller(request), (request.params as { sub: string }).sub, requestContext(deps, request))) }),
+  handler: (deps) => async (request) => ({
+    user: toAdminUserBody(
+      await deps.admin.delete(caller(request), (request.params as { sub: string }).sub, requestContext(deps, request)),
+    ),
+  }),
 };
 
 export const adminResetSecondFactorsRoute: RouteSpec = {
@@ -168,7 +199,11 @@ export const adminResetSecondFactorsRoute: RouteSpec = {
   validate: { params: subParams },
   responses: { 204: { description: 'Removed' }, ...adminErrors, ...notFound },
   handler: (deps) => async (request, h) => {
-    await deps.admin.resetSecondFactors(caller(request), (request.params as { sub: string }).sub, requestContext(deps, request));
+    await deps.admin.resetSecondFactors(
+      caller(request),
+      (request.params as { sub: string }).sub,
+      requestContext(deps, request),
+    );
     return h.response().code(204);
   },
 };

@@ -12,7 +12,11 @@ export const adminUnlockUserRoute: RouteSpec = {
   description:
     'The account can sign in again at once, before the rate-limit window ends. Counters of client addresses are not touched (`idp ratelimit clear --address`). Unlocking an account that is not blocked changes nothing.',
   validate: { params: Joi.object({ sub: subSchema.required().description('Subject identifier') }) },
-  responses: { 204: { description: 'Unlocked' }, ...adminErrors, 404: errorResponse('USER_NOT_FOUND: User not found.') },
+  responses: {
+    204: { description: 'Unlocked' },
+    ...adminErrors,
+    404: errorResponse('USER_NOT_FOUND: User not found.'),
+  },
   handler: (deps) => async (request: Request, h) => {
     const caller = (request.auth.credentials as unknown as SessionCredentials).user;
     await deps.unlockAccount.unlock(caller, (request.params as { sub: string }).sub);

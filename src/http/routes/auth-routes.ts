@@ -1,7 +1,13 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { hashSessionId } from '../../accounts/sessions.js';
-import { clearSessionCookie, readSession, readSessionCookieId, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import {
+  clearSessionCookie,
+  readSession,
+  readSessionCookieId,
+  setSessionCookie,
+  type SessionCredentials,
+} from '../auth/cookie-session-auth.js';
 import { clientAddress } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
@@ -20,10 +26,14 @@ const secondFactorSchema = Joi.object({
   factors: Joi.array()
     .items(Joi.string().valid('totp', 'recovery_code', 'passkey'))
     .required()
-    .description('Factors that can complete the sign-in (POST /api/auth/login/totp, /login/recovery-code, /passkey/verify)'),
+    .description(
+      'Factors that can complete the sign-in (POST /api/auth/login/totp, /login/recovery-code, /passkey/verify)',
+    ),
   enrolment_required: Joi.boolean()
     .required()
-    .description('True when the user must register a first factor (POST /api/user/totp or /api/user/passkeys/options), which completes the sign-in'),
+    .description(
+      'True when the user must register a first factor (POST /api/user/totp or /api/user/passkeys/options), which completes the sign-in',
+    ),
 }).label('SecondFactorRequired');
 
 /** 200 of a sign-in that may stop at a second factor: the login's answer, and a passkey's. */
@@ -58,12 +68,18 @@ export const loginRoute: RouteSpec = {
     200: signInResponse,
     ...commonErrors,
     401: errorResponse('INVALID_CREDENTIALS: The email or password is incorrect.'),
-    403: errorResponse('EMAIL_NOT_VERIFIED: the e-mail address must be verified first / ORIGIN_NOT_ALLOWED: the request came from another origin'),
+    403: errorResponse(
+      'EMAIL_NOT_VERIFIED: the e-mail address must be verified first / ORIGIN_NOT_ALLOWED: the request came from another origin',
+    ),
     429: errorResponse('TOO_MANY_REQUESTS: too many failed attempts; see Retry-After'),
   },
   handler: (deps) => async (request, h) => {
     const { email, password } = request.payload as { email: string; password: string };
-    const outcome = await deps.signIn.withPassword({ email, password, clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    const outcome = await deps.signIn.withPassword({
+      email,
+      password,
+      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    });
     setSessionCookie(h, outcome.sessionId);
     return signInBody(deps, outcome);
   },
@@ -72,11 +88,16 @@ export const loginRoute: RouteSpec = {
 export const logoutRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Sign out',
-  description: 'Deletes the server-side session (a pending one too) and clears the cookie. Succeeds without a session too.',
+  description:
+    'Deletes the server-side session (a pending one too) and clears the cookie. Succeeds without a session too.',
   responses: { 204: { description: 'Signed out' }, 403: errorResponse('ORIGIN_NOT_ALLOWED') },
   handler: (deps) => async (request, h) => {
     const current = readSession(request);
-    if (current) await deps.signOut({ idHash: current.session.idHash, sub: current.user.sub }, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    if (current)
+      await deps.signOut(
+        { idHash: current.session.idHash, sub: current.user.sub },
+        { clientAddress: clientAddress(request, deps.config.server.trustProxy) },
+      );
     else {
       // A sign-in still waiting for its second factor ends too: no session to sign out of, nothing to record.
       const sessionId = readSessionCookieId(request);

@@ -5,7 +5,12 @@ import type { HttpDeps } from '../http-deps.js';
 import { readSessionCookieId, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { rememberedAccountsCookie } from '../../interaction/index.js';
 import { setRememberedAccountsCookie } from './account-routes.js';
-import { authorize, type AuthorizeOutcome, type AuthorizeSession, type RawAuthorizationParams } from '../../oidc/authorize/index.js';
+import {
+  authorize,
+  type AuthorizeOutcome,
+  type AuthorizeSession,
+  type RawAuthorizationParams,
+} from '../../oidc/authorize/index.js';
 import { renderErrorPage, renderFormPostPage } from '../../web/index.js';
 import { pageContextOf, pageResponse } from '../page-context.js';
 
@@ -24,7 +29,7 @@ const describe = (text: string) => value.description(text);
 const authorizationParams = Joi.object({
   response_type: describe('Must be `code`'),
   client_id: describe('The registered client'),
-  redirect_uri: describe('Exactly one of the client\'s registered redirect URIs'),
+  redirect_uri: describe("Exactly one of the client's registered redirect URIs"),
   scope: describe('Space-separated; must include `openid`; scopes the client may not have are dropped'),
   state: describe('Returned unchanged to the client'),
   nonce: describe('Copied into the ID token'),
@@ -39,9 +44,18 @@ const authorizationParams = Joi.object({
   .label('AuthorizationRequest');
 
 const responses = {
-  200: { description: 'response_mode=form_post: an HTML form that posts the response to the client', contentType: 'text/html' },
-  302: { description: 'To the client with `code`, `state`, `iss` (or `error`, `error_description`, `state`, `iss`), or to /login or /consent' },
-  400: { description: 'Unknown client or unregistered redirect URI: an HTML error page, never a redirect', contentType: 'text/html' },
+  200: {
+    description: 'response_mode=form_post: an HTML form that posts the response to the client',
+    contentType: 'text/html',
+  },
+  302: {
+    description:
+      'To the client with `code`, `state`, `iss` (or `error`, `error_description`, `state`, `iss`), or to /login or /consent',
+  },
+  400: {
+    description: 'Unknown client or unregistered redirect URI: an HTML error page, never a redirect',
+    contentType: 'text/html',
+  },
 };
 
 const description =
@@ -65,7 +79,8 @@ export const authorizePostRoute: RouteSpec = {
   validate: { payload: authorizationParams },
   responses,
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
-  handler: (deps) => async (request, h) => handleAuthorize(deps, request, h, (request.payload ?? {}) as RawAuthorizationParams),
+  handler: (deps) => async (request, h) =>
+    handleAuthorize(deps, request, h, (request.payload ?? {}) as RawAuthorizationParams),
 };
 
 async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseToolkit, params: RawAuthorizationParams) {
@@ -75,7 +90,11 @@ async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseTool
   // The account chooser of prompt=select_account offers the sessions seen here.
   if (session && sessionId) {
     const cookie = (request.state as Record<string, unknown>)[rememberedAccountsCookie];
-    setRememberedAccountsCookie(h, deps, deps.accounts.remember(typeof cookie === 'string' ? cookie : undefined, sessionId));
+    setRememberedAccountsCookie(
+      h,
+      deps,
+      deps.accounts.remember(typeof cookie === 'string' ? cookie : undefined, sessionId),
+    );
   }
   return render(outcome, deps, request, h);
 }
@@ -90,7 +109,13 @@ async function optionalSession(request: Request): Promise<AuthorizeSession | nul
   try {
     const { credentials } = await request.server.auth.test(sessionStrategy, request);
     const session = credentials as unknown as SessionCredentials;
-    return { sub: session.user.sub, authTime: session.authTime, amr: session.session.amr, sessionId: session.session.idHash, user: session.user };
+    return {
+      sub: session.user.sub,
+      authTime: session.authTime,
+      amr: session.session.amr,
+      sessionId: session.session.idHash,
+      user: session.user,
+    };
   } catch {
     return null;
   }

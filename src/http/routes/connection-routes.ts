@@ -24,18 +24,29 @@ const sessionErrors = {
 
 const connectionSchema = Joi.object({
   provider_id: Joi.string().required(),
-  type: Joi.string().valid('github', 'google', 'apple', 'generic_oauth').allow(null).required().description('null when the provider is no longer in the config'),
+  type: Joi.string()
+    .valid('github', 'google', 'apple', 'generic_oauth')
+    .allow(null)
+    .required()
+    .description('null when the provider is no longer in the config'),
   display_name: Joi.string().required(),
-  email: Joi.string().allow(null).required().description('The upstream account\'s address when it was linked'),
+  email: Joi.string().allow(null).required().description("The upstream account's address when it was linked"),
   linked_at: Joi.string().isoDate().required().description('ISO 8601, UTC'),
-  available: Joi.boolean().required().description('False while the provider is disabled or removed from the config: the connection waits for it to return'),
+  available: Joi.boolean()
+    .required()
+    .description(
+      'False while the provider is disabled or removed from the config: the connection waits for it to return',
+    ),
 }).label('Connection');
 
 export const connectionsListRoute: RouteSpec = {
   tags: ['OAuth Connect'],
-  summary: 'The signed-in user\'s connections to upstream identity providers',
+  summary: "The signed-in user's connections to upstream identity providers",
   responses: {
-    200: { description: 'Connections, ordered by provider_id', schema: Joi.object({ connections: Joi.array().items(connectionSchema).required() }).label('ConnectionList') },
+    200: {
+      description: 'Connections, ordered by provider_id',
+      schema: Joi.object({ connections: Joi.array().items(connectionSchema).required() }).label('ConnectionList'),
+    },
     ...sessionErrors,
   },
   handler: (deps) => async (request, h) => {
@@ -59,13 +70,17 @@ export const connectionDeleteRoute: RouteSpec = {
   summary: 'Disconnect an upstream identity provider',
   description:
     'Refused with 409 LAST_SIGN_IN_METHOD when the account would be left without a way in: no password, no passkey, and no other connection to a provider that is enabled now.',
-  validate: { params: Joi.object({ provider_id: Joi.string().min(1).max(255).required().description('identity_providers[].id') }) },
+  validate: {
+    params: Joi.object({ provider_id: Joi.string().min(1).max(255).required().description('identity_providers[].id') }),
+  },
   responses: {
     204: { description: 'Disconnected' },
     ...sessionErrors,
     403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
     404: errorResponse('CONNECTION_NOT_FOUND: No connection to this provider exists for your account.'),
-    409: errorResponse('LAST_SIGN_IN_METHOD: This connection is your only way to sign in. Set a password or connect another provider first.'),
+    409: errorResponse(
+      'LAST_SIGN_IN_METHOD: This connection is your only way to sign in. Set a password or connect another provider first.',
+    ),
   },
   handler: (deps) => async (request, h) => {
     await deps.connections.remove(signedIn(request).user, (request.params as { provider_id: string }).provider_id, {

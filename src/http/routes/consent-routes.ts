@@ -16,7 +16,9 @@ const returnTo = Joi.string()
 
 const consentErrors = {
   ...commonErrors,
-  400: errorResponse('VALIDATION_ERROR, or INVALID_RETURN_TO: return_to is not a valid authorization request of this server'),
+  400: errorResponse(
+    'VALIDATION_ERROR, or INVALID_RETURN_TO: return_to is not a valid authorization request of this server',
+  ),
   401: errorResponse('UNAUTHORIZED: Authentication is required to access this resource.'),
 };
 
@@ -36,7 +38,9 @@ export const consentGetRoute: RouteSpec = {
       description: 'The application and the scopes it requests, with human descriptions',
       schema: Joi.object({
         client: Joi.object({ client_id: Joi.string().required(), name: Joi.string().required() }).required(),
-        redirect_uri: Joi.string().required().description('Where the answer will be sent (the page names its host: "You will return to …")'),
+        redirect_uri: Joi.string()
+          .required()
+          .description('Where the answer will be sent (the page names its host: "You will return to …")'),
         scopes: Joi.array()
           .items(Joi.object({ scope: Joi.string().required(), description: Joi.string().required() }))
           .required(),
@@ -47,7 +51,11 @@ export const consentGetRoute: RouteSpec = {
   handler: (deps) => async (request, h) => {
     const prompt = await deps.consent.describe(request.query.return_to);
     return h
-      .response({ client: { client_id: prompt.clientId, name: prompt.clientName }, redirect_uri: prompt.redirectUri, scopes: prompt.scopes })
+      .response({
+        client: { client_id: prompt.clientId, name: prompt.clientName },
+        redirect_uri: prompt.redirectUri,
+        scopes: prompt.scopes,
+      })
       .header('cache-control', 'no-store');
   },
 };

@@ -8,7 +8,10 @@ export const discoveryRoute: RouteSpec = {
   tags: ['OpenID'],
   summary: 'OpenID Provider metadata',
   responses: {
-    200: { description: 'OpenID Connect Discovery 1.0 §3 metadata', schema: Joi.object({ issuer: Joi.string().required() }).unknown(true).label('ProviderMetadata') },
+    200: {
+      description: 'OpenID Connect Discovery 1.0 §3 metadata',
+      schema: Joi.object({ issuer: Joi.string().required() }).unknown(true).label('ProviderMetadata'),
+    },
   },
   handler: (deps) => {
     const keys = deps.provider.keys;
@@ -16,7 +19,8 @@ export const discoveryRoute: RouteSpec = {
     let metadata = providerMetadata(deps.provider.issuer, algorithms);
     return (_request, h) => {
       // Rebuilt only when the set of algorithms with a key changes (the key store keeps the array otherwise).
-      if (keys.algorithms() !== algorithms) metadata = providerMetadata(deps.provider.issuer, (algorithms = keys.algorithms()));
+      if (keys.algorithms() !== algorithms)
+        metadata = providerMetadata(deps.provider.issuer, (algorithms = keys.algorithms()));
       return h.response(metadata).header('cache-control', 'public, max-age=300');
     };
   },
@@ -26,10 +30,15 @@ export const jwksRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'Signing keys (JWK Set)',
-  description: 'The public keys of every key that signed a token still valid; a rotated key stays listed until its tokens have expired.',
+  description:
+    'The public keys of every key that signed a token still valid; a rotated key stays listed until its tokens have expired.',
   responses: {
-    200: { description: 'RFC 7517 §5 JWK Set', schema: Joi.object({ keys: Joi.array().items(Joi.object().unknown(true)).required() }).label('JwkSet') },
+    200: {
+      description: 'RFC 7517 §5 JWK Set',
+      schema: Joi.object({ keys: Joi.array().items(Joi.object().unknown(true)).required() }).label('JwkSet'),
+    },
   },
   // Short: relying parties must see a new key soon after a rotation.
-  handler: (deps) => (_request, h) => h.response(deps.provider.keys.jwks()).header('cache-control', 'public, max-age=60'),
+  handler: (deps) => (_request, h) =>
+    h.response(deps.provider.keys.jwks()).header('cache-control', 'public, max-age=60'),
 };

@@ -85,7 +85,10 @@ export const docsPageRoute: RouteSpec = {
   summary: 'The interactive API reference',
   responses: page('HTML page'),
   handler: (deps) => (_request, h) =>
-    h.response(referencePage(deps.config.openapi.uiTitle)).type('text/html; charset=utf-8').header('content-security-policy', referencePolicy),
+    h
+      .response(referencePage(deps.config.openapi.uiTitle))
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', referencePolicy),
 };
 
 export const docsInitRoute: RouteSpec = {
@@ -98,11 +101,20 @@ export const docsInitRoute: RouteSpec = {
 export const docsAssetRoute: RouteSpec = {
   ...hiddenRoute,
   summary: 'Files of the reference UI',
-  validate: { params: Joi.object({ file: Joi.string().valid(...Object.keys(assets)).required() }) },
+  validate: {
+    params: Joi.object({
+      file: Joi.string()
+        .valid(...Object.keys(assets))
+        .required(),
+    }),
+  },
   responses: page('Static file'),
   handler: () => (request, h) => {
     const file = request.params.file as string;
-    return h.file(path.join(swaggerUiDirectory, file), { confine: swaggerUiDirectory }).type(assets[file]).header('cache-control', 'public, max-age=86400');
+    return h
+      .file(path.join(swaggerUiDirectory, file), { confine: swaggerUiDirectory })
+      .type(assets[file])
+      .header('cache-control', 'public, max-age=86400');
   },
 };
 

@@ -11,17 +11,23 @@ export const verifyEmailRoute: RouteSpec = {
   checkOrigin: true,
   tags: ['Auth'],
   summary: 'Verify an e-mail address with the token of the verification mail',
-  description: 'The token works once, for 24 hours, and only while the user still has the address it was mailed to. Does not sign in.',
+  description:
+    'The token works once, for 24 hours, and only while the user still has the address it was mailed to. Does not sign in.',
   validate: { payload: Joi.object({ token: linkTokenSchema.required() }).label('VerifyEmailRequest') },
   responses: {
-    200: { description: 'Verified: the user', schema: Joi.object({ user: sessionUserSchema.required() }).label('VerifyEmailResponse') },
+    200: {
+      description: 'Verified: the user',
+      schema: Joi.object({ user: sessionUserSchema.required() }).label('VerifyEmailResponse'),
+    },
     ...commonErrors,
     400: errorResponse('VALIDATION_ERROR or INVALID_TOKEN: the link is invalid, has expired or has already been used'),
     403: originRefused,
   },
   handler: (deps) => async (request) => {
     const { token } = request.payload as { token: string };
-    const user = await deps.emailVerification.verify(token, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    const user = await deps.emailVerification.verify(token, {
+      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    });
     return { user: toSessionUserBody(await deps.userViews.sessionUser(user)) };
   },
 };

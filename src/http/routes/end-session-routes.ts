@@ -3,7 +3,12 @@ import { clientAddress } from '../client-address.js';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { clearSessionCookie, readSession, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import {
+  clearSessionCookie,
+  readSession,
+  sessionStrategy,
+  type SessionCredentials,
+} from '../auth/cookie-session-auth.js';
 import { endSession } from '../../oidc/end-session/index.js';
 import { OAuthError } from '../../oidc/errors.js';
 import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from '../../web/index.js';
@@ -18,7 +23,9 @@ import { pageContextOf } from '../page-context.js';
  */
 const params = Joi.object({
   id_token_hint: Joi.string().description('An ID token this provider issued to the client (may be expired)'),
-  post_logout_redirect_uri: Joi.string().description('Exactly one of the client\'s registered post_logout_redirect_uris'),
+  post_logout_redirect_uri: Joi.string().description(
+    "Exactly one of the client's registered post_logout_redirect_uris",
+  ),
   client_id: Joi.string().description('The client, when there is no id_token_hint'),
   state: Joi.string().description('Returned unchanged on the redirect'),
   ui_locales: Joi.string(),
@@ -46,7 +53,14 @@ function page(h: ResponseToolkit, status: number, html: string) {
   return h.response(html).code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store');
 }
 
-async function handle(deps: HttpDeps, request: Request, h: ResponseToolkit, input: EndSessionInput, session: SessionCredentials | null, confirmed: boolean) {
+async function handle(
+  deps: HttpDeps,
+  request: Request,
+  h: ResponseToolkit,
+  input: EndSessionInput,
+  session: SessionCredentials | null,
+  confirmed: boolean,
+) {
   // Only a GET can be loaded again in another language; the answers of a form post cannot.
   const context = pageContextOf(deps, request, { user: session?.user ?? null, reloadable: request.method === 'get' });
   try {
@@ -65,27 +79,49 @@ async function handle(deps: HttpDeps, request: Request, h: ResponseToolkit, inpu
       const fields: Record<string, string> = {};
       for (const name of carriedParams) if (input[name] !== undefined) fields[name] = input[name];
       const cancelHref = deps.config.frontend.enabled ? '/' : null;
-      return page(h, 200, renderSignOutPage(context, { email: session!.user.email, action: confirmPath, fields, cancelHref }));
+      return page(
+        h,
+        200,
+        renderSignOutPage(context, { email: session!.user.email, action: confirmPath, fields, cancelHref }),
+      );
     }
     if (outcome.endSession && session) {
-      await deps.signOut({ idHash: session.session.idHash, sub: session.user.sub }, { clientAddress: clientAddress(request, deps.config.server.trustProxy), clientId: input.client_id ?? null });
+      await deps.signOut(
+        { idHash: session.session.idHash, sub: session.user.sub },
+        { clientAddress: clientAddress(request, deps.config.server.trustProxy), clientId: input.client_id ?? null },
+      );
       clearSessionCookie(h);
     }
     // The question's answer moves on from a page instead (renderSignedOutPage says why).
-    if (outcome.kind === 'redirect' && !confirmed) return h.redirect(outcome.location).code(302).header('cache-control', 'no-store');
+    if (outcome.kind === 'redirect' && !confirmed)
+      return h.redirect(outcome.location).code(302).header('cache-control', 'no-store');
     const continueTo = outcome.kind === 'redirect' ? outcome.location : null;
     return page(h, 200, renderSignedOutPage(context, { signedOut: outcome.endSession, continueTo }));
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
     const t = context.text.pages.errorPages;
-    return page(h, 400, renderErrorPage(context, { title: t.signOutRejectedTitle, message: t.signOutRejectedMessage, detail: `${error.error}: ${error.description}` }));
+    return page(
+      h,
+      400,
+      renderErrorPage(context, {
+        title: t.signOutRejectedTitle,
+        message: t.signOutRejectedMessage,
+        detail: `${error.error}: ${error.description}`,
+      }),
+    );
   }
 }
 
 const responses = {
-  200: { description: 'The question "Sign out of NAME?" (a form posting to /oauth2/logout/confirm), or the signed-out page', contentType: 'text/html' },
+  200: {
+    description: 'The question "Sign out of NAME?" (a form posting to /oauth2/logout/confirm), or the signed-out page',
+    contentType: 'text/html',
+  },
   302: { description: 'To the registered post_logout_redirect_uri, with state' },
-  400: { description: 'Invalid id_token_hint or unregistered post_logout_redirect_uri: an HTML page', contentType: 'text/html' },
+  400: {
+    description: 'Invalid id_token_hint or unregistered post_logout_redirect_uri: an HTML page',
+    contentType: 'text/html',
+  },
 };
 
 const description =
@@ -99,7 +135,8 @@ export const endSessionGetRoute: RouteSpec = {
   description,
   validate: { query: params },
   responses,
-  handler: (deps) => async (request, h) => handle(deps, request, h, request.query as EndSessionInput, await signedIn(request), false),
+  handler: (deps) => async (request, h) =>
+    handle(deps, request, h, request.query as EndSessionInput, await signedIn(request), false),
 };
 
 export const endSessionPostRoute: RouteSpec = {
@@ -110,7 +147,8 @@ export const endSessionPostRoute: RouteSpec = {
   validate: { payload: params },
   responses,
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
-  handler: (deps) => async (request, h) => handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, await signedIn(request), false),
+  handler: (deps) => async (request, h) =>
+    handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, await signedIn(request), false),
 };
 
 /**
@@ -125,10 +163,17 @@ export const endSessionConfirmRoute: RouteSpec = {
   summary: 'Confirm the end of the session (the answer of the sign-out page)',
   validate: { payload: params },
   responses: {
-    200: { description: 'The signed-out page; with a post_logout_redirect_uri it moves on there at once (meta refresh, and a link)', contentType: 'text/html' },
-    400: errorResponse('VALIDATION_ERROR: malformed parameters (an invalid id_token_hint or unregistered post_logout_redirect_uri answers the HTML page of /oauth2/logout instead)'),
+    200: {
+      description:
+        'The signed-out page; with a post_logout_redirect_uri it moves on there at once (meta refresh, and a link)',
+      contentType: 'text/html',
+    },
+    400: errorResponse(
+      'VALIDATION_ERROR: malformed parameters (an invalid id_token_hint or unregistered post_logout_redirect_uri answers the HTML page of /oauth2/logout instead)',
+    ),
     403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
   },
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
-  handler: (deps) => (request, h) => handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, readSession(request), true),
+  handler: (deps) => (request, h) =>
+    handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, readSession(request), true),
 };

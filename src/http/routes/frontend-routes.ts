@@ -48,14 +48,21 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
         protocol: new URL(config.server.baseUrl).protocol === 'https:' ? 'https' : 'http',
       })
       .catch((error: unknown) => {
-        deps.logger.warn({ err: error, upstream: frontend.proxy.upstream }, 'frontend proxy: the upstream does not answer');
+        deps.logger.warn(
+          { err: error, upstream: frontend.proxy.upstream },
+          'frontend proxy: the upstream does not answer',
+        );
         return error instanceof ProxyTimeoutError ? 'timeout' : null;
       });
     if (answer === null || answer === 'timeout') {
       const context = pageContextOf(deps, request);
       const t = context.text.pages.errorPages;
       const message = answer === 'timeout' ? t.frontendTimeoutMessage : t.frontendUnavailableMessage;
-      return pageResponse(h, renderErrorPage(context, { title: t.frontendUnavailableTitle, message }), answer === 'timeout' ? 504 : 502);
+      return pageResponse(
+        h,
+        renderErrorPage(context, { title: t.frontendUnavailableTitle, message }),
+        answer === 'timeout' ? 504 : 502,
+      );
     }
     const response = leaveToOperator(h.response(answer.body).code(answer.status));
     // Repeated headers (several Set-Cookie) stay separate lines.
@@ -73,7 +80,10 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
   // Files other than pages through @hapi/inert (ETag, 304, ranges), confined to the directory once more.
   const response =
     'file' in file
-      ? h.file(file.file, { confine: frontend.static.directory }).type(file.contentType).header('cache-control', 'public, max-age=300')
+      ? h
+          .file(file.file, { confine: frontend.static.directory })
+          .type(file.contentType)
+          .header('cache-control', 'public, max-age=300')
       : h.response(file.body).type(file.contentType).header('cache-control', 'no-cache');
   return frontend.builtin ? response : leaveToOperator(response);
 }
@@ -88,4 +98,7 @@ export const frontendPageRoute: RouteSpec = {
 };
 
 /** The other methods only reach a proxied front end, which reads the raw body. */
-export const frontendProxyRoute: RouteSpec = { ...frontendPageRoute, hapiOptions: { payload: { parse: false, output: 'stream' } } };
+export const frontendProxyRoute: RouteSpec = {
+  ...frontendPageRoute,
+  hapiOptions: { payload: { parse: false, output: 'stream' } },
+};

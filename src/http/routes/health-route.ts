@@ -22,7 +22,10 @@ export const healthRoute: RouteSpec = {
   summary: 'Server health check',
   description: 'Answers 200 when the server and its database answer, 503 otherwise.',
   responses: {
-    200: { description: 'Healthy', schema: Joi.object({ status: Joi.string().valid('ok').required() }).label('Health') },
+    200: {
+      description: 'Healthy',
+      schema: Joi.object({ status: Joi.string().valid('ok').required() }).label('Health'),
+    },
     503: { description: 'SERVICE_UNAVAILABLE: the database does not answer', schema: errorSchema },
   },
   handler: (deps) => async (_request, h) => {

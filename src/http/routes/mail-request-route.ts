@@ -6,14 +6,25 @@ import { clientAddress } from '../client-address.js';
 import { requestLocale } from '../request-locale.js';
 import { commonErrors } from '../schemas/error-schema.js';
 import { emailSchema } from '../schemas/user-schemas.js';
-import { emailDisabledResponse, localeQuery, originRefused, tooManyRequestsResponse } from '../schemas/account-schemas.js';
+import {
+  emailDisabledResponse,
+  localeQuery,
+  originRefused,
+  tooManyRequestsResponse,
+} from '../schemas/account-schemas.js';
 
 /**
  * A "send me a link" route (DESIGN.md 11: resend and forgot): `{ email }`
  * in, 202 whatever the address, the mail in the request's locale, 429 from
  * the rate limit, 503 while e-mail is off (src/accounts/mail-request.ts).
  */
-export function mailRequestRoute(spec: { label: string; summary: string; description: string; accepted: string; send(deps: HttpDeps): MailRequest }): RouteSpec {
+export function mailRequestRoute(spec: {
+  label: string;
+  summary: string;
+  description: string;
+  accepted: string;
+  send(deps: HttpDeps): MailRequest;
+}): RouteSpec {
   return {
     checkOrigin: true,
     tags: ['Auth'],

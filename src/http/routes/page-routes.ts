@@ -101,12 +101,18 @@ export const registerPageRoute = pageRoute('Create an account', async (deps, req
   const context = pageContextOf(deps, request);
   const returnTo = returnToOf(request);
   if (!returnTo.ok) return invalidLinkPage(context, h);
-  const page = renderRegisterPage(context, { clientName: await clientNameOf(deps, returnTo.value), returnTo: returnTo.value });
+  const page = renderRegisterPage(context, {
+    clientName: await clientNameOf(deps, returnTo.value),
+    returnTo: returnTo.value,
+  });
   return pageResponse(h, page.html, page.status);
 });
 
 export const verifyEmailPageRoute = pageRoute('Confirm an e-mail address', (deps, request, h) =>
-  pageResponse(h, renderVerifyEmailPage(pageContextOf(deps, request), { hasToken: Boolean(stringParam(request.query.token)) })),
+  pageResponse(
+    h,
+    renderVerifyEmailPage(pageContextOf(deps, request), { hasToken: Boolean(stringParam(request.query.token)) }),
+  ),
 );
 
 export const forgotPasswordPageRoute = pageRoute('Ask for a password reset link', (deps, request, h) => {
@@ -115,16 +121,30 @@ export const forgotPasswordPageRoute = pageRoute('Ask for a password reset link'
 });
 
 export const resetPasswordPageRoute = pageRoute('Choose a new password', (deps, request, h) =>
-  pageResponse(h, renderResetPasswordPage(pageContextOf(deps, request), { hasToken: Boolean(stringParam(request.query.token)) })),
+  pageResponse(
+    h,
+    renderResetPasswordPage(pageContextOf(deps, request), { hasToken: Boolean(stringParam(request.query.token)) }),
+  ),
 );
 
 /** Without a session the account page is a sign-in that comes back here. */
 export const accountPageRoute = pageRoute('The signed-in account', (deps, request, h) => {
   const context = pageContextOf(deps, request);
   const session = readSession(request);
-  if (!session) return h.redirect(pageHref(context, '/login', { return_to: '/account' })).code(302).header('cache-control', 'no-store');
+  if (!session)
+    return h
+      .redirect(pageHref(context, '/login', { return_to: '/account' }))
+      .code(302)
+      .header('cache-control', 'no-store');
   const { user } = session;
-  return pageResponse(h, renderAccountPage(context, { email: user.email, managedBy: user.managedBy, hasPassword: user.passwordHash !== null }));
+  return pageResponse(
+    h,
+    renderAccountPage(context, {
+      email: user.email,
+      managedBy: user.managedBy,
+      hasPassword: user.passwordHash !== null,
+    }),
+  );
 });
 
 /**
@@ -138,11 +158,21 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
   if (!returnTo.ok) return invalidLinkPage(context, h);
   if (returnTo.value === null) return pageResponse(h, renderConsentErrorPage(context, 'INVALID_RETURN_TO'), 400);
   const session = readSession(request);
-  if (!session) return h.redirect(pageHref(context, '/login', { return_to: returnTo.value })).code(302).header('cache-control', 'no-store');
+  if (!session)
+    return h
+      .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
+      .code(302)
+      .header('cache-control', 'no-store');
   try {
     const prompt = await deps.consent.describe(returnTo.value);
     const scopes = prompt.scopes.map((entry) => entry.scope);
-    const page = { clientName: prompt.clientName, redirectUri: prompt.redirectUri, scopes, email: session.user.email, returnTo: returnTo.value };
+    const page = {
+      clientName: prompt.clientName,
+      redirectUri: prompt.redirectUri,
+      scopes,
+      email: session.user.email,
+      returnTo: returnTo.value,
+    };
     return pageResponse(h, renderConsentPage(context, page));
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
@@ -161,10 +191,21 @@ export const secondFactorPageRoute = pageRoute('Confirm a sign-in with a second 
   const context = pageContextOf(deps, request, { user: active?.user ?? null });
   const returnTo = returnToOf(request);
   if (!returnTo.ok) return invalidLinkPage(context, h);
-  if (!active) return h.redirect(pageHref(context, '/login', { return_to: returnTo.value })).code(302).header('cache-control', 'no-store');
-  if (!active.session.secondFactorPending) return h.redirect(returnTo.value ?? '/').code(302).header('cache-control', 'no-store');
+  if (!active)
+    return h
+      .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
+      .code(302)
+      .header('cache-control', 'no-store');
+  if (!active.session.secondFactorPending)
+    return h
+      .redirect(returnTo.value ?? '/')
+      .code(302)
+      .header('cache-control', 'no-store');
   const awaited = await deps.signIn.awaitedFactors(active);
-  return pageResponse(h, renderSecondFactorPage(context, { email: active.user.email, ...awaited, returnTo: returnTo.value }));
+  return pageResponse(
+    h,
+    renderSecondFactorPage(context, { email: active.user.email, ...awaited, returnTo: returnTo.value }),
+  );
 });
 
 /**
@@ -181,8 +222,16 @@ export const authenticatorAppQrRoute: RouteSpec = {
   handler: (deps) => async (request, h) => {
     const { user } = request.auth.credentials as unknown as SessionCredentials;
     const uri = await deps.totp.pendingUri(user);
-    if (uri === null) throw new ApiError(404, 'TOTP_NOT_PENDING', 'No authenticator app is waiting for confirmation: start with POST /api/user/totp.');
-    return h.response(await qrCodeSvg(uri)).type('image/svg+xml').header('cache-control', 'no-store');
+    if (uri === null)
+      throw new ApiError(
+        404,
+        'TOTP_NOT_PENDING',
+        'No authenticator app is waiting for confirmation: start with POST /api/user/totp.',
+      );
+    return h
+      .response(await qrCodeSvg(uri))
+      .type('image/svg+xml')
+      .header('cache-control', 'no-store');
   },
 };
 
@@ -217,9 +266,14 @@ export const termsPageRoute = pageRoute('Accept the terms of service', async (de
   const returnTo = returnToOf(request);
   if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
   const session = readSession(request);
-  if (!session) return h.redirect(pageHref(context, '/login', { return_to: returnTo.value })).code(302).header('cache-control', 'no-store');
+  if (!session)
+    return h
+      .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
+      .code(302)
+      .header('cache-control', 'no-store');
   const outstanding = await deps.userTerms.outstanding(session.user.sub);
-  if (outstanding.required.length === 0 && outstanding.implicit.length === 0) return h.redirect(returnTo.value).code(302).header('cache-control', 'no-store');
+  if (outstanding.required.length === 0 && outstanding.implicit.length === 0)
+    return h.redirect(returnTo.value).code(302).header('cache-control', 'no-store');
   const page = { clientName: await clientNameOf(deps, returnTo.value), returnTo: returnTo.value, ...outstanding };
   return pageResponse(h, renderTermsPage(context, page));
 });
@@ -231,5 +285,8 @@ export const themeStylesheetRoute: RouteSpec = {
   hidden: true,
   responses: { 200: { description: 'CSS', contentType: 'text/css' } },
   handler: (deps) => (_request, h) =>
-    h.response(renderThemeStylesheet(deps.config.branding.primaryColor)).type('text/css; charset=utf-8').header('cache-control', 'public, max-age=86400'),
+    h
+      .response(renderThemeStylesheet(deps.config.branding.primaryColor))
+      .type('text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=86400'),
 };

@@ -5,7 +5,13 @@ import type { RouteSpec } from '../route-definition.js';
 import type { SessionCredentials } from '../auth/cookie-session-auth.js';
 import { clientAddress } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
-import { passkeyNameSchema, passkeySchema, toPasskeyBody, webAuthnOptionsSchema, webAuthnResponseSchema } from '../schemas/second-factor-schemas.js';
+import {
+  passkeyNameSchema,
+  passkeySchema,
+  toPasskeyBody,
+  webAuthnOptionsSchema,
+  webAuthnResponseSchema,
+} from '../schemas/second-factor-schemas.js';
 
 /**
  * The user's passkeys (DESIGN.md 11, User tag): registration (options, then
@@ -25,17 +31,27 @@ const errors = {
   403: errorResponse('PASSKEYS_DISABLED: Passkeys are turned off on this server. / ORIGIN_NOT_ALLOWED'),
 };
 const notFound = { 404: errorResponse('PASSKEY_NOT_FOUND: Passkey not found.') };
-const idParams = Joi.object({ id: Joi.string().max(64).required().description('The passkey id of GET /api/user/passkeys') });
-const passkeyResponse = (description: string) => ({ description, schema: Joi.object({ passkey: passkeySchema.required() }).label('PasskeyResponse') });
+const idParams = Joi.object({
+  id: Joi.string().max(64).required().description('The passkey id of GET /api/user/passkeys'),
+});
+const passkeyResponse = (description: string) => ({
+  description,
+  schema: Joi.object({ passkey: passkeySchema.required() }).label('PasskeyResponse'),
+});
 
 export const passkeyListRoute: RouteSpec = {
   tags: ['User'],
   summary: "The signed-in user's passkeys",
   responses: {
-    200: { description: 'Oldest first', schema: Joi.object({ passkeys: Joi.array().items(passkeySchema).required() }).label('PasskeyList') },
+    200: {
+      description: 'Oldest first',
+      schema: Joi.object({ passkeys: Joi.array().items(passkeySchema).required() }).label('PasskeyList'),
+    },
     ...errors,
   },
-  handler: (deps) => async (request) => ({ passkeys: (await deps.passkeys.list(caller(request).user)).map(toPasskeyBody) }),
+  handler: (deps) => async (request) => ({
+    passkeys: (await deps.passkeys.list(caller(request).user)).map(toPasskeyBody),
+  }),
 };
 
 export const passkeyRegistrationOptionsRoute: RouteSpec = {
@@ -43,8 +59,12 @@ export const passkeyRegistrationOptionsRoute: RouteSpec = {
   summary: 'Options for registering a passkey',
   description:
     "WebAuthn creation options (pass them to @simplewebauthn/browser's startRegistration): a discoverable credential that verifies its user. The challenge lives 5 minutes and works once, from this session.",
-  responses: { 200: { description: 'WebAuthn creation options', schema: webAuthnOptionsSchema.label('PasskeyCreationOptions') }, ...errors },
-  handler: (deps) => async (request, h) => h.response(await deps.enrolment.passkeyOptions(caller(request))).header('cache-control', 'no-store'),
+  responses: {
+    200: { description: 'WebAuthn creation options', schema: webAuthnOptionsSchema.label('PasskeyCreationOptions') },
+    ...errors,
+  },
+  handler: (deps) => async (request, h) =>
+    h.response(await deps.enrolment.passkeyOptions(caller(request))).header('cache-control', 'no-store'),
 };
 
 export const passkeyRegisterRoute: RouteSpec = {
@@ -53,7 +73,9 @@ export const passkeyRegisterRoute: RouteSpec = {
   description:
     'Verifies the attestation against the challenge of POST /api/user/passkeys/options and stores the passkey. From the pending session of the enrolment at sign-in, it also completes the sign-in.',
   validate: {
-    payload: Joi.object({ response: webAuthnResponseSchema.required(), name: passkeyNameSchema.required() }).label('PasskeyRegistrationRequest'),
+    payload: Joi.object({ response: webAuthnResponseSchema.required(), name: passkeyNameSchema.required() }).label(
+      'PasskeyRegistrationRequest',
+    ),
   },
   responses: {
     201: passkeyResponse('Registered'),
@@ -63,7 +85,12 @@ export const passkeyRegisterRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { response, name } = request.payload as { response: unknown; name: string };
-    const passkey = await deps.enrolment.registerPasskey(caller(request), response, name, clientAddress(request, deps.config.server.trustProxy));
+    const passkey = await deps.enrolment.registerPasskey(
+      caller(request),
+      response,
+      name,
+      clientAddress(request, deps.config.server.trustProxy),
+    );
     return h.response({ passkey: toPasskeyBody(passkey) }).code(201);
   },
 };
@@ -71,11 +98,18 @@ export const passkeyRegisterRoute: RouteSpec = {
 export const passkeyRenameRoute: RouteSpec = {
   tags: ['User'],
   summary: 'Rename a passkey',
-  validate: { params: idParams, payload: Joi.object({ name: passkeyNameSchema.required() }).label('PasskeyRenameRequest') },
+  validate: {
+    params: idParams,
+    payload: Joi.object({ name: passkeyNameSchema.required() }).label('PasskeyRenameRequest'),
+  },
   responses: { 200: passkeyResponse('Renamed'), ...errors, ...notFound },
   handler: (deps) => async (request) => {
     const { name } = request.payload as { name: string };
-    return { passkey: toPasskeyBody(await deps.passkeys.rename(caller(request).user, (request.params as { id: string }).id, name)) };
+    return {
+      passkey: toPasskeyBody(
+        await deps.passkeys.rename(caller(request).user, (request.params as { id: string }).id, name),
+      ),
+    };
   },
 };
 
@@ -90,7 +124,11 @@ export const passkeyDeleteRoute: RouteSpec = {
     409: errorResponse('SECOND_FACTOR_REQUIRED: the account must keep a second factor and this is its last'),
   },
   handler: (deps) => async (request, h) => {
-    await deps.passkeys.remove(caller(request).user, (request.params as { id: string }).id, clientAddress(request, deps.config.server.trustProxy));
+    await deps.passkeys.remove(
+      caller(request).user,
+      (request.params as { id: string }).id,
+      clientAddress(request, deps.config.server.trustProxy),
+    );
     return h.response().code(204);
   },
 };

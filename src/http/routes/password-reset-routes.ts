@@ -21,16 +21,26 @@ export const resetPasswordRoute: RouteSpec = {
   summary: 'Set a new password with the token of the reset mail',
   description:
     'The token works once. The new password ends every session and refresh token of the user, voids their other reset links, and marks the address verified (the link proved it). Does not sign in.',
-  validate: { payload: Joi.object({ token: linkTokenSchema.required(), password: newPasswordSchema.required() }).label('ResetPasswordRequest') },
+  validate: {
+    payload: Joi.object({ token: linkTokenSchema.required(), password: newPasswordSchema.required() }).label(
+      'ResetPasswordRequest',
+    ),
+  },
   responses: {
     204: { description: 'The password is set' },
     ...commonErrors,
-    400: errorResponse('VALIDATION_ERROR, PASSWORD_TOO_SHORT, or INVALID_TOKEN: the link is invalid, has expired or has already been used'),
+    400: errorResponse(
+      'VALIDATION_ERROR, PASSWORD_TOO_SHORT, or INVALID_TOKEN: the link is invalid, has expired or has already been used',
+    ),
     403: originRefused,
   },
   handler: (deps) => async (request, h) => {
     const { token, password } = request.payload as { token: string; password: string };
-    await deps.passwordReset.reset({ token, password, clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    await deps.passwordReset.reset({
+      token,
+      password,
+      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    });
     return h.response().code(204);
   },
 };

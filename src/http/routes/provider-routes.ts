@@ -51,7 +51,8 @@ function redirect(h: ResponseToolkit, deps: HttpDeps, answer: FederationAnswer) 
   if (answer.sessionId !== undefined) setSessionCookie(h, answer.sessionId);
   if (answer.binding !== undefined) h.state(bindingCookie, answer.binding, cookieOptions(deps, 24 * 60 * 60 * 1000));
   if (answer.pendingLink === null) h.unstate(pendingLinkCookie, { path: cookiePath });
-  else if (answer.pendingLink !== undefined) h.state(pendingLinkCookie, answer.pendingLink, cookieOptions(deps, 10 * 60 * 1000));
+  else if (answer.pendingLink !== undefined)
+    h.state(pendingLinkCookie, answer.pendingLink, cookieOptions(deps, 10 * 60 * 1000));
   return h.redirect(answer.location).code(302).header('cache-control', 'no-store');
 }
 
@@ -62,7 +63,8 @@ const returnToParam = Joi.string()
 
 function returnToOf(value: unknown): string {
   if (value === undefined) return '/';
-  if (!isSafeReturnTo(value)) throw new ApiError(400, 'INVALID_RETURN_TO', 'The return_to parameter must be a path on this server.');
+  if (!isSafeReturnTo(value))
+    throw new ApiError(400, 'INVALID_RETURN_TO', 'The return_to parameter must be a path on this server.');
   return value;
 }
 
@@ -78,10 +80,18 @@ export const providersListRoute: RouteSpec = {
   summary: 'Upstream identity providers to sign in with',
   description: 'The enabled providers of the config, for the sign-in buttons of a login page.',
   responses: {
-    200: { description: 'Enabled providers, ordered by id', schema: Joi.object({ providers: Joi.array().items(providerSchema).required() }).label('IdentityProviderList') },
+    200: {
+      description: 'Enabled providers, ordered by id',
+      schema: Joi.object({ providers: Joi.array().items(providerSchema).required() }).label('IdentityProviderList'),
+    },
   },
   handler: (deps) => async () => ({
-    providers: (await deps.federation.listProviders()).map((p) => ({ id: p.id, type: p.type, display_name: p.displayName, icon_url: p.iconUrl })),
+    providers: (await deps.federation.listProviders()).map((p) => ({
+      id: p.id,
+      type: p.type,
+      display_name: p.displayName,
+      icon_url: p.iconUrl,
+    })),
   }),
 };
 
@@ -98,9 +108,11 @@ export const providerAuthorizeRoute: RouteSpec = {
     }),
   },
   responses: {
-    302: { description: 'To the upstream\'s authorization endpoint (or, for intent=link without a session, to /login)' },
+    302: { description: "To the upstream's authorization endpoint (or, for intent=link without a session, to /login)" },
     ...commonErrors,
-    400: errorResponse('VALIDATION_ERROR, or INVALID_RETURN_TO: The return_to parameter must be a path on this server.'),
+    400: errorResponse(
+      'VALIDATION_ERROR, or INVALID_RETURN_TO: The return_to parameter must be a path on this server.',
+    ),
     404: errorResponse('PROVIDER_NOT_FOUND: The sign-in provider is unknown or not enabled.'),
   },
   handler: (deps) => async (request, h) => {
@@ -142,7 +154,10 @@ export const providerCallbackGetRoute: RouteSpec = {
       params: { code: query.code, state: query.state, error: query.error },
       binding: readCookie(request, bindingCookie),
       session: federationSession(request),
-      context: { clientAddress: clientAddress(request, deps.config.server.trustProxy), locale: requestLocale(request, deps.config.i18n) },
+      context: {
+        clientAddress: clientAddress(request, deps.config.server.trustProxy),
+        locale: requestLocale(request, deps.config.i18n),
+      },
     });
     return redirect(h, deps, answer);
   },
@@ -171,12 +186,14 @@ export const providerLinkRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Complete a pending link after signing in',
   description:
-    'After LINK_REQUIRED the login page\'s return_to points here: signed in to the account holding the upstream\'s address, the upstream account waiting in this browser is linked to it, and the browser goes on to return_to. Signed in as someone else (or not at all), it goes back to /login?error=LINK_REQUIRED.',
+    "After LINK_REQUIRED the login page's return_to points here: signed in to the account holding the upstream's address, the upstream account waiting in this browser is linked to it, and the browser goes on to return_to. Signed in as someone else (or not at all), it goes back to /login?error=LINK_REQUIRED.",
   validate: { params: providerId, query: Joi.object({ return_to: returnToParam }) },
   responses: {
     302: { description: 'To return_to once linked, or to /login?error=CODE' },
     ...commonErrors,
-    400: errorResponse('VALIDATION_ERROR, or INVALID_RETURN_TO: The return_to parameter must be a path on this server.'),
+    400: errorResponse(
+      'VALIDATION_ERROR, or INVALID_RETURN_TO: The return_to parameter must be a path on this server.',
+    ),
   },
   handler: (deps) => async (request, h) => {
     const answer = await deps.federation.completeLink({
@@ -184,7 +201,10 @@ export const providerLinkRoute: RouteSpec = {
       returnTo: returnToOf((request.query as { return_to?: string }).return_to),
       pendingLink: readCookie(request, pendingLinkCookie),
       session: federationSession(request),
-      context: { clientAddress: clientAddress(request, deps.config.server.trustProxy), locale: requestLocale(request, deps.config.i18n) },
+      context: {
+        clientAddress: clientAddress(request, deps.config.server.trustProxy),
+        locale: requestLocale(request, deps.config.i18n),
+      },
     });
     return redirect(h, deps, answer);
   },

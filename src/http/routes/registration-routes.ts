@@ -23,7 +23,12 @@ export const registerRoute: RouteSpec = {
     payload: Joi.object({
       email: emailSchema.required(),
       password: newPasswordSchema.required(),
-      accepted_terms: Joi.array().items(Joi.string().min(1).max(255)).max(100).unique().default([]).description('Ids of the terms the person accepted'),
+      accepted_terms: Joi.array()
+        .items(Joi.string().min(1).max(255))
+        .max(100)
+        .unique()
+        .default([])
+        .description('Ids of the terms the person accepted'),
     }).label('RegisterRequest'),
   },
   responses: {
@@ -32,8 +37,14 @@ export const registerRoute: RouteSpec = {
       schema: Joi.object({
         user: sessionUserSchema.required(),
         status: Joi.string().valid('active', 'verification_required', 'second_factor_required').required(),
-        factors: Joi.array().items(Joi.string().valid('totp', 'recovery_code', 'passkey')).description('With status second_factor_required: the factors that can complete the sign-in (empty: enrol one first)'),
-        enrolment_required: Joi.boolean().description('With status second_factor_required: true, a new user registers a first factor (docs/http-api.md "Enrolment at sign-in")'),
+        factors: Joi.array()
+          .items(Joi.string().valid('totp', 'recovery_code', 'passkey'))
+          .description(
+            'With status second_factor_required: the factors that can complete the sign-in (empty: enrol one first)',
+          ),
+        enrolment_required: Joi.boolean().description(
+          'With status second_factor_required: true, a new user registers a first factor (docs/http-api.md "Enrolment at sign-in")',
+        ),
       }).label('RegisterResponse'),
     },
     ...commonErrors,
@@ -53,10 +64,19 @@ export const registerRoute: RouteSpec = {
     });
     const user = toSessionUserBody(await deps.userViews.sessionUser(registered.user));
     if (registered.status === 'verification_required') return h.response({ user, status: registered.status }).code(201);
-    const outcome = await deps.signIn.withNewAccount(registered.user, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    const outcome = await deps.signIn.withNewAccount(registered.user, {
+      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    });
     setSessionCookie(h, outcome.sessionId);
     if (outcome.status === 'second_factor_required') {
-      return h.response({ user, status: outcome.status, factors: outcome.factors, enrolment_required: outcome.enrolmentRequired }).code(201);
+      return h
+        .response({
+          user,
+          status: outcome.status,
+          factors: outcome.factors,
+          enrolment_required: outcome.enrolmentRequired,
+        })
+        .code(201);
     }
     return h.response({ user, status: 'active' }).code(201);
   },

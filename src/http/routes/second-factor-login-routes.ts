@@ -19,7 +19,9 @@ import { signInBody, signInResponse } from './auth-routes.js';
  */
 const pendingErrors = {
   ...commonErrors,
-  401: errorResponse('INVALID_CODE: The code is incorrect, expired or already used. / UNAUTHORIZED: no pending sign-in'),
+  401: errorResponse(
+    'INVALID_CODE: The code is incorrect, expired or already used. / UNAUTHORIZED: no pending sign-in',
+  ),
   403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
   409: errorResponse('SIGN_IN_NOT_PENDING: the session is signed in already'),
   429: errorResponse('TOO_MANY_REQUESTS: too many failed attempts; see Retry-After'),
@@ -41,7 +43,11 @@ export const loginTotpRoute: RouteSpec = {
   responses: { 200: { description: 'Signed in', schema: signedIn }, ...pendingErrors },
   handler: (deps) => async (request) => {
     const { code } = request.payload as { code: string };
-    const user = await deps.signIn.withTotp(pendingSession(request), code, clientAddress(request, deps.config.server.trustProxy));
+    const user = await deps.signIn.withTotp(
+      pendingSession(request),
+      code,
+      clientAddress(request, deps.config.server.trustProxy),
+    );
     return { user: toSessionUserBody(await deps.userViews.sessionUser(user)) };
   },
 };
@@ -49,25 +55,34 @@ export const loginTotpRoute: RouteSpec = {
 export const loginRecoveryCodeRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Complete a sign-in with a recovery code',
-  description: 'Spends the code (each works once); `recovery_codes_left` says how many remain. Case, spaces and dashes do not matter.',
+  description:
+    'Spends the code (each works once); `recovery_codes_left` says how many remain. Case, spaces and dashes do not matter.',
   validate: {
-    payload: Joi.object({ code: Joi.string().trim().min(1).max(64).required().description('One of the recovery codes, e.g. abcde-fghij') }).label(
-      'LoginRecoveryCodeRequest',
-    ),
+    payload: Joi.object({
+      code: Joi.string().trim().min(1).max(64).required().description('One of the recovery codes, e.g. abcde-fghij'),
+    }).label('LoginRecoveryCodeRequest'),
   },
   responses: {
     200: {
       description: 'Signed in',
-      schema: Joi.object({ user: sessionUserSchema.required(), recovery_codes_left: Joi.number().integer().min(0).required() }).label(
-        'RecoveryCodeSucceeded',
-      ),
+      schema: Joi.object({
+        user: sessionUserSchema.required(),
+        recovery_codes_left: Joi.number().integer().min(0).required(),
+      }).label('RecoveryCodeSucceeded'),
     },
     ...pendingErrors,
   },
   handler: (deps) => async (request) => {
     const { code } = request.payload as { code: string };
-    const result = await deps.signIn.withRecoveryCode(pendingSession(request), code, clientAddress(request, deps.config.server.trustProxy));
-    return { user: toSessionUserBody(await deps.userViews.sessionUser(result.user)), recovery_codes_left: result.recoveryCodesLeft };
+    const result = await deps.signIn.withRecoveryCode(
+      pendingSession(request),
+      code,
+      clientAddress(request, deps.config.server.trustProxy),
+    );
+    return {
+      user: toSessionUserBody(await deps.userViews.sessionUser(result.user)),
+      recovery_codes_left: result.recoveryCodesLeft,
+    };
   },
 };
 
@@ -90,10 +105,15 @@ export const passkeyOptionsRoute: RouteSpec = {
   description:
     "WebAuthn request options for a discoverable credential (pass them to @simplewebauthn/browser's startAuthentication). With the pending session of a right password they complete that sign-in and list the user's passkeys; otherwise they are for a passwordless sign-in. The challenge lives 5 minutes and works once.",
   validate: { payload: Joi.object({}).allow(null).label('PasskeyOptionsRequest') },
-  responses: { 200: { description: 'WebAuthn request options', schema: webAuthnOptionsSchema.label('PasskeyRequestOptions') }, ...passkeyErrors },
+  responses: {
+    200: { description: 'WebAuthn request options', schema: webAuthnOptionsSchema.label('PasskeyRequestOptions') },
+    ...passkeyErrors,
+  },
   handler: (deps) => async (request, h) => {
     const pending = await pendingOf(request, deps);
-    const options = await deps.passkeys.authenticationOptions(pending && { sub: pending.user.sub, sessionId: pending.session.idHash });
+    const options = await deps.passkeys.authenticationOptions(
+      pending && { sub: pending.user.sub, sessionId: pending.session.idHash },
+    );
     return h.response(options).header('cache-control', 'no-store');
   },
 };
@@ -112,8 +132,13 @@ export const passkeyVerifyRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { response } = request.payload as { response: unknown };
-    const outcome = await deps.signIn.withPasskey(response, await pendingOf(request, deps), clientAddress(request, deps.config.server.trustProxy));
-    if (outcome.status === 'completed') return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
+    const outcome = await deps.signIn.withPasskey(
+      response,
+      await pendingOf(request, deps),
+      clientAddress(request, deps.config.server.trustProxy),
+    );
+    if (outcome.status === 'completed')
+      return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
     setSessionCookie(h, outcome.sessionId);
     return signInBody(deps, outcome);
   },

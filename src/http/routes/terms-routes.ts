@@ -19,15 +19,27 @@ const termSchema = Joi.object({
   type: Joi.string().valid('link', 'text').required(),
   content: Joi.string()
     .required()
-    .description('The URL (type link) or the text (type text) as the config states it; the text may hold HTML, so sanitise it before inserting it as markup (the built-in pages do)'),
-  accepted_version: Joi.string().allow(null).required().description("The version the signed-in user accepted most recently; null without a session"),
+    .description(
+      'The URL (type link) or the text (type text) as the config states it; the text may hold HTML, so sanitise it before inserting it as markup (the built-in pages do)',
+    ),
+  accepted_version: Joi.string()
+    .allow(null)
+    .required()
+    .description('The version the signed-in user accepted most recently; null without a session'),
   accepted_at: Joi.string().isoDate().allow(null).required(),
 }).label('Term');
 
-const termsResponse = (description: string) => ({ description, schema: Joi.object({ terms: Joi.array().items(termSchema).required() }).label('TermList') });
+const termsResponse = (description: string) => ({
+  description,
+  schema: Joi.object({ terms: Joi.array().items(termSchema).required() }).label('TermList'),
+});
 
 /** The term's content in the locale asked for, else its language, else the default locale, else its first. */
-function localized(content: Record<string, { title: string; type: 'link' | 'text'; content: string }>, locale: string, defaultLocale: string) {
+function localized(
+  content: Record<string, { title: string; type: 'link' | 'text'; content: string }>,
+  locale: string,
+  defaultLocale: string,
+) {
   const language = locale.split('-')[0].toLowerCase();
   const key =
     Object.keys(content).find((k) => k.toLowerCase() === locale.toLowerCase()) ??
@@ -49,7 +61,9 @@ function toBodies(deps: HttpDeps, request: Request, standings: TermStanding[]) {
   }));
 }
 
-const localeQuery = Joi.object({ locale: Joi.string().max(35).description('Preferred locale (else Accept-Language, else i18n.default_locale)') });
+const localeQuery = Joi.object({
+  locale: Joi.string().max(35).description('Preferred locale (else Accept-Language, else i18n.default_locale)'),
+});
 
 export const termsListRoute: RouteSpec = {
   tags: ['Terms'],
@@ -72,14 +86,19 @@ export const termsAcceptRoute: RouteSpec = {
     query: localeQuery,
     payload: Joi.object({
       terms: Joi.array()
-        .items(Joi.object({ id: Joi.string().min(1).max(255).required(), version: Joi.string().min(1).max(255).required() }).label('TermAcceptance'))
+        .items(
+          Joi.object({
+            id: Joi.string().min(1).max(255).required(),
+            version: Joi.string().min(1).max(255).required(),
+          }).label('TermAcceptance'),
+        )
         .min(1)
         .max(100)
         .required(),
     }).label('AcceptTermsRequest'),
   },
   responses: {
-    200: termsResponse('Every current term with the user\'s standing after the acceptance'),
+    200: termsResponse("Every current term with the user's standing after the acceptance"),
     ...commonErrors,
     401: errorResponse('UNAUTHORIZED: Authentication is required to access this resource.'),
     403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
@@ -90,7 +109,9 @@ export const termsAcceptRoute: RouteSpec = {
     const session = readSession(request);
     if (!session) throw new Error('the session auth mode guarantees a session');
     const { terms } = request.payload as { terms: { id: string; version: string }[] };
-    const standings = await deps.userTerms.accept(session.user.sub, terms, { clientAddress: clientAddress(request, deps.config.server.trustProxy) });
+    const standings = await deps.userTerms.accept(session.user.sub, terms, {
+      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    });
     return { terms: toBodies(deps, request, standings) };
   },
 };

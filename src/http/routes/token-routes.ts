@@ -34,7 +34,8 @@ export const tokenRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'Token endpoint',
-  description: 'Grants: authorization_code (with PKCE), refresh_token (rotating), client_credentials. Client authentication: client_secret_basic, client_secret_post, none. See docs/oidc.md.',
+  description:
+    'Grants: authorization_code (with PKCE), refresh_token (rotating), client_credentials. Client authentication: client_secret_basic, client_secret_post, none. See docs/oidc.md.',
   validate: {
     payload: Joi.object({
       grant_type: formParam('authorization_code, refresh_token or client_credentials'),
@@ -65,7 +66,8 @@ export const revokeRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'Token revocation (RFC 7009)',
-  description: 'A refresh token revokes its whole grant; an access token is revoked until it expires. Unknown tokens also answer 200.',
+  description:
+    'A refresh token revokes its whole grant; an access token is revoked until it expires. Unknown tokens also answer 200.',
   validate: {
     payload: Joi.object({
       token: Joi.string().required().description('The token to revoke'),
@@ -106,6 +108,8 @@ export const introspectRoute: RouteSpec = {
   handler: (deps) => async (request, h) => {
     const p = request.payload as Record<string, string | undefined>;
     const credentials = readClientCredentials(authorizationOf(request), p.client_id, p.client_secret);
-    return h.response(await introspectToken({ token: p.token ?? '', credentials }, deps.provider)).header('cache-control', 'no-store');
+    return h
+      .response(await introspectToken({ token: p.token ?? '', credentials }, deps.provider))
+      .header('cache-control', 'no-store');
   },
 };

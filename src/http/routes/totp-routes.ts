@@ -50,7 +50,9 @@ export const totpBeginRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const enrolment = await deps.enrolment.beginTotp(caller(request));
-    return h.response({ secret: enrolment.secret, otpauth_url: enrolment.otpauthUrl }).header('cache-control', 'no-store');
+    return h
+      .response({ secret: enrolment.secret, otpauth_url: enrolment.otpauthUrl })
+      .header('cache-control', 'no-store');
   },
 };
 
@@ -61,14 +63,21 @@ export const totpConfirmRoute: RouteSpec = {
     'Registers the app and answers 10 recovery codes, shown this once. From the pending session of the enrolment at sign-in, it also completes the sign-in.',
   validate: { payload: codePayload('TotpConfirmRequest') },
   responses: {
-    200: { description: 'Registered', schema: Joi.object({ recovery_codes: recoveryCodesSchema.required() }).label('RecoveryCodes') },
+    200: {
+      description: 'Registered',
+      schema: Joi.object({ recovery_codes: recoveryCodesSchema.required() }).label('RecoveryCodes'),
+    },
     ...sessionErrors,
     401: errorResponse('INVALID_CODE: The code is incorrect, expired or already used. / UNAUTHORIZED'),
     409: errorResponse('TOTP_NOT_PENDING: no enrolment was started / TOTP_ALREADY_REGISTERED'),
   },
   handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const recoveryCodes = await deps.enrolment.confirmTotp(caller(request), code, clientAddress(request, deps.config.server.trustProxy));
+    const recoveryCodes = await deps.enrolment.confirmTotp(
+      caller(request),
+      code,
+      clientAddress(request, deps.config.server.trustProxy),
+    );
     return h.response({ recovery_codes: recoveryCodes }).header('cache-control', 'no-store');
   },
 };
@@ -93,15 +102,23 @@ export const totpDeleteRoute: RouteSpec = {
 export const recoveryCodesRoute: RouteSpec = {
   tags: ['User'],
   summary: 'Replace the recovery codes',
-  description: 'Needs a current code of the authenticator app. Answers 10 new codes, shown this once; the old ones stop working.',
+  description:
+    'Needs a current code of the authenticator app. Answers 10 new codes, shown this once; the old ones stop working.',
   validate: { payload: codePayload('RecoveryCodesRequest') },
   responses: {
-    200: { description: 'The new codes', schema: Joi.object({ recovery_codes: recoveryCodesSchema.required() }).label('NewRecoveryCodes') },
+    200: {
+      description: 'The new codes',
+      schema: Joi.object({ recovery_codes: recoveryCodesSchema.required() }).label('NewRecoveryCodes'),
+    },
     ...codeErrors,
   },
   handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const recoveryCodes = await deps.totp.regenerateRecoveryCodes(caller(request).user, code, clientAddress(request, deps.config.server.trustProxy));
+    const recoveryCodes = await deps.totp.regenerateRecoveryCodes(
+      caller(request).user,
+      code,
+      clientAddress(request, deps.config.server.trustProxy),
+    );
     return h.response({ recovery_codes: recoveryCodes }).header('cache-control', 'no-store');
   },
 };

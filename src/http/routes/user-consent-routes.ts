@@ -21,14 +21,20 @@ const consentSchema = Joi.object({
   client_id: Joi.string().required(),
   client_name: Joi.string().required(),
   scopes: Joi.array().items(Joi.string()).required(),
-  granted_at: Joi.string().isoDate().required().description('When the user last allowed the application (ISO 8601, UTC)'),
+  granted_at: Joi.string()
+    .isoDate()
+    .required()
+    .description('When the user last allowed the application (ISO 8601, UTC)'),
 }).label('UserConsent');
 
 export const userConsentsListRoute: RouteSpec = {
   tags: ['Consent'],
   summary: 'The applications the signed-in user has given access',
   responses: {
-    200: { description: 'Consents, ordered by client_id', schema: Joi.object({ consents: Joi.array().items(consentSchema).required() }).label('UserConsentList') },
+    200: {
+      description: 'Consents, ordered by client_id',
+      schema: Joi.object({ consents: Joi.array().items(consentSchema).required() }).label('UserConsentList'),
+    },
     ...sessionErrors,
   },
   handler: (deps) => async (request, h) => {
@@ -49,8 +55,12 @@ export const userConsentRevokeRoute: RouteSpec = {
   tags: ['Consent'],
   summary: "Withdraw an application's access",
   description:
-    "Deletes the consent and revokes every grant the user gave the application: its refresh and access tokens stop at once, and the next authorization asks for consent again.",
-  validate: { params: Joi.object({ client_id: Joi.string().min(1).max(255).required().description('The application (client_id)') }) },
+    'Deletes the consent and revokes every grant the user gave the application: its refresh and access tokens stop at once, and the next authorization asks for consent again.',
+  validate: {
+    params: Joi.object({
+      client_id: Joi.string().min(1).max(255).required().description('The application (client_id)'),
+    }),
+  },
   responses: {
     204: { description: 'Withdrawn' },
     ...sessionErrors,

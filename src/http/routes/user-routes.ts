@@ -43,7 +43,9 @@ const profileResponse = (description: string) => ({
 const unauthorized = errorResponse('UNAUTHORIZED: Authentication is required to access this resource.');
 const notEditable = 'USER_NOT_EDITABLE: This user account cannot be modified. (config-managed: the file owns it)';
 const originRefused = 'ORIGIN_NOT_ALLOWED: the request came from another origin';
-const tooMany = errorResponse('TOO_MANY_REQUESTS: too many wrong passwords for this account or address (the login rate limit); see Retry-After');
+const tooMany = errorResponse(
+  'TOO_MANY_REQUESTS: too many wrong passwords for this account or address (the login rate limit); see Retry-After',
+);
 
 /** "" means "not set" (a cleared form field): the profile stores null. */
 const orNull = (value: string | null | undefined) => (value === '' ? null : value);
@@ -64,7 +66,7 @@ export const userUpdateRoute: RouteSpec = {
   summary: 'Change your profile',
   description:
     'Sets the fields given; absent ones stay, null or "" clears one. `locale` must be one of i18n.locales (compared case-insensitively, stored as configured). ' +
-    'A config-managed user\'s profile comes from the config file: any change answers 403 USER_NOT_EDITABLE. An empty body changes nothing.',
+    "A config-managed user's profile comes from the config file: any change answers 403 USER_NOT_EDITABLE. An empty body changes nothing.",
   validate: {
     payload: Joi.object({
       name: profileText('Full name'),
@@ -80,7 +82,12 @@ export const userUpdateRoute: RouteSpec = {
     403: errorResponse(`${notEditable} / ${originRefused}`),
   },
   handler: (deps) => async (request) => {
-    const body = request.payload as { name?: string | null; given_name?: string | null; family_name?: string | null; locale?: string | null };
+    const body = request.payload as {
+      name?: string | null;
+      given_name?: string | null;
+      family_name?: string | null;
+      locale?: string | null;
+    };
     const user = await deps.profiles.update(signedIn(request).user, {
       name: orNull(body.name),
       givenName: orNull(body.given_name),
@@ -101,13 +108,19 @@ export const userChangePasswordRoute: RouteSpec = {
   validate: {
     payload: Joi.object({
       current_password: Joi.string().min(1).max(1024).description('The password now; required when the user has one'),
-      new_password: Joi.string().allow('').max(256).required().description('At least auth.password_min_length characters'),
+      new_password: Joi.string()
+        .allow('')
+        .max(256)
+        .required()
+        .description('At least auth.password_min_length characters'),
     }).label('ChangePasswordRequest'),
   },
   responses: {
     204: { description: 'Changed; other sessions and their tokens ended' },
     ...commonErrors,
-    400: errorResponse('VALIDATION_ERROR (current_password is required when the user has a password), MALFORMED_JSON, or PASSWORD_TOO_SHORT'),
+    400: errorResponse(
+      'VALIDATION_ERROR (current_password is required when the user has a password), MALFORMED_JSON, or PASSWORD_TOO_SHORT',
+    ),
     401: errorResponse('UNAUTHORIZED (no session), or INVALID_CREDENTIALS: The password is incorrect.'),
     403: errorResponse(`${notEditable} / ${originRefused}`),
     429: tooMany,
@@ -156,7 +169,9 @@ export const userDeleteRoute: RouteSpec = {
     401: errorResponse(
       'UNAUTHORIZED (no session), INVALID_CREDENTIALS: The password is incorrect., or REAUTHENTICATION_REQUIRED: a user without a password signed in more than 10 minutes ago',
     ),
-    403: errorResponse(`ACCOUNT_DELETION_DISABLED (account_deletion.enabled is false) / ${notEditable} / ${originRefused}`),
+    403: errorResponse(
+      `ACCOUNT_DELETION_DISABLED (account_deletion.enabled is false) / ${notEditable} / ${originRefused}`,
+    ),
     429: tooMany,
   },
   handler: (deps) => async (request, h) => {
@@ -171,7 +186,11 @@ export const userDeleteRoute: RouteSpec = {
     clearSessionCookie(h);
     const profile = toProfileBody(await deps.userViews.profile(deleted.user));
     return {
-      user: { ...profile, deleted_at: new Date(deleted.user.deletedAt as number).toISOString(), erase_after: new Date(deleted.eraseAfter).toISOString() },
+      user: {
+        ...profile,
+        deleted_at: new Date(deleted.user.deletedAt as number).toISOString(),
+        erase_after: new Date(deleted.eraseAfter).toISOString(),
+      },
     };
   },
 };

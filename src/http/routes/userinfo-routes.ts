@@ -14,7 +14,8 @@ import { oauthErrorResponse } from '../schemas/oauth-schemas.js';
 function bearerToken(request: Request, deps: HttpDeps): string {
   const header = request.headers.authorization as string | undefined;
   const fromBody = (request.payload as Record<string, unknown> | null | undefined)?.access_token;
-  if (header !== undefined && fromBody !== undefined) throw new OAuthError('invalid_request', 'Send the access token once.');
+  if (header !== undefined && fromBody !== undefined)
+    throw new OAuthError('invalid_request', 'Send the access token once.');
   if (typeof fromBody === 'string') return fromBody;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match) throw missingBearerToken(deps.provider.issuer);
@@ -24,7 +25,9 @@ function bearerToken(request: Request, deps: HttpDeps): string {
 const responses = {
   200: {
     description: 'Claims of the user by granted scope',
-    schema: Joi.object({ sub: Joi.string().required(), email: Joi.string(), email_verified: Joi.boolean() }).unknown(true).label('UserInfo'),
+    schema: Joi.object({ sub: Joi.string().required(), email: Joi.string(), email_verified: Joi.boolean() })
+      .unknown(true)
+      .label('UserInfo'),
   },
   400: oauthErrorResponse('invalid_request'),
   401: oauthErrorResponse('invalid_token, with the RFC 6750 WWW-Authenticate challenge'),

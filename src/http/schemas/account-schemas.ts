@@ -14,9 +14,15 @@ export const linkTokenSchema = Joi.string().min(1).max(512).description('The `to
 
 /** `?locale=`: the language the page shows, which the mail is then written in (before Accept-Language). */
 export const localeQuery = Joi.object({
-  locale: Joi.string().max(35).description('Language of the mail this request causes; else Accept-Language, else i18n.default_locale'),
+  locale: Joi.string()
+    .max(35)
+    .description('Language of the mail this request causes; else Accept-Language, else i18n.default_locale'),
 });
 
 export const originRefused = errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin');
-export const emailDisabledResponse = errorResponse('EMAIL_DISABLED: this server does not send e-mail (email.enabled is false)');
-export const tooManyRequestsResponse = errorResponse('TOO_MANY_REQUESTS: too many requests for this e-mail or from this address; see Retry-After');
+export const emailDisabledResponse = errorResponse(
+  'EMAIL_DISABLED: this server does not send e-mail (email.enabled is false)',
+);
+export const tooManyRequestsResponse = errorResponse(
+  'TOO_MANY_REQUESTS: too many requests for this e-mail or from this address; see Retry-After',
+);

@@ -32,16 +32,25 @@ export const webAuthnResponseSchema = Joi.object({
 
 export const webAuthnOptionsSchema = Joi.object({ challenge: Joi.string().required() })
   .unknown(true)
-  .description('WebAuthn options (PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON) for @simplewebauthn/browser');
+  .description(
+    'WebAuthn options (PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON) for @simplewebauthn/browser',
+  );
 
-export const passkeyNameSchema = Joi.string().trim().min(1).max(100).description('A name to tell the passkey apart, e.g. "Laptop"');
+export const passkeyNameSchema = Joi.string()
+  .trim()
+  .min(1)
+  .max(100)
+  .description('A name to tell the passkey apart, e.g. "Laptop"');
 
 export const passkeySchema = Joi.object({
   id: Joi.string().required(),
   name: Joi.string().required(),
   created_at: Joi.string().isoDate().required(),
   last_used_at: Joi.string().isoDate().allow(null).required().description('Null until it signs in'),
-  device_type: Joi.string().valid('single_device', 'multi_device').required().description('multi_device: a synced passkey'),
+  device_type: Joi.string()
+    .valid('single_device', 'multi_device')
+    .required()
+    .description('multi_device: a synced passkey'),
   backed_up: Joi.boolean().required(),
 }).label('Passkey');
 

@@ -14,7 +14,9 @@ const sessionUserKeys = {
   email_verification_required: Joi.boolean().required(),
   has_password: Joi.boolean().required(),
   totp_registered: Joi.boolean().required(),
-  totp_recovery_codes_missing: Joi.boolean().required().description('True when TOTP is registered and no unused recovery codes are left'),
+  totp_recovery_codes_missing: Joi.boolean()
+    .required()
+    .description('True when TOTP is registered and no unused recovery codes are left'),
   second_factor_required: Joi.boolean().required(),
   passkey_count: Joi.number().integer().min(0).required(),
 };
@@ -26,11 +28,18 @@ export const isoDateTime = Joi.string().pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:
 
 /** The profile fields as stored: null when not given. */
 export const profileKeys = {
-  recovery_codes_left: Joi.number().integer().min(0).required().description('Unused recovery codes of the authenticator app (0 without one)'),
+  recovery_codes_left: Joi.number()
+    .integer()
+    .min(0)
+    .required()
+    .description('Unused recovery codes of the authenticator app (0 without one)'),
   name: Joi.string().allow(null).required().description('Full name (OIDC claim name)'),
   given_name: Joi.string().allow(null).required().description('Given name (OIDC claim given_name)'),
   family_name: Joi.string().allow(null).required().description('Family name (OIDC claim family_name)'),
-  locale: Joi.string().allow(null).required().description('Preferred language, one of i18n.locales (OIDC claim locale)'),
+  locale: Joi.string()
+    .allow(null)
+    .required()
+    .description('Preferred language, one of i18n.locales (OIDC claim locale)'),
   created_at: isoDateTime.required().description('When the account was created (ISO 8601 UTC)'),
 };
 
@@ -51,7 +60,10 @@ export const paginationSchema = Joi.object({
 }).label('Pagination');
 
 /** SPEC.md 2.1: e-mail format, no leading dot, no consecutive dots (joi's address rules reject both). */
-export const emailSchema = Joi.string().trim().max(320).email({ tlds: { allow: false } });
+export const emailSchema = Joi.string()
+  .trim()
+  .max(320)
+  .email({ tlds: { allow: false } });
 
 /** SPEC.md 8: sub length 1..255. */
 export const subSchema = Joi.string().min(1).max(255);

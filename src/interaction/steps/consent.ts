@@ -15,7 +15,10 @@ export async function consent(state: Identified, deps: SignInDeps): Promise<Step
   if (request.consentDenied) return refuse({ error: 'access_denied', description: 'The user denied the request.' });
   if (!(await needsConsent(request, identity.sub, deps))) return proceed(state);
   const location = consentLocation(authorizeReturnTo(request.params, { dropPrompt: 'consent' }));
-  return showPage(request, location, { error: 'consent_required', description: 'The user must consent to this request.' });
+  return showPage(request, location, {
+    error: 'consent_required',
+    description: 'The user must consent to this request.',
+  });
 }
 
 async function needsConsent(request: PendingAuthorization, sub: string, deps: SignInDeps): Promise<boolean> {

@@ -18,5 +18,8 @@ export function emailVerified(state: Identified): StepResult {
   if (!user.emailVerificationRequired || user.emailVerified) return proceed(state);
   if (request === null) return { kind: 'email_not_verified' };
   const location = loginLocation(authorizeReturnTo(request.params), { loginHint: request.params.login_hint });
-  return showPage(request, location, { error: 'login_required', description: 'The user must verify their e-mail address.' });
+  return showPage(request, location, {
+    error: 'login_required',
+    description: 'The user must verify their e-mail address.',
+  });
 }

@@ -16,5 +16,7 @@ import { proceed, type StepResult } from '../step-result.js';
 export function enrolSecondFactor(state: Identified, deps: SignInDeps): StepResult {
   const { identity } = state;
   if (identity.kind === 'session' || hasSecondFactor(identity.amr)) return proceed(state);
-  return isSecondFactorRequired(identity.user, deps.secondFactorPolicy) ? { kind: 'second_factor_enrolment' } : proceed(state);
+  return isSecondFactorRequired(identity.user, deps.secondFactorPolicy)
+    ? { kind: 'second_factor_enrolment' }
+    : proceed(state);
 }

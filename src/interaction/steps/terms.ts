@@ -19,7 +19,8 @@ import { proceed, refuse, showPage, type StepResult } from '../step-result.js';
 export async function terms(state: Identified, deps: SignInDeps): Promise<StepResult> {
   const { identity, request } = state;
   if (request === null) return proceed(state);
-  if (request.termsDeclined) return refuse({ error: 'access_denied', description: 'The user declined the terms of service.' });
+  if (request.termsDeclined)
+    return refuse({ error: 'access_denied', description: 'The user declined the terms of service.' });
   const outstanding = await deps.terms.outstanding(identity.sub);
   if (outstanding.required.length === 0 && outstanding.implicit.length === 0) return proceed(state);
   if (outstanding.required.length === 0 && request.prompt.has('none')) {
@@ -27,5 +28,8 @@ export async function terms(state: Identified, deps: SignInDeps): Promise<StepRe
     return proceed(state);
   }
   const location = termsLocation(authorizeReturnTo(request.params));
-  return showPage(request, location, { error: 'interaction_required', description: 'The user must accept the terms of service.' });
+  return showPage(request, location, {
+    error: 'interaction_required',
+    description: 'The user must accept the terms of service.',
+  });
 }

@@ -26,13 +26,17 @@ export function checkPkce(state: WithScopes): WithPkce {
       throw new OAuthError('invalid_request', 'The code_challenge_method is given without a code_challenge.');
     }
     if (client.tokenEndpointAuthMethod === 'none' || client.requirePkce) {
-      throw new OAuthError('invalid_request', 'PKCE is required: send a code_challenge with code_challenge_method S256.');
+      throw new OAuthError(
+        'invalid_request',
+        'PKCE is required: send a code_challenge with code_challenge_method S256.',
+      );
     }
     return { ...state, pkce: null };
   }
   if (params.code_challenge_method !== 'S256') {
     throw new OAuthError('invalid_request', 'The code_challenge_method must be S256.');
   }
-  if (!s256Challenge.test(challenge)) throw new OAuthError('invalid_request', 'The code_challenge is not a S256 challenge.');
+  if (!s256Challenge.test(challenge))
+    throw new OAuthError('invalid_request', 'The code_challenge is not a S256 challenge.');
   return { ...state, pkce: { challenge, method: 'S256' } };
 }

@@ -11,11 +11,13 @@ const responseModes = ['query', 'form_post'];
 export function checkResponseType(state: WithTarget): WithTarget {
   const { params, client } = state;
   if (params.request !== undefined) throw new OAuthError('request_not_supported', 'Request objects are not supported.');
-  if (params.request_uri !== undefined) throw new OAuthError('request_uri_not_supported', 'The request_uri parameter is not supported.');
+  if (params.request_uri !== undefined)
+    throw new OAuthError('request_uri_not_supported', 'The request_uri parameter is not supported.');
   if (params.response_mode !== undefined && !responseModes.includes(params.response_mode)) {
     throw new OAuthError('invalid_request', 'The response_mode must be query or form_post.');
   }
-  if (params.response_type === undefined) throw new OAuthError('invalid_request', 'The response_type parameter is missing.');
+  if (params.response_type === undefined)
+    throw new OAuthError('invalid_request', 'The response_type parameter is missing.');
   if (params.response_type !== 'code') {
     throw new OAuthError('unsupported_response_type', 'Only the response_type code is supported.');
   }

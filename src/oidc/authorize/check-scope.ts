@@ -17,9 +17,11 @@ export function checkScope(state: WithTarget): WithScopes {
   const requested = (state.params.scope ?? '').split(' ').filter((s) => s !== '');
   if (!requested.includes('openid')) throw new OAuthError('invalid_scope', 'The openid scope is required.');
   const { client } = state;
-  if (!client.scopes.includes('openid')) throw new OAuthError('invalid_scope', 'The client may not request the openid scope.');
+  if (!client.scopes.includes('openid'))
+    throw new OAuthError('invalid_scope', 'The client may not request the openid scope.');
   const scopes = [...new Set(requested)].filter(
-    (scope) => client.scopes.includes(scope) && (scope !== 'offline_access' || client.grantTypes.includes('refresh_token')),
+    (scope) =>
+      client.scopes.includes(scope) && (scope !== 'offline_access' || client.grantTypes.includes('refresh_token')),
   );
   return { ...state, scopes };
 }

@@ -37,14 +37,24 @@ export type EndSessionOutcome =
  * that leaked cannot sign the user out of a later session unasked.
  */
 function hintMatchesSession(hint: IdTokenHint | null, session: { sub: string; authTime: number }): boolean {
-  return hint !== null && hint.sub === session.sub && hint.authTime !== null && hint.authTime >= Math.floor(session.authTime / 1000) * 1000;
+  return (
+    hint !== null &&
+    hint.sub === session.sub &&
+    hint.authTime !== null &&
+    hint.authTime >= Math.floor(session.authTime / 1000) * 1000
+  );
 }
 
 /** §3: the redirect URI must be one the client registered; `state` goes back with it. */
-async function postLogoutLocation(request: EndSessionRequest, hint: IdTokenHint | null, deps: ProviderDeps): Promise<string | null> {
+async function postLogoutLocation(
+  request: EndSessionRequest,
+  hint: IdTokenHint | null,
+  deps: ProviderDeps,
+): Promise<string | null> {
   if (request.postLogoutRedirectUri === undefined) return null;
   const clientId = hint?.clientId ?? request.clientId;
-  if (clientId === undefined) throw new OAuthError('invalid_request', 'post_logout_redirect_uri needs an id_token_hint or a client_id.');
+  if (clientId === undefined)
+    throw new OAuthError('invalid_request', 'post_logout_redirect_uri needs an id_token_hint or a client_id.');
   const client = await deps.clients.find(clientId);
   if (!client || !isRegisteredPostLogoutRedirectUri(client, request.postLogoutRedirectUri)) {
     throw new OAuthError('invalid_request', 'The post_logout_redirect_uri is not registered for this client.');
@@ -63,5 +73,7 @@ export async function endSession(request: EndSessionRequest, deps: ProviderDeps)
   const { session } = request;
   if (session !== null && !request.confirmed && !hintMatchesSession(hint, session)) return { kind: 'confirm' };
   const endsSession = session !== null;
-  return location === null ? { kind: 'logged_out_page', endSession: endsSession } : { kind: 'redirect', location, endSession: endsSession };
+  return location === null
+    ? { kind: 'logged_out_page', endSession: endsSession }
+    : { kind: 'redirect', location, endSession: endsSession };
 }

@@ -41,10 +41,12 @@ export const authorizationCodeGrant: Grant<AuthorizationCodeRequest, CheckedCode
       await deps.tokenStore.revokeGrant(deps.db, record.grantId, now);
       throw new OAuthError('invalid_grant', 'The authorization code has already been used.');
     }
-    if (record.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
+    if (record.clientId !== client.clientId)
+      throw new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
     if (record.expiresAt <= now) throw new OAuthError('invalid_grant', 'The authorization code has expired.');
     // RFC 6749 §4.1.3: identical to the redirect_uri of the authorization request.
-    if (request.redirectUri !== record.redirectUri) throw new OAuthError('invalid_grant', 'The redirect_uri does not match the authorization request.');
+    if (request.redirectUri !== record.redirectUri)
+      throw new OAuthError('invalid_grant', 'The redirect_uri does not match the authorization request.');
     // Defence in depth: the authorization endpoint already demands PKCE of these clients.
     if (record.codeChallenge === null && (client.tokenEndpointAuthMethod === 'none' || client.requirePkce)) {
       throw new OAuthError('invalid_grant', 'The code was issued without PKCE, which this client requires.');
@@ -57,7 +59,10 @@ export const authorizationCodeGrant: Grant<AuthorizationCodeRequest, CheckedCode
   async issue({ record, now }, scopes, client, deps) {
     const user = await loadGrantUser(record.sub, deps);
     const grant = grantOf(record, null, now);
-    const { issued, accessExpiresAt } = await signUserTokens({ client, user, grant, scopes, nonce: record.nonce }, deps);
+    const { issued, accessExpiresAt } = await signUserTokens(
+      { client, user, grant, scopes, nonce: record.nonce },
+      deps,
+    );
     const refreshToken = mayRefresh(grant, client) ? newOpaqueToken() : null;
     // Signed before the transaction; when the grant's insert refuses, the signed tokens are dropped unseen.
     const stored = await deps.transaction(async (tx) => {
@@ -67,7 +72,14 @@ export const authorizationCodeGrant: Grant<AuthorizationCodeRequest, CheckedCode
         const now = deps.clock.now();
         expiresAt = now + deps.tokens.refreshTokenTtlSeconds * 1000;
         const owner = { grantId: grant.grantId, clientId: client.clientId, sub: user.sub, scopes: grant.scopes };
-        await deps.tokenStore.insertRefreshToken(tx, { ...owner, tokenHash: hashOpaqueToken(refreshToken), expiresAt, rotatedAt: null, revokedAt: null, createdAt: now });
+        await deps.tokenStore.insertRefreshToken(tx, {
+          ...owner,
+          tokenHash: hashOpaqueToken(refreshToken),
+          expiresAt,
+          rotatedAt: null,
+          revokedAt: null,
+          createdAt: now,
+        });
       }
       await deps.tokenStore.extendGrant(tx, grant.grantId, expiresAt);
       return true;

@@ -15,12 +15,16 @@ export const clientCredentialsGrant: Grant<ClientCredentialsRequest, Checked> = 
   grantType: 'client_credentials',
   read: (form) => ({ grantType: 'client_credentials', scope: form.scope }),
   async check(_request, client) {
-    if (client.tokenEndpointAuthMethod === 'none') throw new OAuthError('unauthorized_client', 'A public client cannot use client_credentials.');
+    if (client.tokenEndpointAuthMethod === 'none')
+      throw new OAuthError('unauthorized_client', 'A public client cannot use client_credentials.');
     return { allowedScopes: client.scopes.filter((s) => !userScopes.has(s)) };
   },
   scopeRefusal: 'Scopes not allowed for client_credentials: ',
   async issue(_checked, scopes, client, deps) {
-    const access = await issueAccessToken({ sub: client.clientId, clientId: client.clientId, scopes, grantId: null, authTime: null }, deps);
+    const access = await issueAccessToken(
+      { sub: client.clientId, clientId: client.clientId, scopes, grantId: null, authTime: null },
+      deps,
+    );
     return { accessToken: access.token, expiresIn: access.expiresIn };
   },
 };

@@ -11,7 +11,13 @@ import { refreshTokenGrant } from './refresh-token.js';
 import { clientCredentialsGrant } from './client-credentials.js';
 
 export type { Checked, Grant, IssuedTokens } from './grant.js';
-export type { AuthorizationCodeRequest, ClientCredentialsRequest, GrantRequest, MissingParameters, RefreshTokenRequest } from './grant-request.js';
+export type {
+  AuthorizationCodeRequest,
+  ClientCredentialsRequest,
+  GrantRequest,
+  MissingParameters,
+  RefreshTokenRequest,
+} from './grant-request.js';
 export type { TokenForm } from './token-form.js';
 
 /**

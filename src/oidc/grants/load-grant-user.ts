@@ -5,6 +5,7 @@ import type { ProviderDeps } from '../provider-deps.js';
 /** The grant's user, still there and not soft-deleted; otherwise the grant is dead. */
 export async function loadGrantUser(sub: string, deps: ProviderDeps, cacheGeneration?: number): Promise<UserRecord> {
   const user = await deps.cachedReads.findUser(sub, cacheGeneration);
-  if (!user || user.deletedAt !== null) throw new OAuthError('invalid_grant', 'The user of this grant no longer exists.');
+  if (!user || user.deletedAt !== null)
+    throw new OAuthError('invalid_grant', 'The user of this grant no longer exists.');
   return user;
 }

@@ -19,12 +19,30 @@ export interface UserTokensInput {
  * itself, never in a transaction that waits on these signatures: that
  * would hold SQLite's one connection meanwhile.
  */
-export async function signUserTokens(input: UserTokensInput, deps: ProviderDeps): Promise<{ issued: IssuedTokens; accessExpiresAt: number }> {
+export async function signUserTokens(
+  input: UserTokensInput,
+  deps: ProviderDeps,
+): Promise<{ issued: IssuedTokens; accessExpiresAt: number }> {
   const { client, user, grant, scopes } = input;
-  const access = await issueAccessToken({ sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime }, deps);
+  const access = await issueAccessToken(
+    { sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime },
+    deps,
+  );
   const issued: IssuedTokens = { accessToken: access.token, expiresIn: access.expiresIn };
   if (scopes.includes('openid')) {
-    issued.idToken = await issueIdToken({ user, clientId: client.clientId, alg: client.idTokenSignedResponseAlg, scopes, authTime: grant.authTime, amr: grant.amr, nonce: input.nonce, accessToken: access.token }, deps);
+    issued.idToken = await issueIdToken(
+      {
+        user,
+        clientId: client.clientId,
+        alg: client.idTokenSignedResponseAlg,
+        scopes,
+        authTime: grant.authTime,
+        amr: grant.amr,
+        nonce: input.nonce,
+        accessToken: access.token,
+      },
+      deps,
+    );
   }
   return { issued, accessExpiresAt: access.expiresAt };
 }

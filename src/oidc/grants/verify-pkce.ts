@@ -11,7 +11,8 @@ const verifierShape = /^[A-Za-z0-9\-._~]{43,128}$/;
  */
 export function verifyPkce(codeChallenge: string | null, codeVerifier: string | undefined): void {
   if (codeChallenge === null) {
-    if (codeVerifier !== undefined) throw new OAuthError('invalid_grant', 'A code_verifier was sent for a code issued without PKCE.');
+    if (codeVerifier !== undefined)
+      throw new OAuthError('invalid_grant', 'A code_verifier was sent for a code issued without PKCE.');
     return;
   }
   if (codeVerifier === undefined) throw new OAuthError('invalid_grant', 'The code_verifier is missing.');

@@ -25,16 +25,26 @@ function withScope(response: Record<string, unknown>, scopes: string[]): Record<
   return response;
 }
 
-export async function introspectToken(request: IntrospectionRequest, deps: ProviderDeps): Promise<Record<string, unknown>> {
+export async function introspectToken(
+  request: IntrospectionRequest,
+  deps: ProviderDeps,
+): Promise<Record<string, unknown>> {
   const client = await authenticateClient(request.credentials, deps);
-  if (client.tokenEndpointAuthMethod === 'none') throw new OAuthError('unauthorized_client', 'A public client cannot introspect tokens.');
+  if (client.tokenEndpointAuthMethod === 'none')
+    throw new OAuthError('unauthorized_client', 'A public client cannot introspect tokens.');
   // A refresh token is opaque base64url (no dot); an access token is a JWS: each is looked for only where it can be.
   if (!request.token.includes('.')) {
     const now = deps.clock.now();
     const stored = await deps.refreshTokens.find(hashOpaqueToken(request.token));
     if (!stored) return inactive;
     const { token: refresh, grant } = stored;
-    if (refresh.clientId !== client.clientId || refresh.revokedAt !== null || refresh.rotatedAt !== null || refresh.expiresAt <= now) return inactive;
+    if (
+      refresh.clientId !== client.clientId ||
+      refresh.revokedAt !== null ||
+      refresh.rotatedAt !== null ||
+      refresh.expiresAt <= now
+    )
+      return inactive;
     if (!grant || grant.revokedAt !== null) return inactive;
     const response = {
       active: true,

@@ -27,7 +27,8 @@ export async function revokeToken(request: RevocationRequest, deps: ProviderDeps
   }
   try {
     const claims = await verifyAccessTokenJwt(request.token, deps);
-    if (claims.clientId === client.clientId) await deps.tokenStore.revokeAccessToken(deps.db, claims.jti, claims.exp * 1000);
+    if (claims.clientId === client.clientId)
+      await deps.tokenStore.revokeAccessToken(deps.db, claims.jti, claims.exp * 1000);
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
   }

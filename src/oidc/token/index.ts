@@ -24,12 +24,14 @@ export type { TokenForm } from '../grants/index.js';
 
 /** RFC 6749 §5.2 unauthorized_client: the client is not registered for this grant. */
 function checkGrantAllowed(client: ClientRecord, grantType: ClientGrantType): void {
-  if (!client.grantTypes.includes(grantType)) throw new OAuthError('unauthorized_client', `The client is not allowed to use the ${grantType} grant.`);
+  if (!client.grantTypes.includes(grantType))
+    throw new OAuthError('unauthorized_client', `The client is not allowed to use the ${grantType} grant.`);
 }
 
 /** RFC 6749 §5.2 invalid_request: a required parameter is missing. */
 function checkParameters(parameters: GrantRequest | MissingParameters): GrantRequest {
-  if ('missing' in parameters) throw new OAuthError('invalid_request', `Missing parameter: ${parameters.missing.join(', ')}.`);
+  if ('missing' in parameters)
+    throw new OAuthError('invalid_request', `Missing parameter: ${parameters.missing.join(', ')}.`);
   return parameters;
 }
 

@@ -24,8 +24,10 @@ export interface TokenRequest {
  */
 export function readTokenRequest(form: TokenForm, authorization: string | undefined): TokenRequest {
   const grantType = form.grant_type;
-  if (grantType === undefined || grantType === '') throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
-  if (!isGrantType(grantType)) throw new OAuthError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
+  if (grantType === undefined || grantType === '')
+    throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
+  if (!isGrantType(grantType))
+    throw new OAuthError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
   return {
     grantType,
     credentials: readClientCredentials(authorization, form.client_id, form.client_secret),

@@ -20,7 +20,11 @@ export interface TokenResponse {
  * when the grant matches a request that named none.
  */
 export function respond(issued: IssuedTokens, scopes: string[]): TokenResponse {
-  const response: TokenResponse = { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn };
+  const response: TokenResponse = {
+    access_token: issued.accessToken,
+    token_type: 'Bearer',
+    expires_in: issued.expiresIn,
+  };
   const scope = formatScope(scopes);
   if (scope !== undefined) response.scope = scope;
   if (issued.idToken !== undefined) response.id_token = issued.idToken;

@@ -14,6 +14,11 @@ export {
   invalidToken,
   type AccessTokenClaims,
 } from './verify-access-token.js';
-export { createRefreshTokenBatches, type ClaimedRefreshToken, type RefreshTokenBatches, type StoredRefreshToken } from './refresh-token-batches.js';
+export {
+  createRefreshTokenBatches,
+  type ClaimedRefreshToken,
+  type RefreshTokenBatches,
+  type StoredRefreshToken,
+} from './refresh-token-batches.js';
 export { createVerifiedTokenCache, type VerifiedTokenCache } from './verified-token-cache.js';
 export { readIdTokenHint, type IdTokenHint } from './read-id-token-hint.js';

@@ -32,7 +32,10 @@ export const grantIdClaim = 'gid';
  * defaults of relying parties (RS256) do not concern access tokens, which
  * are opaque to clients (RFC 9068 §6).
  */
-export async function issueAccessToken(input: AccessTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<IssuedAccessToken> {
+export async function issueAccessToken(
+  input: AccessTokenInput,
+  deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>,
+): Promise<IssuedAccessToken> {
   const now = Math.floor(deps.clock.now() / 1000);
   const expiresIn = deps.tokens.accessTokenTtlSeconds;
   const claims: Record<string, unknown> = {
@@ -49,5 +52,9 @@ export async function issueAccessToken(input: AccessTokenInput, deps: Pick<Provi
   if (scope !== undefined) claims.scope = scope;
   if (input.authTime !== null) claims.auth_time = Math.floor(input.authTime / 1000);
   if (input.grantId !== null) claims[grantIdClaim] = input.grantId;
-  return { token: await signJwt(deps.signingPool, deps.keys.current(), 'at+jwt', claims), expiresIn, expiresAt: (now + expiresIn) * 1000 };
+  return {
+    token: await signJwt(deps.signingPool, deps.keys.current(), 'at+jwt', claims),
+    expiresIn,
+    expiresAt: (now + expiresIn) * 1000,
+  };
 }

@@ -20,7 +20,9 @@ export interface IdTokenInput {
 /** OIDC Core §3.1.3.6: left half of the hash of the access token, with the hash of the signing alg. */
 function atHash(accessToken: string, key: SigningKey): string {
   // Ed25519 signs with SHA-512 (RFC 8037), so EdDSA's at_hash uses SHA-512.
-  const digest = createHash(key.alg === 'EdDSA' ? 'sha512' : 'sha256').update(accessToken).digest();
+  const digest = createHash(key.alg === 'EdDSA' ? 'sha512' : 'sha256')
+    .update(accessToken)
+    .digest();
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }
 
@@ -30,7 +32,10 @@ function atHash(accessToken: string, key: SigningKey): string {
  * RFC 8176), nonce when the request had one, at_hash, and the profile and
  * e-mail claims of the granted scopes (§5.4, ../user-claims.ts).
  */
-export async function issueIdToken(input: IdTokenInput, deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>): Promise<string> {
+export async function issueIdToken(
+  input: IdTokenInput,
+  deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>,
+): Promise<string> {
   const key = await deps.keys.signingKey(input.alg);
   const now = Math.floor(deps.clock.now() / 1000);
   const claims: Record<string, unknown> = {

@@ -19,7 +19,10 @@ export interface IdTokenHint {
  * passed." Whether it belongs to the current session is end-session's
  * question (by sub and auth_time).
  */
-export async function readIdTokenHint(hint: string, deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock'>): Promise<IdTokenHint> {
+export async function readIdTokenHint(
+  hint: string,
+  deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock'>,
+): Promise<IdTokenHint> {
   try {
     const { payload } = await verifyJwt(hint, deps.keys, {
       typ: 'JWT',
@@ -31,9 +34,14 @@ export async function readIdTokenHint(hint: string, deps: Pick<ProviderDeps, 'is
     // Ours name exactly one audience, the client (OIDC Core §2, no azp).
     const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
     if (typeof payload.sub !== 'string' || typeof aud !== 'string') throw new JwtError('the token has no sub or aud');
-    return { sub: payload.sub, clientId: aud, authTime: typeof payload.auth_time === 'number' ? payload.auth_time * 1000 : null };
+    return {
+      sub: payload.sub,
+      clientId: aud,
+      authTime: typeof payload.auth_time === 'number' ? payload.auth_time * 1000 : null,
+    };
   } catch (error) {
-    if (error instanceof JwtError) throw new OAuthError('invalid_request', 'The id_token_hint is not a valid ID token of this provider.');
+    if (error instanceof JwtError)
+      throw new OAuthError('invalid_request', 'The id_token_hint is not a valid ID token of this provider.');
     throw error;
   }
 }

@@ -69,8 +69,15 @@ export function createRefreshTokenBatches(deps: {
 
   async function commit(claims: Claim[]): Promise<(ClaimedRefreshToken | null)[]> {
     const now = deps.clock.now();
-    const rows = claims.map((c) => ({ tokenHash: c.tokenHash, clientId: c.clientId, successorHash: hashOpaqueToken(c.successor) }));
-    const { claimed, generation } = await deps.tokenStore.claimRefreshTokens(deps.db, rows, { now, successorExpiresAt: now + ttlMs });
+    const rows = claims.map((c) => ({
+      tokenHash: c.tokenHash,
+      clientId: c.clientId,
+      successorHash: hashOpaqueToken(c.successor),
+    }));
+    const { claimed, generation } = await deps.tokenStore.claimRefreshTokens(deps.db, rows, {
+      now,
+      successorExpiresAt: now + ttlMs,
+    });
     const won = new Set<string>();
     return claims.map((c) => {
       const hit = claimed.get(c.tokenHash);

@@ -15,7 +15,10 @@ export interface VerifiedTokenCache {
   set(token: string, claims: AccessTokenClaims): void;
 }
 
-export function createVerifiedTokenCache(options: { maxEntries: number; clockToleranceSeconds: number }): VerifiedTokenCache {
+export function createVerifiedTokenCache(options: {
+  maxEntries: number;
+  clockToleranceSeconds: number;
+}): VerifiedTokenCache {
   const entries = new Map<string, AccessTokenClaims>();
   const tolerance = options.clockToleranceSeconds;
   return {
@@ -31,7 +34,8 @@ export function createVerifiedTokenCache(options: { maxEntries: number; clockTol
       return claims;
     },
     set(token, claims) {
-      if (entries.size >= options.maxEntries && !entries.has(token)) entries.delete(entries.keys().next().value as string);
+      if (entries.size >= options.maxEntries && !entries.has(token))
+        entries.delete(entries.keys().next().value as string);
       entries.set(token, claims);
     },
   };

@@ -29,7 +29,8 @@ const requiredClaims = ['exp', 'iat', 'jti', 'sub', 'client_id'];
 /** RFC 6750 §3.1: a bad token is 401 invalid_token with the Bearer challenge. */
 export function invalidToken(description: string): OAuthError {
   const error = new OAuthError('invalid_token', description);
-  error.headers['www-authenticate'] = `Bearer error="invalid_token", error_description="${description.replace(/["\\]/g, '')}"`;
+  error.headers['www-authenticate'] =
+    `Bearer error="invalid_token", error_description="${description.replace(/["\\]/g, '')}"`;
   return error;
 }
 
@@ -40,7 +41,10 @@ export function invalidToken(description: string): OAuthError {
  * `nbf` and `exp` within accessTokenClockToleranceSeconds. Whether it is
  * still live is checkAccessTokenLive's question.
  */
-export async function verifyAccessTokenJwt(token: string, deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock' | 'verifiedTokens'>): Promise<AccessTokenClaims> {
+export async function verifyAccessTokenJwt(
+  token: string,
+  deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock' | 'verifiedTokens'>,
+): Promise<AccessTokenClaims> {
   const cached = deps.verifiedTokens.get(token, deps.clock.now() / 1000);
   if (cached) return cached;
   const claims = await verifySignedAccessToken(token, deps);
@@ -48,7 +52,10 @@ export async function verifyAccessTokenJwt(token: string, deps: Pick<ProviderDep
   return claims;
 }
 
-async function verifySignedAccessToken(token: string, deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock'>): Promise<AccessTokenClaims> {
+async function verifySignedAccessToken(
+  token: string,
+  deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock'>,
+): Promise<AccessTokenClaims> {
   let payload;
   try {
     ({ payload } = await verifyJwt(token, deps.keys, {
@@ -64,7 +71,13 @@ async function verifySignedAccessToken(token: string, deps: Pick<ProviderDeps, '
     throw error;
   }
   const { sub, client_id: clientId, jti, exp, iat, scope } = payload;
-  if (typeof sub !== 'string' || typeof clientId !== 'string' || typeof jti !== 'string' || typeof exp !== 'number' || typeof iat !== 'number') {
+  if (
+    typeof sub !== 'string' ||
+    typeof clientId !== 'string' ||
+    typeof jti !== 'string' ||
+    typeof exp !== 'number' ||
+    typeof iat !== 'number'
+  ) {
     throw invalidToken('The access token lacks required claims.');
   }
   const grantId = typeof payload[grantIdClaim] === 'string' ? (payload[grantIdClaim] as string) : null;
@@ -82,13 +95,15 @@ async function verifySignedAccessToken(token: string, deps: Pick<ProviderDeps, '
 export async function checkAccessTokenLive(claims: AccessTokenClaims, deps: ProviderDeps): Promise<boolean> {
   if (claims.grantId === null && claims.sub !== claims.clientId) return false;
   if (!(await deps.clients.find(claims.clientId))) return false;
-  const grant = claims.grantId === null ? null : { grantId: claims.grantId, sub: claims.sub, clientId: claims.clientId };
+  const grant =
+    claims.grantId === null ? null : { grantId: claims.grantId, sub: claims.sub, clientId: claims.clientId };
   return deps.cachedReads.isAccessTokenLive(claims.jti, grant);
 }
 
 /** bearerAuth (SPEC.md 5) and userinfo: a verified access token that is still live. */
 export async function verifyAccessToken(token: string, deps: ProviderDeps): Promise<AccessTokenClaims> {
   const claims = await verifyAccessTokenJwt(token, deps);
-  if (!(await checkAccessTokenLive(claims, deps))) throw invalidToken('The access token has been revoked, or does not match its grant.');
+  if (!(await checkAccessTokenLive(claims, deps)))
+    throw invalidToken('The access token has been revoked, or does not match its grant.');
   return claims;
 }

@@ -72,7 +72,8 @@ export const knexAuthorizationCodeRepository = onKnex<AuthorizationCodeRepositor
       .where({ code_hash: codeHash })
       .whereNull('consumed_at')
       .update({ consumed_at: now });
-    const row = (await tx('authorization_codes').where({ code_hash: codeHash }).first()) as AuthorizationCodeRow | undefined;
+    const row = (await tx('authorization_codes').where({ code_hash: codeHash }).first()) as
+      AuthorizationCodeRow | undefined;
     if (!row) return null;
     return { record: fromRow(row), alreadyConsumed: changed === 0 };
   },

@@ -45,7 +45,10 @@ export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
   },
 
   async countByState(tx) {
-    const rows = (await tx('background_jobs').select('state').count({ n: '*' }).groupBy('state')) as { state: BackgroundJobState; n: number | string }[];
+    const rows = (await tx('background_jobs').select('state').count({ n: '*' }).groupBy('state')) as {
+      state: BackgroundJobState;
+      n: number | string;
+    }[];
     const counts = Object.fromEntries(allStates.map((s) => [s, 0])) as Record<BackgroundJobState, number>;
     for (const row of rows) counts[row.state] = Number(row.n);
     return counts;
@@ -155,14 +158,23 @@ export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
   },
 
   async deleteTerminalBefore(tx, before, limit) {
-    const batch = tx('background_jobs').select('id').whereIn('state', terminalStates).andWhere('finished_at', '<', before).limit(limit);
+    const batch = tx('background_jobs')
+      .select('id')
+      .whereIn('state', terminalStates)
+      .andWhere('finished_at', '<', before)
+      .limit(limit);
     return Number(await tx('background_jobs').whereIn('id', batch).del());
   },
 });
 
 /** The job is still running under this very claim: same owner, same attempt. */
 function whereLeased(tx: Knex, lease: JobLease) {
-  return tx('background_jobs').where({ id: lease.id, state: 'running', lease_owner: lease.owner, attempts: lease.attempt });
+  return tx('background_jobs').where({
+    id: lease.id,
+    state: 'running',
+    lease_owner: lease.owner,
+    attempts: lease.attempt,
+  });
 }
 
 async function raw(tx: Knex, sql: string, bindings: unknown[]): Promise<JobRow[]> {

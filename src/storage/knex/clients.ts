@@ -54,13 +54,16 @@ function toColumns(changes: ClientChanges): Partial<ClientRow> {
   if (changes.name !== undefined) columns.name = changes.name;
   if (changes.secretHash !== undefined) columns.secret_hash = changes.secretHash;
   if (changes.redirectUris !== undefined) columns.redirect_uris = JSON.stringify(changes.redirectUris);
-  if (changes.postLogoutRedirectUris !== undefined) columns.post_logout_redirect_uris = JSON.stringify(changes.postLogoutRedirectUris);
+  if (changes.postLogoutRedirectUris !== undefined)
+    columns.post_logout_redirect_uris = JSON.stringify(changes.postLogoutRedirectUris);
   if (changes.grantTypes !== undefined) columns.grant_types = JSON.stringify(changes.grantTypes);
-  if (changes.tokenEndpointAuthMethod !== undefined) columns.token_endpoint_auth_method = changes.tokenEndpointAuthMethod;
+  if (changes.tokenEndpointAuthMethod !== undefined)
+    columns.token_endpoint_auth_method = changes.tokenEndpointAuthMethod;
   if (changes.scopes !== undefined) columns.scopes = JSON.stringify(changes.scopes);
   if (changes.requirePkce !== undefined) columns.require_pkce = changes.requirePkce;
   if (changes.skipConsent !== undefined) columns.skip_consent = changes.skipConsent;
-  if (changes.idTokenSignedResponseAlg !== undefined) columns.id_token_signed_response_alg = changes.idTokenSignedResponseAlg;
+  if (changes.idTokenSignedResponseAlg !== undefined)
+    columns.id_token_signed_response_alg = changes.idTokenSignedResponseAlg;
   if (changes.managedBy !== undefined) columns.managed_by = changes.managedBy;
   if (changes.updatedAt !== undefined) columns.updated_at = changes.updatedAt;
   return columns;

@@ -11,12 +11,19 @@ interface ConnectionRow {
 }
 
 function fromRow(row: ConnectionRow): ConnectionRecord {
-  return { providerId: row.provider_id, subject: row.subject, sub: row.sub, email: row.email, linkedAt: Number(row.linked_at) };
+  return {
+    providerId: row.provider_id,
+    subject: row.subject,
+    sub: row.sub,
+    email: row.email,
+    linkedAt: Number(row.linked_at),
+  };
 }
 
 export const knexConnectionRepository = onKnex<ConnectionRepository>({
   async findByUpstream(tx, providerId, subject) {
-    const row = (await tx('connections').where({ provider_id: providerId, subject }).first()) as ConnectionRow | undefined;
+    const row = (await tx('connections').where({ provider_id: providerId, subject }).first()) as
+      ConnectionRow | undefined;
     return row ? fromRow(row) : null;
   },
 

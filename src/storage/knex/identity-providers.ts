@@ -62,7 +62,8 @@ function toRow(provider: IdentityProviderRecord): IdentityProviderRow {
 
 export const knexIdentityProviderRepository = onKnex<IdentityProviderRepository>({
   async findById(tx, id) {
-    const row = (await tx<IdentityProviderRow>('identity_providers').where({ id }).first()) as IdentityProviderRow | undefined;
+    const row = (await tx<IdentityProviderRow>('identity_providers').where({ id }).first()) as
+      IdentityProviderRow | undefined;
     return row ? fromRow(row) : null;
   },
 

@@ -26,11 +26,14 @@ export const knexLoginRateLimitRepository = onKnex<LoginRateLimitRepository>({
       .insert({ key, failures: 1, window_started_at: now })
       .onConflict('key')
       .merge({
-        failures: tx.raw('CASE WHEN login_rate_limits.window_started_at < ? THEN 1 ELSE login_rate_limits.failures + 1 END', [windowStartsAfter]),
-        window_started_at: tx.raw('CASE WHEN login_rate_limits.window_started_at < ? THEN ? ELSE login_rate_limits.window_started_at END', [
-          windowStartsAfter,
-          now,
-        ]),
+        failures: tx.raw(
+          'CASE WHEN login_rate_limits.window_started_at < ? THEN 1 ELSE login_rate_limits.failures + 1 END',
+          [windowStartsAfter],
+        ),
+        window_started_at: tx.raw(
+          'CASE WHEN login_rate_limits.window_started_at < ? THEN ? ELSE login_rate_limits.window_started_at END',
+          [windowStartsAfter, now],
+        ),
       })
       .returning(['key', 'failures', 'window_started_at'])) as CounterRow[];
     return counterFromRow(row);

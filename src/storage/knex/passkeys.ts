@@ -51,11 +51,17 @@ function toRow(passkey: PasskeyRecord): PasskeyRow {
 
 export const knexPasskeyRepository = onKnex<PasskeyRepository>({
   async insert(tx, passkey) {
-    const inserted = (await tx('passkeys').insert(toRow(passkey)).onConflict('credential_id').ignore().returning('id')) as unknown[];
+    const inserted = (await tx('passkeys')
+      .insert(toRow(passkey))
+      .onConflict('credential_id')
+      .ignore()
+      .returning('id')) as unknown[];
     return inserted.length === 1;
   },
   async listBySub(tx, sub) {
-    const rows = (await tx('passkeys').where({ sub }).orderBy([{ column: 'created_at' }, { column: 'id' }])) as PasskeyRow[];
+    const rows = (await tx('passkeys')
+      .where({ sub })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])) as PasskeyRow[];
     return rows.map(fromRow);
   },
   async findByCredentialId(tx, credentialId) {
@@ -83,7 +89,10 @@ export const knexPasskeyRepository = onKnex<PasskeyRepository>({
   async countBySubs(tx, subs) {
     const counts = new Map<string, number>();
     for (const list of oneOfLists(tx, subs)) {
-      const rows = (await whereOneOf(tx, 'passkeys', 'sub', list).groupBy('sub').select('sub').count({ passkeys: '*' })) as {
+      const rows = (await whereOneOf(tx, 'passkeys', 'sub', list)
+        .groupBy('sub')
+        .select('sub')
+        .count({ passkeys: '*' })) as {
         sub: string;
         passkeys: number | string;
       }[];

@@ -6,10 +6,15 @@ export const knexRecoveryCodeRepository = onKnex<RecoveryCodeRepository>({
   async replace(tx, sub, codeHashes, now) {
     await tx('recovery_codes').where({ sub }).delete();
     if (codeHashes.length === 0) return;
-    await tx('recovery_codes').insert(codeHashes.map((codeHash) => ({ sub, code_hash: codeHash, used_at: null, created_at: now })));
+    await tx('recovery_codes').insert(
+      codeHashes.map((codeHash) => ({ sub, code_hash: codeHash, used_at: null, created_at: now })),
+    );
   },
   async use(tx, sub, codeHash, now) {
-    const changed = await tx('recovery_codes').where({ sub, code_hash: codeHash }).whereNull('used_at').update({ used_at: now });
+    const changed = await tx('recovery_codes')
+      .where({ sub, code_hash: codeHash })
+      .whereNull('used_at')
+      .update({ used_at: now });
     return changed === 1;
   },
   async countUnused(tx, subs) {

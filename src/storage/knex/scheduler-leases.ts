@@ -16,7 +16,10 @@ interface LeaseRow {
 /** One lease row per schedule (migrations/0005_jobs.js): the database mode's guard against running a tick twice. */
 export const knexSchedulerLeaseRepository = onKnex<SchedulerLeaseRepository>({
   async ensure(tx, name, now) {
-    await tx('scheduler_leases').insert({ name, owner: null, expires_at: null, last_tick_at: now, updated_at: now }).onConflict('name').ignore();
+    await tx('scheduler_leases')
+      .insert({ name, owner: null, expires_at: null, last_tick_at: now, updated_at: now })
+      .onConflict('name')
+      .ignore();
     const row = (await tx('scheduler_leases').where({ name }).first()) as LeaseRow;
     return fromRow(row);
   },
@@ -41,7 +44,9 @@ export const knexSchedulerLeaseRepository = onKnex<SchedulerLeaseRepository>({
   },
 
   async renew(tx, name, owner, expiresAt, now) {
-    return (await tx('scheduler_leases').where({ name, owner }).update({ expires_at: expiresAt, updated_at: now })) === 1;
+    return (
+      (await tx('scheduler_leases').where({ name, owner }).update({ expires_at: expiresAt, updated_at: now })) === 1
+    );
   },
 
   async finish(tx, name, owner, now, error) {

@@ -55,6 +55,10 @@ export const knexSigningKeyRepository = onKnex<SigningKeyRepository>({
   },
 
   async retireOlderThan(tx, alg, generation, retireAt) {
-    await tx('signing_keys').where({ alg }).where('generation', '<', generation).whereNull('retire_at').update({ retire_at: retireAt });
+    await tx('signing_keys')
+      .where({ alg })
+      .where('generation', '<', generation)
+      .whereNull('retire_at')
+      .update({ retire_at: retireAt });
   },
 });

@@ -12,7 +12,12 @@ interface TermAcceptanceRow {
 export const knexTermAcceptanceRepository = onKnex<TermAcceptanceRepository>({
   async record(tx, acceptances) {
     if (acceptances.length === 0) return;
-    const rows: TermAcceptanceRow[] = acceptances.map((a) => ({ sub: a.sub, term_id: a.termId, version: a.version, accepted_at: a.acceptedAt }));
+    const rows: TermAcceptanceRow[] = acceptances.map((a) => ({
+      sub: a.sub,
+      term_id: a.termId,
+      version: a.version,
+      accepted_at: a.acceptedAt,
+    }));
     await tx('term_acceptances').insert(rows).onConflict(['sub', 'term_id', 'version']).ignore();
   },
   async countLive(tx, versions) {
@@ -23,14 +28,22 @@ export const knexTermAcceptanceRepository = onKnex<TermAcceptanceRepository>({
         .whereNull('u.deleted_at')
         .where({ 'a.term_id': termId, 'a.version': version })
         .count({ n: '*' });
-    const columns = [live.clone().count({ n: '*' }).as('live'), ...versions.map((v, i) => acceptedOf(v.termId, v.version).as(`a${i}`))];
+    const columns = [
+      live.clone().count({ n: '*' }).as('live'),
+      ...versions.map((v, i) => acceptedOf(v.termId, v.version).as(`a${i}`)),
+    ];
     const [row] = (await tx.select(columns)) as Record<string, number | string>[];
     return { accepted: versions.map((_, i) => Number(row[`a${i}`])), liveUsers: Number(row.live) };
   },
   async listBySub(tx, sub) {
-    const rows = (await tx('term_acceptances').where({ sub }).orderBy([{ column: 'accepted_at' }, { column: 'term_id' }, { column: 'version' }])) as TermAcceptanceRow[];
-    return rows.map(
-      (row): TermAcceptanceRecord => ({ sub: row.sub, termId: row.term_id, version: row.version, acceptedAt: Number(row.accepted_at) }),
-    );
+    const rows = (await tx('term_acceptances')
+      .where({ sub })
+      .orderBy([{ column: 'accepted_at' }, { column: 'term_id' }, { column: 'version' }])) as TermAcceptanceRow[];
+    return rows.map((row): TermAcceptanceRecord => ({
+      sub: row.sub,
+      termId: row.term_id,
+      version: row.version,
+      acceptedAt: Number(row.accepted_at),
+    }));
   },
 });

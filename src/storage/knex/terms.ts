@@ -76,10 +76,9 @@ export const knexTermRepository = onKnex<TermRepository>({
   },
 
   async listVersions(tx, termId) {
-    const rows = (await tx<TermVersionRow>('term_versions').where({ term_id: termId }).orderBy([
-      { column: 'created_at' },
-      { column: 'version' },
-    ])) as TermVersionRow[];
+    const rows = (await tx<TermVersionRow>('term_versions')
+      .where({ term_id: termId })
+      .orderBy([{ column: 'created_at' }, { column: 'version' }])) as TermVersionRow[];
     return rows.map(fromVersionRow);
   },
 });

@@ -76,19 +76,48 @@ function refreshRow(token: RefreshTokenRecord): RefreshTokenRow {
   };
 }
 
-const grantColumns = ['grant_id', 'client_id', 'sub', 'scopes', 'auth_time', 'amr', 'session_id', 'revoked_at', 'expires_at', 'created_at'] as const;
+const grantColumns = [
+  'grant_id',
+  'client_id',
+  'sub',
+  'scopes',
+  'auth_time',
+  'amr',
+  'session_id',
+  'revoked_at',
+  'expires_at',
+  'created_at',
+] as const;
 type PrefixedGrantRow = { [K in keyof GrantRow as `g_${K}`]: GrantRow[K] | null };
 
 function unprefixed(row: PrefixedGrantRow): GrantRow {
   return Object.fromEntries(grantColumns.map((column) => [column, row[`g_${column}`]])) as unknown as GrantRow;
 }
 
-const refreshColumns = ['token_hash', 'grant_id', 'client_id', 'sub', 'scopes', 'expires_at', 'rotated_at', 'revoked_at', 'created_at'] as const;
+const refreshColumns = [
+  'token_hash',
+  'grant_id',
+  'client_id',
+  'sub',
+  'scopes',
+  'expires_at',
+  'rotated_at',
+  'revoked_at',
+  'created_at',
+] as const;
 
 type ClaimedRow = RefreshTokenRow & ClaimedGrantColumns & { cache_generation: number | string };
 
 /** The grant's own columns (grant_id, client_id and sub are the token's too). */
-const claimedGrantColumns = ['scopes', 'auth_time', 'amr', 'session_id', 'revoked_at', 'expires_at', 'created_at'] as const;
+const claimedGrantColumns = [
+  'scopes',
+  'auth_time',
+  'amr',
+  'session_id',
+  'revoked_at',
+  'expires_at',
+  'created_at',
+] as const;
 type ClaimedGrantColumns = { [K in (typeof claimedGrantColumns)[number] as `g_${K}`]: GrantRow[K] };
 
 /**
@@ -99,13 +128,20 @@ type ClaimedGrantColumns = { [K in (typeof claimedGrantColumns)[number] as `g_${
 function claimReturning(tx: Knex) {
   return [
     ...refreshColumns,
-    ...claimedGrantColumns.map((column) => tx.raw(`(SELECT ?? FROM grants WHERE grants.grant_id = refresh_tokens.grant_id) AS ??`, [column, `g_${column}`])),
+    ...claimedGrantColumns.map((column) =>
+      tx.raw(`(SELECT ?? FROM grants WHERE grants.grant_id = refresh_tokens.grant_id) AS ??`, [column, `g_${column}`]),
+    ),
     tx.raw('(SELECT generation FROM cache_generation WHERE id = 1) AS cache_generation'),
   ] as unknown as string[];
 }
 
 /** Revokes the grants whose `column` is one of `values`, refresh tokens first: two statements per list (oneOfLists). */
-async function revokeGrantsWhereOneOf(tx: Knex, column: 'grant_id' | 'sub' | 'client_id', values: string[], now: number) {
+async function revokeGrantsWhereOneOf(
+  tx: Knex,
+  column: 'grant_id' | 'sub' | 'client_id',
+  values: string[],
+  now: number,
+) {
   for (const list of oneOfLists(tx, values)) {
     const ids = whereOneOf(tx, 'grants', column, list).select('grant_id');
     await tx('refresh_tokens').whereIn('grant_id', ids).whereNull('revoked_at').update({ revoked_at: now });
@@ -115,18 +151,19 @@ async function revokeGrantsWhereOneOf(tx: Knex, column: 'grant_id' | 'sub' | 'cl
 
 export const knexTokenRepository = onKnex<TokenRepository>({
   async insertGrant(tx, grant) {
-    const inserted = await tx('grants').insert({
-      grant_id: grant.grantId,
-      client_id: grant.clientId,
-      sub: grant.sub,
-      scopes: grant.scopes.join(' '),
-      auth_time: grant.authTime,
-      amr: JSON.stringify(grant.amr),
-      session_id: grant.sessionId,
-      revoked_at: grant.revokedAt,
-      expires_at: grant.expiresAt,
-      created_at: grant.createdAt,
-    })
+    const inserted = await tx('grants')
+      .insert({
+        grant_id: grant.grantId,
+        client_id: grant.clientId,
+        sub: grant.sub,
+        scopes: grant.scopes.join(' '),
+        auth_time: grant.authTime,
+        amr: JSON.stringify(grant.amr),
+        session_id: grant.sessionId,
+        revoked_at: grant.revokedAt,
+        expires_at: grant.expiresAt,
+        created_at: grant.createdAt,
+      })
       .onConflict('grant_id')
       .ignore()
       .returning('grant_id');
@@ -139,7 +176,10 @@ export const knexTokenRepository = onKnex<TokenRepository>({
   },
 
   async extendGrant(tx, grantId, expiresAt) {
-    await tx('grants').where({ grant_id: grantId }).where('expires_at', '<', expiresAt).update({ expires_at: expiresAt });
+    await tx('grants')
+      .where({ grant_id: grantId })
+      .where('expires_at', '<', expiresAt)
+      .update({ expires_at: expiresAt });
   },
 
   revokeGrant: (tx, grantId, now) => revokeGrantsWhereOneOf(tx, 'grant_id', [grantId], now),
@@ -158,7 +198,10 @@ export const knexTokenRepository = onKnex<TokenRepository>({
         .where({ sub })
         .whereNull('revoked_at')
         .where((q) => q.whereNull('session_id').orWhereNot({ session_id: keepSessionId }));
-    await tx('refresh_tokens').whereIn('grant_id', others().select('grant_id')).whereNull('revoked_at').update({ revoked_at: now });
+    await tx('refresh_tokens')
+      .whereIn('grant_id', others().select('grant_id'))
+      .whereNull('revoked_at')
+      .update({ revoked_at: now });
     await others().update({ revoked_at: now });
   },
 
@@ -167,7 +210,8 @@ export const knexTokenRepository = onKnex<TokenRepository>({
   },
 
   async findRefreshToken(tx, tokenHash) {
-    const row = (await tx<RefreshTokenRow>('refresh_tokens').where({ token_hash: tokenHash }).first()) as RefreshTokenRow | undefined;
+    const row = (await tx<RefreshTokenRow>('refresh_tokens').where({ token_hash: tokenHash }).first()) as
+      RefreshTokenRow | undefined;
     return row ? refreshFromRow(row) : null;
   },
 
@@ -176,7 +220,10 @@ export const knexTokenRepository = onKnex<TokenRepository>({
     for (const list of oneOfLists(tx, tokenHashes)) {
       const rows = (await whereOneOf(tx, 'refresh_tokens', 'refresh_tokens.token_hash', list)
         .leftJoin('grants', 'grants.grant_id', 'refresh_tokens.grant_id')
-        .select('refresh_tokens.*', ...grantColumns.map((column) => `grants.${column} as g_${column}`))) as (RefreshTokenRow & PrefixedGrantRow)[];
+        .select(
+          'refresh_tokens.*',
+          ...grantColumns.map((column) => `grants.${column} as g_${column}`),
+        )) as (RefreshTokenRow & PrefixedGrantRow)[];
       for (const row of rows) {
         const grant = row.g_grant_id === null ? null : grantFromRow(unprefixed(row));
         found.set(row.token_hash, { token: refreshFromRow(row), grant });
@@ -190,7 +237,11 @@ export const knexTokenRepository = onKnex<TokenRepository>({
     for (const c of claims) byClient.set(c.clientId, [...(byClient.get(c.clientId) ?? []), c]);
     const statements = [...byClient].flatMap(([clientId, ofClient]) => {
       // CASE takes the first WHEN of a hash listed twice: the first claim's successor.
-      const successor = (db: Knex) => db.raw(`CASE token_hash ${ofClient.map(() => 'WHEN ? THEN ?').join(' ')} END`, ofClient.flatMap((c) => [c.tokenHash, c.successorHash]));
+      const successor = (db: Knex) =>
+        db.raw(
+          `CASE token_hash ${ofClient.map(() => 'WHEN ? THEN ?').join(' ')} END`,
+          ofClient.flatMap((c) => [c.tokenHash, c.successorHash]),
+        );
       return oneOfLists(tx, [...new Set(ofClient.map((c) => c.tokenHash))]).map(
         (list) => async (db: Knex) =>
           (await whereOneOf(db, 'refresh_tokens', 'token_hash', list)
@@ -211,7 +262,16 @@ export const knexTokenRepository = onKnex<TokenRepository>({
     const rows = statements.length > 1 ? await tx.transaction(run) : await run(tx);
     const claimed = new Map<string, { token: RefreshTokenRecord; grant: GrantRecord }>();
     for (const row of rows) {
-      const grant = grantFromRow({ ...row, scopes: row.g_scopes, auth_time: row.g_auth_time, amr: row.g_amr, session_id: row.g_session_id, revoked_at: row.g_revoked_at, expires_at: row.g_expires_at, created_at: row.g_created_at });
+      const grant = grantFromRow({
+        ...row,
+        scopes: row.g_scopes,
+        auth_time: row.g_auth_time,
+        amr: row.g_amr,
+        session_id: row.g_session_id,
+        revoked_at: row.g_revoked_at,
+        expires_at: row.g_expires_at,
+        created_at: row.g_created_at,
+      });
       claimed.set(row.token_hash, { token: refreshFromRow(row), grant });
     }
     return { claimed, generation: rows.length === 0 ? null : Number(rows[0].cache_generation) };
@@ -224,9 +284,18 @@ export const knexTokenRepository = onKnex<TokenRepository>({
   async isAccessTokenLive(tx, jti, grant) {
     const revoked = tx('revoked_access_tokens').where({ jti }).select(tx.raw('1'));
     const grantLive =
-      grant === null ? null : tx('grants').where({ grant_id: grant.grantId, sub: grant.sub, client_id: grant.clientId }).whereNull('revoked_at').select(tx.raw('1'));
-    const sql = grantLive === null ? 'CASE WHEN EXISTS ? THEN 0 ELSE 1 END AS live' : 'CASE WHEN EXISTS ? OR NOT EXISTS ? THEN 0 ELSE 1 END AS live';
-    const row = (await tx.first(tx.raw(sql, grantLive === null ? [revoked] : [revoked, grantLive]))) as { live: number | string } | undefined;
+      grant === null
+        ? null
+        : tx('grants')
+            .where({ grant_id: grant.grantId, sub: grant.sub, client_id: grant.clientId })
+            .whereNull('revoked_at')
+            .select(tx.raw('1'));
+    const sql =
+      grantLive === null
+        ? 'CASE WHEN EXISTS ? THEN 0 ELSE 1 END AS live'
+        : 'CASE WHEN EXISTS ? OR NOT EXISTS ? THEN 0 ELSE 1 END AS live';
+    const row = (await tx.first(tx.raw(sql, grantLive === null ? [revoked] : [revoked, grantLive]))) as
+      { live: number | string } | undefined;
     return Number(row?.live) === 1;
   },
 });

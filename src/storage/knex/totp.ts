@@ -66,7 +66,9 @@ export const knexTotpRepository = onKnex<TotpRepository>({
   async findConfirmedSubs(tx, subs) {
     const found = new Set<string>();
     for (const list of oneOfLists(tx, subs)) {
-      const rows = (await whereOneOf(tx, 'totp_credentials', 'sub', list).whereNotNull('confirmed_at').select('sub')) as { sub: string }[];
+      const rows = (await whereOneOf(tx, 'totp_credentials', 'sub', list)
+        .whereNotNull('confirmed_at')
+        .select('sub')) as { sub: string }[];
       for (const row of rows) found.add(row.sub);
     }
     return found;

@@ -46,7 +46,10 @@ export const knexUpstreamStateRepository = onKnex<UpstreamStateRepository>({
 
   async consume(tx, stateHash, now) {
     // The conditional update is the single-use guarantee (as for authorization codes).
-    const changed = await tx('upstream_states').where({ state_hash: stateHash }).whereNull('consumed_at').update({ consumed_at: now });
+    const changed = await tx('upstream_states')
+      .where({ state_hash: stateHash })
+      .whereNull('consumed_at')
+      .update({ consumed_at: now });
     const row = (await tx('upstream_states').where({ state_hash: stateHash }).first()) as UpstreamStateRow | undefined;
     if (!row) return null;
     return { record: fromRow(row), alreadyConsumed: changed === 0 };

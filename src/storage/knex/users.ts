@@ -89,7 +89,8 @@ function toColumns(changes: UserChanges): Partial<UserRow> {
   }
   if (changes.role !== undefined) columns.role = changes.role;
   if (changes.emailVerified !== undefined) columns.email_verified = changes.emailVerified;
-  if (changes.emailVerificationRequired !== undefined) columns.email_verification_required = changes.emailVerificationRequired;
+  if (changes.emailVerificationRequired !== undefined)
+    columns.email_verification_required = changes.emailVerificationRequired;
   if (changes.passwordHash !== undefined) columns.password_hash = changes.passwordHash;
   if (changes.secondFactorRequired !== undefined) columns.second_factor_required = changes.secondFactorRequired;
   if (changes.name !== undefined) columns.name = changes.name;
@@ -126,9 +127,10 @@ export const knexUserRepository = onKnex<UserRepository>({
   },
 
   async findLiveByEmail(tx, email) {
-    const row = (await tx<UserRow>('users').where({ email_normalized: normalizeEmail(email) }).whereNull('deleted_at').first()) as
-      | UserRow
-      | undefined;
+    const row = (await tx<UserRow>('users')
+      .where({ email_normalized: normalizeEmail(email) })
+      .whereNull('deleted_at')
+      .first()) as UserRow | undefined;
     return row ? fromRow(row) : null;
   },
 
@@ -147,7 +149,8 @@ export const knexUserRepository = onKnex<UserRepository>({
       .offset(offset)) as UserRow[];
     // A partly filled page is the last one: the total is known without a
     // second scan (a narrow search over 100,000 users then costs one scan).
-    if (rows.length > 0 && rows.length < query.pageSize) return { users: rows.map(fromRow), total: offset + rows.length };
+    if (rows.length > 0 && rows.length < query.pageSize)
+      return { users: rows.map(fromRow), total: offset + rows.length };
     const count = tx<UserRow>('users');
     applyListFilters(count, query, isPostgres(tx));
     const totals = await count.count<{ total: number | string }[]>({ total: '*' });
@@ -206,7 +209,8 @@ export const knexUserRepository = onKnex<UserRepository>({
       .onConflict('sub')
       .ignore();
     let erased = 0;
-    for (const list of oneOfLists(tx, subs)) erased += Number(await whereOneOf(tx, 'users', 'sub', list).whereNotNull('deleted_at').delete());
+    for (const list of oneOfLists(tx, subs))
+      erased += Number(await whereOneOf(tx, 'users', 'sub', list).whereNotNull('deleted_at').delete());
     return erased;
   },
 

@@ -20,7 +20,6 @@ export interface AccentPalette {
   accentTextDark: string;
 }
 
-
 /** The card backgrounds of src/web/public/ui/app.css (--card), light and dark. */
 export const cardLight: Rgb = [255, 255, 255];
 export const cardDark: Rgb = [28, 31, 38];

@@ -9,12 +9,18 @@ import { renderPage } from './render-page.js';
  * `detail` is the protocol error for the application's developer, folded
  * away under "Technical details".
  */
-export function renderErrorPage(context: PageContext, page: { title: string; message: string; detail?: string }): string {
-  const body = html`    <h1>${page.title}</h1>
-    <p role="alert">${page.message}</p>${page.detail && html`
-    <details class="details">
-      <summary>${context.text.pages.common.technicalDetails}</summary>
-      <p><code>${page.detail}</code></p>
-    </details>`}`;
+export function renderErrorPage(
+  context: PageContext,
+  page: { title: string; message: string; detail?: string },
+): string {
+  const body = html` <h1>${page.title}</h1>
+    <p role="alert">${page.message}</p>
+    ${
+      page.detail &&
+      html` <details class="details">
+        <summary>${context.text.pages.common.technicalDetails}</summary>
+        <p><code>${page.detail}</code></p>
+      </details>`
+    }`;
   return renderPage(context, { task: page.title, body });
 }

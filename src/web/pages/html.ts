@@ -29,6 +29,9 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
 
 /** A data block (`<script type="application/json">`): never executed, so the Content-Security-Policy allows it; `<` is escaped so it cannot close the element. */
 export function jsonBlock(id: string, data: unknown): SafeHtml {
-  const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return new SafeHtml(`<script type="application/json" id="${escapeHtml(id)}">${json}</script>`);
 }

@@ -40,7 +40,10 @@ export interface PageContext {
 
 export function createPageContext(config: Config, request: PageRequest): PageContext {
   const wanted = stringParam(request.query.locale);
-  const locale = negotiateLocale({ query: wanted, userLocale: request.userLocale, acceptLanguage: request.acceptLanguage }, config.i18n);
+  const locale = negotiateLocale(
+    { query: wanted, userLocale: request.userLocale, acceptLanguage: request.acceptLanguage },
+    config.i18n,
+  );
   const query = Object.entries(request.query).flatMap(([name, value]): [string, string][] =>
     name !== 'locale' && typeof value === 'string' ? [[name, value]] : [],
   );
@@ -56,7 +59,11 @@ export function createPageContext(config: Config, request: PageRequest): PageCon
 }
 
 /** A link to another built-in page, keeping an explicit language choice. */
-export function pageHref(context: PageContext, path: string, params: Readonly<Record<string, string | null | undefined>> = {}): string {
+export function pageHref(
+  context: PageContext,
+  path: string,
+  params: Readonly<Record<string, string | null | undefined>> = {},
+): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== null && value !== undefined) query.set(name, value);
   if (context.chosenLocale) query.set('locale', context.chosenLocale);
@@ -65,7 +72,11 @@ export function pageHref(context: PageContext, path: string, params: Readonly<Re
 }
 
 /** The content of a term in a locale: the locale, its language, the default locale, else the first written. */
-export function termContent(content: Readonly<Record<string, TermContent>>, locale: string, defaultLocale: string): TermContent | null {
+export function termContent(
+  content: Readonly<Record<string, TermContent>>,
+  locale: string,
+  defaultLocale: string,
+): TermContent | null {
   const language = locale.split('-')[0];
   return content[locale] ?? content[language] ?? content[defaultLocale] ?? Object.values(content)[0] ?? null;
 }

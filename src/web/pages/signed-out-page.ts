@@ -12,12 +12,20 @@ import { renderPage } from './render-page.js';
  * would be blocked; a refresh is a plain navigation that no directive of
  * the policy concerns, and needs no script.
  */
-export function renderSignedOutPage(context: PageContext, page: { signedOut: boolean; continueTo: string | null }): string {
+export function renderSignedOutPage(
+  context: PageContext,
+  page: { signedOut: boolean; continueTo: string | null },
+): string {
   const t = context.text.pages.signedOut;
-  const head = page.continueTo === null ? undefined : html`
-  <meta http-equiv="refresh" content="0; url=${page.continueTo}">`;
-  const body = html`    <h1>${t.heading}</h1>
-    <p>${page.signedOut ? t.signedOut : t.notSignedIn}</p>${page.continueTo !== null && html`
-    <a class="button primary" href="${page.continueTo}">${formatMessage(t.continueTo, { host: new URL(page.continueTo).host })}</a>`}`;
+  const head =
+    page.continueTo === null ? undefined : html` <meta http-equiv="refresh" content="0; url=${page.continueTo}" />`;
+  const body = html` <h1>${t.heading}</h1>
+    <p>${page.signedOut ? t.signedOut : t.notSignedIn}</p>
+    ${
+      page.continueTo !== null &&
+      html` <a class="button primary" href="${page.continueTo}"
+        >${formatMessage(t.continueTo, { host: new URL(page.continueTo).host })}</a
+      >`
+    }`;
   return renderPage(context, { task: t.task, body, head });
 }

@@ -31,15 +31,26 @@ export function renderTermsPage(context: PageContext, page: TermsPage): string {
   const t = context.text.pages.terms;
   const heading = page.clientName ? formatMessage(t.headingClient, { client: page.clientName }) : t.heading;
   const versionOf = (term: TermRecord) => ({ id: term.id, version: term.version });
-  const body = html`    <h1>${heading}</h1>
+  const body = html` <h1>${heading}</h1>
     <p class="intro">${page.required.length > 0 ? t.intro : t.introUpdated}</p>
-    <form id="terms-form" class="form" novalidate>${errorSummary('terms-summary', context.text.pages.common.errorSummary)}${termBoxes(context, page.required, true)}${termBoxes(context, page.optional, false)}${implicitNotice(context, page.implicit)}
+    <form id="terms-form" class="form" novalidate>
+      ${errorSummary('terms-summary', context.text.pages.common.errorSummary)}${termBoxes(context, page.required, true)}${termBoxes(context, page.optional, false)}${implicitNotice(context, page.implicit)}
       <div class="actions">
         <button type="button" id="decline" class="secondary">${t.decline}</button>
         ${submitButton(t.continue, t.working)}
       </div>
     </form>`;
-  return renderPage(context, { task: t.task, body, script: 'terms.js', data: { ...scriptStrings(context), returnTo: page.returnTo, implicit: page.implicit.map(versionOf), shown: [...page.required, ...page.optional].map(versionOf) } });
+  return renderPage(context, {
+    task: t.task,
+    body,
+    script: 'terms.js',
+    data: {
+      ...scriptStrings(context),
+      returnTo: page.returnTo,
+      implicit: page.implicit.map(versionOf),
+      shown: [...page.required, ...page.optional].map(versionOf),
+    },
+  });
 }
 
 function termBoxes(context: PageContext, terms: TermRecord[], required: boolean): SafeHtml[] {
@@ -48,7 +59,10 @@ function termBoxes(context: PageContext, terms: TermRecord[], required: boolean)
     const content = termContent(term.content, context.locale, context.config.i18n.defaultLocale);
     if (!content) return [];
     const href = content.type === 'link' ? safeHref(content.content) : null;
-    const title = href === null ? html`${content.title}` : html`<a href="${href}" target="_blank" rel="noopener noreferrer">${content.title}</a>`;
+    const title =
+      href === null
+        ? html`${content.title}`
+        : html`<a href="${href}" target="_blank" rel="noopener noreferrer">${content.title}</a>`;
     const [before, after = ''] = (required ? t.acceptRequired : t.acceptOptional).split('{title}');
     const checkbox = checkboxField({
       id: `term-${term.id}`,
@@ -58,18 +72,20 @@ function termBoxes(context: PageContext, terms: TermRecord[], required: boolean)
       required,
       requiredMessage: formatMessage(t.termRequired, { title: content.title }),
     });
-    return content.type === 'text' ? [checkbox, html`
-      <div class="term-text">${content.content}</div>`] : [checkbox];
+    return content.type === 'text' ? [checkbox, html` <div class="term-text">${content.content}</div>`] : [checkbox];
   });
 }
 
 function implicitNotice(context: PageContext, terms: TermRecord[]): SafeHtml | '' {
   if (terms.length === 0) return '';
   const notices = context.config.registration.signupNotice;
-  const source = notices[context.locale] ?? notices[context.locale.split('-')[0]] ?? notices[context.config.i18n.defaultLocale];
-  if (source) return html`
-      <div class="notice">${sanitizeNotice(source)}</div>`;
-  const titles = terms.map((term) => termContent(term.content, context.locale, context.config.i18n.defaultLocale)?.title ?? term.id);
-  return html`
-      <p class="notice">${formatMessage(context.text.pages.terms.updatedNotice, { titles: titles.join(', ') })}</p>`;
+  const source =
+    notices[context.locale] ?? notices[context.locale.split('-')[0]] ?? notices[context.config.i18n.defaultLocale];
+  if (source) return html` <div class="notice">${sanitizeNotice(source)}</div>`;
+  const titles = terms.map(
+    (term) => termContent(term.content, context.locale, context.config.i18n.defaultLocale)?.title ?? term.id,
+  );
+  return html` <p class="notice">
+    ${formatMessage(context.text.pages.terms.updatedNotice, { titles: titles.join(', ') })}
+  </p>`;
 }

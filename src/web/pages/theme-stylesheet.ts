@@ -8,7 +8,8 @@ import { accentPalette } from './accent-palette.js';
  */
 export function renderThemeStylesheet(primaryColor: string | null): string {
   const palette = accentPalette(primaryColor);
-  if (!palette) return '/* branding.primary_color is not set or not a colour (#rgb, #rrggbb, rgb()): the built-in accent applies. */\n';
+  if (!palette)
+    return '/* branding.primary_color is not set or not a colour (#rgb, #rrggbb, rgb()): the built-in accent applies. */\n';
   return `:root {
   --accent: ${palette.accent};
   --accent-hover: ${palette.accentHover};

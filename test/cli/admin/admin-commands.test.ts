@@ -26,7 +26,10 @@ interface RunningServer {
 
 /** The real app on a random port, with one config-managed admin applied from the config. */
 async function startAdminServer(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<RunningServer> {
-  const testApp = await createTestApp(kind, { users: [testUser({ sub: adminSub, email: adminEmail, role: 'admin' })], ...overrides });
+  const testApp = await createTestApp(kind, {
+    users: [testUser({ sub: adminSub, email: adminEmail, role: 'admin' })],
+    ...overrides,
+  });
   await applyConfig(testApp.database.storage, testApp.config);
   const url = await testApp.app.start();
   return { url, testApp, stop: () => testApp.destroy() };
@@ -56,7 +59,11 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     const env = { XDG_CONFIG_HOME: home, HOME: home };
     const run = async (argv: string[], stdin?: string) => {
       const output = createCapturedOutput();
-      const code = await main(['admin', ...argv], { output, env, stdin: Readable.from(stdin === undefined ? [] : [stdin]) });
+      const code = await main(['admin', ...argv], {
+        output,
+        env,
+        stdin: Readable.from(stdin === undefined ? [] : [stdin]),
+      });
       return { code, stdout: output.stdout, stderr: output.stderr };
     };
     const json = async (argv: string[], stdin?: string) => {
@@ -65,7 +72,8 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
       expect(result.code).toBe(0);
       return JSON.parse(result.stdout.join('\n'));
     };
-    const login = (email: string, password: string) => run(['login', '--url', server.url, '--email', email, '--password-stdin'], `${password}\n`);
+    const login = (email: string, password: string) =>
+      run(['login', '--url', server.url, '--email', email, '--password-stdin'], `${password}\n`);
     return { home, env, run, json, login, credentials: credentialsPath(env) };
   }
 
@@ -89,8 +97,17 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     const meJson = await admin.json(['me']);
     expect(Object.keys(meJson.user).sort()).toEqual(
       [
-        'managed_by', 'sub', 'email', 'role', 'email_verified', 'email_verification_required', 'has_password',
-        'totp_registered', 'totp_recovery_codes_missing', 'second_factor_required', 'passkey_count',
+        'managed_by',
+        'sub',
+        'email',
+        'role',
+        'email_verified',
+        'email_verification_required',
+        'has_password',
+        'totp_registered',
+        'totp_recovery_codes_missing',
+        'second_factor_required',
+        'passkey_count',
       ].sort(),
     );
     expect(meJson.user).toMatchObject({ sub: adminSub, email: adminEmail, role: 'admin', managed_by: 'config' });
@@ -100,10 +117,22 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     expect(list.stdout[0]).toMatch(/^EMAIL\s+SUB\s+ROLE\s+MANAGED BY\s+VERIFIED\s+TOTP\s+PASSKEYS$/);
     expect(list.stdout[1]).toMatch(new RegExp(`^${adminEmail}\\s+${adminSub}\\s+admin\\s+config\\s+yes\\s+no\\s+0$`));
     expect(list.stdout.slice(2)).toEqual(['', 'page 1 of 1 · 1 user']);
-    expect(await admin.json(['users', 'list'])).toEqual({ users: [{ ...meJson.user, deleted_at: null }], pagination: { page: 1, page_size: 20, total: 1 } });
+    expect(await admin.json(['users', 'list'])).toEqual({
+      users: [{ ...meJson.user, deleted_at: null }],
+      pagination: { page: 1, page_size: 20, total: 1 },
+    });
 
-    const created = await admin.json(['users', 'create', '--email', 'Grace@Example.com', '--password-stdin'], 'a password with spaces \n');
-    expect(created.user).toMatchObject({ managed_by: 'database', role: 'user', email_verified: false, has_password: true, deleted_at: null });
+    const created = await admin.json(
+      ['users', 'create', '--email', 'Grace@Example.com', '--password-stdin'],
+      'a password with spaces \n',
+    );
+    expect(created.user).toMatchObject({
+      managed_by: 'database',
+      role: 'user',
+      email_verified: false,
+      has_password: true,
+      deleted_at: null,
+    });
     const sub: string = created.user.sub;
 
     // The password kept its inner and trailing spaces: only the final newline was dropped.
@@ -123,15 +152,30 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     expect(renamed.stdout[0]).toBe(`updated user ${sub}`);
     expect(renamed.stdout).toContainEqual(expect.stringMatching(/^email\s+grace.hopper@example.com$/));
 
-    const byQuery = await admin.json(['users', 'list', '--query', 'HOPPER', '--role', 'admin', '--managed-by', 'database']);
+    const byQuery = await admin.json([
+      'users',
+      'list',
+      '--query',
+      'HOPPER',
+      '--role',
+      'admin',
+      '--managed-by',
+      'database',
+    ]);
     expect(byQuery.users.map((user: { sub: string }) => user.sub)).toEqual([sub]);
 
     const deleted = await admin.run(['users', 'delete', sub]);
     expect(deleted.code).toBe(0);
-    expect(deleted.stdout[0]).toMatch(new RegExp(`^deleted user ${sub} \\(grace.hopper@example.com\\) at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z;`));
+    expect(deleted.stdout[0]).toMatch(
+      new RegExp(
+        `^deleted user ${sub} \\(grace.hopper@example.com\\) at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z;`,
+      ),
+    );
 
     // Deleting a user ends its sessions at once (DESIGN.md 6).
-    expect((await grace.run(['me'])).stderr[0]).toMatch(/^UNAUTHORIZED: Authentication is required to access this resource\./);
+    expect((await grace.run(['me'])).stderr[0]).toMatch(
+      /^UNAUTHORIZED: Authentication is required to access this resource\./,
+    );
 
     expect((await admin.json(['users', 'list'])).pagination.total).toBe(1);
     const withDeleted = await admin.run(['users', 'list', '--include-deleted']);
@@ -145,19 +189,38 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
   it('get, update, unlock and delete find a user by e-mail as well as by sub', async () => {
     const admin = await terminal();
     await admin.login(adminEmail, adminPassword);
-    const { user } = await admin.json(['users', 'create', '--email', 'Mail.Lookup@example.com', '--password-stdin'], 'pw');
+    const { user } = await admin.json(
+      ['users', 'create', '--email', 'Mail.Lookup@example.com', '--password-stdin'],
+      'pw',
+    );
     expect((await admin.json(['users', 'get', 'mail.lookup@EXAMPLE.com'])).user.sub).toBe(user.sub);
-    expect((await admin.json(['users', 'update', 'mail.lookup@example.com', '--role', 'admin'])).user).toMatchObject({ sub: user.sub, role: 'admin' });
+    expect((await admin.json(['users', 'update', 'mail.lookup@example.com', '--role', 'admin'])).user).toMatchObject({
+      sub: user.sub,
+      role: 'admin',
+    });
     // A config user's sub is found as a sub, whatever it looks like.
     expect((await admin.json(['users', 'get', adminSub])).user.email).toBe(adminEmail);
 
-    const failures = () => fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mail.lookup@example.com', password: 'nope' }) });
+    const failures = () =>
+      fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'mail.lookup@example.com', password: 'nope' }),
+      });
     for (let i = 0; i < 5; i++) expect((await failures()).status).toBe(401);
     expect((await failures()).status).toBe(429);
     const unlocked = await admin.run(['users', 'unlock', 'MAIL.lookup@example.com']);
-    expect(unlocked).toEqual({ code: 0, stdout: [`unlocked Mail.Lookup@example.com (${user.sub}): its failed sign-in attempts are cleared`], stderr: [] });
+    expect(unlocked).toEqual({
+      code: 0,
+      stdout: [`unlocked Mail.Lookup@example.com (${user.sub}): its failed sign-in attempts are cleared`],
+      stderr: [],
+    });
     expect((await failures()).status).toBe(401);
-    expect(await admin.run(['users', 'unlock', 'nobody@example.com'])).toEqual({ code: 1, stdout: [], stderr: ['USER_NOT_FOUND: User not found.'] });
+    expect(await admin.run(['users', 'unlock', 'nobody@example.com'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['USER_NOT_FOUND: User not found.'],
+    });
 
     expect((await admin.json(['users', 'delete', 'mail.lookup@example.com'])).user.deleted_at).not.toBeNull();
     // Soft-deleted, it is still found by its e-mail while no live user has it; two such users need the sub.
@@ -166,7 +229,9 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     await admin.json(['users', 'delete', again.user.sub]);
     const ambiguous = await admin.run(['users', 'get', 'mail.lookup@example.com']);
     expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr).toEqual([`error: 2 deleted users had the e-mail mail.lookup@example.com (${[user.sub, again.user.sub].sort().join(', ')}): give the sub`]);
+    expect(ambiguous.stderr).toEqual([
+      `error: 2 deleted users had the e-mail mail.lookup@example.com (${[user.sub, again.user.sub].sort().join(', ')}): give the sub`,
+    ]);
   });
 
   it('pages through users with --page and --page-size', async () => {
@@ -197,12 +262,30 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     await expectError(['users', 'get', 'nobody-has-this-sub'], 'USER_NOT_FOUND: User not found.');
     await expectError(['users', 'get', 'nobody', '--json'], 'USER_NOT_FOUND: User not found.');
     await expectError(['users', 'delete', 'nobody-has-this-sub'], 'USER_NOT_FOUND: User not found.');
-    await expectError(['users', 'update', adminSub, '--role', 'user'], 'USER_NOT_EDITABLE: This user account cannot be modified.');
+    await expectError(
+      ['users', 'update', adminSub, '--role', 'user'],
+      'USER_NOT_EDITABLE: This user account cannot be modified.',
+    );
     await expectError(['users', 'delete', adminSub], 'USER_NOT_EDITABLE: This user account cannot be modified.');
-    await expectError(['users', 'create', '--email', adminEmail.toUpperCase(), '--password-stdin'], 'EMAIL_ALREADY_EXISTS: The provided email is already registered.', 'pw');
-    await expectError(['users', 'list', '--page-size', '101'], 'VALIDATION_ERROR: The request is invalid. ("page_size" must be less than or equal to 100)');
-    await expectError(['users', 'create', '--email', 'two..dots@example.com', '--password-stdin'], /^VALIDATION_ERROR: The request is invalid\. \("email" [^;]+\)$/, 'pw');
-    await expectError(['users', 'create', '--email', 'long@example.com', '--password-stdin'], /^VALIDATION_ERROR: The request is invalid\. \("password" [^;]+\)$/, 'x'.repeat(257));
+    await expectError(
+      ['users', 'create', '--email', adminEmail.toUpperCase(), '--password-stdin'],
+      'EMAIL_ALREADY_EXISTS: The provided email is already registered.',
+      'pw',
+    );
+    await expectError(
+      ['users', 'list', '--page-size', '101'],
+      'VALIDATION_ERROR: The request is invalid. ("page_size" must be less than or equal to 100)',
+    );
+    await expectError(
+      ['users', 'create', '--email', 'two..dots@example.com', '--password-stdin'],
+      /^VALIDATION_ERROR: The request is invalid\. \("email" [^;]+\)$/,
+      'pw',
+    );
+    await expectError(
+      ['users', 'create', '--email', 'long@example.com', '--password-stdin'],
+      /^VALIDATION_ERROR: The request is invalid\. \("password" [^;]+\)$/,
+      'x'.repeat(257),
+    );
     // A sub of odd characters travels URL-encoded and comes back as a plain 404.
     await expectError(['users', 'get', '../admin/me?x=1#y'], 'USER_NOT_FOUND: User not found.');
   });
@@ -216,7 +299,11 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     const login = await plain.login('plain@example.com', 'plain-password');
     expect(login.code).toBe(0);
     expect(login.stderr).toEqual(['warning: plain@example.com is not an admin; admin commands will answer FORBIDDEN']);
-    expect(await plain.run(['users', 'list'])).toEqual({ code: 1, stdout: [], stderr: ['FORBIDDEN: You do not have permission to access this resource.'] });
+    expect(await plain.run(['users', 'list'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['FORBIDDEN: You do not have permission to access this resource.'],
+    });
 
     const stranger = await terminal();
     expect(await stranger.login(adminEmail, 'not the password')).toEqual({
@@ -235,7 +322,10 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
 
   it('logout ends the session on the server: a kept copy of the cookie answers 401', async () => {
     const admin = await terminal();
-    const login = await admin.json(['login', '--url', server.url, '--email', adminEmail, '--password-stdin'], adminPassword);
+    const login = await admin.json(
+      ['login', '--url', server.url, '--email', adminEmail, '--password-stdin'],
+      adminPassword,
+    );
     expect(login).toEqual({ user: expect.objectContaining({ sub: adminSub, role: 'admin' }) });
     const kept = await readFile(admin.credentials, 'utf8');
 
@@ -251,17 +341,26 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     expect(await admin.run(['me'])).toEqual({
       code: 1,
       stdout: [],
-      stderr: ['UNAUTHORIZED: Authentication is required to access this resource. (the session has ended: run `idp admin login` again)'],
+      stderr: [
+        'UNAUTHORIZED: Authentication is required to access this resource. (the session has ended: run `idp admin login` again)',
+      ],
     });
   });
 
   it('sizes the table to the terminal width', async () => {
     const admin = await terminal();
     await admin.login(adminEmail, adminPassword);
-    await admin.json(['users', 'create', '--email', 'a-rather-long-address-for-the-table@width.example.com', '--password-stdin'], 'pw');
+    await admin.json(
+      ['users', 'create', '--email', 'a-rather-long-address-for-the-table@width.example.com', '--password-stdin'],
+      'pw',
+    );
     for (const columns of [60, 80, 120]) {
       const output = { ...createCapturedOutput(), columns };
-      const code = await main(['admin', 'users', 'list', '--query', 'width.example'], { output, env: admin.env, stdin: Readable.from([]) });
+      const code = await main(['admin', 'users', 'list', '--query', 'width.example'], {
+        output,
+        env: admin.env,
+        stdin: Readable.from([]),
+      });
       expect(code).toBe(0);
       for (const line of output.stdout) expect([...line].length).toBeLessThanOrEqual(columns);
       if (columns === 60) expect(output.stdout[1]).toContain('…');
@@ -290,7 +389,11 @@ describe.each(databaseKinds)('idp admin and second factors, on %s', (kind) => {
     const code = await main(['admin', ...argv], { output, env: env(), stdin });
     return { code, stdout: output.stdout, stderr: output.stderr };
   };
-  const login = (extra: string[] = []) => run(['login', '--url', server.url, '--email', adminEmail, '--password-stdin', ...extra], Readable.from([adminPassword]));
+  const login = (extra: string[] = []) =>
+    run(
+      ['login', '--url', server.url, '--email', adminEmail, '--password-stdin', ...extra],
+      Readable.from([adminPassword]),
+    );
   /** The JSON API as a browser would call it, for what the pages do (sign in, enrol). */
   const api = async (method: string, url: string, cookie: string | null, body?: unknown) => {
     const response = await fetch(`${server.url}${url}`, {
@@ -299,23 +402,31 @@ describe.each(databaseKinds)('idp admin and second factors, on %s', (kind) => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]);
-    return { status: response.status, body: response.status === 204 ? null : await response.json(), cookie: cookies.find((c) => c.startsWith('session=')) ?? null };
+    return {
+      status: response.status,
+      body: response.status === 204 ? null : await response.json(),
+      cookie: cookies.find((c) => c.startsWith('session=')) ?? null,
+    };
   };
   const enrol = async (email: string) => {
     const { cookie } = await api('POST', '/api/auth/login', null, { email, password: adminPassword });
     const begun = (await api('POST', '/api/user/totp', cookie)).body as { secret: string };
-    const confirmed = (await api('POST', '/api/user/totp/confirm', cookie, { code: authenticator.generate(begun.secret) })).body as { recovery_codes: string[] };
+    const confirmed = (
+      await api('POST', '/api/user/totp/confirm', cookie, { code: authenticator.generate(begun.secret) })
+    ).body as { recovery_codes: string[] };
     return { secret: begun.secret, recoveryCodes: confirmed.recovery_codes };
   };
 
   it('says that a factor must be registered first, and keeps no pending session', async () => {
     const result = await login();
     expect(result.code).toBe(1);
-    expect(result.stderr).toEqual([`error: ${adminEmail} must register a second factor first: sign in at ${server.url}/login to set one up, then log in here again`]);
+    expect(result.stderr).toEqual([
+      `error: ${adminEmail} must register a second factor first: sign in at ${server.url}/login to set one up, then log in here again`,
+    ]);
     await expect(stat(credentialsPath(env()))).rejects.toThrow(/ENOENT/);
   });
 
-  it('completes the login with --code: the authenticator app\'s or a recovery code', async () => {
+  it("completes the login with --code: the authenticator app's or a recovery code", async () => {
     const enrolled = await enrol(adminEmail);
     secret = enrolled.secret;
     const noCode = await login();
@@ -323,12 +434,18 @@ describe.each(databaseKinds)('idp admin and second factors, on %s', (kind) => {
     expect(noCode.stderr).toEqual([
       `error: ${adminEmail} confirms sign-ins with a second factor: pass --code CODE (the authenticator app's, or a recovery code), or run idp admin login in a terminal to be asked`,
     ]);
-    expect(await login(['--code', '000000'])).toMatchObject({ code: 1, stderr: ['INVALID_CODE: The code is incorrect, expired or already used.'] });
+    expect(await login(['--code', '000000'])).toMatchObject({
+      code: 1,
+      stderr: ['INVALID_CODE: The code is incorrect, expired or already used.'],
+    });
     await expect(stat(credentialsPath(env()))).rejects.toThrow(/ENOENT/);
 
     const withRecovery = await login(['--code', enrolled.recoveryCodes[0].toUpperCase()]);
     expect(withRecovery).toMatchObject({ code: 0, stderr: [] });
-    expect(JSON.parse((await run(['me', '--json'])).stdout.join('\n')).user).toMatchObject({ sub: adminSub, totp_registered: true });
+    expect(JSON.parse((await run(['me', '--json'])).stdout.join('\n')).user).toMatchObject({
+      sub: adminSub,
+      totp_registered: true,
+    });
   });
 
   it('asks for the password and then the code at hidden prompts on a terminal', async () => {
@@ -341,10 +458,20 @@ describe.each(databaseKinds)('idp admin and second factors, on %s', (kind) => {
       },
     });
     const output = createCapturedOutput();
-    const running = main(['admin', 'login', '--url', server.url, '--email', adminEmail], { output, env: env(), stdin: terminal });
+    const running = main(['admin', 'login', '--url', server.url, '--email', adminEmail], {
+      output,
+      env: env(),
+      stdin: terminal,
+    });
     await vi.waitFor(() => expect(output.stderr.join('\n')).toContain('Password for'), { timeout: 5000 });
     terminal.write(`${adminPassword}\r`);
-    await vi.waitFor(() => expect(output.stderr.join('\n')).toContain(`Code from the authenticator app of ${adminEmail}, or a recovery code (input hidden):`), { timeout: 5000 });
+    await vi.waitFor(
+      () =>
+        expect(output.stderr.join('\n')).toContain(
+          `Code from the authenticator app of ${adminEmail}, or a recovery code (input hidden):`,
+        ),
+      { timeout: 5000 },
+    );
     // The enrolment spent the current step; the next one is accepted too (±1 step).
     terminal.write(`${authenticator.clone({ epoch: Date.now() + 30_000 }).generate(secret)}\r`);
     expect(await running).toBe(0);
@@ -353,34 +480,54 @@ describe.each(databaseKinds)('idp admin and second factors, on %s', (kind) => {
 
   it('says that a passkey cannot be used from a terminal', async () => {
     await seedUser(server.testApp, { sub: 'keyholder', email: 'keyholder@example.com', role: 'admin' });
-    const { cookie } = await api('POST', '/api/auth/login', null, { email: 'keyholder@example.com', password: adminPassword });
+    const { cookie } = await api('POST', '/api/auth/login', null, {
+      email: 'keyholder@example.com',
+      password: adminPassword,
+    });
     const options = (await api('POST', '/api/user/passkeys/options', cookie)).body;
     const device = new SoftwareAuthenticator(server.testApp.config.server.baseUrl);
-    expect((await api('POST', '/api/user/passkeys', cookie, { response: device.register(options as never), name: 'Key' })).status).toBe(201);
-    const result = await run(['login', '--url', server.url, '--email', 'keyholder@example.com', '--password-stdin'], Readable.from([adminPassword]));
+    expect(
+      (await api('POST', '/api/user/passkeys', cookie, { response: device.register(options as never), name: 'Key' }))
+        .status,
+    ).toBe(201);
+    const result = await run(
+      ['login', '--url', server.url, '--email', 'keyholder@example.com', '--password-stdin'],
+      Readable.from([adminPassword]),
+    );
     expect(result).toMatchObject({
       code: 1,
-      stderr: ['error: keyholder@example.com confirms sign-ins with a passkey only, which a terminal cannot use: add an authenticator app on the account page, or use another admin account'],
+      stderr: [
+        'error: keyholder@example.com confirms sign-ins with a passkey only, which a terminal cannot use: add an authenticator app on the account page, or use another admin account',
+      ],
     });
   });
 
-  it('resets a user\'s second factors, named by e-mail or sub', async () => {
+  it("resets a user's second factors, named by e-mail or sub", async () => {
     await enrol('carol@example.com');
     const byEmail = await run(['users', 'reset-second-factors', 'CAROL@example.com']);
     expect(byEmail).toEqual({
       code: 0,
-      stdout: ['removed the second factors of carol (Carol@example.com): authenticator app, recovery codes and passkeys; its sessions have ended'],
+      stdout: [
+        'removed the second factors of carol (Carol@example.com): authenticator app, recovery codes and passkeys; its sessions have ended',
+      ],
       stderr: [],
     });
     const json = await run(['users', 'reset-second-factors', 'carol', '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout.join('\n')).user).toMatchObject({ sub: 'carol', totp_registered: false, passkey_count: 0 });
+    expect(JSON.parse(json.stdout.join('\n')).user).toMatchObject({
+      sub: 'carol',
+      totp_registered: false,
+      passkey_count: 0,
+    });
     expect(await run(['users', 'reset-second-factors', 'nobody@example.com'])).toEqual({
       code: 1,
       stdout: [],
       stderr: ['USER_NOT_FOUND: User not found.'],
     });
-    expect(await run(['users', 'reset-second-factors', 'nobody'])).toMatchObject({ code: 1, stderr: ['USER_NOT_FOUND: User not found.'] });
+    expect(await run(['users', 'reset-second-factors', 'nobody'])).toMatchObject({
+      code: 1,
+      stderr: ['USER_NOT_FOUND: User not found.'],
+    });
   });
 });
 
@@ -401,16 +548,25 @@ describe.each(databaseKinds)('idp admin login against the login rate limit, on %
     const login = async (password: string) => {
       const output = createCapturedOutput();
       const argv = ['admin', 'login', '--url', server.url, '--email', adminEmail, '--password-stdin'];
-      const code = await main(argv, { output, env: { XDG_CONFIG_HOME: home, HOME: home }, stdin: Readable.from([password]) });
+      const code = await main(argv, {
+        output,
+        env: { XDG_CONFIG_HOME: home, HOME: home },
+        stdin: Readable.from([password]),
+      });
       return { code, stderr: output.stderr };
     };
     const { maxAttempts } = testConfig().security.loginRateLimit;
     for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
-      expect(await login('wrong-password')).toEqual({ code: 1, stderr: ['INVALID_CREDENTIALS: The email or password is incorrect.'] });
+      expect(await login('wrong-password')).toEqual({
+        code: 1,
+        stderr: ['INVALID_CREDENTIALS: The email or password is incorrect.'],
+      });
     }
     const limited = await login(adminPassword);
     expect(limited.code).toBe(1);
     expect(limited.stderr).toHaveLength(1);
-    expect(limited.stderr[0]).toMatch(/^TOO_MANY_REQUESTS: Too many failed login attempts\. Try again later\. \(retry in \d+ s\)$/);
+    expect(limited.stderr[0]).toMatch(
+      /^TOO_MANY_REQUESTS: Too many failed login attempts\. Try again later\. \(retry in \d+ s\)$/,
+    );
   });
 });

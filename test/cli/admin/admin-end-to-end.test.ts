@@ -32,7 +32,14 @@ interface RunOptions {
 }
 
 async function runProcess(command: string, args: string[], options: RunOptions): Promise<Result> {
-  const child = execa(command, args, { env: options.env, extendEnv: false, cwd: root, stdin: 'pipe', reject: false, stripFinalNewline: false });
+  const child = execa(command, args, {
+    env: options.env,
+    extendEnv: false,
+    cwd: root,
+    stdin: 'pipe',
+    reject: false,
+    stripFinalNewline: false,
+  });
   let shown = '';
   let answered = false;
   const answer = () => {
@@ -78,7 +85,8 @@ describe('bin/idp admin against bin/idp serve', () => {
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(root, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.json` (npm test does) first');
+    if (!existsSync(path.join(root, 'dist', 'cli', 'main.js')))
+      throw new Error('dist/ is missing: run `npx tsc -p tsconfig.json` (npm test does) first');
     dir = await mkdtemp(path.join(os.tmpdir(), 'idp-admin-e2e-'));
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
@@ -106,7 +114,14 @@ describe('bin/idp admin against bin/idp serve', () => {
     );
     const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, IDP_URL: _url, ...inherited } = process.env;
     env = { ...inherited, XDG_CONFIG_HOME: path.join(dir, 'xdg'), HOME: dir };
-    serve = execa(process.execPath, [bin, 'serve', '-c', path.join(dir, 'idp.yaml')], { cwd: dir, env, extendEnv: false, stdin: 'ignore', buffer: false, reject: false });
+    serve = execa(process.execPath, [bin, 'serve', '-c', path.join(dir, 'idp.yaml')], {
+      cwd: dir,
+      env,
+      extendEnv: false,
+      stdin: 'ignore',
+      buffer: false,
+      reject: false,
+    });
     serve.stdout?.on('data', (chunk) => (serveLog += chunk));
     serve.stderr?.on('data', (chunk) => (serveLog += chunk));
     await waitForHealth(url, serve, () => serveLog);
@@ -123,7 +138,10 @@ describe('bin/idp admin against bin/idp serve', () => {
   const idp = (args: string[], input?: string) => runProcess(process.execPath, [bin, ...args], { env, input });
 
   it('logs in from stdin, then prints a plain table and --json when stdout is a pipe', async () => {
-    const login = await idp(['admin', 'login', '--url', url, '--email', 'e2e-admin@example.com', '--password-stdin'], `${password}\n`);
+    const login = await idp(
+      ['admin', 'login', '--url', url, '--email', 'e2e-admin@example.com', '--password-stdin'],
+      `${password}\n`,
+    );
     expect(login).toMatchObject({ code: 0, stderr: '' });
     expect(login.stdout).toContain(`logged in to ${url} as e2e-admin@example.com (admin)`);
 
@@ -137,15 +155,28 @@ describe('bin/idp admin against bin/idp serve', () => {
 
     const json = await idp(['admin', 'users', 'list', '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ users: [{ sub: 'e2e-admin', deleted_at: null }], pagination: { page: 1, page_size: 20, total: 1 } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      users: [{ sub: 'e2e-admin', deleted_at: null }],
+      pagination: { page: 1, page_size: 20, total: 1 },
+    });
 
     const missing = await idp(['admin', 'users', 'get', 'nobody']);
     expect(missing).toEqual({ code: 1, stdout: '', stderr: 'USER_NOT_FOUND: User not found.\n' });
   });
 
   it('users get, update, unlock and delete take an e-mail as well as a sub', async () => {
-    expect((await idp(['admin', 'login', '--url', url, '--email', 'e2e-admin@example.com', '--password-stdin'], `${password}\n`)).code).toBe(0);
-    const created = await idp(['admin', 'users', 'create', '--email', 'ada@example.com', '--password-stdin', '--json'], `${password}\n`);
+    expect(
+      (
+        await idp(
+          ['admin', 'login', '--url', url, '--email', 'e2e-admin@example.com', '--password-stdin'],
+          `${password}\n`,
+        )
+      ).code,
+    ).toBe(0);
+    const created = await idp(
+      ['admin', 'users', 'create', '--email', 'ada@example.com', '--password-stdin', '--json'],
+      `${password}\n`,
+    );
     expect(created.code).toBe(0);
     const sub = JSON.parse(created.stdout).user.sub as string;
 
@@ -157,48 +188,88 @@ describe('bin/idp admin against bin/idp serve', () => {
     expect(JSON.parse(updated.stdout).user).toMatchObject({ sub, role: 'admin' });
 
     // Five wrong passwords block the account (max_attempts), not the address: the admin's CLI keeps working.
-    const login = (pw: string) => fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ada@example.com', password: pw }) });
+    const login = (pw: string) =>
+      fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.com', password: pw }),
+      });
     for (let i = 0; i < 5; i++) expect((await login('wrong')).status).toBe(401);
     const blocked = await login(password);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     const unlocked = await idp(['admin', 'users', 'unlock', 'ada@example.com']);
-    expect(unlocked).toEqual({ code: 0, stdout: `unlocked ada@example.com (${sub}): its failed sign-in attempts are cleared\n`, stderr: '' });
+    expect(unlocked).toEqual({
+      code: 0,
+      stdout: `unlocked ada@example.com (${sub}): its failed sign-in attempts are cleared\n`,
+      stderr: '',
+    });
     expect((await login(password)).status).toBe(200);
-    expect(await idp(['admin', 'users', 'unlock', 'nobody@example.com'])).toEqual({ code: 1, stdout: '', stderr: 'USER_NOT_FOUND: User not found.\n' });
+    expect(await idp(['admin', 'users', 'unlock', 'nobody@example.com'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'USER_NOT_FOUND: User not found.\n',
+    });
 
     const deleted = await idp(['admin', 'users', 'delete', 'ada@example.com']);
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toContain(`deleted user ${sub} (ada@example.com)`);
     // A soft-deleted user is still found by its e-mail when no live user has it.
-    expect(JSON.parse((await idp(['admin', 'users', 'get', 'ada@example.com', '--json'])).stdout).user).toMatchObject({ sub, deleted_at: expect.any(String) });
+    expect(JSON.parse((await idp(['admin', 'users', 'get', 'ada@example.com', '--json'])).stdout).user).toMatchObject({
+      sub,
+      deleted_at: expect.any(String),
+    });
   });
 
   it('ratelimit clear works on the database directly and refuses a malformed address', async () => {
     const config = ['-c', path.join(dir, 'idp.yaml')];
     const cleared = await idp(['ratelimit', 'clear', '--address', '::ffff:127.0.0.1', ...config]);
     expect(cleared.code).toBe(0);
-    expect(cleared.stdout).toMatch(/^(cleared: the failed sign-in attempts of address 127\.0\.0\.1|address 127\.0\.0\.1 had no failed sign-in attempts counted)\n$/);
+    expect(cleared.stdout).toMatch(
+      /^(cleared: the failed sign-in attempts of address 127\.0\.0\.1|address 127\.0\.0\.1 had no failed sign-in attempts counted)\n$/,
+    );
     expect(cleared.stderr).toBe('');
     const bad = await idp(['ratelimit', 'clear', '--address', '10.0.0.300', ...config]);
-    expect(bad).toEqual({ code: 1, stdout: '', stderr: 'error: --address "10.0.0.300" is not an IPv4 or IPv6 address (e.g. 203.0.113.7 or 2001:db8::7)\n' });
+    expect(bad).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: --address "10.0.0.300" is not an IPv4 or IPv6 address (e.g. 203.0.113.7 or 2001:db8::7)\n',
+    });
   });
 
   it('refuses a password in argv with exit code 2', async () => {
-    const result = await idp(['admin', 'login', '--url', url, '--email', 'e2e-admin@example.com', '--password', password]);
+    const result = await idp([
+      'admin',
+      'login',
+      '--url',
+      url,
+      '--email',
+      'e2e-admin@example.com',
+      '--password',
+      password,
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('passwords are never taken from the command line');
   });
 
   // util-linux `script` gives the CLI a real pseudo-terminal: the prompt must not echo, the table gets colour.
   const script = (command: string, input: string, extraEnv: NodeJS.ProcessEnv = {}, inputAfter?: string) =>
-    runProcess('script', ['-qec', command, '/dev/null'], { env: { ...env, ...extraEnv, TERM: 'xterm' }, input, inputAfter });
+    runProcess('script', ['-qec', command, '/dev/null'], {
+      env: { ...env, ...extraEnv, TERM: 'xterm' },
+      input,
+      inputAfter,
+    });
 
   it('on a terminal: prompts without echo, and colours the table unless NO_COLOR is set', async () => {
     const secretHome = path.join(dir, 'tty');
     const ttyEnv = { XDG_CONFIG_HOME: secretHome };
     const quoted = (args: string[]) => [process.execPath, bin, ...args].map((arg) => `'${arg}'`).join(' ');
-    const login = await script(quoted(['admin', 'login', '--url', url, '--email', 'e2e-admin@example.com']), `${password}\r`, ttyEnv, '(input hidden)');
+    const login = await script(
+      quoted(['admin', 'login', '--url', url, '--email', 'e2e-admin@example.com']),
+      `${password}\r`,
+      ttyEnv,
+      '(input hidden)',
+    );
     expect(login.code).toBe(0);
     expect(login.stdout).toContain('Password for e2e-admin@example.com');
     expect(login.stdout).toContain('logged in to');

@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { credentialsPath, loadCredentials, removeCredentials, saveCredentials } from '../../../src/cli/admin/credential-store.js';
+import {
+  credentialsPath,
+  loadCredentials,
+  removeCredentials,
+  saveCredentials,
+} from '../../../src/cli/admin/credential-store.js';
 
 let home: string;
 beforeEach(async () => {
@@ -14,10 +19,18 @@ afterEach(async () => {
 
 describe('credentialsPath', () => {
   it.each([
-    ['an absolute XDG_CONFIG_HOME', { XDG_CONFIG_HOME: '/x/config', HOME: '/home/ada' }, '/x/config/idp/credentials.json'],
+    [
+      'an absolute XDG_CONFIG_HOME',
+      { XDG_CONFIG_HOME: '/x/config', HOME: '/home/ada' },
+      '/x/config/idp/credentials.json',
+    ],
     ['no XDG_CONFIG_HOME', { HOME: '/home/ada' }, '/home/ada/.config/idp/credentials.json'],
     ['an empty XDG_CONFIG_HOME', { XDG_CONFIG_HOME: '', HOME: '/home/ada' }, '/home/ada/.config/idp/credentials.json'],
-    ['a relative XDG_CONFIG_HOME (invalid per the XDG spec)', { XDG_CONFIG_HOME: 'rel', HOME: '/home/ada' }, '/home/ada/.config/idp/credentials.json'],
+    [
+      'a relative XDG_CONFIG_HOME (invalid per the XDG spec)',
+      { XDG_CONFIG_HOME: 'rel', HOME: '/home/ada' },
+      '/home/ada/.config/idp/credentials.json',
+    ],
   ])('with %s', (_, env, expected) => {
     expect(credentialsPath(env)).toBe(expected);
   });

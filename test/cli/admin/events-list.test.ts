@@ -30,7 +30,11 @@ describe('idp admin events list', () => {
 
   const record = (type: 'sign_out' | 'config.applied', actor: string, detail = {}) =>
     testApp.database.storage.transaction((tx) =>
-      createEventLog({ storage: testApp.database.storage, logger: pino({ level: 'silent' }), clock: { now: () => Date.now() } }).record(tx, {
+      createEventLog({
+        storage: testApp.database.storage,
+        logger: pino({ level: 'silent' }),
+        clock: { now: () => Date.now() },
+      }).record(tx, {
         type,
         actor,
         subject: actor === 'config' ? null : actor,
@@ -40,16 +44,24 @@ describe('idp admin events list', () => {
     );
 
   beforeAll(async () => {
-    testApp = await createTestApp('sqlite', { users: [testUser({ sub: 'root', email: 'root@example.com', role: 'admin' })] });
+    testApp = await createTestApp('sqlite', {
+      users: [testUser({ sub: 'root', email: 'root@example.com', role: 'admin' })],
+    });
     await applyConfig(testApp.database.storage, testApp.config);
     url = await testApp.app.start();
     home = await mkdtemp(path.join(os.tmpdir(), 'idp-events-cli-'));
-    const login = await run(['login', '--url', url, '--email', 'root@example.com', '--password-stdin'], { stdin: `${testPassword}\n` });
+    const login = await run(['login', '--url', url, '--email', 'root@example.com', '--password-stdin'], {
+      stdin: `${testPassword}\n`,
+    });
     expect(login.code).toBe(0);
     // Only the events written here: the apply above recorded its own.
     await testApp.database.storage.transaction(async (tx) => {
       const { events } = await testApp.database.storage.repositories.events.list(tx, { page: 1, pageSize: 100 });
-      await testApp.database.storage.repositories.events.deleteBefore(tx, Math.max(...events.map((e) => e.time)) + 1, 100);
+      await testApp.database.storage.repositories.events.deleteBefore(
+        tx,
+        Math.max(...events.map((e) => e.time)) + 1,
+        100,
+      );
     });
     await record('config.applied', 'config', { created: 2, updated: 0, deleted: 1 });
     await record('sign_out', 'alice');
@@ -70,7 +82,10 @@ describe('idp admin events list', () => {
 
   it('filters, prints JSON, and says when nothing matches', async () => {
     const json = await run(['events', 'list', '--type', 'sign_out', '--json']);
-    expect(JSON.parse(json.stdout.join('\n'))).toMatchObject({ events: [{ type: 'sign_out', actor: 'alice' }], pagination: { total: 1 } });
+    expect(JSON.parse(json.stdout.join('\n'))).toMatchObject({
+      events: [{ type: 'sign_out', actor: 'alice' }],
+      pagination: { total: 1 },
+    });
     const none = await run(['events', 'list', '--actor', 'nobody']);
     expect(none.stdout).toEqual(['no events match', '', 'page 1 of 1 · 0 events']);
     const beyond = await run(['events', 'list', '--page', '9']);
@@ -93,7 +108,8 @@ describe('idp admin events list', () => {
       signal: stop.signal,
     });
     const waitFor = async (count: number) => {
-      for (let i = 0; i < 100 && output.stdout.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 100 && output.stdout.length < count; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
     };
     await waitFor(2);
     await record('sign_out', 'bob');
@@ -101,7 +117,11 @@ describe('idp admin events list', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     stop.abort();
     expect(await following).toBe(0);
-    expect(output.stdout.map((line) => (JSON.parse(line) as { actor: string }).actor)).toEqual(['config', 'alice', 'bob']);
+    expect(output.stdout.map((line) => (JSON.parse(line) as { actor: string }).actor)).toEqual([
+      'config',
+      'alice',
+      'bob',
+    ]);
   });
 
   it('--follow without --json prints one line per event', async () => {
@@ -116,6 +136,8 @@ describe('idp admin events list', () => {
     for (let i = 0; i < 100 && output.stdout.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     stop.abort();
     expect(await following).toBe(0);
-    expect(output.stdout).toEqual([expect.stringMatching(/^\S+ \S+  config\.applied  config  -  -  -  \{"created":2,"updated":0,"deleted":1\}$/)]);
+    expect(output.stdout).toEqual([
+      expect.stringMatching(/^\S+ \S+  config\.applied  config  -  -  -  \{"created":2,"updated":0,"deleted":1\}$/),
+    ]);
   });
 });

@@ -33,13 +33,16 @@ describe('renderTable', () => {
     ]);
   });
 
-  it.each([56, 50, 40, 30, 24])('fits %i columns: drops optional columns first, then cuts the widest with …', (width) => {
-    const lines = renderTable(outputOf(width), columns, rows);
-    expect(widest(lines)).toBeLessThanOrEqual(width);
-    expect(lines[0].startsWith('ID')).toBe(true);
-    if (width < 56) expect(lines[0]).not.toContain('COUNT');
-    if (width < 49) expect(lines.join('\n')).toContain('…');
-  });
+  it.each([56, 50, 40, 30, 24])(
+    'fits %i columns: drops optional columns first, then cuts the widest with …',
+    (width) => {
+      const lines = renderTable(outputOf(width), columns, rows);
+      expect(widest(lines)).toBeLessThanOrEqual(width);
+      expect(lines[0].startsWith('ID')).toBe(true);
+      if (width < 56) expect(lines[0]).not.toContain('COUNT');
+      if (width < 49) expect(lines.join('\n')).toContain('…');
+    },
+  );
 
   it('keeps natural widths when the width is unknown (a pseudo-terminal without a size says 0)', () => {
     expect(renderTable(outputOf(0), columns, rows)).toEqual(renderTable(outputOf(100), columns, rows));
@@ -59,7 +62,9 @@ describe('renderTable', () => {
 
   it('colours only when the output has colours, after measuring', () => {
     const output = { ...outputOf(100), color: new Chalk({ level: 1 }) };
-    const lines = renderTable(output, columns, rows, { rowStyle: (row) => (row.count > 100 ? output.color.dim : undefined) });
+    const lines = renderTable(output, columns, rows, {
+      rowStyle: (row) => (row.count > 100 ? output.color.dim : undefined),
+    });
     expect(lines[0]).toBe(`\u001b[1m${renderTable(outputOf(100), columns, rows)[0]}\u001b[22m`);
     expect(lines[2].startsWith('\u001b[2m')).toBe(true);
     expect(lines[1]).not.toContain('\u001b');
@@ -95,12 +100,13 @@ describe('renderUserList', () => {
   });
 
   it('has no DELETED column when nobody listed is deleted, and says when nothing matches', () => {
-    expect(renderUserList(outputOf(120), { users: [user({})], pagination: { page: 1, page_size: 20, total: 1 } })).toEqual([
-      expect.not.stringContaining('DELETED'),
-      expect.any(String),
+    expect(
+      renderUserList(outputOf(120), { users: [user({})], pagination: { page: 1, page_size: 20, total: 1 } }),
+    ).toEqual([expect.not.stringContaining('DELETED'), expect.any(String), '', 'page 1 of 1 · 1 user']);
+    expect(renderUserList(outputOf(120), { users: [], pagination: { page: 1, page_size: 20, total: 0 } })).toEqual([
+      'no users match',
       '',
-      'page 1 of 1 · 1 user',
+      'page 1 of 1 · 0 users',
     ]);
-    expect(renderUserList(outputOf(120), { users: [], pagination: { page: 1, page_size: 20, total: 0 } })).toEqual(['no users match', '', 'page 1 of 1 · 0 users']);
   });
 });

@@ -49,29 +49,49 @@ describe('idp admin without a server', () => {
   ])('refuses a password on the command line with exit 2 and stores nothing: %j', async (argv) => {
     const result = await run(argv);
     expect(result.code).toBe(2);
-    expect(result.stderr).toEqual(['error: passwords are never taken from the command line (shell history, ps): use --password-stdin or the prompt']);
+    expect(result.stderr).toEqual([
+      'error: passwords are never taken from the command line (shell history, ps): use --password-stdin or the prompt',
+    ]);
     expect(result.stdout).toEqual([]);
     expect(await readdir(configHome)).toEqual([]);
   });
 
   it('asks for --password-stdin when there is no terminal to prompt on', async () => {
     const result = await run(['admin', 'login', '--url', 'http://127.0.0.1:9', '--email', 'a@example.com']);
-    expect(result).toMatchObject({ code: 2, stderr: ['error: no terminal to prompt for the password: pipe it in with --password-stdin'] });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: ['error: no terminal to prompt for the password: pipe it in with --password-stdin'],
+    });
   });
 
   it('refuses an empty --password-stdin', async () => {
-    const result = await run(['admin', 'login', '--url', 'http://127.0.0.1:9', '--email', 'a@example.com', '--password-stdin'], { stdin: '\n' });
+    const result = await run(
+      ['admin', 'login', '--url', 'http://127.0.0.1:9', '--email', 'a@example.com', '--password-stdin'],
+      { stdin: '\n' },
+    );
     expect(result.code).toBe(1);
     expect(result.stderr[0]).toMatch(/^error: --password-stdin: stdin is empty/);
   });
 
   it.each([
     [['admin', 'login', '--email', 'a@example.com', '--password-stdin'], /--url is required/],
-    [['admin', 'login', '--url', 'ftp://x', '--email', 'a@example.com', '--password-stdin'], /--url: "ftp:\/\/x" must start with http:\/\/ or https:\/\//],
-    [['admin', 'login', '--url', 'localhost:8080x', '--email', 'a@example.com', '--password-stdin'], /--url: "localhost:8080x" must start with http/],
-    [['admin', 'login', '--url', 'not a url', '--email', 'a@example.com', '--password-stdin'], /--url: "not a url" is not a URL/],
+    [
+      ['admin', 'login', '--url', 'ftp://x', '--email', 'a@example.com', '--password-stdin'],
+      /--url: "ftp:\/\/x" must start with http:\/\/ or https:\/\//,
+    ],
+    [
+      ['admin', 'login', '--url', 'localhost:8080x', '--email', 'a@example.com', '--password-stdin'],
+      /--url: "localhost:8080x" must start with http/,
+    ],
+    [
+      ['admin', 'login', '--url', 'not a url', '--email', 'a@example.com', '--password-stdin'],
+      /--url: "not a url" is not a URL/,
+    ],
     [['admin', 'login', '--url', 'http://127.0.0.1:9'], /required option '--email <email>' not specified/],
-    [['admin', 'users', 'list', '--page', '0'], /option '--page <n>' argument '0' is invalid. expected a whole number >= 1/],
+    [
+      ['admin', 'users', 'list', '--page', '0'],
+      /option '--page <n>' argument '0' is invalid. expected a whole number >= 1/,
+    ],
     [['admin', 'users', 'list', '--page-size', 'ten'], /option '--page-size <n>' argument 'ten' is invalid/],
     [['admin', 'users', 'list', '--role', 'root'], /argument 'root' is invalid. Allowed choices are user, admin/],
     [['admin', 'users', 'list', '--managed-by', 'ldap'], /Allowed choices are database, config/],
@@ -94,7 +114,11 @@ describe('idp admin without a server', () => {
     [['admin', 'users', 'delete', 'x']],
   ])('not logged in: one line telling to run idp admin login, exit 1: %j', async (argv) => {
     const result = await run(argv, { stdin: 'pw\n' });
-    expect(result).toEqual({ code: 1, stdout: [], stderr: ['error: not logged in: run `idp admin login --url URL --email EMAIL` first'] });
+    expect(result).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['error: not logged in: run `idp admin login --url URL --email EMAIL` first'],
+    });
   });
 
   it('logout when not logged in says so and succeeds', async () => {
@@ -103,16 +127,23 @@ describe('idp admin without a server', () => {
 
   it('an unreachable server is one clear line, exit 1', async () => {
     const port = await closedPort();
-    const login = await run(['admin', 'login', '--url', `http://127.0.0.1:${port}`, '--email', 'a@example.com', '--password-stdin'], { stdin: 'pw\n' });
+    const login = await run(
+      ['admin', 'login', '--url', `http://127.0.0.1:${port}`, '--email', 'a@example.com', '--password-stdin'],
+      { stdin: 'pw\n' },
+    );
     expect(login).toEqual({
       code: 1,
       stdout: [],
-      stderr: [`error: cannot reach the idp server at http://127.0.0.1:${port}: connection refused (is \`idp serve\` running?)`],
+      stderr: [
+        `error: cannot reach the idp server at http://127.0.0.1:${port}: connection refused (is \`idp serve\` running?)`,
+      ],
     });
     await saveCredentials({ XDG_CONFIG_HOME: configHome }, { url: `http://127.0.0.1:${port}`, cookie: 'session=x' });
     const list = await run(['admin', 'users', 'list']);
     expect(list.code).toBe(1);
-    expect(list.stderr).toEqual([`error: cannot reach the idp server at http://127.0.0.1:${port}: connection refused (is \`idp serve\` running?)`]);
+    expect(list.stderr).toEqual([
+      `error: cannot reach the idp server at http://127.0.0.1:${port}: connection refused (is \`idp serve\` running?)`,
+    ]);
   });
 
   it('logout with the server unreachable removes the local session and says the server still holds it, exit 1', async () => {
@@ -130,7 +161,8 @@ describe('idp admin without a server', () => {
 
   it('never sends the stored cookie to another origin given by --url or $IDP_URL', async () => {
     await saveCredentials({ XDG_CONFIG_HOME: configHome }, { url: 'http://127.0.0.1:1', cookie: 'session=x' });
-    const expected = 'error: not logged in to http://127.0.0.1:2 (the stored session is for http://127.0.0.1:1): run `idp admin login --url http://127.0.0.1:2 --email EMAIL`';
+    const expected =
+      'error: not logged in to http://127.0.0.1:2 (the stored session is for http://127.0.0.1:1): run `idp admin login --url http://127.0.0.1:2 --email EMAIL`';
     expect((await run(['admin', 'me', '--url', 'http://127.0.0.1:2'])).stderr).toEqual([expected]);
     expect((await run(['admin', 'me'], { env: { IDP_URL: 'http://127.0.0.1:2/' } })).stderr).toEqual([expected]);
   });

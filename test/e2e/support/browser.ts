@@ -24,7 +24,9 @@ export interface PageReports {
  */
 export async function watchPage(page: Page): Promise<PageReports> {
   const reports: PageReports = { console: [], pageErrors: [], violations: [] };
-  page.on('console', (message) => reports.console.push({ type: message.type(), text: message.text(), url: message.location().url }));
+  page.on('console', (message) =>
+    reports.console.push({ type: message.type(), text: message.text(), url: message.location().url }),
+  );
   page.on('pageerror', (error) => reports.pageErrors.push(String(error)));
   await page.exposeBinding('reportViolation', (_source, violation: string) => {
     reports.violations.push(violation);

@@ -27,7 +27,12 @@ export class RelyingParty {
 
   constructor(
     readonly port: number,
-    private readonly options: { clientId: string; clientSecret: string | null; scope?: string; metadata?: Partial<oidc.ClientMetadata> },
+    private readonly options: {
+      clientId: string;
+      clientSecret: string | null;
+      scope?: string;
+      metadata?: Partial<oidc.ClientMetadata>;
+    },
   ) {}
 
   get redirectUri(): string {
@@ -80,7 +85,14 @@ export class RelyingParty {
     const claims = tokens.claims();
     if (!claims) throw new Error('no ID token');
     const userinfo = await oidc.fetchUserInfo(this.config(), tokens.access_token, claims.sub);
-    return { claims, idToken: tokens.id_token!, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, userinfo, scope: tokens.scope };
+    return {
+      claims,
+      idToken: tokens.id_token!,
+      accessToken: tokens.access_token,
+      refreshToken: tokens.refresh_token,
+      userinfo,
+      scope: tokens.scope,
+    };
   }
 
   async listen(): Promise<void> {
@@ -107,7 +119,9 @@ export class RelyingParty {
       const result = await this.finish(url);
       this.results.push(result);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><title>Signed in</title><h1 id="who">Signed in as ${result.claims.sub} (${String(result.userinfo.email)})</h1>`);
+      res.end(
+        `<!doctype html><title>Signed in</title><h1 id="who">Signed in as ${result.claims.sub} (${String(result.userinfo.email)})</h1>`,
+      );
     } catch (error) {
       this.results.push(error as Error);
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });

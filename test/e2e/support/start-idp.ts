@@ -29,7 +29,11 @@ export async function freePort(): Promise<number> {
  * `hostname: 'localhost'` the base URL (and issuer) names localhost, still
  * served on 127.0.0.1: browsers refuse WebAuthn on an IP address (DESIGN.md 11).
  */
-export async function startIdp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: { hostname?: 'localhost' } = {}): Promise<RunningIdp> {
+export async function startIdp(
+  kind: DatabaseKind,
+  overrides: Partial<Config> = {},
+  options: { hostname?: 'localhost' } = {},
+): Promise<RunningIdp> {
   const port = await freePort();
   const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
   const database = await createTestDatabase(kind);

@@ -31,13 +31,21 @@ export interface IdTokenTampering {
  * ID tokens are RS256 like Apple's and carry email and email_verified as
  * strings; `tamper` spoils the next one on purpose.
  */
-export async function startAppleUpstream(options: { servicesId: string; teamId: string; clientKey: KeyObject; accounts: AppleAccount[] }) {
+export async function startAppleUpstream(options: {
+  servicesId: string;
+  teamId: string;
+  clientKey: KeyObject;
+  accounts: AppleAccount[];
+}) {
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = 'apple-test-key';
   let current = options.accounts[0];
   const behaviour: { token: Misbehaviour; tamper: IdTokenTampering } = { token: 'none', tamper: {} };
-  const codes = new Map<string, { account: AppleAccount; redirectUri: string; challenge: string | null; nonce: string | null }>();
+  const codes = new Map<
+    string,
+    { account: AppleAccount; redirectUri: string; challenge: string | null; nonce: string | null }
+  >();
   const authorizationRequests: URLSearchParams[] = [];
   let url = '';
 
@@ -56,7 +64,8 @@ export async function startAppleUpstream(options: { servicesId: string; teamId: 
         scopes_supported: ['openid', 'email', 'name'],
       });
     }
-    if (path === '/auth/keys') return json(res, 200, { keys: [{ ...(await exportJWK(signingKey.publicKey)), kid, use: 'sig', alg: 'RS256' }] });
+    if (path === '/auth/keys')
+      return json(res, 200, { keys: [{ ...(await exportJWK(signingKey.publicKey)), kid, use: 'sig', alg: 'RS256' }] });
     if (req.method === 'GET' && path === '/auth/authorize') {
       const q = requestUrl.searchParams;
       authorizationRequests.push(q);
@@ -66,10 +75,17 @@ export async function startAppleUpstream(options: { servicesId: string; teamId: 
       codes.set(code, { account: current, redirectUri, challenge: q.get('code_challenge'), nonce: q.get('nonce') });
       const answer: Record<string, string> = { code, state: q.get('state') ?? '' };
       // Apple sends the name once, on the first sign-in, as a JSON form field.
-      if (q.get('scope')?.includes('name')) answer.user = JSON.stringify({ name: { firstName: 'Ada', lastName: 'Lovelace' }, email: current.email });
+      if (q.get('scope')?.includes('name'))
+        answer.user = JSON.stringify({ name: { firstName: 'Ada', lastName: 'Lovelace' }, email: current.email });
       if (q.get('response_mode') === 'form_post') {
-        const inputs = Object.entries(answer).map(([n, v]) => `<input type="hidden" name="${n}" value="${v.replace(/"/g, '&quot;')}">`).join('');
-        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><form method="post" action="${redirectUri}">${inputs}</form><script>document.forms[0].submit()</script>`);
+        const inputs = Object.entries(answer)
+          .map(([n, v]) => `<input type="hidden" name="${n}" value="${v.replace(/"/g, '&quot;')}">`)
+          .join('');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<!doctype html><form method="post" action="${redirectUri}">${inputs}</form><script>document.forms[0].submit()</script>`,
+          );
         return;
       }
       const target = new URL(redirectUri);
@@ -80,16 +96,26 @@ export async function startAppleUpstream(options: { servicesId: string; teamId: 
     if (req.method === 'POST' && path === '/auth/token') {
       if (misbehave(res, behaviour.token)) return;
       const form = new URLSearchParams(body);
-      if (!(await clientSecretIsValid(form.get('client_secret'), form.get('client_id')))) return json(res, 400, { error: 'invalid_client' });
+      if (!(await clientSecretIsValid(form.get('client_secret'), form.get('client_id'))))
+        return json(res, 400, { error: 'invalid_client' });
       const code = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
-      if (!code || code.redirectUri !== form.get('redirect_uri') || !pkceMatches(form.get('code_verifier'), code.challenge)) {
+      if (
+        !code ||
+        code.redirectUri !== form.get('redirect_uri') ||
+        !pkceMatches(form.get('code_verifier'), code.challenge)
+      ) {
         return json(res, 400, { error: 'invalid_grant' });
       }
       const tamper = behaviour.tamper;
       behaviour.tamper = {};
       const now = Math.floor(Date.now() / 1000);
-      const claims: Record<string, unknown> = { sub: code.account.sub, email_verified: code.account.email_verified, nonce: tamper.nonce ?? code.nonce, auth_time: now };
+      const claims: Record<string, unknown> = {
+        sub: code.account.sub,
+        email_verified: code.account.email_verified,
+        nonce: tamper.nonce ?? code.nonce,
+        auth_time: now,
+      };
       if (code.account.email !== null) claims.email = code.account.email;
       const idToken = await new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid })
@@ -98,7 +124,13 @@ export async function startAppleUpstream(options: { servicesId: string; teamId: 
         .setIssuedAt(now)
         .setExpirationTime(now + (tamper.expiresIn ?? 600))
         .sign(tamper.foreignKey ? foreignKey.privateKey : signingKey.privateKey);
-      return json(res, 200, { access_token: randomToken(), token_type: 'Bearer', expires_in: 3600, refresh_token: randomToken(), ...(tamper.omit ? {} : { id_token: idToken }) });
+      return json(res, 200, {
+        access_token: randomToken(),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        refresh_token: randomToken(),
+        ...(tamper.omit ? {} : { id_token: idToken }),
+      });
     }
     json(res, 404, { error: 'not_found' });
   });
@@ -108,7 +140,12 @@ export async function startAppleUpstream(options: { servicesId: string; teamId: 
   async function clientSecretIsValid(secret: string | null, clientId: string | null): Promise<boolean> {
     if (!secret || clientId !== options.servicesId) return false;
     try {
-      const { payload, protectedHeader } = await jwtVerify(secret, options.clientKey, { algorithms: ['ES256'], issuer: options.teamId, audience: 'https://appleid.apple.com', subject: options.servicesId });
+      const { payload, protectedHeader } = await jwtVerify(secret, options.clientKey, {
+        algorithms: ['ES256'],
+        issuer: options.teamId,
+        audience: 'https://appleid.apple.com',
+        subject: options.servicesId,
+      });
       return typeof protectedHeader.kid === 'string' && typeof payload.exp === 'number';
     } catch {
       return false;
@@ -128,7 +165,13 @@ export async function startAppleUpstream(options: { servicesId: string; teamId: 
 }
 
 /** The client secret an operator makes for Sign in with Apple: an ES256 JWT of their key (kid), issued by their team. */
-export async function appleClientSecret(options: { privateKey: KeyObject; keyId: string; teamId: string; servicesId: string; expiresIn?: number }): Promise<string> {
+export async function appleClientSecret(options: {
+  privateKey: KeyObject;
+  keyId: string;
+  teamId: string;
+  servicesId: string;
+  expiresIn?: number;
+}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({})
     .setProtectedHeader({ alg: 'ES256', kid: options.keyId })

@@ -32,19 +32,56 @@ export interface FederationFixture {
  * behind `github` and `github-auto`; the Apple-shaped server behind `apple`;
  * and `off`, disabled. Users alice and bob (config, with a password).
  */
-export async function startFederationFixture(kind: DatabaseKind, registration: Partial<RegistrationConfig> = {}, overrides: Partial<Config> = {}): Promise<FederationFixture> {
+export async function startFederationFixture(
+  kind: DatabaseKind,
+  registration: Partial<RegistrationConfig> = {},
+  overrides: Partial<Config> = {},
+): Promise<FederationFixture> {
   const appleKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const github = await startGithubUpstream({
     clientId: 'gh-client',
     clientSecret: 'gh-secret-0123456789',
     accounts: [
-      { id: 101, login: 'grace', email: null, emails: [{ email: 'g@old.example', primary: false, verified: false }, { email: 'grace@users.example', primary: true, verified: true }] },
-      { id: 102, login: 'alice-gh', email: 'alice@example.com', emails: [{ email: 'alice@example.com', primary: true, verified: true }] },
-      { id: 103, login: 'alice-unverified', email: 'alice@example.com', emails: [{ email: 'alice@example.com', primary: true, verified: false }] },
+      {
+        id: 101,
+        login: 'grace',
+        email: null,
+        emails: [
+          { email: 'g@old.example', primary: false, verified: false },
+          { email: 'grace@users.example', primary: true, verified: true },
+        ],
+      },
+      {
+        id: 102,
+        login: 'alice-gh',
+        email: 'alice@example.com',
+        emails: [{ email: 'alice@example.com', primary: true, verified: true }],
+      },
+      {
+        id: 103,
+        login: 'alice-unverified',
+        email: 'alice@example.com',
+        emails: [{ email: 'alice@example.com', primary: true, verified: false }],
+      },
       { id: 104, login: 'nomail', email: null, emails: [] },
-      { id: 105, login: 'outsider', email: null, emails: [{ email: 'someone@elsewhere.test', primary: true, verified: true }] },
-      { id: 106, login: 'bob-gh', email: null, emails: [{ email: 'bob.github@users.example', primary: true, verified: true }] },
-      { id: 107, login: 'bob-gh-2', email: null, emails: [{ email: 'bob.second@users.example', primary: true, verified: true }] },
+      {
+        id: 105,
+        login: 'outsider',
+        email: null,
+        emails: [{ email: 'someone@elsewhere.test', primary: true, verified: true }],
+      },
+      {
+        id: 106,
+        login: 'bob-gh',
+        email: null,
+        emails: [{ email: 'bob.github@users.example', primary: true, verified: true }],
+      },
+      {
+        id: 107,
+        login: 'bob-gh-2',
+        email: null,
+        emails: [{ email: 'bob.second@users.example', primary: true, verified: true }],
+      },
     ],
   });
   const apple = await startAppleUpstream({
@@ -56,14 +93,29 @@ export async function startFederationFixture(kind: DatabaseKind, registration: P
       { sub: '000456.apple-hidden', email: null, email_verified: 'false' },
     ],
   });
-  const appleSecret = await appleClientSecret({ privateKey: appleKey.privateKey, keyId: 'KEY1234567', teamId: 'TEAM123456', servicesId: 'com.example.idp' });
+  const appleSecret = await appleClientSecret({
+    privateKey: appleKey.privateKey,
+    keyId: 'KEY1234567',
+    teamId: 'TEAM123456',
+    servicesId: 'com.example.idp',
+  });
   let oidc: OidcUpstream | undefined;
   const idp = await startIdpWithUpstreams(kind, async (url) => {
     const callback = (id: string) => `${url}/api/auth/providers/${id}/callback`;
     oidc = await startOidcUpstream({
       clients: [
-        { client_id: 'idp-corp', client_secret: 'corp-secret-0123456789', redirect_uris: [callback('corp'), callback('corp-auto')], token_endpoint_auth_method: 'client_secret_basic' },
-        { client_id: 'idp-google', client_secret: 'google-secret-0123456789', redirect_uris: [callback('google')], token_endpoint_auth_method: 'client_secret_post' },
+        {
+          client_id: 'idp-corp',
+          client_secret: 'corp-secret-0123456789',
+          redirect_uris: [callback('corp'), callback('corp-auto')],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+        {
+          client_id: 'idp-google',
+          client_secret: 'google-secret-0123456789',
+          redirect_uris: [callback('google')],
+          token_endpoint_auth_method: 'client_secret_post',
+        },
       ],
       accounts: {
         ada: { email: 'ada@example.com', email_verified: true },
@@ -73,7 +125,13 @@ export async function startFederationFixture(kind: DatabaseKind, registration: P
         nomail: {},
       },
     });
-    const corp = { type: 'generic_oauth' as const, displayName: 'Corp SSO', authorizationUrl: `${oidc.issuer}/auth`, tokenUrl: `${oidc.issuer}/token`, scopes: ['openid', 'email'] };
+    const corp = {
+      type: 'generic_oauth' as const,
+      displayName: 'Corp SSO',
+      authorizationUrl: `${oidc.issuer}/auth`,
+      tokenUrl: `${oidc.issuer}/token`,
+      scopes: ['openid', 'email'],
+    };
     const gh = { clientId: 'gh-client', clientSecret: 'gh-secret-0123456789', ...github.endpoints };
     return {
       users: [testUser({ sub: 'alice' }), testUser({ sub: 'bob' })],
@@ -87,13 +145,33 @@ export async function startFederationFixture(kind: DatabaseKind, registration: P
       identityProviders: [
         testIdentityProvider({ id: 'github', ...gh }),
         testIdentityProvider({ id: 'github-auto', ...gh, emailConflictStrategy: 'auto_link' }),
-        testIdentityProvider({ id: 'apple', type: 'apple', clientId: 'com.example.idp', clientSecret: appleSecret, scopes: ['name', 'email'], ...apple.endpoints }),
+        testIdentityProvider({
+          id: 'apple',
+          type: 'apple',
+          clientId: 'com.example.idp',
+          clientSecret: appleSecret,
+          scopes: ['name', 'email'],
+          ...apple.endpoints,
+        }),
         testIdentityProvider({ id: 'off', enabled: false, ...gh }),
         testIdentityProvider({ id: 'corp', clientId: 'idp-corp', clientSecret: 'corp-secret-0123456789', ...corp }),
-        testIdentityProvider({ id: 'corp-auto', clientId: 'idp-corp', clientSecret: 'corp-secret-0123456789', ...corp, displayName: 'Corp Partners', emailConflictStrategy: 'auto_link' }),
         testIdentityProvider({
-          id: 'google', type: 'google', clientId: 'idp-google', clientSecret: 'google-secret-0123456789', scopes: ['openid', 'email', 'profile'],
-          authorizationUrl: `${oidc.issuer}/auth`, tokenUrl: `${oidc.issuer}/token`, userinfoUrl: `${oidc.issuer}/me`,
+          id: 'corp-auto',
+          clientId: 'idp-corp',
+          clientSecret: 'corp-secret-0123456789',
+          ...corp,
+          displayName: 'Corp Partners',
+          emailConflictStrategy: 'auto_link',
+        }),
+        testIdentityProvider({
+          id: 'google',
+          type: 'google',
+          clientId: 'idp-google',
+          clientSecret: 'google-secret-0123456789',
+          scopes: ['openid', 'email', 'profile'],
+          authorizationUrl: `${oidc.issuer}/auth`,
+          tokenUrl: `${oidc.issuer}/token`,
+          userinfoUrl: `${oidc.issuer}/me`,
         }),
       ],
       ...overrides,
@@ -106,7 +184,8 @@ export async function startFederationFixture(kind: DatabaseKind, registration: P
     github,
     apple,
     users: () => idp.database.db('users').select('sub', 'email').orderBy('email'),
-    connections: () => idp.database.db('connections').select('provider_id', 'subject', 'sub').orderBy(['provider_id', 'subject']),
+    connections: () =>
+      idp.database.db('connections').select('provider_id', 'subject', 'sub').orderBy(['provider_id', 'subject']),
     async session(jar) {
       return (await jar.fetch(`${idp.url}/api/auth/session`)).json() as Promise<Record<string, any>>;
     },

@@ -16,7 +16,11 @@ export interface GithubAccount {
  * GitHub does; form-encoded unless JSON is accepted), /user and
  * /user/emails want a User-Agent and the bearer token.
  */
-export async function startGithubUpstream(options: { clientId: string; clientSecret: string; accounts: GithubAccount[] }) {
+export async function startGithubUpstream(options: {
+  clientId: string;
+  clientSecret: string;
+  accounts: GithubAccount[];
+}) {
   let current = options.accounts[0];
   const behaviour: { authorize: 'approve' | 'deny'; token: Misbehaviour; user: Misbehaviour; emails: Misbehaviour } = {
     authorize: 'approve',
@@ -39,7 +43,11 @@ export async function startGithubUpstream(options: { clientId: string; clientSec
         redirect.searchParams.set('error_description', 'The user has denied your application access.');
       } else {
         const code = randomToken();
-        codes.set(code, { account: current, redirectUri: redirect.href, challenge: url.searchParams.get('code_challenge') });
+        codes.set(code, {
+          account: current,
+          redirectUri: redirect.href,
+          challenge: url.searchParams.get('code_challenge'),
+        });
         redirect.searchParams.set('code', code);
       }
       if (state) redirect.searchParams.set('state', state);
@@ -57,14 +65,21 @@ export async function startGithubUpstream(options: { clientId: string; clientSec
         code !== undefined &&
         code.redirectUri === form.get('redirect_uri') &&
         pkceMatches(form.get('code_verifier'), code.challenge);
-      const answer: Record<string, string> = ok ? { access_token: `gho_${randomToken()}`, token_type: 'bearer', scope: 'read:user,user:email' } : { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' };
+      const answer: Record<string, string> = ok
+        ? { access_token: `gho_${randomToken()}`, token_type: 'bearer', scope: 'read:user,user:email' }
+        : { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' };
       if (ok) tokens.set(answer.access_token, code.account);
       if (req.headers.accept?.includes('application/json')) return json(res, 200, answer);
-      res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' }).end(new URLSearchParams(answer).toString());
+      res
+        .writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' })
+        .end(new URLSearchParams(answer).toString());
       return;
     }
     if (req.method === 'GET' && (url.pathname === '/user' || url.pathname === '/user/emails')) {
-      if (!req.headers['user-agent']) return json(res, 403, { message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header' });
+      if (!req.headers['user-agent'])
+        return json(res, 403, {
+          message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header',
+        });
       const account = tokens.get((req.headers.authorization ?? '').replace(/^(Bearer|token) /, ''));
       if (!account) return json(res, 401, { message: 'Bad credentials' });
       if (url.pathname === '/user') {
@@ -72,7 +87,11 @@ export async function startGithubUpstream(options: { clientId: string; clientSec
         return json(res, 200, { login: account.login, id: account.id, email: account.email, name: null });
       }
       if (misbehave(res, behaviour.emails)) return;
-      return json(res, 200, account.emails.map((e) => ({ ...e, visibility: e.primary ? 'private' : null })));
+      return json(
+        res,
+        200,
+        account.emails.map((e) => ({ ...e, visibility: e.primary ? 'private' : null })),
+      );
     }
     json(res, 404, { message: 'Not Found' });
   });

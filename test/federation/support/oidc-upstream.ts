@@ -45,7 +45,11 @@ export async function startOidcUpstream(options: {
   const authorizationRequests: URLSearchParams[] = [];
 
   const provider = new Provider(issuer, {
-    clients: options.clients.map((client) => ({ ...client, grant_types: ['authorization_code'], response_types: ['code'] })),
+    clients: options.clients.map((client) => ({
+      ...client,
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+    })),
     jwks: { keys: [{ ...key, use: 'sig', alg: 'RS256' }] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     conformIdTokenClaims: !(options.idTokenClaims ?? false),
@@ -73,7 +77,12 @@ export async function startOidcUpstream(options: {
       const grant = new provider.Grant({ accountId: current, clientId: details.params.client_id as string });
       grant.addOIDCScope(String(details.params.scope));
       const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { login: { accountId: current }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: current }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
     })().catch((error: Error) => {
       res.writeHead(500).end(error.message);
     });

@@ -12,7 +12,11 @@ import { freePort, type RunningIdp } from '../../e2e/support/start-idp.js';
  * started there can know idp's callback URLs. Upstream calls get a short limit on upstream calls so that a hanging upstream fails a
  * test in a second, not ten.
  */
-export async function startIdpWithUpstreams(kind: DatabaseKind, overrides: (url: string) => Promise<Partial<Config>> | Partial<Config>, options: { upstreamTimeoutMs?: number } = {}): Promise<RunningIdp> {
+export async function startIdpWithUpstreams(
+  kind: DatabaseKind,
+  overrides: (url: string) => Promise<Partial<Config>> | Partial<Config>,
+  options: { upstreamTimeoutMs?: number } = {},
+): Promise<RunningIdp> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const database = await createTestDatabase(kind);
@@ -23,7 +27,11 @@ export async function startIdpWithUpstreams(kind: DatabaseKind, overrides: (url:
     ...(await overrides(url)),
   });
   await applyConfig(database.storage, config);
-  const app = await createApp(config, { storage: database.storage, logger: pino({ level: config.logging.level }), upstreamTimeoutMs: options.upstreamTimeoutMs ?? 1000 });
+  const app = await createApp(config, {
+    storage: database.storage,
+    logger: pino({ level: config.logging.level }),
+    upstreamTimeoutMs: options.upstreamTimeoutMs ?? 1000,
+  });
   await app.start();
   return {
     url,

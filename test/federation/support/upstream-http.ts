@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 
 /** A small node:http server on 127.0.0.1 for an upstream shaped like a public API. */
-export async function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string) => void | Promise<void>) {
+export async function listen(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string) => void | Promise<void>,
+) {
   const server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -35,11 +37,16 @@ export const randomToken = () => randomBytes(16).toString('hex');
 
 /** RFC 7636 §4.6: does the verifier hash to the challenge? */
 export function pkceMatches(verifier: string | null, challenge: string | null): boolean {
-  return verifier !== null && challenge !== null && createHash('sha256').update(verifier).digest('base64url') === challenge;
+  return (
+    verifier !== null && challenge !== null && createHash('sha256').update(verifier).digest('base64url') === challenge
+  );
 }
 
 /** The client credentials of a token request: HTTP Basic (RFC 6749 §2.3.1, form-urlencoded inside) or the body. */
-export function clientCredentials(req: http.IncomingMessage, form: URLSearchParams): { id: string | null; secret: string | null } {
+export function clientCredentials(
+  req: http.IncomingMessage,
+  form: URLSearchParams,
+): { id: string | null; secret: string | null } {
   const header = req.headers.authorization;
   if (header?.startsWith('Basic ')) {
     const [id, secret] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');
@@ -64,7 +71,9 @@ export function misbehave(res: http.ServerResponse, how: Misbehaviour): boolean 
       json(res, 503, { message: 'unavailable' });
       return true;
     case 'non_json':
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Sorry, we are down for maintenance</body></html>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><body>Sorry, we are down for maintenance</body></html>');
       return true;
     case 'hang':
       // Never answers: idp's timeout must end the wait.

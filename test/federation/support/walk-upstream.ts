@@ -12,8 +12,10 @@ export async function walkUpstream(jar: CookieJar, idpUrl: string, start: string
     if (response.status >= 300 && response.status < 400) {
       const next = locationOf(response, url);
       // Back at idp, past the callback: that is the answer under test.
-      if (url.origin === idpUrl && url.pathname.endsWith('/callback') && !next.pathname.endsWith('/callback')) return next;
-      if (url.origin === idpUrl && next.origin === idpUrl && !next.pathname.startsWith('/api/auth/providers/')) return next;
+      if (url.origin === idpUrl && url.pathname.endsWith('/callback') && !next.pathname.endsWith('/callback'))
+        return next;
+      if (url.origin === idpUrl && next.origin === idpUrl && !next.pathname.startsWith('/api/auth/providers/'))
+        return next;
       url = next;
       continue;
     }
@@ -21,8 +23,13 @@ export async function walkUpstream(jar: CookieJar, idpUrl: string, start: string
     const form = /<form method="post" action="([^"]+)">(.*)<\/form>/s.exec(text);
     if (response.status === 200 && form) {
       const body = new URLSearchParams();
-      for (const input of form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) body.set(input[1], input[2].replace(/&quot;/g, '"'));
-      const posted = await jar.fetch(form[1], { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+      for (const input of form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+        body.set(input[1], input[2].replace(/&quot;/g, '"'));
+      const posted = await jar.fetch(form[1], {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: body.toString(),
+      });
       url = locationOf(posted, form[1]);
       continue;
     }

@@ -12,13 +12,25 @@ describe('consent', () => {
     ['nothing granted, prompt=none', pending({ prompt: ['none'] }), [], 'refused: consent_required'],
     ['every scope granted', pending(), ['openid', 'email', 'profile'], 'continue'],
     ['one scope missing', pending(), ['openid'], toConsent],
-    ['every scope granted, prompt=consent (dropped on the way back)', pending({ prompt: ['consent'], params: { client_id: 'web', prompt: 'consent' } }), ['openid', 'email'], toConsent],
+    [
+      'every scope granted, prompt=consent (dropped on the way back)',
+      pending({ prompt: ['consent'], params: { client_id: 'web', prompt: 'consent' } }),
+      ['openid', 'email'],
+      toConsent,
+    ],
     ['a skip_consent client', pending({ client: skipping }), [], 'continue'],
     ['a skip_consent client, prompt=consent', pending({ client: skipping, prompt: ['consent'] }), [], toConsent],
     ['Deny pressed', pending({ consentDenied: true }), ['openid', 'email'], 'refused: access_denied'],
-    ['Deny pressed, a skip_consent client', pending({ consentDenied: true, client: skipping }), [], 'refused: access_denied'],
+    [
+      'Deny pressed, a skip_consent client',
+      pending({ consentDenied: true, client: skipping }),
+      [],
+      'refused: access_denied',
+    ],
   ])('%s → %s', async (_, request, granted, expected) => {
-    const deps = signInDeps({ grantedScopes: async (sub, clientId) => (sub === 'alice' && clientId === 'web' ? granted : []) });
+    const deps = signInDeps({
+      grantedScopes: async (sub, clientId) => (sub === 'alice' && clientId === 'web' ? granted : []),
+    });
     expect(summary(await consent({ identity: session(), request }, deps))).toBe(expected);
   });
 

@@ -19,7 +19,9 @@ describe('enrolSecondFactor', () => {
   it('lets a sign-in made with a second factor pass, and a session', () => {
     const deps = signInDeps({ secondFactorPolicy: 'required' });
     expect(summary(enrolSecondFactor({ identity: newIdentity({}, ['hwk']), request: null }, deps))).toBe('continue');
-    expect(summary(enrolSecondFactor({ identity: newIdentity({}, ['pwd', 'otp']), request: null }, deps))).toBe('continue');
+    expect(summary(enrolSecondFactor({ identity: newIdentity({}, ['pwd', 'otp']), request: null }, deps))).toBe(
+      'continue',
+    );
     expect(summary(enrolSecondFactor({ identity: session(), request: pending() }, deps))).toBe('continue');
   });
 });

@@ -6,7 +6,9 @@ import { newIdentity, pending, session, signInDeps, summary } from '../sign-in-f
 
 type Policy = AuthConfig['secondFactor'];
 
-const factorsOf = (found: UserFactorSummary) => ({ summarize: async (subs: string[]) => new Map(subs.map((sub) => [sub, found])) });
+const factorsOf = (found: UserFactorSummary) => ({
+  summarize: async (subs: string[]) => new Map(subs.map((sub) => [sub, found])),
+});
 const none: UserFactorSummary = { totpRegistered: false, unusedRecoveryCodes: 0, passkeyCount: 0 };
 
 describe('secondFactor', () => {
@@ -15,11 +17,21 @@ describe('secondFactor', () => {
     ['optional', none, true, 'continue'],
     ['required', none, true, 'continue'],
     ['optional', { totpRegistered: true, unusedRecoveryCodes: 0, passkeyCount: 0 }, true, 'second factor: totp'],
-    ['optional', { totpRegistered: true, unusedRecoveryCodes: 4, passkeyCount: 2 }, true, 'second factor: passkey, totp, recovery_code'],
+    [
+      'optional',
+      { totpRegistered: true, unusedRecoveryCodes: 4, passkeyCount: 2 },
+      true,
+      'second factor: passkey, totp, recovery_code',
+    ],
     ['required', { totpRegistered: false, unusedRecoveryCodes: 0, passkeyCount: 1 }, true, 'second factor: passkey'],
     // With passkeys turned off, a passkey is no factor.
     ['required', { totpRegistered: false, unusedRecoveryCodes: 0, passkeyCount: 1 }, false, 'continue'],
-    ['optional', { totpRegistered: true, unusedRecoveryCodes: 1, passkeyCount: 1 }, false, 'second factor: totp, recovery_code'],
+    [
+      'optional',
+      { totpRegistered: true, unusedRecoveryCodes: 1, passkeyCount: 1 },
+      false,
+      'second factor: totp, recovery_code',
+    ],
     // Recovery codes without a registered app do not count.
     ['optional', { totpRegistered: false, unusedRecoveryCodes: 3, passkeyCount: 0 }, true, 'continue'],
   ] as const)('policy %s, factors %j, passkeys on: %s → %s', async (policy, found, passkeysEnabled, expected) => {
@@ -27,13 +39,22 @@ describe('secondFactor', () => {
     expect(summary(await secondFactor({ identity: newIdentity(), request: null }, deps))).toBe(expected);
   });
 
-  it.each([[['hwk']], [['pwd', 'otp']], [['pwd', 'hwk']]])('lets a sign-in made with a second factor (%j) pass without looking', async (amr) => {
-    const deps = signInDeps({ factors: { summarize: () => Promise.reject(new Error('not asked')) } });
-    expect(summary(await secondFactor({ identity: newIdentity({}, amr), request: null }, deps))).toBe('continue');
-  });
+  it.each([[['hwk']], [['pwd', 'otp']], [['pwd', 'hwk']]])(
+    'lets a sign-in made with a second factor (%j) pass without looking',
+    async (amr) => {
+      const deps = signInDeps({ factors: { summarize: () => Promise.reject(new Error('not asked')) } });
+      expect(summary(await secondFactor({ identity: newIdentity({}, amr), request: null }, deps))).toBe('continue');
+    },
+  );
 
-  it.each<Policy>(['optional', 'required_for_admins', 'required'])('lets a session pass under policy %s: it passed when it was created', async (policy) => {
-    const deps = signInDeps({ secondFactorPolicy: policy, factors: { summarize: () => Promise.reject(new Error('not asked')) } });
-    expect(summary(await secondFactor({ identity: session(), request: pending() }, deps))).toBe('continue');
-  });
+  it.each<Policy>(['optional', 'required_for_admins', 'required'])(
+    'lets a session pass under policy %s: it passed when it was created',
+    async (policy) => {
+      const deps = signInDeps({
+        secondFactorPolicy: policy,
+        factors: { summarize: () => Promise.reject(new Error('not asked')) },
+      });
+      expect(summary(await secondFactor({ identity: session(), request: pending() }, deps))).toBe('continue');
+    },
+  );
 });

@@ -13,7 +13,10 @@ describe('selectAccount', () => {
     ],
     [
       'prompt=select_account consent, with a login_hint',
-      pending({ prompt: ['select_account', 'consent'], params: { client_id: 'web', prompt: 'select_account consent', login_hint: 'a@example.com' } }),
+      pending({
+        prompt: ['select_account', 'consent'],
+        params: { client_id: 'web', prompt: 'select_account consent', login_hint: 'a@example.com' },
+      }),
       '/login ← /oauth2/authorize?client_id=web&prompt=consent&login_hint=a%40example.com ?login_hint=a%40example.com&select_account=true',
     ],
   ])('%s → %s', (_, request, expected) => {

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { testClient, testConfig, testUser } from '../../support/config-fixture.js';
 import { applyConfig } from '../../../src/gitops/index.js';
-import { authorize, type AuthorizeDeps, type AuthorizeOutcome, type AuthorizeSession } from '../../../src/oidc/authorize/index.js';
+import {
+  authorize,
+  type AuthorizeDeps,
+  type AuthorizeOutcome,
+  type AuthorizeSession,
+} from '../../../src/oidc/authorize/index.js';
 import { hashOpaqueToken } from '../../../src/oidc/tokens/index.js';
 import { createAuthorizeDeps } from '../../../src/oidc/authorize/create-authorize-deps.js';
 import { pino } from 'pino';
@@ -49,12 +54,36 @@ function paramsOf(returnTo: string): Record<string, string> {
 describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   let t: TestDatabase;
   let deps: AuthorizeDeps;
-  const clock: Clock & { time: number } = { time: 1_000_000_000_000, now() { return this.time; } };
-  const aliceUser: UserRecord = {
-    sub: 'alice', managedBy: 'config', email: 'alice@example.com', role: 'user', emailVerified: true, emailVerificationRequired: false,
-    passwordHash: null, secondFactorRequired: false, name: null, givenName: null, familyName: null, locale: null, deletedAt: null, createdAt: 0, updatedAt: 0,
+  const clock: Clock & { time: number } = {
+    time: 1_000_000_000_000,
+    now() {
+      return this.time;
+    },
   };
-  const alice: AuthorizeSession = { sub: 'alice', authTime: clock.time - 60_000, amr: ['pwd', 'otp'], sessionId: 'sid-hash', user: aliceUser };
+  const aliceUser: UserRecord = {
+    sub: 'alice',
+    managedBy: 'config',
+    email: 'alice@example.com',
+    role: 'user',
+    emailVerified: true,
+    emailVerificationRequired: false,
+    passwordHash: null,
+    secondFactorRequired: false,
+    name: null,
+    givenName: null,
+    familyName: null,
+    locale: null,
+    deletedAt: null,
+    createdAt: 0,
+    updatedAt: 0,
+  };
+  const alice: AuthorizeSession = {
+    sub: 'alice',
+    authTime: clock.time - 60_000,
+    amr: ['pwd', 'otp'],
+    sessionId: 'sid-hash',
+    user: aliceUser,
+  };
 
   beforeAll(async () => {
     t = await createTestDatabase(kind);
@@ -71,7 +100,14 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       db: t.db,
       clients: knexClientRepository,
       codes: knexAuthorizationCodeRepository,
-      signIn: createSignInDeps({ db: t.db, consents: knexConsentRepository, factors: noRegisteredFactors, terms: createUserTerms({ storage: t.storage, events: createEventLog({ storage: t.storage, clock }), clock }), auth: config.auth, clock }),
+      signIn: createSignInDeps({
+        db: t.db,
+        consents: knexConsentRepository,
+        factors: noRegisteredFactors,
+        terms: createUserTerms({ storage: t.storage, events: createEventLog({ storage: t.storage, clock }), clock }),
+        auth: config.auth,
+        clock,
+      }),
       config,
       clock,
     });
@@ -81,16 +117,36 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   it('shows an unknown client or an unregistered redirect URI as an error page, never a redirect', async () => {
     const unknown = await authorize({ params: { ...request, client_id: 'nobody' }, session: alice }, deps);
     expect(unknown).toMatchObject({ kind: 'error_page', error: { error: 'invalid_client' } });
-    const mismatch = await authorize({ params: { ...request, redirect_uri: 'https://evil.example/cb' }, session: alice }, deps);
+    const mismatch = await authorize(
+      { params: { ...request, redirect_uri: 'https://evil.example/cb' }, session: alice },
+      deps,
+    );
     expect(mismatch).toMatchObject({ kind: 'error_page', error: { error: 'invalid_request' } });
   });
 
   it('sends other errors to the client with state and iss', async () => {
-    const outcome = await authorize({ params: { ...request, client_id: 'spa', redirect_uri: 'https://spa.example.com/callback', code_challenge: undefined, code_challenge_method: undefined }, session: alice }, deps);
+    const outcome = await authorize(
+      {
+        params: {
+          ...request,
+          client_id: 'spa',
+          redirect_uri: 'https://spa.example.com/callback',
+          code_challenge: undefined,
+          code_challenge_method: undefined,
+        },
+        session: alice,
+      },
+      deps,
+    );
     expect(outcome).toEqual({
       kind: 'client_response',
       target: { redirectUri: 'https://spa.example.com/callback', responseMode: 'query', state: 'st' },
-      params: { error: 'invalid_request', error_description: 'PKCE is required: send a code_challenge with code_challenge_method S256.', state: 'st', iss: issuer },
+      params: {
+        error: 'invalid_request',
+        error_description: 'PKCE is required: send a code_challenge with code_challenge_method S256.',
+        state: 'st',
+        iss: issuer,
+      },
     });
   });
 
@@ -99,7 +155,11 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     const url = new URL(location(outcome), issuer);
     expect(url.pathname).toBe('/login');
     expect(url.searchParams.get('login_hint')).toBe('alice@example.com');
-    expect(paramsOf(returnToOf(outcome))).toEqual({ ...request, login_hint: 'alice@example.com', auth_after: String(clock.now()) });
+    expect(paramsOf(returnToOf(outcome))).toEqual({
+      ...request,
+      login_hint: 'alice@example.com',
+      auth_after: String(clock.now()),
+    });
   });
 
   it('sends the session of a user who must verify their e-mail back to /login, and answers login_required under prompt=none', async () => {
@@ -109,20 +169,31 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     expect(new URL(location(outcome), issuer).pathname).toBe('/login');
     expect(paramsOf(returnToOf(outcome))).toEqual(params);
     const none = await authorize({ params: { ...params, prompt: 'none' }, session: unverified }, deps);
-    expect(none).toMatchObject({ kind: 'client_response', params: { error: 'login_required', error_description: 'The user must verify their e-mail address.' } });
+    expect(none).toMatchObject({
+      kind: 'client_response',
+      params: { error: 'login_required', error_description: 'The user must verify their e-mail address.' },
+    });
     // Verified, the same request gets its code (the client skips consent).
     expect((await authorize({ params, session: alice }, deps)).kind).toBe('client_response');
   });
 
   it('answers prompt=none without a session or consent with login_required and consent_required', async () => {
     const noSession = await authorize({ params: { ...request, prompt: 'none' }, session: null }, deps);
-    expect(noSession).toMatchObject({ kind: 'client_response', params: { error: 'login_required', state: 'st', iss: issuer } });
+    expect(noSession).toMatchObject({
+      kind: 'client_response',
+      params: { error: 'login_required', state: 'st', iss: issuer },
+    });
     const noConsent = await authorize({ params: { ...request, prompt: 'none' }, session: alice }, deps);
     expect(noConsent).toMatchObject({ kind: 'client_response', params: { error: 'consent_required' } });
   });
 
   it('asks for consent, records it, then issues a code bound to the request', async () => {
-    const consent = createConsentService({ storage: t.storage, events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }), readRequest: authorizationRequestReader(deps), clock });
+    const consent = createConsentService({
+      storage: t.storage,
+      events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
+      readRequest: authorizationRequestReader(deps),
+      clock,
+    });
     const first = await authorize({ params: request, session: alice }, deps);
     expect(new URL(location(first), issuer).pathname).toBe('/consent');
     const returnTo = returnToOf(first);
@@ -142,17 +213,32 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     expect(done.params).toMatchObject({ state: 'st', iss: issuer });
     const stored = await knexAuthorizationCodeRepository.consume(t.db, hashOpaqueToken(done.params.code), clock.now());
     expect(stored?.record).toMatchObject({
-      clientId: 'web', sub: 'alice', redirectUri: request.redirect_uri, scopes: ['openid', 'email'], nonce: 'nn',
-      codeChallenge: challenge, codeChallengeMethod: 'S256', authTime: alice.authTime, amr: ['pwd', 'otp'], sessionId: 'sid-hash',
+      clientId: 'web',
+      sub: 'alice',
+      redirectUri: request.redirect_uri,
+      scopes: ['openid', 'email'],
+      nonce: 'nn',
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+      authTime: alice.authTime,
+      amr: ['pwd', 'otp'],
+      sessionId: 'sid-hash',
       expiresAt: clock.now() + 60_000,
     });
     // Granted scopes need no second consent; a new scope does.
     expect((await authorize({ params: request, session: alice }, deps)).kind).toBe('client_response');
-    expect((await authorize({ params: { ...request, scope: 'openid email profile' }, session: alice }, deps)).kind).toBe('interaction');
+    expect(
+      (await authorize({ params: { ...request, scope: 'openid email profile' }, session: alice }, deps)).kind,
+    ).toBe('interaction');
   });
 
   it('answers access_denied after Deny', async () => {
-    const consent = createConsentService({ storage: t.storage, events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }), readRequest: authorizationRequestReader(deps), clock });
+    const consent = createConsentService({
+      storage: t.storage,
+      events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
+      readRequest: authorizationRequestReader(deps),
+      clock,
+    });
     const params = { ...request, scope: 'openid profile' };
     const returnTo = returnToOf(await authorize({ params, session: alice }, deps));
     const { redirectTo } = await consent.decide(returnTo, 'deny', alice, { clientAddress: '127.0.0.1' });
@@ -161,9 +247,22 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
   });
 
   it('refuses a consent return_to that is not an authorization request of this server', async () => {
-    const consent = createConsentService({ storage: t.storage, events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }), readRequest: authorizationRequestReader(deps), clock });
-    for (const returnTo of ['//evil.example/oauth2/authorize', 'https://evil.example/', '/login', `/oauth2/authorize?client_id=web`]) {
-      await expect(consent.decide(returnTo, 'allow', alice, { clientAddress: '127.0.0.1' })).rejects.toMatchObject({ status: 400, code: 'INVALID_RETURN_TO' });
+    const consent = createConsentService({
+      storage: t.storage,
+      events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
+      readRequest: authorizationRequestReader(deps),
+      clock,
+    });
+    for (const returnTo of [
+      '//evil.example/oauth2/authorize',
+      'https://evil.example/',
+      '/login',
+      `/oauth2/authorize?client_id=web`,
+    ]) {
+      await expect(consent.decide(returnTo, 'allow', alice, { clientAddress: '127.0.0.1' })).rejects.toMatchObject({
+        status: 400,
+        code: 'INVALID_RETURN_TO',
+      });
     }
   });
 
@@ -185,13 +284,20 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     expect((await authorize({ params: back, session: fresh }, deps)).kind).toBe('client_response');
 
     expect((await authorize({ params: { ...params, max_age: '30' }, session: alice }, deps)).kind).toBe('interaction');
-    expect((await authorize({ params: { ...params, max_age: '120' }, session: alice }, deps)).kind).toBe('client_response');
+    expect((await authorize({ params: { ...params, max_age: '120' }, session: alice }, deps)).kind).toBe(
+      'client_response',
+    );
     const none = await authorize({ params: { ...params, max_age: '30', prompt: 'none' }, session: alice }, deps);
     expect(none).toMatchObject({ kind: 'client_response', params: { error: 'login_required' } });
   });
 
   it('does not loop on max_age=0: a sign-in after the request satisfies it', async () => {
-    const params = { ...request, client_id: 'first-party', redirect_uri: 'https://first-party.example.com/callback', max_age: '0' };
+    const params = {
+      ...request,
+      client_id: 'first-party',
+      redirect_uri: 'https://first-party.example.com/callback',
+      max_age: '0',
+    };
     const back = paramsOf(returnToOf(await authorize({ params, session: alice }, deps)));
     expect(back.auth_after).toBe(String(clock.now()));
     clock.time += 5_000;

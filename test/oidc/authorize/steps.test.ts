@@ -63,11 +63,31 @@ describe('parse', () => {
 describe('checkRedirectUri', () => {
   it.each([
     ['missing', undefined, 'invalid_request: The redirect_uri parameter is missing.'],
-    ['another path', 'https://web.example.com/other', 'invalid_request: The redirect_uri is not registered for this client.'],
-    ['a trailing slash', 'https://web.example.com/callback/', 'invalid_request: The redirect_uri is not registered for this client.'],
-    ['another case', 'https://WEB.example.com/callback', 'invalid_request: The redirect_uri is not registered for this client.'],
-    ['an added query', 'https://web.example.com/callback?x=1', 'invalid_request: The redirect_uri is not registered for this client.'],
-    ['another port', 'http://127.0.0.1:4001/cb', 'invalid_request: The redirect_uri is not registered for this client.'],
+    [
+      'another path',
+      'https://web.example.com/other',
+      'invalid_request: The redirect_uri is not registered for this client.',
+    ],
+    [
+      'a trailing slash',
+      'https://web.example.com/callback/',
+      'invalid_request: The redirect_uri is not registered for this client.',
+    ],
+    [
+      'another case',
+      'https://WEB.example.com/callback',
+      'invalid_request: The redirect_uri is not registered for this client.',
+    ],
+    [
+      'an added query',
+      'https://web.example.com/callback?x=1',
+      'invalid_request: The redirect_uri is not registered for this client.',
+    ],
+    [
+      'another port',
+      'http://127.0.0.1:4001/cb',
+      'invalid_request: The redirect_uri is not registered for this client.',
+    ],
   ])('refuses %s (exact matching)', (_, redirectUri, expected) => {
     const parsed = parse({ params: { ...good, redirect_uri: redirectUri }, session: null });
     expect(errorOf(() => checkRedirectUri({ ...parsed, client: client() }))).toBe(expected);
@@ -128,12 +148,42 @@ describe('checkScope', () => {
 describe('checkPkce', () => {
   const confidentialWithoutPkce = client({ requirePkce: false });
   it.each([
-    ['no challenge, public client', { code_challenge: undefined, code_challenge_method: undefined }, client({ tokenEndpointAuthMethod: 'none', requirePkce: false }), 'invalid_request: PKCE is required: send a code_challenge with code_challenge_method S256.'],
-    ['no challenge, require_pkce', { code_challenge: undefined, code_challenge_method: undefined }, client(), 'invalid_request: PKCE is required: send a code_challenge with code_challenge_method S256.'],
-    ['plain', { code_challenge_method: 'plain' }, confidentialWithoutPkce, 'invalid_request: The code_challenge_method must be S256.'],
-    ['no method (means plain)', { code_challenge_method: undefined }, confidentialWithoutPkce, 'invalid_request: The code_challenge_method must be S256.'],
-    ['a short challenge', { code_challenge: 'abc' }, client(), 'invalid_request: The code_challenge is not a S256 challenge.'],
-    ['a method alone', { code_challenge: undefined }, confidentialWithoutPkce, 'invalid_request: The code_challenge_method is given without a code_challenge.'],
+    [
+      'no challenge, public client',
+      { code_challenge: undefined, code_challenge_method: undefined },
+      client({ tokenEndpointAuthMethod: 'none', requirePkce: false }),
+      'invalid_request: PKCE is required: send a code_challenge with code_challenge_method S256.',
+    ],
+    [
+      'no challenge, require_pkce',
+      { code_challenge: undefined, code_challenge_method: undefined },
+      client(),
+      'invalid_request: PKCE is required: send a code_challenge with code_challenge_method S256.',
+    ],
+    [
+      'plain',
+      { code_challenge_method: 'plain' },
+      confidentialWithoutPkce,
+      'invalid_request: The code_challenge_method must be S256.',
+    ],
+    [
+      'no method (means plain)',
+      { code_challenge_method: undefined },
+      confidentialWithoutPkce,
+      'invalid_request: The code_challenge_method must be S256.',
+    ],
+    [
+      'a short challenge',
+      { code_challenge: 'abc' },
+      client(),
+      'invalid_request: The code_challenge is not a S256 challenge.',
+    ],
+    [
+      'a method alone',
+      { code_challenge: undefined },
+      confidentialWithoutPkce,
+      'invalid_request: The code_challenge_method is given without a code_challenge.',
+    ],
   ])('refuses %s', (_, changes, c, expected) => {
     expect(errorOf(() => validate({ ...good, ...changes }, c))).toBe(expected);
   });
@@ -156,7 +206,14 @@ describe('checkPrompt', () => {
   });
 
   it('reads prompt, max_age, nonce and the interaction markers', () => {
-    const state = validate({ ...good, prompt: 'login consent', max_age: '0', nonce: 'n', auth_after: '1700', consent_denied: 'true' });
+    const state = validate({
+      ...good,
+      prompt: 'login consent',
+      max_age: '0',
+      nonce: 'n',
+      auth_after: '1700',
+      consent_denied: 'true',
+    });
     expect([...state.prompt]).toEqual(['login', 'consent']);
     expect(state).toMatchObject({ maxAge: 0, nonce: 'n', authAfter: 1700, consentDenied: true });
   });

@@ -20,7 +20,10 @@ export interface Provider {
 export async function startProvider(kind: DatabaseKind, overrides: Partial<Config>): Promise<Provider> {
   const idp = await startIdp(kind, overrides);
   const issuer = new URL(idp.url);
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }));
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }),
+  );
   return { idp, as, stop: () => idp.stop() };
 }
 
@@ -38,7 +41,10 @@ export interface OtherInstance {
  */
 export async function startOtherInstance(provider: Provider): Promise<OtherInstance> {
   const { config } = provider.idp;
-  const app = await createApp({ ...config, server: { ...config.server, port: 0 } }, { logger: pino({ level: 'silent' }) });
+  const app = await createApp(
+    { ...config, server: { ...config.server, port: 0 } },
+    { logger: pino({ level: 'silent' }) },
+  );
   const url = await app.start();
   return { url, app, stop: () => app.stop({ timeoutMs: 1000 }) };
 }
@@ -55,7 +61,10 @@ export interface IssuedCode {
  * through the authorize engineer's repository (the browser part of the flow
  * is tested in test/e2e/).
  */
-export async function issueCode(provider: Provider, record: Partial<AuthorizationCodeRecord> & { clientId: string; redirectUri: string }): Promise<IssuedCode> {
+export async function issueCode(
+  provider: Provider,
+  record: Partial<AuthorizationCodeRecord> & { clientId: string; redirectUri: string },
+): Promise<IssuedCode> {
   const code = randomBytes(32).toString('base64url');
   const verifier = oauth.generateRandomCodeVerifier();
   const nonce = oauth.generateRandomNonce();
@@ -82,11 +91,21 @@ export async function issueCode(provider: Provider, record: Partial<Authorizatio
 
 /** The callback parameters of a code, as the client would receive them (RFC 9207 iss included). */
 export function callbackOf(provider: Provider, client: oauth.Client, code: string): URLSearchParams {
-  return oauth.validateAuthResponse(provider.as, client, new URLSearchParams({ code, iss: provider.as.issuer }), oauth.expectNoState);
+  return oauth.validateAuthResponse(
+    provider.as,
+    client,
+    new URLSearchParams({ code, iss: provider.as.issuer }),
+    oauth.expectNoState,
+  );
 }
 
 /** A raw form POST (for the bad-input cases a library refuses to send). */
-export async function postForm(provider: Provider, path: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+export async function postForm(
+  provider: Provider,
+  path: string,
+  form: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+) {
   const body = new URLSearchParams();
   for (const [name, value] of Object.entries(form)) for (const v of [value].flat()) body.append(name, v);
   const response = await fetch(`${provider.idp.url}${path}`, {
@@ -95,7 +114,11 @@ export async function postForm(provider: Provider, path: string, form: Record<st
     body,
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, any>) : {},
+  };
 }
 
 export function basic(id: string, secret: string): string {

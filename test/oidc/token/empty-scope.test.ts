@@ -44,7 +44,12 @@ describe.each(databaseKinds)('an empty grant of scopes on %s', (kind) => {
 
   it('authorization_code for a code that granted nothing: a token without scope', async () => {
     const issued = await issueCode(provider, { clientId: 'web', redirectUri, scopes: [] });
-    const form = { grant_type: 'authorization_code', code: issued.code, redirect_uri: redirectUri, code_verifier: issued.verifier };
+    const form = {
+      grant_type: 'authorization_code',
+      code: issued.code,
+      redirect_uri: redirectUri,
+      code_verifier: issued.verifier,
+    };
     const response = await postForm(provider, '/oauth2/token', form, web);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
@@ -53,12 +58,26 @@ describe.each(databaseKinds)('an empty grant of scopes on %s', (kind) => {
 
   it('refresh_token always has a scope to show: the grant holds offline_access and a narrowing names one scope at least', async () => {
     const issued = await issueCode(provider, { clientId: 'web', redirectUri, scopes: ['openid', 'offline_access'] });
-    const form = { grant_type: 'authorization_code', code: issued.code, redirect_uri: redirectUri, code_verifier: issued.verifier };
+    const form = {
+      grant_type: 'authorization_code',
+      code: issued.code,
+      redirect_uri: redirectUri,
+      code_verifier: issued.verifier,
+    };
     const tokens = (await postForm(provider, '/oauth2/token', form, web)).body;
-    const narrowed = await postForm(provider, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: 'offline_access' }, web);
+    const narrowed = await postForm(
+      provider,
+      '/oauth2/token',
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: 'offline_access' },
+      web,
+    );
     expect(narrowed.body.scope).toBe('offline_access');
     expect(decodeJwt(narrowed.body.access_token).scope).toBe('offline_access');
     const introspection = await postForm(provider, '/oauth2/introspect', { token: narrowed.body.refresh_token }, web);
-    expect(introspection.body).toMatchObject({ active: true, token_type: 'refresh_token', scope: 'openid offline_access' });
+    expect(introspection.body).toMatchObject({
+      active: true,
+      token_type: 'refresh_token',
+      scope: 'openid offline_access',
+    });
   });
 });

@@ -23,14 +23,28 @@ describe.each(databaseKinds)('refresh-token batches on %s', (kind) => {
   async function seed(...pairs: [GrantRecord, string][]) {
     for (const [grant, token] of pairs) {
       await tokens().insertGrant(database.storage.db, grant);
-      await tokens().insertRefreshToken(database.storage.db, refreshTokenRecord(hashOpaqueToken(token), grant, { expiresAt: 90_000 }));
+      await tokens().insertRefreshToken(
+        database.storage.db,
+        refreshTokenRecord(hashOpaqueToken(token), grant, { expiresAt: 90_000 }),
+      );
     }
   }
   const batches = (newToken?: () => string) =>
-    createRefreshTokenBatches({ db: database.storage.db, tokenStore: tokens(), clock, refreshTokenTtlSeconds: 60, concurrency: 1, newToken });
+    createRefreshTokenBatches({
+      db: database.storage.db,
+      tokenStore: tokens(),
+      clock,
+      refreshTokenTtlSeconds: 60,
+      concurrency: 1,
+      newToken,
+    });
 
   it('claims the refreshes of one turn together, each once, clients mixed, and stores every successor', async () => {
-    await seed([grantRecord('g1'), 'one'], [grantRecord('g2'), 'two'], [grantRecord('g3', { clientId: 'other' }), 'three']);
+    await seed(
+      [grantRecord('g1'), 'one'],
+      [grantRecord('g2'), 'two'],
+      [grantRecord('g3', { clientId: 'other' }), 'three'],
+    );
     const b = batches();
     const [one, again, two, three, wrongClient] = await Promise.all([
       b.claim(hashOpaqueToken('one'), 'app'),
@@ -41,7 +55,11 @@ describe.each(databaseKinds)('refresh-token batches on %s', (kind) => {
     ]);
     expect(again).toBeNull();
     expect(wrongClient).toBeNull();
-    for (const [claimed, grantId] of [[one, 'g1'], [two, 'g2'], [three, 'g3']] as const) {
+    for (const [claimed, grantId] of [
+      [one, 'g1'],
+      [two, 'g2'],
+      [three, 'g3'],
+    ] as const) {
       expect(claimed?.grant.grantId).toBe(grantId);
       expect(claimed?.token.rotatedAt).toBe(now);
       const successor = await b.find(hashOpaqueToken(claimed!.successor));
@@ -54,7 +72,10 @@ describe.each(databaseKinds)('refresh-token batches on %s', (kind) => {
     await seed([grantRecord('g1'), 'one'], [grantRecord('g2'), 'two']);
     // Both successors get the same value: the group's statement breaks the primary key, then the second alone does.
     const b = batches(() => 'same successor');
-    const [first, second] = await Promise.allSettled([b.claim(hashOpaqueToken('one'), 'app'), b.claim(hashOpaqueToken('two'), 'app')]);
+    const [first, second] = await Promise.allSettled([
+      b.claim(hashOpaqueToken('one'), 'app'),
+      b.claim(hashOpaqueToken('two'), 'app'),
+    ]);
     expect(first).toMatchObject({ status: 'fulfilled', value: { successor: 'same successor' } });
     expect(second.status).toBe('rejected');
     expect((await b.find(hashOpaqueToken('two')))?.token.rotatedAt).toBeNull();

@@ -6,9 +6,21 @@ import { clientRecord, userRecord } from './records.js';
 
 function code(codeHash: string, overrides: Partial<AuthorizationCodeRecord> = {}): AuthorizationCodeRecord {
   return {
-    codeHash, grantId: `grant-${codeHash}`, clientId: 'app', sub: 'alice', redirectUri: 'http://127.0.0.1/cb',
-    scopes: ['openid', 'email'], nonce: 'n-1', codeChallenge: 'c'.repeat(43), codeChallengeMethod: 'S256',
-    authTime: 1_000, amr: ['pwd', 'otp'], sessionId: 'session-hash', expiresAt: 61_000, consumedAt: null, createdAt: 1_000,
+    codeHash,
+    grantId: `grant-${codeHash}`,
+    clientId: 'app',
+    sub: 'alice',
+    redirectUri: 'http://127.0.0.1/cb',
+    scopes: ['openid', 'email'],
+    nonce: 'n-1',
+    codeChallenge: 'c'.repeat(43),
+    codeChallengeMethod: 'S256',
+    authTime: 1_000,
+    amr: ['pwd', 'otp'],
+    sessionId: 'session-hash',
+    expiresAt: 61_000,
+    consumedAt: null,
+    createdAt: 1_000,
     ...overrides,
   };
 }
@@ -17,7 +29,10 @@ export function describeAuthorizationCodes(s: Subject): void {
   let codes: AuthorizationCodeRepository;
   let db: Tx;
   beforeAll(async () => {
-    ({ db, repositories: { authorizationCodes: codes } } = s);
+    ({
+      db,
+      repositories: { authorizationCodes: codes },
+    } = s);
     // A code belongs to a user and a client.
     await s.repositories.users.insert(db, userRecord('alice'));
     await s.repositories.clients.insertMany(db, [clientRecord('app')]);
@@ -36,7 +51,10 @@ export function describeAuthorizationCodes(s: Subject): void {
   });
 
   it('lets exactly one of many concurrent redemptions win', async () => {
-    await codes.insert(db, code('race', { nonce: null, codeChallenge: null, codeChallengeMethod: null, sessionId: null }));
+    await codes.insert(
+      db,
+      code('race', { nonce: null, codeChallenge: null, codeChallengeMethod: null, sessionId: null }),
+    );
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => codes.consume(db, 'race', 10_000 + i)));
     expect(results.filter((r) => r?.alreadyConsumed === false)).toHaveLength(1);
     expect(results.every((r) => r?.record.codeChallenge === null)).toBe(true);
@@ -45,7 +63,9 @@ export function describeAuthorizationCodes(s: Subject): void {
   it('lets exactly one redemption win across separate connections, and every caller sees its time', async () => {
     await codes.insert(db, code('race-2'));
     const results = await withStorages(s, racers, (storages) =>
-      Promise.all(storages.map((storage, i) => storage.repositories.authorizationCodes.consume(storage.db, 'race-2', 20_000 + i))),
+      Promise.all(
+        storages.map((storage, i) => storage.repositories.authorizationCodes.consume(storage.db, 'race-2', 20_000 + i)),
+      ),
     );
     const winners = results.filter((r) => r?.alreadyConsumed === false);
     expect(winners).toHaveLength(1);

@@ -42,9 +42,20 @@ export function describeCacheGeneration(s: Subject): void {
     const g = grantRecord('g1');
     expect(await moves(() => tokens.insertGrant(db, g))).toBe(false);
     expect(await moves(() => tokens.insertRefreshToken(db, refreshTokenRecord('r1', g)))).toBe(false);
-    const claimed = await tokens.claimRefreshTokens(db, [{ tokenHash: 'r1', clientId: g.clientId, successorHash: 'r2' }], { now: 2000, successorExpiresAt: 50_000 });
+    const claimed = await tokens.claimRefreshTokens(
+      db,
+      [{ tokenHash: 'r1', clientId: g.clientId, successorHash: 'r2' }],
+      { now: 2000, successorExpiresAt: 50_000 },
+    );
     expect(claimed.generation).toBe(await generation.read(db));
-    expect(await moves(() => tokens.claimRefreshTokens(db, [{ tokenHash: 'r2', clientId: g.clientId, successorHash: 'r3' }], { now: 3000, successorExpiresAt: 60_000 }))).toBe(false);
+    expect(
+      await moves(() =>
+        tokens.claimRefreshTokens(db, [{ tokenHash: 'r2', clientId: g.clientId, successorHash: 'r3' }], {
+          now: 3000,
+          successorExpiresAt: 60_000,
+        }),
+      ),
+    ).toBe(false);
     expect(await moves(() => tokens.extendGrant(db, 'g1', 60_000))).toBe(false);
     expect(await moves(() => users.insert(db, userRecord('bob')))).toBe(false);
   });
@@ -54,10 +65,12 @@ export function describeCacheGeneration(s: Subject): void {
     const rollback = new Error('rollback');
     expect(
       await moves(() =>
-        s.storage.transaction(async (tx) => {
-          await repositories.tokens.revokeGrant(tx, 'g1', 2000);
-          throw rollback;
-        }).catch((error: unknown) => expect(error).toBe(rollback)),
+        s.storage
+          .transaction(async (tx) => {
+            await repositories.tokens.revokeGrant(tx, 'g1', 2000);
+            throw rollback;
+          })
+          .catch((error: unknown) => expect(error).toBe(rollback)),
       ),
     ).toBe(false);
   });

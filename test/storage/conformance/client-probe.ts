@@ -8,7 +8,10 @@ export function describeClientProbe(s: Subject): void {
   let clients: ClientRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { clientProbe: probe, clients } } = s);
+    ({
+      db,
+      repositories: { clientProbe: probe, clients },
+    } = s);
   });
 
   it('keeps its fingerprint while nothing changes, and changes on insert, update and delete', async () => {

@@ -7,12 +7,21 @@ export function describeClients(s: Subject): void {
   let clients: ClientRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { clients } } = s);
+    ({
+      db,
+      repositories: { clients },
+    } = s);
   });
   beforeEach(() => cleanTables(s.database.db, ['clients']));
 
   it('round-trips every field (lists keep their order)', async () => {
-    const record = client('web', { secretHash: null, tokenEndpointAuthMethod: 'none', skipConsent: true, requirePkce: false, postLogoutRedirectUris: ['https://a.example/'] });
+    const record = client('web', {
+      secretHash: null,
+      tokenEndpointAuthMethod: 'none',
+      skipConsent: true,
+      requirePkce: false,
+      postLogoutRedirectUris: ['https://a.example/'],
+    });
     await clients.insertMany(db, [record]);
     expect(await clients.findById(db, 'web')).toEqual(record);
     expect(await clients.findById(db, 'nope')).toBeNull();
@@ -24,7 +33,10 @@ export function describeClients(s: Subject): void {
     await clients.update(db, 'modern', { idTokenSignedResponseAlg: 'ES256', updatedAt: 2000 });
     expect((await clients.findById(db, 'modern'))?.idTokenSignedResponseAlg).toBe('ES256');
     // Migration 0008's default: a row inserted without the column, as every row before it was.
-    const { id_token_signed_response_alg: _, ...legacy } = (await s.database.db('clients').where({ client_id: 'modern' }).first()) as Record<string, unknown>;
+    const { id_token_signed_response_alg: _, ...legacy } = (await s.database
+      .db('clients')
+      .where({ client_id: 'modern' })
+      .first()) as Record<string, unknown>;
     await s.database.db('clients').insert({ ...legacy, client_id: 'legacy' });
     expect((await clients.findById(db, 'legacy'))?.idTokenSignedResponseAlg).toBe('RS256');
   });
@@ -35,14 +47,19 @@ export function describeClients(s: Subject): void {
     const all = await clients.listAll(db);
     expect(all.length).toBe(1200);
     expect(all[0].clientId).toBe('c0000');
-    await clients.deleteMany(db, all.slice(0, 1100).map((c) => c.clientId));
+    await clients.deleteMany(
+      db,
+      all.slice(0, 1100).map((c) => c.clientId),
+    );
     expect((await clients.listAll(db)).map((c) => c.clientId)).toEqual(all.slice(1100).map((c) => c.clientId));
   });
 
   it('updates only the given fields', async () => {
     await clients.insertMany(db, [client('web')]);
     await clients.update(db, 'web', { redirectUris: ['https://c.example/cb'], name: 'Web', updatedAt: 2000 });
-    expect(await clients.findById(db, 'web')).toEqual(client('web', { redirectUris: ['https://c.example/cb'], name: 'Web', updatedAt: 2000 }));
+    expect(await clients.findById(db, 'web')).toEqual(
+      client('web', { redirectUris: ['https://c.example/cb'], name: 'Web', updatedAt: 2000 }),
+    );
   });
 
   it('updates and deletes only the clients named', async () => {

@@ -5,14 +5,24 @@ import { cleanTables, racers, withStorages, type Subject } from './subject.js';
 import { userRecord } from './records.js';
 
 function connection(overrides: Partial<ConnectionRecord> = {}): ConnectionRecord {
-  return { providerId: 'github', subject: '1001', sub: 'alice', email: 'alice@users.example', linkedAt: 1000, ...overrides };
+  return {
+    providerId: 'github',
+    subject: '1001',
+    sub: 'alice',
+    email: 'alice@users.example',
+    linkedAt: 1000,
+    ...overrides,
+  };
 }
 
 export function describeConnections(s: Subject): void {
   let connections: ConnectionRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { connections } } = s);
+    ({
+      db,
+      repositories: { connections },
+    } = s);
   });
   // A connection belongs to a user.
   beforeEach(async () => {
@@ -20,9 +30,14 @@ export function describeConnections(s: Subject): void {
     await s.repositories.users.insertMany(db, [userRecord('alice'), userRecord('bob')]);
   });
 
-  it('stores a connection, finds it by upstream account, lists a user\'s by provider id, and deletes it', async () => {
+  it("stores a connection, finds it by upstream account, lists a user's by provider id, and deletes it", async () => {
     expect(await connections.insert(db, connection())).toBe(true);
-    expect(await connections.insert(db, connection({ providerId: 'corp', subject: 'alice-at-corp', email: null, linkedAt: 2000 }))).toBe(true);
+    expect(
+      await connections.insert(
+        db,
+        connection({ providerId: 'corp', subject: 'alice-at-corp', email: null, linkedAt: 2000 }),
+      ),
+    ).toBe(true);
     expect(await connections.findByUpstream(db, 'github', '1001')).toEqual(connection());
     expect(await connections.findByUpstream(db, 'github', '1002')).toBeNull();
     expect(await connections.findByUpstream(db, 'corp', '1001')).toBeNull();
@@ -47,7 +62,14 @@ export function describeConnections(s: Subject): void {
 
   it('lets exactly one of concurrent links of the same upstream account win', async () => {
     const results = await withStorages(s, racers, (storages) =>
-      Promise.all(storages.map((storage, i) => storage.repositories.connections.insert(storage.db, connection({ sub: i % 2 ? 'alice' : 'bob', linkedAt: i })))),
+      Promise.all(
+        storages.map((storage, i) =>
+          storage.repositories.connections.insert(
+            storage.db,
+            connection({ sub: i % 2 ? 'alice' : 'bob', linkedAt: i }),
+          ),
+        ),
+      ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
   });

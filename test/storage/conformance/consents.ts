@@ -7,7 +7,10 @@ export function describeConsents(s: Subject): void {
   let consents: ConsentRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { consents } } = s);
+    ({
+      db,
+      repositories: { consents },
+    } = s);
   });
   // A consent belongs to a user and a client.
   beforeEach(async () => {

@@ -19,17 +19,29 @@ export function describeEvents(s: Subject): void {
   let events: EventRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { events } } = s);
+    ({
+      db,
+      repositories: { events },
+    } = s);
   });
   beforeEach(() => cleanTables(knexOf(s.db), ['events']));
 
   it('appends and reads back every field, the detail as JSON', async () => {
-    await events.append(db, event({ clientId: 'app', detail: { plan: { a: 1 } as never, factors: ['pwd', 'otp'], ok: true, n: 3, none: null } }));
+    await events.append(
+      db,
+      event({
+        clientId: 'app',
+        detail: { plan: { a: 1 } as never, factors: ['pwd', 'otp'], ok: true, n: 3, none: null },
+      }),
+    );
     const { events: listed, total } = await events.list(db, { page: 1, pageSize: 10 });
     expect(total).toBe(1);
     expect(listed[0]).toEqual({
       id: expect.any(Number),
-      ...event({ clientId: 'app', detail: { plan: { a: 1 } as never, factors: ['pwd', 'otp'], ok: true, n: 3, none: null } }),
+      ...event({
+        clientId: 'app',
+        detail: { plan: { a: 1 } as never, factors: ['pwd', 'otp'], ok: true, n: 3, none: null },
+      }),
     });
   });
 
@@ -40,10 +52,17 @@ export function describeEvents(s: Subject): void {
     await events.append(db, event({ time: 300, type: 'config.applied', actor: 'config', subject: null }));
 
     const all = await events.list(db, { page: 1, pageSize: 10 });
-    expect(all.events.map((e) => e.type)).toEqual(['config.applied', 'sign_out', 'sign_in.succeeded', 'sign_in.failed']);
+    expect(all.events.map((e) => e.type)).toEqual([
+      'config.applied',
+      'sign_out',
+      'sign_in.succeeded',
+      'sign_in.failed',
+    ]);
     const second = await events.list(db, { page: 2, pageSize: 3 });
     expect(second).toMatchObject({ total: 4, events: [{ type: 'sign_in.failed' }] });
-    expect((await events.list(db, { type: 'sign_out', page: 1, pageSize: 10 })).events.map((e) => e.actor)).toEqual(['b']);
+    expect((await events.list(db, { type: 'sign_out', page: 1, pageSize: 10 })).events.map((e) => e.actor)).toEqual([
+      'b',
+    ]);
     expect((await events.list(db, { actor: 'a', page: 1, pageSize: 10 })).total).toBe(2);
     expect((await events.list(db, { subject: 'y', page: 1, pageSize: 10 })).total).toBe(2);
     const range = await events.list(db, { since: 200, until: 300, page: 1, pageSize: 10 });

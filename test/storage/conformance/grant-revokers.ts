@@ -27,10 +27,26 @@ export function describeGrantRevokers(s: Subject): void {
   beforeEach(async () => {
     await cleanTables(s.database.db, ['sessions', 'refresh_tokens', 'grants']);
     const { sessions, tokens } = repositories;
-    for (const [idHash, sub] of [['sa', 'alice'], ['sb', 'bob']]) {
-      await sessions.insert(db, { idHash, sub, createdAt: 1, lastSeenAt: 1, expiresAt: 99_000, authTime: 1, amr: ['pwd'], secondFactorPending: false });
+    for (const [idHash, sub] of [
+      ['sa', 'alice'],
+      ['sb', 'bob'],
+    ]) {
+      await sessions.insert(db, {
+        idHash,
+        sub,
+        createdAt: 1,
+        lastSeenAt: 1,
+        expiresAt: 99_000,
+        authTime: 1,
+        amr: ['pwd'],
+        secondFactorPending: false,
+      });
     }
-    for (const g of [grantRecord('ga'), grantRecord('gb', { sub: 'bob' }), grantRecord('gc', { sub: 'bob', clientId: 'other' })]) {
+    for (const g of [
+      grantRecord('ga'),
+      grantRecord('gb', { sub: 'bob' }),
+      grantRecord('gc', { sub: 'bob', clientId: 'other' }),
+    ]) {
       await tokens.insertGrant(db, g);
       await tokens.insertRefreshToken(db, refreshTokenRecord(`r-${g.grantId}`, g));
     }
@@ -43,10 +59,18 @@ export function describeGrantRevokers(s: Subject): void {
     for (const id of ['ga', 'gb', 'gc']) {
       const refresh = await tokens.findRefreshToken(db, `r-${id}`);
       const grant = await tokens.findGrant(db, id);
-      const live = grant !== null && (await tokens.isAccessTokenLive(db, `jti-${id}`, { grantId: id, sub: grant.sub, clientId: grant.clientId }));
+      const live =
+        grant !== null &&
+        (await tokens.isAccessTokenLive(db, `jti-${id}`, { grantId: id, sub: grant.sub, clientId: grant.clientId }));
       grants[id] = [live, refresh?.revokedAt === null];
     }
-    return { grants, sessions: { sa: (await sessions.findByIdHash(db, 'sa')) !== null, sb: (await sessions.findByIdHash(db, 'sb')) !== null } };
+    return {
+      grants,
+      sessions: {
+        sa: (await sessions.findByIdHash(db, 'sa')) !== null,
+        sb: (await sessions.findByIdHash(db, 'sb')) !== null,
+      },
+    };
   }
   const live: [boolean, boolean] = [true, true];
   const gone: [boolean, boolean] = [false, false];

@@ -28,17 +28,38 @@ export function describeIdentityProviders(s: Subject): void {
   let providers: IdentityProviderRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { identityProviders: providers } } = s);
+    ({
+      db,
+      repositories: { identityProviders: providers },
+    } = s);
   });
 
   it('saves (insert, then replace keeping created_at), lists and deletes', async () => {
     await providers.save(db, provider());
     expect(await providers.findById(db, 'corp')).toEqual(provider());
-    await providers.save(db, provider({ enabled: false, scopes: ['email'], clientSecretFingerprint: 'hmac-sha256:def', createdAt: 5000, updatedAt: 5000 }));
-    expect(await providers.findById(db, 'corp')).toEqual(
-      provider({ enabled: false, scopes: ['email'], clientSecretFingerprint: 'hmac-sha256:def', createdAt: 1000, updatedAt: 5000 }),
+    await providers.save(
+      db,
+      provider({
+        enabled: false,
+        scopes: ['email'],
+        clientSecretFingerprint: 'hmac-sha256:def',
+        createdAt: 5000,
+        updatedAt: 5000,
+      }),
     );
-    await providers.save(db, provider({ id: 'github', type: 'github', displayName: null, authorizationUrl: null, tokenUrl: null }));
+    expect(await providers.findById(db, 'corp')).toEqual(
+      provider({
+        enabled: false,
+        scopes: ['email'],
+        clientSecretFingerprint: 'hmac-sha256:def',
+        createdAt: 1000,
+        updatedAt: 5000,
+      }),
+    );
+    await providers.save(
+      db,
+      provider({ id: 'github', type: 'github', displayName: null, authorizationUrl: null, tokenUrl: null }),
+    );
     expect((await providers.listAll(db)).map((p) => p.id)).toEqual(['corp', 'github']);
     await providers.delete(db, 'corp');
     expect(await providers.findById(db, 'corp')).toBeNull();

@@ -6,8 +6,14 @@ import { userRecord } from './records.js';
 
 function token(tokenHash: string, overrides: Partial<LinkTokenRecord> = {}): LinkTokenRecord {
   return {
-    tokenHash, sub: 'alice', purpose: 'password_reset', email: 'Alice@example.com',
-    createdAt: 1_000, expiresAt: 10_000, usedAt: null, ...overrides,
+    tokenHash,
+    sub: 'alice',
+    purpose: 'password_reset',
+    email: 'Alice@example.com',
+    createdAt: 1_000,
+    expiresAt: 10_000,
+    usedAt: null,
+    ...overrides,
   };
 }
 
@@ -15,7 +21,10 @@ export function describeLinkTokens(s: Subject): void {
   let tokens: LinkTokenRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { linkTokens: tokens } } = s);
+    ({
+      db,
+      repositories: { linkTokens: tokens },
+    } = s);
   });
   // A token belongs to a user.
   beforeEach(async () => {
@@ -45,7 +54,11 @@ export function describeLinkTokens(s: Subject): void {
   it('lets exactly one of concurrent redemptions on separate connections win', async () => {
     await tokens.insert(db, token('race'));
     const results = await withStorages(s, racers, (storages) =>
-      Promise.all(storages.map((storage, i) => storage.repositories.linkTokens.redeem(storage.db, 'race', 'password_reset', 2_000 + i))),
+      Promise.all(
+        storages.map((storage, i) =>
+          storage.repositories.linkTokens.redeem(storage.db, 'race', 'password_reset', 2_000 + i),
+        ),
+      ),
     );
     const winners = results.filter((r) => r !== null);
     expect(winners).toHaveLength(1);
@@ -55,7 +68,9 @@ export function describeLinkTokens(s: Subject): void {
 
   it('lets exactly one of concurrent redemptions on one pool win', async () => {
     await tokens.insert(db, token('race-pool'));
-    const results = await Promise.all(Array.from({ length: racers }, (_, i) => tokens.redeem(db, 'race-pool', 'password_reset', 2_000 + i)));
+    const results = await Promise.all(
+      Array.from({ length: racers }, (_, i) => tokens.redeem(db, 'race-pool', 'password_reset', 2_000 + i)),
+    );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
 
@@ -73,7 +88,8 @@ export function describeLinkTokens(s: Subject): void {
   });
 
   it('deletes tokens that expired strictly before now, up to the limit', async () => {
-    for (const hash of ['x1', 'x2', 'x3']) await tokens.insert(db, token(hash, { expiresAt: 300, usedAt: hash === 'x1' ? 200 : null }));
+    for (const hash of ['x1', 'x2', 'x3'])
+      await tokens.insert(db, token(hash, { expiresAt: 300, usedAt: hash === 'x1' ? 200 : null }));
     await tokens.insert(db, token('at-now', { expiresAt: 400 }));
     expect(await tokens.deleteExpired(db, 400, 2)).toBe(2);
     expect(await tokens.deleteExpired(db, 400, 2)).toBe(1);

@@ -44,16 +44,35 @@ export function clientRecord(clientId: string, overrides: Partial<ClientRecord> 
 
 export function grantRecord(grantId: string, overrides: Partial<GrantRecord> = {}): GrantRecord {
   return {
-    grantId, clientId: 'app', sub: 'alice', scopes: ['openid', 'offline_access'], authTime: 900, amr: ['hwk'],
-    sessionId: 'session-hash', revokedAt: null, expiresAt: 10_000, createdAt: 1000,
+    grantId,
+    clientId: 'app',
+    sub: 'alice',
+    scopes: ['openid', 'offline_access'],
+    authTime: 900,
+    amr: ['hwk'],
+    sessionId: 'session-hash',
+    revokedAt: null,
+    expiresAt: 10_000,
+    createdAt: 1000,
     ...overrides,
   };
 }
 
-export function refreshTokenRecord(tokenHash: string, of: GrantRecord, overrides: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord {
+export function refreshTokenRecord(
+  tokenHash: string,
+  of: GrantRecord,
+  overrides: Partial<RefreshTokenRecord> = {},
+): RefreshTokenRecord {
   return {
-    tokenHash, grantId: of.grantId, clientId: of.clientId, sub: of.sub, scopes: of.scopes,
-    expiresAt: 20_000, rotatedAt: null, revokedAt: null, createdAt: 1000,
+    tokenHash,
+    grantId: of.grantId,
+    clientId: of.clientId,
+    sub: of.sub,
+    scopes: of.scopes,
+    expiresAt: 20_000,
+    rotatedAt: null,
+    revokedAt: null,
+    createdAt: 1000,
     ...overrides,
   };
 }

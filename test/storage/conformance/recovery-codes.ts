@@ -7,7 +7,10 @@ export function describeRecoveryCodes(s: Subject): void {
   let codes: RecoveryCodeRepository;
   let db: Tx;
   beforeAll(async () => {
-    ({ db, repositories: { recoveryCodes: codes } } = s);
+    ({
+      db,
+      repositories: { recoveryCodes: codes },
+    } = s);
     for (const sub of ['alice', 'bob']) await s.repositories.users.insert(db, userRecord(sub));
   });
   beforeEach(() => cleanTables(s.database.db, ['recovery_codes']));
@@ -21,14 +24,19 @@ export function describeRecoveryCodes(s: Subject): void {
     expect(await codes.countUnused(db, ['alice', 'bob'])).toEqual(new Map([['alice', 2]]));
   });
 
-  it('replaces every code of the user, used or not, and nobody else\'s', async () => {
+  it("replaces every code of the user, used or not, and nobody else's", async () => {
     await codes.replace(db, 'alice', ['a1', 'a2'], 1000);
     await codes.replace(db, 'bob', ['b1'], 1000);
     await codes.use(db, 'alice', 'a1', 1500);
     await codes.replace(db, 'alice', ['n1', 'n2', 'n3'], 2000);
     expect(await codes.use(db, 'alice', 'a2', 2100)).toBe(false);
     expect(await codes.use(db, 'alice', 'n1', 2100)).toBe(true);
-    expect(await codes.countUnused(db, ['alice', 'bob'])).toEqual(new Map([['alice', 2], ['bob', 1]]));
+    expect(await codes.countUnused(db, ['alice', 'bob'])).toEqual(
+      new Map([
+        ['alice', 2],
+        ['bob', 1],
+      ]),
+    );
     await codes.replace(db, 'bob', [], 3000);
     expect(await codes.countUnused(db, ['bob'])).toEqual(new Map());
   });
@@ -36,13 +44,15 @@ export function describeRecoveryCodes(s: Subject): void {
   it('lets exactly one of concurrent uses of a code win, across separate connections', async () => {
     await codes.replace(db, 'alice', ['race'], 1000);
     const results = await withStorages(s, racers, (storages) =>
-      Promise.all(storages.map((storage, i) => storage.repositories.recoveryCodes.use(storage.db, 'alice', 'race', 2000 + i))),
+      Promise.all(
+        storages.map((storage, i) => storage.repositories.recoveryCodes.use(storage.db, 'alice', 'race', 2000 + i)),
+      ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await codes.countUnused(db, ['alice'])).toEqual(new Map());
   });
 
-  it('deletes a user\'s codes, counting them', async () => {
+  it("deletes a user's codes, counting them", async () => {
     await codes.replace(db, 'alice', ['a1', 'a2'], 1000);
     await codes.replace(db, 'bob', ['b1'], 1000);
     expect(await codes.deleteBySub(db, 'alice')).toBe(2);

@@ -21,7 +21,10 @@ export function describeSessions(s: Subject): void {
   let sessions: SessionRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { sessions } } = s);
+    ({
+      db,
+      repositories: { sessions },
+    } = s);
   });
   beforeEach(() => cleanTables(s.database.db, ['sessions']));
 
@@ -35,7 +38,9 @@ export function describeSessions(s: Subject): void {
     await sessions.insert(db, session('s1'));
     await sessions.insert(db, session('s2'));
     await sessions.update(db, 's1', { lastSeenAt: 2000, amr: ['pwd'], secondFactorPending: false });
-    expect(await sessions.findByIdHash(db, 's1')).toEqual(session('s1', { lastSeenAt: 2000, amr: ['pwd'], secondFactorPending: false }));
+    expect(await sessions.findByIdHash(db, 's1')).toEqual(
+      session('s1', { lastSeenAt: 2000, amr: ['pwd'], secondFactorPending: false }),
+    );
     expect(await sessions.findByIdHash(db, 's2')).toEqual(session('s2'));
   });
 
@@ -63,7 +68,13 @@ export function describeSessions(s: Subject): void {
   });
 
   it('deletes sessions that expired before now, up to the limit', async () => {
-    for (const [id, expiresAt] of [['e1', 100], ['e2', 200], ['e3', 300], ['at-now', 500], ['live', 900]] as const) {
+    for (const [id, expiresAt] of [
+      ['e1', 100],
+      ['e2', 200],
+      ['e3', 300],
+      ['at-now', 500],
+      ['live', 900],
+    ] as const) {
       await sessions.insert(db, session(id, { expiresAt }));
     }
     expect(await sessions.deleteExpired(db, 500, 2)).toBe(2);

@@ -6,7 +6,10 @@ export function describeSettings(s: Subject): void {
   let settings: SettingsRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { settings } } = s);
+    ({
+      db,
+      repositories: { settings },
+    } = s);
   });
 
   it('gets, sets, overwrites and deletes', async () => {
@@ -27,7 +30,11 @@ export function describeSettings(s: Subject): void {
 
   it('getOrCreate racing on separate connections: every caller gets the one stored value', async () => {
     const values = await withStorages(s, racers, (storages) =>
-      Promise.all(storages.map((storage, i) => storage.repositories.settings.getOrCreate(storage.db, 'shared', () => `value-${i}`, i))),
+      Promise.all(
+        storages.map((storage, i) =>
+          storage.repositories.settings.getOrCreate(storage.db, 'shared', () => `value-${i}`, i),
+        ),
+      ),
     );
     expect(new Set(values).size).toBe(1);
     expect(await settings.get(db, 'shared')).toBe(values[0]);

@@ -23,7 +23,10 @@ export function describeSigningKeys(s: Subject): void {
   let keys: SigningKeyRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { signingKeys: keys } } = s);
+    ({
+      db,
+      repositories: { signingKeys: keys },
+    } = s);
   });
   beforeEach(() => cleanTables(s.database.db, ['signing_keys']));
 
@@ -38,7 +41,8 @@ export function describeSigningKeys(s: Subject): void {
   });
 
   it('retires older keys of one algorithm that have no retire time yet; listLive drops a key once its retire time is reached', async () => {
-    for (const k of [key(1, { retireAt: 500 }), key(2), key(3), key(4), key(5, { alg: 'RS256' })]) await keys.insertIfGenerationFree(db, k);
+    for (const k of [key(1, { retireAt: 500 }), key(2), key(3), key(4), key(5, { alg: 'RS256' })])
+      await keys.insertIfGenerationFree(db, k);
     await keys.retireOlderThan(db, 'ES256', 4, 10_000);
     expect((await keys.listAll(db)).map((k) => [k.generation, k.retireAt])).toEqual([
       [5, null],
@@ -60,7 +64,11 @@ export function describeSigningKeys(s: Subject): void {
 
   it('lets exactly one of several instances racing for a generation insert its key', async () => {
     const inserted = await withStorages(s, racers, (storages) =>
-      Promise.all(storages.map((storage, i) => storage.repositories.signingKeys.insertIfGenerationFree(storage.db, key(7, { kid: `racer-${i}` })))),
+      Promise.all(
+        storages.map((storage, i) =>
+          storage.repositories.signingKeys.insertIfGenerationFree(storage.db, key(7, { kid: `racer-${i}` })),
+        ),
+      ),
     );
     expect(inserted.filter(Boolean)).toHaveLength(1);
     expect((await keys.listAll(db)).map((k) => k.kid)).toEqual([`racer-${inserted.indexOf(true)}`]);

@@ -23,7 +23,12 @@ export function useSubject(kind: DatabaseKind): Subject {
   const subject = { kind } as Subject;
   beforeAll(async () => {
     const database = await createTestDatabase(kind);
-    Object.assign(subject, { database, storage: database.storage, db: database.storage.db, repositories: database.storage.repositories });
+    Object.assign(subject, {
+      database,
+      storage: database.storage,
+      db: database.storage.db,
+      repositories: database.storage.repositories,
+    });
   });
   afterAll(() => subject.database?.destroy());
   return subject;
@@ -41,10 +46,16 @@ export async function cleanTables(db: Knex, tables?: string[]): Promise<void> {
 async function listTables(db: Knex): Promise<string[]> {
   const names =
     db.client.config.client === 'pg'
-      ? ((await db.raw(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`)) as { rows: { name: string }[] }).rows
+      ? (
+          (await db.raw(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`)) as {
+            rows: { name: string }[];
+          }
+        ).rows
       : ((await db.raw(`SELECT name FROM sqlite_master WHERE type = 'table'`)) as { name: string }[]);
   // cache_generation is one fixed row (migrations/0017), not data to empty.
-  return names.map((row) => row.name).filter((name) => !name.startsWith('knex_') && !name.startsWith('sqlite_') && name !== 'cache_generation');
+  return names
+    .map((row) => row.name)
+    .filter((name) => !name.startsWith('knex_') && !name.startsWith('sqlite_') && name !== 'cache_generation');
 }
 
 /**
@@ -52,7 +63,11 @@ async function listTables(db: Knex): Promise<string[]> {
  * calls use separate connections (real races on PostgreSQL, serialised by
  * SQLite's single writer), runs `work`, and closes them.
  */
-export async function withStorages<T>(subject: Subject, count: number, work: (storages: Storage[]) => Promise<T>): Promise<T> {
+export async function withStorages<T>(
+  subject: Subject,
+  count: number,
+  work: (storages: Storage[]) => Promise<T>,
+): Promise<T> {
   const storages = Array.from({ length: count }, () => openStorage(subject.database.config));
   try {
     // Connect first, so that the calls under test start together.

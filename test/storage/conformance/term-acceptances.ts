@@ -7,14 +7,17 @@ export function describeTermAcceptances(s: Subject): void {
   let acceptances: TermAcceptanceRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { termAcceptances: acceptances } } = s);
+    ({
+      db,
+      repositories: { termAcceptances: acceptances },
+    } = s);
   });
   beforeEach(async () => {
     await cleanTables(s.database.db, ['term_acceptances', 'users']);
     await s.repositories.users.insertMany(db, [userRecord('alice'), userRecord('bob')]);
   });
 
-  it('records acceptances and lists a user\'s history, oldest first', async () => {
+  it("records acceptances and lists a user's history, oldest first", async () => {
     await acceptances.record(db, [
       { sub: 'alice', termId: 'tos', version: '2', acceptedAt: 300 },
       { sub: 'alice', termId: 'privacy', version: '1', acceptedAt: 100 },
@@ -55,7 +58,13 @@ export function describeTermAcceptances(s: Subject): void {
       { sub: 'bob', termId: 'tos', version: '1', acceptedAt: 1 },
       { sub: 'carol', termId: 'tos', version: '2', acceptedAt: 1 },
     ]);
-    expect(await acceptances.countLive(db, [{ termId: 'tos', version: '2' }, { termId: 'tos', version: '1' }, { termId: 'privacy', version: '1' }])).toEqual({
+    expect(
+      await acceptances.countLive(db, [
+        { termId: 'tos', version: '2' },
+        { termId: 'tos', version: '1' },
+        { termId: 'privacy', version: '1' },
+      ]),
+    ).toEqual({
       accepted: [1, 1, 0],
       liveUsers: 2,
     });

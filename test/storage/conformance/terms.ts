@@ -9,7 +9,10 @@ function term(overrides: Partial<TermRecord> = {}): TermRecord {
     required: true,
     consentMode: 'explicit',
     version: '1',
-    content: { en: { title: 'Terms', type: 'link', content: 'https://example.com/tos' }, de: { title: 'AGB', type: 'text', content: '<p>Hallo</p>' } },
+    content: {
+      en: { title: 'Terms', type: 'link', content: 'https://example.com/tos' },
+      de: { title: 'AGB', type: 'text', content: '<p>Hallo</p>' },
+    },
     createdAt: 1000,
     updatedAt: 1000,
     ...overrides,
@@ -20,7 +23,10 @@ export function describeTerms(s: Subject): void {
   let terms: TermRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { terms } } = s);
+    ({
+      db,
+      repositories: { terms },
+    } = s);
   });
 
   it('saves, keeps a version history, and deletes without losing the history', async () => {
@@ -31,12 +37,20 @@ export function describeTerms(s: Subject): void {
     const edited = term({ content: { en: { title: 'Terms', type: 'text', content: 'v1 fixed' } }, updatedAt: 2000 });
     await terms.save(db, edited);
     expect(await terms.findById(db, 'tos')).toEqual({ ...edited, createdAt: 1000 });
-    expect((await terms.listVersions(db, 'tos')).map((v) => [v.version, v.content.en.content])).toEqual([['1', 'v1 fixed']]);
+    expect((await terms.listVersions(db, 'tos')).map((v) => [v.version, v.content.en.content])).toEqual([
+      ['1', 'v1 fixed'],
+    ]);
 
     // A new version string adds a history row.
     await terms.save(db, term({ version: '2', required: false, consentMode: 'implicit', updatedAt: 3000 }));
     const stored = await terms.findById(db, 'tos');
-    expect(stored).toMatchObject({ version: '2', required: false, consentMode: 'implicit', createdAt: 1000, updatedAt: 3000 });
+    expect(stored).toMatchObject({
+      version: '2',
+      required: false,
+      consentMode: 'implicit',
+      createdAt: 1000,
+      updatedAt: 3000,
+    });
     expect((await terms.listVersions(db, 'tos')).map((v) => [v.version, v.createdAt])).toEqual([
       ['1', 1000],
       ['2', 3000],

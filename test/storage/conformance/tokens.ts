@@ -8,7 +8,10 @@ export function describeTokens(s: Subject): void {
   let tokens: TokenRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { tokens } } = s);
+    ({
+      db,
+      repositories: { tokens },
+    } = s);
   });
   beforeEach(() => cleanTables(s.database.db, ['refresh_tokens', 'grants', 'revoked_access_tokens']));
 
@@ -39,30 +42,57 @@ export function describeTokens(s: Subject): void {
     expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(20_000);
   });
 
-  const claim = (hash: string, successorHash: string, clientId = 'app') => ({ tokenHash: hash, clientId, successorHash });
+  const claim = (hash: string, successorHash: string, clientId = 'app') => ({
+    tokenHash: hash,
+    clientId,
+    successorHash,
+  });
   const times = { now: 2000, successorExpiresAt: 30_000 };
-  const rotate = async (claims: ReturnType<typeof claim>[], at = times) => (await tokens.claimRefreshTokens(db, claims, at)).claimed;
-  const claimedHashes = async (claims: ReturnType<typeof claim>[], at = times) => [...(await rotate(claims, at)).keys()].sort();
+  const rotate = async (claims: ReturnType<typeof claim>[], at = times) =>
+    (await tokens.claimRefreshTokens(db, claims, at)).claimed;
+  const claimedHashes = async (claims: ReturnType<typeof claim>[], at = times) =>
+    [...(await rotate(claims, at)).keys()].sort();
 
   it('stores refresh tokens and claims each exactly once, reading it with its grant, storing its successor and lengthening a grant that falls short by a tenth of a lifetime more', async () => {
     await seed([grant('g1'), 'r1']);
     expect(await tokens.findRefreshToken(db, 'r1')).toEqual(refreshToken('r1', grant('g1')));
     expect(await tokens.findRefreshToken(db, 'nope')).toBeNull();
-    expect(await rotate([claim('r1', 'r2')])).toEqual(new Map([['r1', { token: refreshToken('r1', grant('g1'), { rotatedAt: 2000 }), grant: grant('g1') }]]));
+    expect(await rotate([claim('r1', 'r2')])).toEqual(
+      new Map([['r1', { token: refreshToken('r1', grant('g1'), { rotatedAt: 2000 }), grant: grant('g1') }]]),
+    );
     expect(await rotate([claim('r1', 'r3')], { ...times, now: 3000 })).toEqual(new Map());
     expect((await tokens.findRefreshToken(db, 'r1'))?.rotatedAt).toBe(2000);
-    expect(await tokens.findRefreshToken(db, 'r2')).toEqual(refreshToken('r2', grant('g1'), { createdAt: 2000, expiresAt: 30_000 }));
+    expect(await tokens.findRefreshToken(db, 'r2')).toEqual(
+      refreshToken('r2', grant('g1'), { createdAt: 2000, expiresAt: 30_000 }),
+    );
     expect(await tokens.findRefreshToken(db, 'r3')).toBeNull();
     expect((await tokens.findGrant(db, 'g1'))?.expiresAt).toBe(32_800);
-    expect(await tokens.claimRefreshTokens(db, [claim('nope', 'r4')], times)).toEqual({ claimed: new Map(), generation: null });
+    expect(await tokens.claimRefreshTokens(db, [claim('nope', 'r4')], times)).toEqual({
+      claimed: new Map(),
+      generation: null,
+    });
     expect(await tokens.findRefreshToken(db, 'r4')).toBeNull();
   });
 
-  it('claims a group in one call: each once, a hash twice for its first claim only, only the presenting client\'s, only live and unexpired ones', async () => {
-    await seed([grant('g1'), 'a', 'b'], [grant('g2', { expiresAt: 90_000 }), 'c'], [grant('g3', { revokedAt: 1500 })], [grant('g4', { clientId: 'other' }), 'd']);
+  it("claims a group in one call: each once, a hash twice for its first claim only, only the presenting client's, only live and unexpired ones", async () => {
+    await seed(
+      [grant('g1'), 'a', 'b'],
+      [grant('g2', { expiresAt: 90_000 }), 'c'],
+      [grant('g3', { revokedAt: 1500 })],
+      [grant('g4', { clientId: 'other' }), 'd'],
+    );
     await tokens.insertRefreshToken(db, refreshToken('revoked', grant('g3'), { revokedAt: 1500 }));
     await tokens.insertRefreshToken(db, refreshToken('expired', grant('g1'), { expiresAt: 2000 }));
-    const claims = [claim('a', 'a2'), claim('b', 'b2'), claim('a', 'a3'), claim('c', 'c2'), claim('revoked', 'x'), claim('expired', 'y'), claim('d', 'z'), claim('d', 'd2', 'other')];
+    const claims = [
+      claim('a', 'a2'),
+      claim('b', 'b2'),
+      claim('a', 'a3'),
+      claim('c', 'c2'),
+      claim('revoked', 'x'),
+      claim('expired', 'y'),
+      claim('d', 'z'),
+      claim('d', 'd2', 'other'),
+    ];
     expect(await claimedHashes(claims)).toEqual(['a', 'b', 'c', 'd']);
     for (const stored of ['a2', 'b2', 'c2', 'd2']) expect(await tokens.findRefreshToken(db, stored)).not.toBeNull();
     for (const never of ['a3', 'x', 'y', 'z']) expect(await tokens.findRefreshToken(db, never)).toBeNull();
@@ -76,7 +106,10 @@ export function describeTokens(s: Subject): void {
     const found = await tokens.findRefreshTokensWithGrants(db, ['r1', 'r3', 'nope']);
     expect([...found.keys()].sort()).toEqual(['r1', 'r3']);
     expect(found.get('r1')).toEqual({ token: refreshToken('r1', grant('g1')), grant: grant('g1') });
-    expect(found.get('r3')).toEqual({ token: refreshToken('r3', grant('g2', { revokedAt: 1500 })), grant: grant('g2', { revokedAt: 1500 }) });
+    expect(found.get('r3')).toEqual({
+      token: refreshToken('r3', grant('g2', { revokedAt: 1500 })),
+      grant: grant('g2', { revokedAt: 1500 }),
+    });
     expect(await tokens.findRefreshTokensWithGrants(db, [])).toEqual(new Map());
   });
 
@@ -89,7 +122,11 @@ export function describeTokens(s: Subject): void {
   });
 
   it('revokes the grants of listed users, or of listed clients, with their refresh tokens', async () => {
-    await seed([grant('ga'), 'ra'], [grant('gb', { sub: 'bob' }), 'rb'], [grant('gc', { sub: 'bob', clientId: 'other' }), 'rc']);
+    await seed(
+      [grant('ga'), 'ra'],
+      [grant('gb', { sub: 'bob' }), 'rb'],
+      [grant('gc', { sub: 'bob', clientId: 'other' }), 'rc'],
+    );
     await tokens.revokeGrantsOfUsers(db, ['alice'], 5000);
     expect([await grantRevokedAt('ga'), await revokedAt('ra')]).toEqual([5000, 5000]);
     expect([await grantRevokedAt('gb'), await grantRevokedAt('gc')]).toEqual([null, null]);
@@ -107,15 +144,30 @@ export function describeTokens(s: Subject): void {
       [grant('old', { sessionId: 'other', revokedAt: 1500 })],
     );
     await tokens.revokeGrantsOfUserOutsideSession(db, 'alice', 'keep', 7000);
-    expect([await grantRevokedAt('theirs'), await revokedAt('r-theirs'), await grantRevokedAt('none'), await revokedAt('r-none')]).toEqual([7000, 7000, 7000, 7000]);
-    expect([await grantRevokedAt('mine'), await revokedAt('r-mine'), await grantRevokedAt('bobs'), await revokedAt('r-bobs')]).toEqual([null, null, null, null]);
+    expect([
+      await grantRevokedAt('theirs'),
+      await revokedAt('r-theirs'),
+      await grantRevokedAt('none'),
+      await revokedAt('r-none'),
+    ]).toEqual([7000, 7000, 7000, 7000]);
+    expect([
+      await grantRevokedAt('mine'),
+      await revokedAt('r-mine'),
+      await grantRevokedAt('bobs'),
+      await revokedAt('r-bobs'),
+    ]).toEqual([null, null, null, null]);
     expect(await grantRevokedAt('old')).toBe(1500);
   });
 
   it("tells whether an access token is live: jti not revoked, and its grant (if any) present, not revoked, and the token's user and client", async () => {
     await seed([grant('live')], [grant('revoked')]);
     await tokens.revokeGrant(db, 'revoked', 2000);
-    const of = (grantId: string, overrides: { sub?: string; clientId?: string } = {}) => ({ grantId, sub: 'alice', clientId: 'app', ...overrides });
+    const of = (grantId: string, overrides: { sub?: string; clientId?: string } = {}) => ({
+      grantId,
+      sub: 'alice',
+      clientId: 'app',
+      ...overrides,
+    });
     expect(await tokens.isAccessTokenLive(db, 'j1', null)).toBe(true);
     expect(await tokens.isAccessTokenLive(db, 'j1', of('live'))).toBe(true);
     expect(await tokens.isAccessTokenLive(db, 'j1', of('revoked'))).toBe(false);
@@ -135,7 +187,13 @@ export function describeTokens(s: Subject): void {
     const claimed = await withStorages(s, racers, (storages) =>
       Promise.all(
         storages.map((storage, i) =>
-          storage.repositories.tokens.claimRefreshTokens(storage.db, [claim('raced', `next-${i}`), ...(i === 0 ? [claim('other', 'other-next')] : [])], { ...times, now: 7000 + i }).then((r) => r.claimed),
+          storage.repositories.tokens
+            .claimRefreshTokens(
+              storage.db,
+              [claim('raced', `next-${i}`), ...(i === 0 ? [claim('other', 'other-next')] : [])],
+              { ...times, now: 7000 + i },
+            )
+            .then((r) => r.claimed),
         ),
       ),
     );
@@ -143,7 +201,11 @@ export function describeTokens(s: Subject): void {
     expect(winners).toHaveLength(1);
     expect(claimed[0].has('other')).toBe(true);
     expect((await tokens.findRefreshToken(db, 'raced'))?.rotatedAt).toBe(7000 + winners[0]);
-    const successors = await Promise.all(Array.from({ length: racers }, async (_, i) => ((await tokens.findRefreshToken(db, `next-${i}`)) ? `next-${i}` : null)));
+    const successors = await Promise.all(
+      Array.from({ length: racers }, async (_, i) =>
+        (await tokens.findRefreshToken(db, `next-${i}`)) ? `next-${i}` : null,
+      ),
+    );
     expect(successors.filter(Boolean)).toEqual([`next-${winners[0]}`]);
   });
 }

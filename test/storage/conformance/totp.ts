@@ -12,7 +12,10 @@ export function describeTotp(s: Subject): void {
   let totp: TotpRepository;
   let db: Tx;
   beforeAll(async () => {
-    ({ db, repositories: { totp } } = s);
+    ({
+      db,
+      repositories: { totp },
+    } = s);
     for (const sub of ['alice', 'bob', 'carol']) await s.repositories.users.insert(db, userRecord(sub));
   });
   beforeEach(() => cleanTables(s.database.db, ['totp_credentials']));
@@ -24,7 +27,13 @@ export function describeTotp(s: Subject): void {
     expect(await totp.find(db, 'alice')).toEqual(pending('alice', 'second', 2000));
     expect(await totp.confirm(db, 'alice', 'second', 77, 3000)).toBe(true);
     expect(await totp.savePending(db, pending('alice', 'third', 4000))).toBe(false);
-    expect(await totp.find(db, 'alice')).toEqual({ sub: 'alice', sealedSecret: 'second', confirmedAt: 3000, lastUsedStep: 77, createdAt: 2000 });
+    expect(await totp.find(db, 'alice')).toEqual({
+      sub: 'alice',
+      sealedSecret: 'second',
+      confirmedAt: 3000,
+      lastUsedStep: 77,
+      createdAt: 2000,
+    });
     expect(await totp.find(db, 'nobody')).toBeNull();
   });
 
@@ -51,14 +60,18 @@ export function describeTotp(s: Subject): void {
   it('lets exactly one of concurrent uses of a step win, across separate connections', async () => {
     await totp.savePending(db, pending('alice'));
     await totp.confirm(db, 'alice', 'sealed-alice', 100, 3000);
-    const results = await withStorages(s, racers, (storages) => Promise.all(storages.map((storage) => storage.repositories.totp.useStep(storage.db, 'alice', 101))));
+    const results = await withStorages(s, racers, (storages) =>
+      Promise.all(storages.map((storage) => storage.repositories.totp.useStep(storage.db, 'alice', 101))),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
   it('lets exactly one of concurrent confirmations win', async () => {
     await totp.savePending(db, pending('bob'));
     const results = await withStorages(s, racers, (storages) =>
-      Promise.all(storages.map((storage, i) => storage.repositories.totp.confirm(storage.db, 'bob', 'sealed-bob', 200 + i, 5000))),
+      Promise.all(
+        storages.map((storage, i) => storage.repositories.totp.confirm(storage.db, 'bob', 'sealed-bob', 200 + i, 5000)),
+      ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
   });

@@ -22,7 +22,10 @@ export function describeUpstreamStates(s: Subject): void {
   let states: UpstreamStateRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { upstreamStates: states } } = s);
+    ({
+      db,
+      repositories: { upstreamStates: states },
+    } = s);
   });
 
   it('stores a state and gives it back, field for field, on first redemption; later ones see it consumed', async () => {
@@ -41,7 +44,9 @@ export function describeUpstreamStates(s: Subject): void {
   it('lets exactly one redemption win across separate connections', async () => {
     await states.insert(db, state('race'));
     const results = await withStorages(s, racers, (storages) =>
-      Promise.all(storages.map((storage, i) => storage.repositories.upstreamStates.consume(storage.db, 'race', 10_000 + i))),
+      Promise.all(
+        storages.map((storage, i) => storage.repositories.upstreamStates.consume(storage.db, 'race', 10_000 + i)),
+      ),
     );
     expect(results.filter((r) => r?.alreadyConsumed === false)).toHaveLength(1);
   });
@@ -49,7 +54,14 @@ export function describeUpstreamStates(s: Subject): void {
   it('is removed by the cleanup once expired', async () => {
     await states.insert(db, state('old', { expiresAt: 100 }));
     await states.insert(db, state('fresh', { expiresAt: 10_000_000 }));
-    expect(await s.repositories.expiredRows.deleteBatch(db, { table: 'upstream_states', column: 'expires_at', before: 200, limit: 10 })).toBe(1);
+    expect(
+      await s.repositories.expiredRows.deleteBatch(db, {
+        table: 'upstream_states',
+        column: 'expires_at',
+        before: 200,
+        limit: 10,
+      }),
+    ).toBe(1);
     expect(await states.consume(db, 'old', 300)).toBeNull();
     expect(await states.consume(db, 'fresh', 300)).not.toBeNull();
   });

@@ -9,7 +9,10 @@ export function describeUsers(s: Subject): void {
   let users: UserRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { users } } = s);
+    ({
+      db,
+      repositories: { users },
+    } = s);
   });
   beforeEach(() => cleanTables(s.database.db, ['users']));
 
@@ -48,14 +51,39 @@ export function describeUsers(s: Subject): void {
   it('finds many by e-mail and updates many, across batches', async () => {
     const many = Array.from({ length: 450 }, (_, i) => user(`m${i}`, { email: `M${i}@Example.com` }));
     await users.insertMany(db, many);
-    expect((await users.findLiveByEmails(db, many.map((u) => u.email.toUpperCase()))).length).toBe(450);
-    await users.updateMany(db, many.map((u) => u.sub), { deletedAt: 4000 });
-    expect(await users.findLiveByEmails(db, many.map((u) => u.email))).toEqual([]);
-    expect((await users.findBySubs(db, many.map((u) => u.sub))).every((u) => u.deletedAt === 4000)).toBe(true);
+    expect(
+      (
+        await users.findLiveByEmails(
+          db,
+          many.map((u) => u.email.toUpperCase()),
+        )
+      ).length,
+    ).toBe(450);
+    await users.updateMany(
+      db,
+      many.map((u) => u.sub),
+      { deletedAt: 4000 },
+    );
+    expect(
+      await users.findLiveByEmails(
+        db,
+        many.map((u) => u.email),
+      ),
+    ).toEqual([]);
+    expect(
+      (
+        await users.findBySubs(
+          db,
+          many.map((u) => u.sub),
+        )
+      ).every((u) => u.deletedAt === 4000),
+    ).toBe(true);
   });
 
   it('inserts many in batches and finds them by subs, any manager', async () => {
-    const many = Array.from({ length: 2500 }, (_, i) => user(`u${String(i).padStart(4, '0')}`, { managedBy: i % 2 ? 'config' : 'database' }));
+    const many = Array.from({ length: 2500 }, (_, i) =>
+      user(`u${String(i).padStart(4, '0')}`, { managedBy: i % 2 ? 'config' : 'database' }),
+    );
     await users.insertMany(db, many);
     expect((await users.listByManager(db, 'config')).length).toBe(1250);
     const found = await users.findBySubs(db, [...many.map((u) => u.sub), 'missing']);
@@ -76,10 +104,25 @@ export function describeUsers(s: Subject): void {
 
   it('sets and clears the profile fields', async () => {
     await users.insert(db, user('p'));
-    await users.update(db, 'p', { name: 'Émilie du Châtelet 😀', givenName: 'Émilie', familyName: 'du Châtelet', locale: 'de' });
-    expect(await users.findBySub(db, 'p')).toMatchObject({ name: 'Émilie du Châtelet 😀', givenName: 'Émilie', familyName: 'du Châtelet', locale: 'de' });
+    await users.update(db, 'p', {
+      name: 'Émilie du Châtelet 😀',
+      givenName: 'Émilie',
+      familyName: 'du Châtelet',
+      locale: 'de',
+    });
+    expect(await users.findBySub(db, 'p')).toMatchObject({
+      name: 'Émilie du Châtelet 😀',
+      givenName: 'Émilie',
+      familyName: 'du Châtelet',
+      locale: 'de',
+    });
     await users.update(db, 'p', { name: null, locale: null });
-    expect(await users.findBySub(db, 'p')).toMatchObject({ name: null, givenName: 'Émilie', familyName: 'du Châtelet', locale: null });
+    expect(await users.findBySub(db, 'p')).toMatchObject({
+      name: null,
+      givenName: 'Émilie',
+      familyName: 'du Châtelet',
+      locale: null,
+    });
   });
 
   describe('erasure', () => {
@@ -98,11 +141,23 @@ export function describeUsers(s: Subject): void {
       expect((await users.findBySubs(db, ['d1', 'd2', 'd3'])).map((u) => u.sub)).toEqual(['d3']);
       expect(await users.eraseDeleted(db, { before: 500, limit: 2, now: 9001 })).toBe(1);
       expect(await users.eraseDeleted(db, { before: 500, limit: 2, now: 9002 })).toBe(0);
-      expect((await users.findBySubs(db, ['late', 'cfg', 'live'])).map((u) => u.sub).sort()).toEqual(['cfg', 'late', 'live']);
-      expect((await users.findErasedSubs(db, ['d1', 'd2', 'd3', 'late', 'cfg', 'nobody'])).sort()).toEqual(['d1', 'd2', 'd3']);
+      expect((await users.findBySubs(db, ['late', 'cfg', 'live'])).map((u) => u.sub).sort()).toEqual([
+        'cfg',
+        'late',
+        'live',
+      ]);
+      expect((await users.findErasedSubs(db, ['d1', 'd2', 'd3', 'late', 'cfg', 'nobody'])).sort()).toEqual([
+        'd1',
+        'd2',
+        'd3',
+      ]);
       expect(await users.findErasedSubs(db, [])).toEqual([]);
       const tombstones = await s.database.db('erased_users').orderBy('sub');
-      expect(tombstones.map((row) => [row.sub, Number(row.erased_at)])).toEqual([['d1', 9000], ['d2', 9000], ['d3', 9001]]);
+      expect(tombstones.map((row) => [row.sub, Number(row.erased_at)])).toEqual([
+        ['d1', 9000],
+        ['d2', 9000],
+        ['d3', 9001],
+      ]);
     });
 
     it('takes the rows that reference an erased user with it (ON DELETE CASCADE), and frees its e-mail for good', async () => {
@@ -119,7 +174,14 @@ export function describeUsers(s: Subject): void {
       const many = Array.from({ length: 450 }, (_, i) => user(`e${i}`, { deletedAt: 1 }));
       await users.insertMany(db, many);
       expect(await users.eraseDeleted(db, { before: 10, limit: 1000, now: 20 })).toBe(450);
-      expect((await users.findErasedSubs(db, many.map((u) => u.sub))).length).toBe(450);
+      expect(
+        (
+          await users.findErasedSubs(
+            db,
+            many.map((u) => u.sub),
+          )
+        ).length,
+      ).toBe(450);
     });
   });
 
@@ -151,7 +213,9 @@ export function describeUsers(s: Subject): void {
 
     it('matches a case-insensitive substring of e-mail or sub', async () => {
       expect((await users.list(db, { ...page, query: 'AMY@' })).users.map((u) => u.sub)).toEqual(['s-2']);
-      expect((await users.list(db, { ...page, query: 's-deL', includeDeleted: true })).users.map((u) => u.sub)).toEqual(['S-Deleted']);
+      expect((await users.list(db, { ...page, query: 's-deL', includeDeleted: true })).users.map((u) => u.sub)).toEqual(
+        ['S-Deleted'],
+      );
       expect((await users.list(db, { ...page, query: 's-deL' })).total).toBe(0);
     });
 

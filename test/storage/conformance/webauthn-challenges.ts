@@ -4,14 +4,25 @@ import type { WebAuthnChallengeRecord } from '../../../src/model/index.js';
 import { cleanTables, racers, withStorages, type Subject } from './subject.js';
 
 function challenge(value: string, overrides: Partial<WebAuthnChallengeRecord> = {}): WebAuthnChallengeRecord {
-  return { challenge: value, purpose: 'registration', sub: 'alice', sessionId: 'session-hash', expiresAt: 301_000, createdAt: 1000, ...overrides };
+  return {
+    challenge: value,
+    purpose: 'registration',
+    sub: 'alice',
+    sessionId: 'session-hash',
+    expiresAt: 301_000,
+    createdAt: 1000,
+    ...overrides,
+  };
 }
 
 export function describeWebAuthnChallenges(s: Subject): void {
   let challenges: WebAuthnChallengeRepository;
   let db: Tx;
   beforeAll(() => {
-    ({ db, repositories: { webauthnChallenges: challenges } } = s);
+    ({
+      db,
+      repositories: { webauthnChallenges: challenges },
+    } = s);
   });
   beforeEach(() => cleanTables(s.database.db, ['webauthn_challenges']));
 
@@ -20,7 +31,9 @@ export function describeWebAuthnChallenges(s: Subject): void {
     await challenges.insert(db, challenge('c2', { purpose: 'authentication', sub: null, sessionId: null }));
     expect(await challenges.consume(db, 'c1')).toEqual(challenge('c1'));
     expect(await challenges.consume(db, 'c1')).toBeNull();
-    expect(await challenges.consume(db, 'c2')).toEqual(challenge('c2', { purpose: 'authentication', sub: null, sessionId: null }));
+    expect(await challenges.consume(db, 'c2')).toEqual(
+      challenge('c2', { purpose: 'authentication', sub: null, sessionId: null }),
+    );
     expect(await challenges.consume(db, 'unknown')).toBeNull();
   });
 
@@ -35,7 +48,14 @@ export function describeWebAuthnChallenges(s: Subject): void {
   it('leaves expired challenges to the cleanup of expires_at', async () => {
     await challenges.insert(db, challenge('old', { expiresAt: 100 }));
     await challenges.insert(db, challenge('fresh', { expiresAt: 900 }));
-    expect(await s.repositories.expiredRows.deleteBatch(db, { table: 'webauthn_challenges', column: 'expires_at', before: 500, limit: 10 })).toBe(1);
+    expect(
+      await s.repositories.expiredRows.deleteBatch(db, {
+        table: 'webauthn_challenges',
+        column: 'expires_at',
+        before: 500,
+        limit: 10,
+      }),
+    ).toBe(1);
     expect(await challenges.consume(db, 'old')).toBeNull();
     expect(await challenges.consume(db, 'fresh')).not.toBeNull();
   });

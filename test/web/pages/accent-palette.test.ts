@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { logoHref, parseColour } from '../../../src/config/index.js';
-import { accentPalette, cardDark, cardLight, contrast, minimumTextContrast } from '../../../src/web/pages/accent-palette.js';
+import {
+  accentPalette,
+  cardDark,
+  cardLight,
+  contrast,
+  minimumTextContrast,
+} from '../../../src/web/pages/accent-palette.js';
 import { renderThemeStylesheet } from '../../../src/web/pages/theme-stylesheet.js';
 
 const rgb = (hex: string) => parseColour(hex)!;
@@ -43,13 +49,16 @@ describe('accentPalette', () => {
     expect(accentPalette('#ffd400')).toMatchObject({ accent: '#ffd400', onAccent: '#111418' });
   });
 
-  it.each(['#1f6feb', '#ffd400', '#00ff00', '#111111', '#ffffff', '#7f7f7f', 'rgb(200, 30, 90)'])('%s: every derived text colour reaches WCAG AA on its background', (colour) => {
-    const palette = accentPalette(colour)!;
-    expect(contrast(rgb(palette.onAccent), rgb(palette.accent))).toBeGreaterThanOrEqual(minimumTextContrast);
-    expect(contrast(rgb(palette.onAccent), rgb(palette.accentHover))).toBeGreaterThanOrEqual(minimumTextContrast);
-    expect(contrast(rgb(palette.accentText), cardLight)).toBeGreaterThanOrEqual(minimumTextContrast);
-    expect(contrast(rgb(palette.accentTextDark), cardDark)).toBeGreaterThanOrEqual(minimumTextContrast);
-  });
+  it.each(['#1f6feb', '#ffd400', '#00ff00', '#111111', '#ffffff', '#7f7f7f', 'rgb(200, 30, 90)'])(
+    '%s: every derived text colour reaches WCAG AA on its background',
+    (colour) => {
+      const palette = accentPalette(colour)!;
+      expect(contrast(rgb(palette.onAccent), rgb(palette.accent))).toBeGreaterThanOrEqual(minimumTextContrast);
+      expect(contrast(rgb(palette.onAccent), rgb(palette.accentHover))).toBeGreaterThanOrEqual(minimumTextContrast);
+      expect(contrast(rgb(palette.accentText), cardLight)).toBeGreaterThanOrEqual(minimumTextContrast);
+      expect(contrast(rgb(palette.accentTextDark), cardDark)).toBeGreaterThanOrEqual(minimumTextContrast);
+    },
+  );
 
   it('leaves a readable accent as it is for links', () => {
     expect(accentPalette('#1a4fc4')!.accentText).toBe('#1a4fc4');
@@ -62,7 +71,7 @@ describe('accentPalette', () => {
 });
 
 describe('the theme stylesheet', () => {
-  it('sets the accent properties, with the dark theme\'s link colour', () => {
+  it("sets the accent properties, with the dark theme's link colour", () => {
     const css = renderThemeStylesheet('#0a7');
     expect(css).toContain('--accent: #00aa77;');
     expect(css).toMatch(/@media \(prefers-color-scheme: dark\) \{\n {2}:root \{ --accent-text: #[0-9a-f]{6}; \}/);

@@ -6,7 +6,8 @@ import { languageName, renderPage } from '../../../src/web/pages/render-page.js'
 import { termContent } from '../../../src/web/pages/page-context.js';
 import { testConfig } from '../../support/config-fixture.js';
 
-const bilingual = (overrides: Partial<Config> = {}) => testConfig({ i18n: { defaultLocale: 'en', locales: ['en', 'de'] }, ...overrides });
+const bilingual = (overrides: Partial<Config> = {}) =>
+  testConfig({ i18n: { defaultLocale: 'en', locales: ['en', 'de'] }, ...overrides });
 const request = (overrides: Partial<PageRequest> = {}): PageRequest => ({ path: '/login', query: {}, ...overrides });
 
 describe('html', () => {
@@ -14,7 +15,11 @@ describe('html', () => {
     const name = '<b>"Ada" & \'Bob\'</b>';
     const escaped = '&#60;b&#62;&#34;Ada&#34; &#38; &#39;Bob&#39;&#60;/b&#62;';
     expect(html`<p title="${name}">${name}</p>`.value).toBe(`<p title="${escaped}">${escaped}</p>`);
-    expect(html`<ul>${['a<', 'b'].map((x) => html`<li>${x}</li>`)}</ul>`.value).toBe('<ul><li>a&#60;</li><li>b</li></ul>');
+    expect(
+      html`<ul>
+        ${['a<', 'b'].map((x) => html`<li>${x}</li>`)}
+      </ul>`.value,
+    ).toBe('<ul><li>a&#60;</li><li>b</li></ul>');
     expect(html`${null}${undefined}${false}${true}${0}${new SafeHtml('<br>')}`.value).toBe('0<br>');
   });
 
@@ -32,7 +37,12 @@ describe('the page context', () => {
     ['then the profile locale', request({ userLocale: 'de', acceptLanguage: 'en' }), 'de', null],
     ['then Accept-Language', request({ acceptLanguage: 'fr;q=0.9, de-AT;q=0.8' }), 'de', null],
     ['then the default', request({ acceptLanguage: 'fr' }), 'en', null],
-    ['a locale that is not offered is no choice', request({ query: { locale: 'fr' }, acceptLanguage: 'de' }), 'de', null],
+    [
+      'a locale that is not offered is no choice',
+      request({ query: { locale: 'fr' }, acceptLanguage: 'de' }),
+      'de',
+      null,
+    ],
     ['a repeated ?locale= is no choice', request({ query: { locale: ['de', 'en'] } }), 'en', null],
   ])('%s', (_name, pageRequest, locale, chosen) => {
     const context = createPageContext(bilingual(), pageRequest);
@@ -41,20 +51,25 @@ describe('the page context', () => {
     expect(context.text.pages.login.submit).toBe(locale === 'de' ? 'Anmelden' : 'Sign in');
   });
 
-  it('keeps this page\'s address for the switcher (without locale), only with several locales and a page that can be loaded again', () => {
+  it("keeps this page's address for the switcher (without locale), only with several locales and a page that can be loaded again", () => {
     const query = { return_to: '/oauth2/authorize?a=1', locale: 'de', list: ['x', 'y'] };
-    expect(createPageContext(bilingual(), request({ query })).here).toEqual({ path: '/login', query: [['return_to', '/oauth2/authorize?a=1']] });
+    expect(createPageContext(bilingual(), request({ query })).here).toEqual({
+      path: '/login',
+      query: [['return_to', '/oauth2/authorize?a=1']],
+    });
     expect(createPageContext(bilingual(), request({ reloadable: false })).here).toBeNull();
     expect(createPageContext(testConfig(), request()).here).toBeNull();
   });
 
   it('carries an explicit language choice in links to other pages', () => {
     const chosen = createPageContext(bilingual(), request({ query: { locale: 'de' } }));
-    expect(pageHref(chosen, '/register', { return_to: '/oauth2/authorize?x=1', other: null })).toBe('/register?return_to=%2Foauth2%2Fauthorize%3Fx%3D1&locale=de');
+    expect(pageHref(chosen, '/register', { return_to: '/oauth2/authorize?x=1', other: null })).toBe(
+      '/register?return_to=%2Foauth2%2Fauthorize%3Fx%3D1&locale=de',
+    );
     expect(pageHref(createPageContext(bilingual(), request()), '/login')).toBe('/login');
   });
 
-  it('picks a term\'s content by locale, language, default locale, then the first written', () => {
+  it("picks a term's content by locale, language, default locale, then the first written", () => {
     const content = {
       en: { title: 'Terms', type: 'link' as const, content: 'https://x.example/en' },
       de: { title: 'AGB', type: 'link' as const, content: 'https://x.example/de' },
@@ -70,29 +85,59 @@ describe('the page context', () => {
 
 describe('the frame', () => {
   const terms: Config['terms'] = [
-    { id: 'tos', required: true, consentMode: 'explicit', version: '1', content: { en: { title: 'Terms & conditions', type: 'link', content: 'https://acme.example/terms' }, de: { title: 'AGB', type: 'link', content: 'https://acme.example/agb' } } },
-    { id: 'note', required: false, consentMode: 'implicit', version: '1', content: { en: { title: 'House rules', type: 'text', content: 'Be kind.' } } },
-    { id: 'bad', required: false, consentMode: 'implicit', version: '1', content: { en: { title: 'Bad', type: 'link', content: 'javascript:alert(1)' } } },
+    {
+      id: 'tos',
+      required: true,
+      consentMode: 'explicit',
+      version: '1',
+      content: {
+        en: { title: 'Terms & conditions', type: 'link', content: 'https://acme.example/terms' },
+        de: { title: 'AGB', type: 'link', content: 'https://acme.example/agb' },
+      },
+    },
+    {
+      id: 'note',
+      required: false,
+      consentMode: 'implicit',
+      version: '1',
+      content: { en: { title: 'House rules', type: 'text', content: 'Be kind.' } },
+    },
+    {
+      id: 'bad',
+      required: false,
+      consentMode: 'implicit',
+      version: '1',
+      content: { en: { title: 'Bad', type: 'link', content: 'javascript:alert(1)' } },
+    },
   ];
 
   it('writes lang, the title "Task · Brand", the brand name, the switcher keeping the query, and link-type terms', () => {
     const config = bilingual({ branding: { name: 'Acme <ID>', logoUrl: null, primaryColor: null }, terms });
-    const context = createPageContext(config, request({ query: { locale: 'de', return_to: '/oauth2/authorize?x="1"' } }));
+    const context = createPageContext(
+      config,
+      request({ query: { locale: 'de', return_to: '/oauth2/authorize?x="1"' } }),
+    );
     const page = renderPage(context, { task: 'Anmelden', body: html`<p>Body</p>`, script: 'login.js', data: { a: 1 } });
     expect(page).toMatch(/^<!doctype html>\n<html lang="de">/);
     expect(page).toContain('<title>Anmelden · Acme &#60;ID&#62;</title>');
     expect(page).toContain('<span class="brand-name">Acme &#60;ID&#62;</span>');
-    expect(page).toContain('<form class="language" method="get" action="/login"><input type="hidden" name="return_to" value="/oauth2/authorize?x=&#34;1&#34;">');
+    expect(page).toContain(
+      '<form class="language" method="get" action="/login"><input type="hidden" name="return_to" value="/oauth2/authorize?x=&#34;1&#34;">',
+    );
     expect(page).toContain('<option value="de" lang="de" selected>Deutsch</option>');
     expect(page).toContain('<option value="en" lang="en">English</option>');
-    expect(page).toContain('<nav aria-label="Rechtliches"><ul class="footer-links"><li><a href="https://acme.example/agb">AGB</a></li></ul></nav>');
+    expect(page).toContain(
+      '<nav aria-label="Rechtliches"><ul class="footer-links"><li><a href="https://acme.example/agb">AGB</a></li></ul></nav>',
+    );
     expect(page).toContain('<script type="module" src="/ui/login.js"></script>');
     expect(page).toContain('<script type="application/json" id="page-data">{"a":1}</script>');
     expect(page).not.toContain('theme.css');
   });
 
   it('shows the logo instead of the name, links the accent stylesheet, and has no footer with one locale and no link terms', () => {
-    const config = testConfig({ branding: { name: 'Acme', logoUrl: 'https://cdn.acme.example/logo.svg', primaryColor: '#0a7' } });
+    const config = testConfig({
+      branding: { name: 'Acme', logoUrl: 'https://cdn.acme.example/logo.svg', primaryColor: '#0a7' },
+    });
     const page = renderPage(createPageContext(config, request()), { task: 'Sign in', body: html`` });
     expect(page).toContain('<img class="brand-logo" src="https://cdn.acme.example/logo.svg" alt="Acme">');
     expect(page).toMatch(/<link rel="stylesheet" href="\/ui\/theme\.css\?v=[0-9a-f]{12}">/);

@@ -20,40 +20,75 @@ import {
 import { testConfig, testIdentityProvider } from '../../support/config-fixture.js';
 
 /** Rendering of each built-in page (src/web/pages): what it shows for which config and request. In a browser: test/e2e/pages-*.test.ts. */
-const contextOf = (overrides: Partial<Config> = {}, query: Record<string, string> = {}, path = '/') => createPageContext(testConfig(overrides), { path, query, acceptLanguage: query.lang ?? null });
+const contextOf = (overrides: Partial<Config> = {}, query: Record<string, string> = {}, path = '/') =>
+  createPageContext(testConfig(overrides), { path, query, acceptLanguage: query.lang ?? null });
 const german: Partial<Config> = { i18n: { defaultLocale: 'de', locales: ['de', 'en'] } };
 const on: Partial<Config> = {
-  registration: { enabled: true, allowedEmailPatterns: [], emailVerificationRequired: true, signupNotice: { en: 'By signing up you accept the <a href="https://acme.example/rules">rules</a>.<script>x()</script>', de: 'Mit der Registrierung akzeptieren Sie die <b>Regeln</b>' } },
+  registration: {
+    enabled: true,
+    allowedEmailPatterns: [],
+    emailVerificationRequired: true,
+    signupNotice: {
+      en: 'By signing up you accept the <a href="https://acme.example/rules">rules</a>.<script>x()</script>',
+      de: 'Mit der Registrierung akzeptieren Sie die <b>Regeln</b>',
+    },
+  },
   email: { ...testConfig().email, enabled: true },
 };
-const dataOf = (page: string) => JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]);
+const dataOf = (page: string) =>
+  JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]);
 
 describe('/login', () => {
-  const login = { clientName: null, returnTo: null, loginHint: null, selectAccount: false, errorCode: null, providers: [], errorProvider: null };
+  const login = {
+    clientName: null,
+    returnTo: null,
+    loginHint: null,
+    selectAccount: false,
+    errorCode: null,
+    providers: [],
+    errorProvider: null,
+  };
 
   it('is "Sign in" with Email (username webauthn), Password and its toggle, and no links to features that are off', () => {
     const page = renderLoginPage(contextOf(), login);
     expect(page).toContain('<h1>Sign in</h1>');
     expect(page).toContain('<label for="email">Email</label>');
     expect(page).toMatch(/<input id="email" name="email" type="email" autocomplete="username webauthn" required/);
-    expect(page).toMatch(/<input id="password" name="password" type="password" autocomplete="current-password" required/);
+    expect(page).toMatch(
+      /<input id="password" name="password" type="password" autocomplete="current-password" required/,
+    );
     expect(page).toContain('aria-label="Show password"');
     expect(page).not.toContain('href="/forgot-password"');
     expect(page).not.toContain('href="/register');
-    expect(dataOf(page)).toMatchObject({ returnTo: '/', selectAccount: false, errors: { INVALID_CREDENTIALS: 'The email or password is incorrect.' } });
+    expect(dataOf(page)).toMatchObject({
+      returnTo: '/',
+      selectAccount: false,
+      errors: { INVALID_CREDENTIALS: 'The email or password is incorrect.' },
+    });
   });
 
   it('names the application, prefills the hint, links "Forgot password?" and "Create one" (with return_to) when those are on', () => {
-    const page = renderLoginPage(contextOf(on), { ...login, clientName: 'Acme <Notes>', returnTo: '/oauth2/authorize?client_id=notes', loginHint: 'ada@example.com' });
+    const page = renderLoginPage(contextOf(on), {
+      ...login,
+      clientName: 'Acme <Notes>',
+      returnTo: '/oauth2/authorize?client_id=notes',
+      loginHint: 'ada@example.com',
+    });
     expect(page).toContain('<h1>Sign in to Acme &#60;Notes&#62;</h1>');
     expect(page).toContain('value="ada@example.com"');
     expect(page).toContain('<a href="/forgot-password">Forgot password?</a>');
-    expect(page).toContain('No account? <a href="/register?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes">Create one</a>');
+    expect(page).toContain(
+      'No account? <a href="/register?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes">Create one</a>',
+    );
   });
 
   it('shows an error code of the address as a sentence, the code in data-code, and an unknown code as the fallback', () => {
-    expect(renderLoginPage(contextOf(), { ...login, errorCode: 'REGISTRATION_DISABLED' })).toContain('<p data-code="REGISTRATION_DISABLED">New accounts cannot be created here.</p>');
-    expect(renderLoginPage(contextOf(), { ...login, errorCode: '<x>' })).toContain('<p data-code="&#60;x&#62;">Something went wrong. Please try again.</p>');
+    expect(renderLoginPage(contextOf(), { ...login, errorCode: 'REGISTRATION_DISABLED' })).toContain(
+      '<p data-code="REGISTRATION_DISABLED">New accounts cannot be created here.</p>',
+    );
+    expect(renderLoginPage(contextOf(), { ...login, errorCode: '<x>' })).toContain(
+      '<p data-code="&#60;x&#62;">Something went wrong. Please try again.</p>',
+    );
   });
 
   it('offers a "Continue with …" link per upstream provider after a divider, to its authorize route with return_to', () => {
@@ -63,20 +98,28 @@ describe('/login', () => {
     ];
     const page = renderLoginPage(contextOf(), { ...login, providers, returnTo: '/oauth2/authorize?client_id=notes' });
     expect(page).toContain('<p class="divider"><span>or</span></p>');
-    expect(page).toContain('<a class="button secondary provider" href="/api/auth/providers/github/authorize?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes">Continue with GitHub</a>');
-    expect(page).toContain('href="/api/auth/providers/corp%20sso/authorize?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes"><img src="https://corp.example/icon.svg" alt="" width="20" height="20">Continue with Corp &#60;SSO&#62;</a>');
+    expect(page).toContain(
+      '<a class="button secondary provider" href="/api/auth/providers/github/authorize?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes">Continue with GitHub</a>',
+    );
+    expect(page).toContain(
+      'href="/api/auth/providers/corp%20sso/authorize?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes"><img src="https://corp.example/icon.svg" alt="" width="20" height="20">Continue with Corp &#60;SSO&#62;</a>',
+    );
     expect(renderLoginPage(contextOf(), login)).not.toContain('class="providers"');
   });
 
   it('names the provider in the callback errors that speak of one (LINK_REQUIRED), in both languages', () => {
     const providers = [{ id: 'github', displayName: 'GitHub', iconUrl: null }];
-    expect(renderLoginPage(contextOf(), { ...login, providers, errorCode: 'LINK_REQUIRED', errorProvider: 'github' })).toContain(
+    expect(
+      renderLoginPage(contextOf(), { ...login, providers, errorCode: 'LINK_REQUIRED', errorProvider: 'github' }),
+    ).toContain(
       '<p data-code="LINK_REQUIRED">An account with this email address already exists. Sign in to it to connect GitHub.</p>',
     );
-    expect(renderLoginPage(contextOf(german), { ...login, providers, errorCode: 'LINK_REQUIRED', errorProvider: 'gone' })).toContain(
-      'Melden Sie sich dort an, um den Anbieter zu verbinden.',
+    expect(
+      renderLoginPage(contextOf(german), { ...login, providers, errorCode: 'LINK_REQUIRED', errorProvider: 'gone' }),
+    ).toContain('Melden Sie sich dort an, um den Anbieter zu verbinden.');
+    expect(renderLoginPage(contextOf(), { ...login, errorCode: 'UPSTREAM_ERROR' })).toContain(
+      '<p data-code="UPSTREAM_ERROR">The sign-in with that provider did not work.',
     );
-    expect(renderLoginPage(contextOf(), { ...login, errorCode: 'UPSTREAM_ERROR' })).toContain('<p data-code="UPSTREAM_ERROR">The sign-in with that provider did not work.');
   });
 
   it('speaks German with lang="de"', () => {
@@ -89,9 +132,27 @@ describe('/login', () => {
 
 describe('/register', () => {
   const terms: Config['terms'] = [
-    { id: 'tos', required: true, consentMode: 'explicit', version: '1', content: { en: { title: 'Terms', type: 'link', content: 'https://acme.example/terms' } } },
-    { id: 'news', required: false, consentMode: 'explicit', version: '1', content: { en: { title: 'Newsletter', type: 'text', content: 'Monthly <news>.' } } },
-    { id: 'privacy', required: true, consentMode: 'implicit', version: '1', content: { en: { title: 'Privacy', type: 'link', content: 'https://acme.example/privacy' } } },
+    {
+      id: 'tos',
+      required: true,
+      consentMode: 'explicit',
+      version: '1',
+      content: { en: { title: 'Terms', type: 'link', content: 'https://acme.example/terms' } },
+    },
+    {
+      id: 'news',
+      required: false,
+      consentMode: 'explicit',
+      version: '1',
+      content: { en: { title: 'Newsletter', type: 'text', content: 'Monthly <news>.' } },
+    },
+    {
+      id: 'privacy',
+      required: true,
+      consentMode: 'implicit',
+      version: '1',
+      content: { en: { title: 'Privacy', type: 'link', content: 'https://acme.example/privacy' } },
+    },
     { id: 'empty', required: false, consentMode: 'explicit', version: '1', content: {} },
   ];
 
@@ -103,30 +164,49 @@ describe('/register', () => {
   });
 
   it('asks for Email and a new password with its minimum, a checkbox per explicit term, and the sanitised notice', () => {
-    const page = renderRegisterPage(contextOf({ ...on, terms }), { clientName: 'Notes', returnTo: '/oauth2/authorize?x=1' });
+    const page = renderRegisterPage(contextOf({ ...on, terms }), {
+      clientName: 'Notes',
+      returnTo: '/oauth2/authorize?x=1',
+    });
     expect(page.status).toBe(200);
     expect(page.html).toContain('<h1>Create an account for Notes</h1>');
-    expect(page.html).toMatch(/<input id="password" name="password" type="password" autocomplete="new-password" required minlength="8"/);
+    expect(page.html).toMatch(
+      /<input id="password" name="password" type="password" autocomplete="new-password" required minlength="8"/,
+    );
     expect(page.html).toContain('<p class="hint" id="password-hint">At least 8 characters.</p>');
-    expect(page.html).toContain('<input id="term-0" name="accepted_terms" type="checkbox" value="tos" required data-required-message="Accept “Terms” to continue.">');
-    expect(page.html).toContain('<label for="term-0">I have read and accept: <a href="https://acme.example/terms">Terms</a></label>');
-    expect(page.html).toContain('<input id="term-1" name="accepted_terms" type="checkbox" value="news" data-required-message=');
+    expect(page.html).toContain(
+      '<input id="term-0" name="accepted_terms" type="checkbox" value="tos" required data-required-message="Accept “Terms” to continue.">',
+    );
+    expect(page.html).toContain(
+      '<label for="term-0">I have read and accept: <a href="https://acme.example/terms">Terms</a></label>',
+    );
+    expect(page.html).toContain(
+      '<input id="term-1" name="accepted_terms" type="checkbox" value="news" data-required-message=',
+    );
     expect(page.html).toContain('<div class="term-text">Monthly &#60;news&#62;.</div>');
     expect(page.html).not.toContain('term-3');
-    expect(page.html).toContain('<div class="signup-notice">By signing up you accept the <a href="https://acme.example/rules">rules</a>.x()</div>');
-    expect(page.html).toContain('Already have an account? <a href="/login?return_to=%2Foauth2%2Fauthorize%3Fx%3D1">Sign in</a>');
+    expect(page.html).toContain(
+      '<div class="signup-notice">By signing up you accept the <a href="https://acme.example/rules">rules</a>.x()</div>',
+    );
+    expect(page.html).toContain(
+      'Already have an account? <a href="/login?return_to=%2Foauth2%2Fauthorize%3Fx%3D1">Sign in</a>',
+    );
     expect(dataOf(page.html)).toMatchObject({ returnTo: '/oauth2/authorize?x=1', passwordMinLength: 8 });
   });
 
-  it('shows the notice of the page\'s language, else of the default locale, else none', () => {
-    expect(renderRegisterPage(contextOf({ ...on, ...german }), { clientName: null, returnTo: null }).html).toContain('<div class="signup-notice">Mit der Registrierung akzeptieren Sie die <b>Regeln</b></div>');
+  it("shows the notice of the page's language, else of the default locale, else none", () => {
+    expect(renderRegisterPage(contextOf({ ...on, ...german }), { clientName: null, returnTo: null }).html).toContain(
+      '<div class="signup-notice">Mit der Registrierung akzeptieren Sie die <b>Regeln</b></div>',
+    );
     const frenchDefault = { ...on, i18n: { defaultLocale: 'fr', locales: ['fr'] } };
-    expect(renderRegisterPage(contextOf(frenchDefault), { clientName: null, returnTo: null }).html).not.toContain('signup-notice');
+    expect(renderRegisterPage(contextOf(frenchDefault), { clientName: null, returnTo: null }).html).not.toContain(
+      'signup-notice',
+    );
   });
 });
 
 describe('the link pages', () => {
-  it('/verify-email waits for the token\'s answer, or opens at the resend form without one', () => {
+  it("/verify-email waits for the token's answer, or opens at the resend form without one", () => {
     const withToken = renderVerifyEmailPage(contextOf(), { hasToken: true });
     expect(withToken).toContain('<div id="verifying" aria-busy="true">');
     expect(withToken).toContain('<div id="verify-failed" hidden>');
@@ -145,7 +225,9 @@ describe('the link pages', () => {
   });
 
   it('/reset-password asks for the new password, or for the link without a token', () => {
-    expect(renderResetPasswordPage(contextOf(), { hasToken: true })).toContain('<label for="password">New password</label>');
+    expect(renderResetPasswordPage(contextOf(), { hasToken: true })).toContain(
+      '<label for="password">New password</label>',
+    );
     const without = renderResetPasswordPage(contextOf(), { hasToken: false });
     expect(without).toContain('This page needs the link from the email we sent you.');
     expect(without).not.toContain('reset-password.js');
@@ -188,8 +270,18 @@ describe('/account', () => {
     expect(renderAccountPage(contextOf(german), database)).toContain('<option value="de" lang="de">Deutsch</option>');
   });
 
-  it('keeps its sections in UI.md\'s order', () => {
-    expect(accountSections.map((section) => section.id)).toEqual(['profile', 'password', 'authenticator-app', 'recovery-codes', 'passkeys', 'connections', 'apps', 'terms', 'delete-account']);
+  it("keeps its sections in UI.md's order", () => {
+    expect(accountSections.map((section) => section.id)).toEqual([
+      'profile',
+      'password',
+      'authenticator-app',
+      'recovery-codes',
+      'passkeys',
+      'connections',
+      'apps',
+      'terms',
+      'delete-account',
+    ]);
   });
 
   it('has "Connected providers" while the config has upstream providers, for /ui/account-connections.js to fill', () => {
@@ -215,16 +307,26 @@ describe('/consent', () => {
     expect(page).toContain('<li>See your email address</li>');
     expect(page).toContain('<li>Use “read:files”</li>');
     expect(page).toContain('You will return to notes.example.com:8443.');
-    expect(page).toContain('Signed in as ada@example.com — <a href="/login?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes&#38;select_account=true">Not you?</a>');
+    expect(page).toContain(
+      'Signed in as ada@example.com — <a href="/login?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dnotes&#38;select_account=true">Not you?</a>',
+    );
   });
 
-  it('names a native app\'s custom scheme when its redirect URI has no host', () => {
-    const page = renderConsentPage(contextOf(), { clientName: 'App', redirectUri: 'com.example.app:/cb', scopes: [], email: 'a@b.c', returnTo: '/oauth2/authorize' });
+  it("names a native app's custom scheme when its redirect URI has no host", () => {
+    const page = renderConsentPage(contextOf(), {
+      clientName: 'App',
+      redirectUri: 'com.example.app:/cb',
+      scopes: [],
+      email: 'a@b.c',
+      returnTo: '/oauth2/authorize',
+    });
     expect(page).toContain('You will return to com.example.app.');
   });
 
   it('without a valid request says so in a sentence, keeping the code', () => {
-    expect(renderConsentErrorPage(contextOf(), 'INVALID_RETURN_TO')).toContain('<p class="summary" role="alert" data-code="INVALID_RETURN_TO">This page was opened without a valid request.');
+    expect(renderConsentErrorPage(contextOf(), 'INVALID_RETURN_TO')).toContain(
+      '<p class="summary" role="alert" data-code="INVALID_RETURN_TO">This page was opened without a valid request.',
+    );
   });
 });
 
@@ -258,29 +360,49 @@ describe('the other pages', () => {
     expect(page).toContain('Signed in as x&#34;@y');
     expect(page).toContain('<input type="hidden" name="state" value="&#34;&#62;&#60;script&#62;">');
     expect(page).not.toContain('Cancel');
-    expect(renderSignOutPage(contextOf(german), { email: 'a@b.c', action: '/x', fields: {}, cancelHref: '/' })).toContain('<a class="button secondary" href="/">Abbrechen</a>');
+    expect(
+      renderSignOutPage(contextOf(german), { email: 'a@b.c', action: '/x', fields: {}, cancelHref: '/' }),
+    ).toContain('<a class="button secondary" href="/">Abbrechen</a>');
   });
 
   it('the signed-out page says "not signed in" without a session, and moves on only with a redirect', () => {
     const page = renderSignedOutPage(contextOf(), { signedOut: false, continueTo: null });
     expect(page).toContain('You are not signed in.');
     expect(page).not.toContain('http-equiv');
-    const onward = renderSignedOutPage(contextOf(), { signedOut: true, continueTo: 'https://rp.example/bye?state=a&b=1' });
+    const onward = renderSignedOutPage(contextOf(), {
+      signedOut: true,
+      continueTo: 'https://rp.example/bye?state=a&b=1',
+    });
     expect(onward).toContain('<meta http-equiv="refresh" content="0; url=https://rp.example/bye?state=a&#38;b=1">');
     expect(onward).toContain('Continue to rp.example');
   });
 });
 
 describe('/terms', () => {
-  const term = (id: string, required: boolean, consentMode: 'explicit' | 'implicit', type: 'link' | 'text', content: string) => ({
-    id, required, consentMode, version: '2', content: { en: { title: `Title ${id}`, type, content } }, createdAt: 0, updatedAt: 0,
+  const term = (
+    id: string,
+    required: boolean,
+    consentMode: 'explicit' | 'implicit',
+    type: 'link' | 'text',
+    content: string,
+  ) => ({
+    id,
+    required,
+    consentMode,
+    version: '2',
+    content: { en: { title: `Title ${id}`, type, content } },
+    createdAt: 0,
+    updatedAt: 0,
   });
 
   it('asks for required terms with a checkbox each, offers optional ones, shows text as text and names implicit ones', () => {
     const page = renderTermsPage(contextOf(), {
       clientName: 'Notes',
       returnTo: '/oauth2/authorize?client_id=notes',
-      required: [term('tos', true, 'explicit', 'link', 'https://example.com/tos'), term('rules', true, 'explicit', 'text', '<script>alert(1)</script>')],
+      required: [
+        term('tos', true, 'explicit', 'link', 'https://example.com/tos'),
+        term('rules', true, 'explicit', 'text', '<script>alert(1)</script>'),
+      ],
       optional: [term('news', false, 'explicit', 'link', 'javascript:alert(1)')],
       implicit: [term('privacy', false, 'implicit', 'link', 'https://example.com/privacy')],
     });
@@ -295,8 +417,17 @@ describe('/terms', () => {
   });
 
   it('shows the signup notice, sanitised, for implicit terms when there is one, and says the terms changed when none is required', () => {
-    const registration = { ...testConfig().registration, signupNotice: { en: 'See our <a href="https://example.com/p">notice</a><script>x()</script>' } };
-    const page = renderTermsPage(contextOf({ registration }), { clientName: null, returnTo: '/oauth2/authorize?x=1', required: [], optional: [], implicit: [term('privacy', false, 'implicit', 'text', 'Little.')] });
+    const registration = {
+      ...testConfig().registration,
+      signupNotice: { en: 'See our <a href="https://example.com/p">notice</a><script>x()</script>' },
+    };
+    const page = renderTermsPage(contextOf({ registration }), {
+      clientName: null,
+      returnTo: '/oauth2/authorize?x=1',
+      required: [],
+      optional: [],
+      implicit: [term('privacy', false, 'implicit', 'text', 'Little.')],
+    });
     expect(page).toContain('<h1>Before you continue</h1>');
     expect(page).toContain('Our terms have changed since you last signed in.');
     expect(page).toContain('<div class="notice">See our <a href="https://example.com/p">notice</a>x()</div>');

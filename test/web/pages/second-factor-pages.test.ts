@@ -1,28 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config/types.js';
-import { createPageContext, renderAccountPage, renderLoginPage, renderSecondFactorPage } from '../../../src/web/index.js';
+import {
+  createPageContext,
+  renderAccountPage,
+  renderLoginPage,
+  renderSecondFactorPage,
+} from '../../../src/web/index.js';
 import { testConfig } from '../../support/config-fixture.js';
 
 /** The second-factor parts of the pages (DESIGN.md 11, 14): what each renders for which sign-in and config. In Chromium: test/e2e/pages-second-factors.test.ts. */
 const contextOf = (overrides: Partial<Config> = {}, query: Record<string, string> = {}) =>
   createPageContext(testConfig(overrides), { path: '/login/second-factor', query, acceptLanguage: null });
 const passkeysOff: Partial<Config> = { auth: { ...testConfig().auth, passkeysEnabled: false } };
-const dataOf = (page: string) => JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]);
+const dataOf = (page: string) =>
+  JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]);
 const pending = { email: 'ada@example.com', returnTo: '/oauth2/authorize?client_id=web', enrolmentRequired: false };
 
 describe('/login/second-factor', () => {
-  it('asks for the app\'s code, offers a recovery code and a passkey, and names who is signing in', () => {
+  it("asks for the app's code, offers a recovery code and a passkey, and names who is signing in", () => {
     const page = renderSecondFactorPage(contextOf(), { ...pending, factors: ['passkey', 'totp', 'recovery_code'] });
     expect(page).toContain('<title>Two-step verification · idp</title>');
     expect(page).toContain('<h1 id="page-heading" tabindex="-1">Confirm it is you</h1>');
     expect(page).toContain('Signing in as ada@example.com');
-    expect(page).toMatch(/<input id="totp-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required/);
+    expect(page).toMatch(
+      /<input id="totp-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required/,
+    );
     expect(page).toContain('<form id="recovery-form" class="form" novalidate hidden>');
     expect(page).toContain('>Use a recovery code instead</button>');
     expect(page).toContain('>Use a passkey</button>');
     expect(page).toContain('class="secondary" data-busy-label="Waiting for your passkey…"');
     expect(page).toContain('<script type="module" src="/ui/second-factor.js"></script>');
-    expect(dataOf(page)).toMatchObject({ returnTo: pending.returnTo, loginHref: '/login?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dweb', errors: { INVALID_CODE: expect.any(String) } });
+    expect(dataOf(page)).toMatchObject({
+      returnTo: pending.returnTo,
+      loginHref: '/login?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dweb',
+      errors: { INVALID_CODE: expect.any(String) },
+    });
   });
 
   it('offers only what the user has: an app without recovery codes left, or a passkey alone (then the main button)', () => {
@@ -40,10 +52,16 @@ describe('/login/second-factor', () => {
     const page = renderSecondFactorPage(contextOf(), { ...pending, factors: [], enrolmentRequired: true });
     expect(page).toContain('<h1 id="page-heading" tabindex="-1">Set up two-step verification</h1>');
     expect(page).toContain('>Set up an authenticator app</button>');
-    expect(page).toContain('<img id="app-qr" class="qr-code" width="200" height="200" alt="QR code to add idp to your authenticator app">');
+    expect(page).toContain(
+      '<img id="app-qr" class="qr-code" width="200" height="200" alt="QR code to add idp to your authenticator app">',
+    );
     expect(page).toContain('<div id="codes-reveal" class="codes-reveal" hidden>');
     expect(page).toContain('>Create a passkey</button>');
-    const withoutPasskeys = renderSecondFactorPage(contextOf(passkeysOff), { ...pending, factors: [], enrolmentRequired: true });
+    const withoutPasskeys = renderSecondFactorPage(contextOf(passkeysOff), {
+      ...pending,
+      factors: [],
+      enrolmentRequired: true,
+    });
     expect(withoutPasskeys).toContain('app-start');
     expect(withoutPasskeys).not.toContain('passkey-form');
   });
@@ -56,7 +74,10 @@ describe('/login/second-factor', () => {
   });
 
   it('speaks German with the formal address', () => {
-    const page = renderSecondFactorPage(contextOf({ i18n: { defaultLocale: 'de', locales: ['de', 'en'] } }), { ...pending, factors: ['totp', 'recovery_code'] });
+    const page = renderSecondFactorPage(contextOf({ i18n: { defaultLocale: 'de', locales: ['de', 'en'] } }), {
+      ...pending,
+      factors: ['totp', 'recovery_code'],
+    });
     expect(page).toContain('<html lang="de">');
     expect(page).toContain('Bestätigen Sie, dass Sie es sind');
     expect(page).toContain('<label for="totp-code">Bestätigungscode</label>');
@@ -64,13 +85,24 @@ describe('/login/second-factor', () => {
 });
 
 describe('the passkey parts of /login and /account', () => {
-  const login = { clientName: null, returnTo: '/oauth2/authorize?client_id=web', loginHint: null, selectAccount: false, errorCode: null, providers: [], errorProvider: null };
+  const login = {
+    clientName: null,
+    returnTo: '/oauth2/authorize?client_id=web',
+    loginHint: null,
+    selectAccount: false,
+    errorCode: null,
+    providers: [],
+    errorProvider: null,
+  };
   const user = { email: 'ada@example.com', managedBy: 'database' as const, hasPassword: true };
 
   it('/login has "Sign in with a passkey" and the way on to the second factor; with passkeys off, neither passkey part', () => {
     const page = renderLoginPage(contextOf(), login);
     expect(page).toContain('>Sign in with a passkey</button>');
-    expect(dataOf(page)).toMatchObject({ passkeys: true, secondFactorHref: '/login/second-factor?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dweb' });
+    expect(dataOf(page)).toMatchObject({
+      passkeys: true,
+      secondFactorHref: '/login/second-factor?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dweb',
+    });
     const off = renderLoginPage(contextOf(passkeysOff), login);
     expect(off).not.toContain('passkey-sign-in');
     expect(dataOf(off).passkeys).toBe(false);

@@ -46,7 +46,12 @@ export async function runEventsList(ctx: CliContext, opts: EventsListOptions): P
   return 0;
 }
 
-async function follow(ctx: CliContext, client: AdminClient, params: ListEventsParams, opts: EventsListOptions): Promise<number> {
+async function follow(
+  ctx: CliContext,
+  client: AdminClient,
+  params: ListEventsParams,
+  opts: EventsListOptions,
+): Promise<number> {
   const intervalMs = (opts.interval ?? 2) * 1000;
   const print = (event: AuditEvent) => ctx.output.out(opts.json ? JSON.stringify(event) : renderEventLine(event));
   // Events of the same millisecond share a time: polling from the newest time seen and skipping ids already printed misses none.

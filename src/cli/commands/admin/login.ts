@@ -28,7 +28,11 @@ export interface AdminLoginOptions {
 export async function runAdminLogin(ctx: CliContext, opts: AdminLoginOptions): Promise<number> {
   refusePasswordArgument(opts.password);
   const url = chosenServerUrl(ctx, opts) ?? (await loadCredentials(ctx.env))?.url;
-  if (!url) throw new CliError('--url is required (or set $IDP_URL), e.g. idp admin login --url http://localhost:8080 --email admin@example.com', 2);
+  if (!url)
+    throw new CliError(
+      '--url is required (or set $IDP_URL), e.g. idp admin login --url http://localhost:8080 --email admin@example.com',
+      2,
+    );
   const password = await readPassword(ctx, {
     fromStdin: Boolean(opts.passwordStdin),
     prompt: `Password for ${opts.email} at ${url} (input hidden):`,
@@ -43,6 +47,7 @@ export async function runAdminLogin(ctx: CliContext, opts: AdminLoginOptions): P
     ctx.output.out(`logged in to ${url} as ${user.email} (${user.role})`);
     ctx.output.out(ctx.output.color.dim(`session kept in ${file}`));
   }
-  if (user.role !== 'admin') ctx.output.err(`warning: ${user.email} is not an admin; admin commands will answer FORBIDDEN`);
+  if (user.role !== 'admin')
+    ctx.output.err(`warning: ${user.email} is not an admin; admin commands will answer FORBIDDEN`);
   return 0;
 }

@@ -5,7 +5,11 @@ import { findUser } from '../../admin/find-user.js';
 import { printJson } from '../../admin/print-json.js';
 
 /** `idp admin users delete SUB|EMAIL`: DELETE /api/admin/users/{sub}, a soft delete (SPEC.md 3.1). */
-export async function runUsersDelete(ctx: CliContext, subOrEmail: string, opts: ServerOptions & { json?: boolean }): Promise<number> {
+export async function runUsersDelete(
+  ctx: CliContext,
+  subOrEmail: string,
+  opts: ServerOptions & { json?: boolean },
+): Promise<number> {
   const client = await openAdminClient(ctx, opts);
   const answer = await client.deleteUser((await findUser(client, subOrEmail)).sub);
   if (opts.json) {
@@ -13,6 +17,8 @@ export async function runUsersDelete(ctx: CliContext, subOrEmail: string, opts: 
     return 0;
   }
   const { user } = answer;
-  ctx.output.out(`deleted user ${user.sub} (${user.email}) at ${user.deleted_at ?? 'an unknown time'}; it no longer appears in \`users list\` without --include-deleted`);
+  ctx.output.out(
+    `deleted user ${user.sub} (${user.email}) at ${user.deleted_at ?? 'an unknown time'}; it no longer appears in \`users list\` without --include-deleted`,
+  );
   return 0;
 }

@@ -6,7 +6,11 @@ import { printJson } from '../../admin/print-json.js';
 import { renderUser } from '../../admin/render-user.js';
 
 /** `idp admin users get SUB|EMAIL`: GET /api/admin/users/{sub}, the e-mail looked up first when given (find-user.ts). */
-export async function runUsersGet(ctx: CliContext, subOrEmail: string, opts: ServerOptions & { json?: boolean }): Promise<number> {
+export async function runUsersGet(
+  ctx: CliContext,
+  subOrEmail: string,
+  opts: ServerOptions & { json?: boolean },
+): Promise<number> {
   const client = await openAdminClient(ctx, opts);
   const user = await findUser(client, subOrEmail);
   if (opts.json) printJson(ctx.output, { user });

@@ -10,7 +10,11 @@ import { printJson } from '../../admin/print-json.js';
  * authenticator app, the recovery codes and the passkeys and ends the
  * user's sessions.
  */
-export async function runUsersResetSecondFactors(ctx: CliContext, subOrEmail: string, opts: ServerOptions & { json?: boolean }): Promise<number> {
+export async function runUsersResetSecondFactors(
+  ctx: CliContext,
+  subOrEmail: string,
+  opts: ServerOptions & { json?: boolean },
+): Promise<number> {
   const client = await openAdminClient(ctx, opts);
   const user = await findUser(client, subOrEmail);
   await client.resetSecondFactors(user.sub);
@@ -18,7 +22,12 @@ export async function runUsersResetSecondFactors(ctx: CliContext, subOrEmail: st
     printJson(ctx.output, { user: (await client.getUser(user.sub)).user });
     return 0;
   }
-  ctx.output.out(`removed the second factors of ${user.sub} (${user.email}): authenticator app, recovery codes and passkeys; its sessions have ended`);
-  if (user.second_factor_required) ctx.output.out(ctx.output.color.dim('a second factor is required of this user: the next sign-in asks to register one'));
+  ctx.output.out(
+    `removed the second factors of ${user.sub} (${user.email}): authenticator app, recovery codes and passkeys; its sessions have ended`,
+  );
+  if (user.second_factor_required)
+    ctx.output.out(
+      ctx.output.color.dim('a second factor is required of this user: the next sign-in asks to register one'),
+    );
   return 0;
 }

@@ -22,7 +22,8 @@ export async function runUsersUpdate(ctx: CliContext, subOrEmail: string, opts: 
   if (opts.email !== undefined) body.email = opts.email;
   if (opts.role !== undefined) body.role = opts.role;
   if (opts.emailVerified !== undefined) body.email_verified = opts.emailVerified === 'true';
-  if (Object.keys(body).length === 0) throw new CliError('nothing to update: give --email, --role or --email-verified', 2);
+  if (Object.keys(body).length === 0)
+    throw new CliError('nothing to update: give --email, --role or --email-verified', 2);
   const client = await openAdminClient(ctx, opts);
   const answer = await client.updateUser((await findUser(client, subOrEmail)).sub, body);
   if (opts.json) {

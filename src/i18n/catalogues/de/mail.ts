@@ -13,9 +13,12 @@ export const mail: typeof reference = {
   },
   passwordReset: {
     subject: 'Ihr Passwort für {brand} zurücksetzen',
-    intro: 'Für das {brand}-Konto von {email} wurde ein neues Passwort angefordert. Über den folgenden Link wählen Sie es.',
+    intro:
+      'Für das {brand}-Konto von {email} wurde ein neues Passwort angefordert. Über den folgenden Link wählen Sie es.',
     action: 'Neues Passwort wählen',
-    expiry: 'Der Link kann einmal verwendet werden und läuft in {duration} ab. Mit dem neuen Passwort werden Sie überall abgemeldet.',
-    notYou: 'Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren: Ihr Passwort bleibt unverändert.',
+    expiry:
+      'Der Link kann einmal verwendet werden und läuft in {duration} ab. Mit dem neuen Passwort werden Sie überall abgemeldet.',
+    notYou:
+      'Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren: Ihr Passwort bleibt unverändert.',
   },
 };

@@ -43,7 +43,8 @@ export const pages: typeof reference = {
     useAnotherAccount: 'oder mit einem anderen Konto anmelden',
     resendVerification: 'Bestätigungslink erneut senden',
     resending: 'Wird gesendet…',
-    resent: 'Falls {email} noch bestätigt werden muss, ist ein neuer Link unterwegs. Bitte sehen Sie in Ihrem Posteingang nach.',
+    resent:
+      'Falls {email} noch bestätigt werden muss, ist ein neuer Link unterwegs. Bitte sehen Sie in Ihrem Posteingang nach.',
     passkey: 'Mit einem Passkey anmelden',
     passkeyWorking: 'Warten auf Ihren Passkey…',
     or: 'oder',
@@ -61,10 +62,13 @@ export const pages: typeof reference = {
     haveAccount: 'Sie haben bereits ein Konto?',
     signIn: 'Anmelden',
     closedHeading: 'Registrierung geschlossen',
-    closedMessage: 'Hier können keine neuen Konten angelegt werden. Bitte wenden Sie sich für einen Zugang an Ihre Administration.',
+    closedMessage:
+      'Hier können keine neuen Konten angelegt werden. Bitte wenden Sie sich für einen Zugang an Ihre Administration.',
     checkInboxHeading: 'Posteingang prüfen',
-    checkInboxMessage: 'Wir haben einen Link an {email} gesendet. Öffnen Sie ihn, um Ihre Adresse zu bestätigen und die Registrierung abzuschließen.',
-    notReceived: 'Nach einigen Minuten noch keine E-Mail? Sehen Sie im Spam-Ordner nach oder lassen Sie sich den Link erneut senden.',
+    checkInboxMessage:
+      'Wir haben einen Link an {email} gesendet. Öffnen Sie ihn, um Ihre Adresse zu bestätigen und die Registrierung abzuschließen.',
+    notReceived:
+      'Nach einigen Minuten noch keine E-Mail? Sehen Sie im Spam-Ordner nach oder lassen Sie sich den Link erneut senden.',
     resend: 'Link erneut senden',
     resending: 'Wird gesendet…',
     resent: 'Ein neuer Link ist unterwegs an {email}.',
@@ -77,21 +81,26 @@ export const pages: typeof reference = {
     successMessage: 'Vielen Dank. Ihr Konto ist einsatzbereit.',
     continue: 'Weiter zur Anmeldung',
     failedHeading: 'Dieser Link kann nicht verwendet werden',
-    failedMessage: 'Er ist möglicherweise abgelaufen oder wurde bereits verwendet. Geben Sie Ihre E-Mail-Adresse ein, dann senden wir Ihnen einen neuen.',
+    failedMessage:
+      'Er ist möglicherweise abgelaufen oder wurde bereits verwendet. Geben Sie Ihre E-Mail-Adresse ein, dann senden wir Ihnen einen neuen.',
     resend: 'Neuen Link senden',
     resending: 'Wird gesendet…',
-    resent: 'Falls {email} noch bestätigt werden muss, ist ein neuer Link unterwegs. Bitte sehen Sie in Ihrem Posteingang nach.',
+    resent:
+      'Falls {email} noch bestätigt werden muss, ist ein neuer Link unterwegs. Bitte sehen Sie in Ihrem Posteingang nach.',
   },
   forgotPassword: {
     task: 'Passwort zurücksetzen',
     heading: 'Passwort vergessen?',
-    intro: 'Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen können.',
+    intro:
+      'Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen können.',
     submit: 'Link senden',
     submitting: 'Wird gesendet…',
     sentHeading: 'Posteingang prüfen',
-    sentMessage: 'Falls zu {email} ein Konto besteht, haben wir einen Link zum Festlegen eines neuen Passworts gesendet. Der Link ist eine Stunde lang gültig.',
+    sentMessage:
+      'Falls zu {email} ein Konto besteht, haben wir einen Link zum Festlegen eines neuen Passworts gesendet. Der Link ist eine Stunde lang gültig.',
     unavailableHeading: 'Zurücksetzen nicht möglich',
-    unavailableMessage: 'Dieser Dienst kann keine E-Mails versenden, daher lassen sich Passwörter hier nicht zurücksetzen. Bitte wenden Sie sich an Ihre Administration.',
+    unavailableMessage:
+      'Dieser Dienst kann keine E-Mails versenden, daher lassen sich Passwörter hier nicht zurücksetzen. Bitte wenden Sie sich an Ihre Administration.',
   },
   resetPassword: {
     task: 'Neues Passwort wählen',
@@ -152,7 +161,8 @@ export const pages: typeof reference = {
     },
     apps: {
       heading: 'Apps mit Zugriff',
-      intro: 'Anwendungen, denen Sie den Zugriff auf Ihr Konto erlaubt haben. Ein Widerruf beendet ihren Zugriff sofort; beim nächsten Mal fragen sie erneut.',
+      intro:
+        'Anwendungen, denen Sie den Zugriff auf Ihr Konto erlaubt haben. Ein Widerruf beendet ihren Zugriff sofort; beim nächsten Mal fragen sie erneut.',
       empty: 'Keine Anwendung hat Zugriff auf Ihr Konto.',
       granted: 'Erlaubt am {date}',
       revoke: 'Widerrufen',
@@ -171,11 +181,13 @@ export const pages: typeof reference = {
       heading: 'Gefahrenzone',
       navLabel: 'Konto löschen',
       title: 'Konto löschen',
-      intro: 'Wenn Sie Ihr Konto löschen, werden Sie sofort überall abgemeldet. Nach {days} Tagen werden Ihre Daten endgültig gelöscht.',
+      intro:
+        'Wenn Sie Ihr Konto löschen, werden Sie sofort überall abgemeldet. Nach {days} Tagen werden Ihre Daten endgültig gelöscht.',
       start: 'Konto löschen…',
       confirmHeading: 'Möchten Sie Ihr Konto wirklich löschen?',
       confirmPassword: 'Geben Sie zur Bestätigung Ihr Passwort ein.',
-      confirmRecent: 'Zur Bestätigung müssen Sie sich in den letzten 10 Minuten angemeldet haben. Falls es nicht klappt, melden Sie sich ab, wieder an und kehren Sie hierher zurück.',
+      confirmRecent:
+        'Zur Bestätigung müssen Sie sich in den letzten 10 Minuten angemeldet haben. Falls es nicht klappt, melden Sie sich ab, wieder an und kehren Sie hierher zurück.',
       confirm: 'Mein Konto löschen',
       deleting: 'Wird gelöscht…',
       cancel: 'Abbrechen',
@@ -194,16 +206,19 @@ export const pages: typeof reference = {
     useRecoveryCode: 'Stattdessen einen Wiederherstellungscode verwenden',
     useAuthenticatorApp: 'Stattdessen die Authenticator-App verwenden',
     recoveryLabel: 'Wiederherstellungscode',
-    recoveryHint: 'Einer der Codes, die Sie bei der Einrichtung der App gespeichert haben, etwa abcde-fghij. Jeder gilt einmal.',
+    recoveryHint:
+      'Einer der Codes, die Sie bei der Einrichtung der App gespeichert haben, etwa abcde-fghij. Jeder gilt einmal.',
     recoveryLeft: 'Sie sind angemeldet. Ihnen bleiben {count} Wiederherstellungscodes.',
-    recoveryNoneLeft: 'Sie sind angemeldet, aber das war Ihr letzter Wiederherstellungscode. Erstellen Sie auf Ihrer Kontoseite neue.',
+    recoveryNoneLeft:
+      'Sie sind angemeldet, aber das war Ihr letzter Wiederherstellungscode. Erstellen Sie auf Ihrer Kontoseite neue.',
     continue: 'Weiter',
     usePasskey: 'Passkey verwenden',
     otherAccount: 'Mit einem anderen Konto anmelden',
     cannotContinueHeading: 'Diese Anmeldung kann nicht fortgesetzt werden',
     cannotContinueMessage: 'Sie hat zu lange gedauert oder wurde beendet. Bitte melden Sie sich erneut an.',
     enrolHeading: 'Bestätigung in zwei Schritten einrichten',
-    enrolIntro: 'Ihre Organisation verlangt bei der Anmeldung einen zweiten Schritt. Richten Sie jetzt einen ein, um fortzufahren: eine Authenticator-App auf Ihrem Telefon oder einen Passkey.',
+    enrolIntro:
+      'Ihre Organisation verlangt bei der Anmeldung einen zweiten Schritt. Richten Sie jetzt einen ein, um fortzufahren: eine Authenticator-App auf Ihrem Telefon oder einen Passkey.',
   },
   factors: {
     appHeading: 'Authenticator-App',
@@ -215,12 +230,14 @@ export const pages: typeof reference = {
     qrAlt: 'QR-Code, um {brand} zu Ihrer Authenticator-App hinzuzufügen',
     manual: 'Oder geben Sie diesen Schlüssel in der App ein:',
     confirmLabel: 'Code aus der App',
-    confirmHint: 'Geben Sie den sechsstelligen Code ein, den die App jetzt anzeigt, damit wir wissen, dass sie funktioniert.',
+    confirmHint:
+      'Geben Sie den sechsstelligen Code ein, den die App jetzt anzeigt, damit wir wissen, dass sie funktioniert.',
     confirm: 'Bestätigen',
     confirming: 'Wird bestätigt…',
     cancel: 'Abbrechen',
     codesHeading: 'Ihre Wiederherstellungscodes',
-    codesIntro: 'Falls Sie Ihr Telefon verlieren, meldet Sie jeder dieser Codes einmal an. Bewahren Sie sie jetzt sicher auf: Sie werden nur dieses eine Mal angezeigt.',
+    codesIntro:
+      'Falls Sie Ihr Telefon verlieren, meldet Sie jeder dieser Codes einmal an. Bewahren Sie sie jetzt sicher auf: Sie werden nur dieses eine Mal angezeigt.',
     copy: 'Codes kopieren',
     copied: 'Die Codes wurden kopiert.',
     download: 'Herunterladen',
@@ -228,7 +245,8 @@ export const pages: typeof reference = {
     codesFileTitle: 'Wiederherstellungscodes für {brand} ({email}). Jeder gilt einmal.',
     saved: 'Ich habe sie gespeichert',
     passkeyHeading: 'Passkey',
-    passkeyIntro: 'Melden Sie sich mit Fingerabdruck, Gesicht oder Bildschirmsperre an oder mit einem Sicherheitsschlüssel.',
+    passkeyIntro:
+      'Melden Sie sich mit Fingerabdruck, Gesicht oder Bildschirmsperre an oder mit einem Sicherheitsschlüssel.',
     passkeyName: 'Name des Passkeys',
     passkeyNameHint: 'Um Ihre Passkeys zu unterscheiden, etwa „Laptop“.',
     passkeyDefaultName: 'Passkey',
@@ -241,13 +259,15 @@ export const pages: typeof reference = {
       appOff: 'Es ist keine Authenticator-App eingerichtet.',
       appRemove: 'App entfernen…',
       appRemoveHeading: 'Authenticator-App entfernen?',
-      appRemoveHint: 'Geben Sie zur Bestätigung einen aktuellen Code aus der App ein. Auch ihre Wiederherstellungscodes verlieren dann ihre Gültigkeit.',
+      appRemoveHint:
+        'Geben Sie zur Bestätigung einen aktuellen Code aus der App ein. Auch ihre Wiederherstellungscodes verlieren dann ihre Gültigkeit.',
       appRemoveConfirm: 'App entfernen',
       appRemoving: 'Wird entfernt…',
       appRemoved: 'Die Authenticator-App wurde entfernt.',
       codesHeading: 'Wiederherstellungscodes',
       codesLeft: 'Ihnen bleiben {count} von 10 Wiederherstellungscodes.',
-      codesNoneLeft: 'Sie haben keine Wiederherstellungscodes mehr. Erstellen Sie neue, damit Sie sich auch ohne Ihr Telefon anmelden können.',
+      codesNoneLeft:
+        'Sie haben keine Wiederherstellungscodes mehr. Erstellen Sie neue, damit Sie sich auch ohne Ihr Telefon anmelden können.',
       codesNoApp: 'Wiederherstellungscodes gehören zu einer Authenticator-App. Richten Sie zuerst eine ein.',
       codesNew: 'Neue Codes erstellen…',
       codesNewHeading: 'Neue Wiederherstellungscodes erstellen?',
@@ -331,13 +351,17 @@ export const pages: typeof reference = {
     notFoundTitle: 'Seite nicht gefunden',
     notFoundMessage: 'Unter dieser Adresse gibt es keine Seite.',
     invalidLinkTitle: 'Ungültiger Link',
-    invalidLinkMessage: 'Dieser Link führt zu einer anderen Website und wurde deshalb nicht geöffnet. Kehren Sie zur Anwendung zurück und versuchen Sie es erneut.',
+    invalidLinkMessage:
+      'Dieser Link führt zu einer anderen Website und wurde deshalb nicht geöffnet. Kehren Sie zur Anwendung zurück und versuchen Sie es erneut.',
     frontendUnavailableTitle: 'Vorübergehend nicht verfügbar',
     frontendUnavailableMessage: 'Die Oberfläche antwortet nicht. Bitte versuchen Sie es gleich noch einmal.',
-    frontendTimeoutMessage: 'Die Oberfläche hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es gleich noch einmal.',
+    frontendTimeoutMessage:
+      'Die Oberfläche hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es gleich noch einmal.',
     signInRejectedTitle: 'Anmeldeanfrage abgelehnt',
-    signInRejectedMessage: 'Die Anwendung hat eine Anmeldeanfrage gesendet, die dieser Server nicht annehmen kann. Kehren Sie zur Anwendung zurück und versuchen Sie es erneut.',
+    signInRejectedMessage:
+      'Die Anwendung hat eine Anmeldeanfrage gesendet, die dieser Server nicht annehmen kann. Kehren Sie zur Anwendung zurück und versuchen Sie es erneut.',
     signOutRejectedTitle: 'Abmeldeanfrage abgelehnt',
-    signOutRejectedMessage: 'Die Anwendung hat eine Abmeldeanfrage gesendet, die dieser Server nicht annehmen kann. Kehren Sie zur Anwendung zurück und versuchen Sie es erneut.',
+    signOutRejectedMessage:
+      'Die Anwendung hat eine Abmeldeanfrage gesendet, die dieser Server nicht annehmen kann. Kehren Sie zur Anwendung zurück und versuchen Sie es erneut.',
   },
 };

@@ -17,7 +17,8 @@ export const errors = {
   INVALID_TOKEN: 'This link is invalid, has expired or was already used.',
   USER_NOT_EDITABLE: 'Your organisation manages this, so it cannot be changed here.',
   ACCOUNT_DELETION_DISABLED: 'Deleting your own account is not enabled on this service.',
-  REAUTHENTICATION_REQUIRED: 'Sign in again to confirm. Without a password, deleting your account needs a sign-in within the last 10 minutes.',
+  REAUTHENTICATION_REQUIRED:
+    'Sign in again to confirm. Without a password, deleting your account needs a sign-in within the last 10 minutes.',
   EMAIL_DISABLED: 'This service cannot send email. Ask your administrator for help.',
   INVALID_CODE: 'This code is not right, or it was used already. Enter the code the app shows now.',
   TOTP_ALREADY_REGISTERED: 'An authenticator app is already set up.',

@@ -12,7 +12,8 @@ export const mail = {
   },
   passwordReset: {
     subject: 'Reset your {brand} password',
-    intro: 'Someone asked to reset the password of the {brand} account of {email}. Choose a new password with the link below.',
+    intro:
+      'Someone asked to reset the password of the {brand} account of {email}. Choose a new password with the link below.',
     action: 'Choose a new password',
     expiry: 'The link works once and expires in {duration}. Choosing a new password signs you out everywhere.',
     notYou: 'If you did not ask for this, you can ignore this e-mail: your password stays as it is.',

@@ -94,9 +94,11 @@ export const pages = {
     submit: 'Send link',
     submitting: 'Sending…',
     sentHeading: 'Check your inbox',
-    sentMessage: 'If an account exists for {email}, we sent it a link to choose a new password. The link works for one hour.',
+    sentMessage:
+      'If an account exists for {email}, we sent it a link to choose a new password. The link works for one hour.',
     unavailableHeading: 'Password reset is not available',
-    unavailableMessage: 'This service cannot send email, so passwords cannot be reset here. Ask your administrator for help.',
+    unavailableMessage:
+      'This service cannot send email, so passwords cannot be reset here. Ask your administrator for help.',
   },
   resetPassword: {
     task: 'Choose a new password',
@@ -157,7 +159,8 @@ export const pages = {
     },
     apps: {
       heading: 'Apps with access',
-      intro: 'Applications you allowed to use your account. Revoking ends their access at once; they ask again next time.',
+      intro:
+        'Applications you allowed to use your account. Revoking ends their access at once; they ask again next time.',
       empty: 'No application has access to your account.',
       granted: 'Allowed on {date}',
       revoke: 'Revoke',
@@ -180,7 +183,8 @@ export const pages = {
       start: 'Delete account…',
       confirmHeading: 'Delete your account?',
       confirmPassword: 'Enter your password to confirm.',
-      confirmRecent: 'To confirm, you must have signed in within the last 10 minutes. If this fails, sign out, sign in again and return here.',
+      confirmRecent:
+        'To confirm, you must have signed in within the last 10 minutes. If this fails, sign out, sign in again and return here.',
       confirm: 'Delete my account',
       deleting: 'Deleting…',
       cancel: 'Cancel',
@@ -208,7 +212,8 @@ export const pages = {
     cannotContinueHeading: 'This sign-in cannot continue',
     cannotContinueMessage: 'It took too long or ended. Sign in again.',
     enrolHeading: 'Set up two-step verification',
-    enrolIntro: 'Your organisation asks for a second step when you sign in. Set one up now to continue: an authenticator app on your phone, or a passkey.',
+    enrolIntro:
+      'Your organisation asks for a second step when you sign in. Set one up now to continue: an authenticator app on your phone, or a passkey.',
   },
   factors: {
     appHeading: 'Authenticator app',
@@ -225,7 +230,8 @@ export const pages = {
     confirming: 'Confirming…',
     cancel: 'Cancel',
     codesHeading: 'Your recovery codes',
-    codesIntro: 'If you lose your phone, each of these codes signs you in once. Save them somewhere safe now: they are shown only this once.',
+    codesIntro:
+      'If you lose your phone, each of these codes signs you in once. Save them somewhere safe now: they are shown only this once.',
     copy: 'Copy codes',
     copied: 'The codes were copied.',
     download: 'Download',
@@ -336,13 +342,16 @@ export const pages = {
     notFoundTitle: 'Page not found',
     notFoundMessage: 'There is no page at this address.',
     invalidLinkTitle: 'Invalid link',
-    invalidLinkMessage: 'This link points to another site, so it was not followed. Go back to the application and try again.',
+    invalidLinkMessage:
+      'This link points to another site, so it was not followed. Go back to the application and try again.',
     frontendUnavailableTitle: 'Temporarily unavailable',
     frontendUnavailableMessage: 'The front end is not answering. Try again in a moment.',
     frontendTimeoutMessage: 'The front end did not answer in time. Try again in a moment.',
     signInRejectedTitle: 'Sign-in request rejected',
-    signInRejectedMessage: 'The application sent a sign-in request this server cannot accept. Go back to the application and try again.',
+    signInRejectedMessage:
+      'The application sent a sign-in request this server cannot accept. Go back to the application and try again.',
     signOutRejectedTitle: 'Sign-out request rejected',
-    signOutRejectedMessage: 'The application sent a sign-out request this server cannot accept. Go back to the application and try again.',
+    signOutRejectedMessage:
+      'The application sent a sign-out request this server cannot accept. Go back to the application and try again.',
   },
 };

@@ -22,11 +22,15 @@ async function render(container) {
   const list = /** @type {HTMLElement} */ (document.getElementById('connection-list'));
   const none = /** @type {HTMLElement} */ (document.getElementById('connections-none'));
   const connect = /** @type {HTMLElement} */ (document.getElementById('connect-list'));
-  const [connections, providers] = await Promise.all([callApi('GET', '/api/connections'), callApi('GET', '/api/auth/providers')]);
+  const [connections, providers] = await Promise.all([
+    callApi('GET', '/api/connections'),
+    callApi('GET', '/api/auth/providers'),
+  ]);
   container.setAttribute('aria-busy', 'false');
   if (!connections.ok || !providers.ok) {
     const failed = !connections.ok ? connections : providers;
-    if (!failed.ok) showProblems(container, summary, [{ message: errorMessage(failed), code: failed.code }], { focus: false });
+    if (!failed.ok)
+      showProblems(container, summary, [{ message: errorMessage(failed), code: failed.code }], { focus: false });
     return;
   }
   const dateFormat = new Intl.DateTimeFormat(data.locale, { dateStyle: 'medium' });
@@ -41,7 +45,9 @@ async function render(container) {
       const detail = document.createElement('span');
       detail.className = 'hint';
       const date = dateFormat.format(new Date(connection.linked_at));
-      detail.textContent = connection.email ? format(t.connectedSince, { email: connection.email, date }) : format(t.connectedSinceNoEmail, { date });
+      detail.textContent = connection.email
+        ? format(t.connectedSince, { email: connection.email, date })
+        : format(t.connectedSinceNoEmail, { date });
       text.append(name, detail);
       if (!connection.available) {
         const unavailable = document.createElement('span');
@@ -62,7 +68,9 @@ async function render(container) {
         setBusy(button, false);
         if (!result.ok) {
           if (result.status === 401) return location.assign(`/login?${new URLSearchParams({ return_to: '/account' })}`);
-          showProblems(container, summary, [{ message: format(errorMessage(result), { provider: connection.display_name }), code: result.code }]);
+          showProblems(container, summary, [
+            { message: format(errorMessage(result), { provider: connection.display_name }), code: result.code },
+          ]);
           return;
         }
         await render(container);

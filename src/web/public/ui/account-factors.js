@@ -1,7 +1,13 @@
 // @ts-check
 import { byId, callApi, format, pageData } from './api.js';
 import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
-import { codeOf, codeProblems, setUpAuthenticatorApp, setUpPasskeyCreation, showRecoveryCodes } from './factor-setup.js';
+import {
+  codeOf,
+  codeProblems,
+  setUpAuthenticatorApp,
+  setUpPasskeyCreation,
+  showRecoveryCodes,
+} from './factor-setup.js';
 
 /**
  * The second-factor sections of /account (src/web/pages/account-page.ts):
@@ -63,11 +69,15 @@ async function setUp() {
     const user = loaded.body?.user ?? {};
     const registered = user.totp_registered === true;
     const left = Number(user.recovery_codes_left ?? 0);
-    appState.textContent = registered ? appState.dataset.on ?? '' : appState.dataset.off ?? '';
+    appState.textContent = registered ? (appState.dataset.on ?? '') : (appState.dataset.off ?? '');
     startBox.hidden = registered || !byId('app-setup').hidden;
     removeBox.hidden = !registered;
     codesBox.hidden = !registered;
-    codesState.textContent = !registered ? codesState.dataset.noApp ?? '' : left > 0 ? format(codesState.dataset.left ?? '', { count: left }) : codesState.dataset.noneLeft ?? '';
+    codesState.textContent = !registered
+      ? (codesState.dataset.noApp ?? '')
+      : left > 0
+        ? format(codesState.dataset.left ?? '', { count: left })
+        : (codesState.dataset.noneLeft ?? '');
   }
 
   setUpAuthenticatorApp({
@@ -104,7 +114,9 @@ async function setUp() {
     async onSuccess(result) {
       renew.close();
       await refresh();
-      showRecoveryCodes(Array.isArray(result.body?.recovery_codes) ? result.body.recovery_codes : [], { onDone: () => byId('codes-new-start').focus() });
+      showRecoveryCodes(Array.isArray(result.body?.recovery_codes) ? result.body.recovery_codes : [], {
+        onDone: () => byId('codes-new-start').focus(),
+      });
     },
     onFailure(result) {
       if (result.code === 'UNAUTHORIZED') toSignIn();
@@ -150,8 +162,14 @@ async function setUpPasskeys() {
     name.textContent = passkey.name;
     const meta = document.createElement('span');
     meta.className = 'hint';
-    const used = passkey.last_used_at ? format(f.account.passkeyLastUsed, { date: date.format(new Date(passkey.last_used_at)) }) : f.account.passkeyNeverUsed;
-    meta.textContent = [format(f.account.passkeyCreated, { date: date.format(new Date(passkey.created_at)) }), used, ...(passkey.device_type === 'multi_device' ? [f.account.passkeySynced] : [])].join(' · ');
+    const used = passkey.last_used_at
+      ? format(f.account.passkeyLastUsed, { date: date.format(new Date(passkey.last_used_at)) })
+      : f.account.passkeyNeverUsed;
+    meta.textContent = [
+      format(f.account.passkeyCreated, { date: date.format(new Date(passkey.created_at)) }),
+      used,
+      ...(passkey.device_type === 'multi_device' ? [f.account.passkeySynced] : []),
+    ].join(' · ');
     const actions = document.createElement('div');
     actions.className = 'row-actions';
     const rename = button(f.account.passkeyRename, 'secondary');
@@ -195,7 +213,9 @@ async function setUpPasskeys() {
       event.preventDefault();
       if (save.disabled || input.value.trim() === '') return;
       setBusy(save, true);
-      const renamed = await callApi('PATCH', `/api/user/passkeys/${encodeURIComponent(passkey.id)}`, { name: input.value.trim() });
+      const renamed = await callApi('PATCH', `/api/user/passkeys/${encodeURIComponent(passkey.id)}`, {
+        name: input.value.trim(),
+      });
       setBusy(save, false);
       if (!renamed.ok) {
         if (renamed.status === 401) return toSignIn();

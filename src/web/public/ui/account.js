@@ -81,7 +81,10 @@ if (passwordForm) {
   enhanceForm(passwordForm, {
     send() {
       status.textContent = '';
-      return callApi('POST', '/api/user/password', { ...(current ? { current_password: current.value } : {}), new_password: next.value });
+      return callApi('POST', '/api/user/password', {
+        ...(current ? { current_password: current.value } : {}),
+        new_password: next.value,
+      });
     },
     onSuccess() {
       if (current) current.value = '';
@@ -211,7 +214,8 @@ async function setUpTerms(list) {
     const detail = document.createElement('span');
     detail.className = 'hint';
     if (term.accepted_version === null || term.accepted_at === null) detail.textContent = t.notAccepted;
-    else if (term.accepted_version !== term.version) detail.textContent = format(t.outdated, { accepted: term.accepted_version, version: term.version });
+    else if (term.accepted_version !== term.version)
+      detail.textContent = format(t.outdated, { accepted: term.accepted_version, version: term.version });
     else detail.textContent = format(t.accepted, { version: term.version, date: dateOf(term.accepted_at) });
     text.append(title, detail);
     item.append(text);

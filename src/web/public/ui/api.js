@@ -97,5 +97,7 @@ export function byId(id) {
  * @param {Record<string, string | number>} values
  */
 export function format(template, values) {
-  return template.replace(/\{([a-zA-Z_]+)\}/g, (match, key) => (Object.hasOwn(values, key) ? String(values[key]) : match));
+  return template.replace(/\{([a-zA-Z_]+)\}/g, (match, key) =>
+    Object.hasOwn(values, key) ? String(values[key]) : match,
+  );
 }

@@ -24,7 +24,9 @@ export const codeOf = (input) => input.value.replace(/\s/g, '');
  * @returns {FormProblem[]}
  */
 export function codeProblems(input) {
-  return /^[0-9]{6}$/.test(codeOf(input)) || input.value.trim() === '' ? [] : [{ field: input, message: data.factors.codeInvalid }];
+  return /^[0-9]{6}$/.test(codeOf(input)) || input.value.trim() === ''
+    ? []
+    : [{ field: input, message: data.factors.codeInvalid }];
 }
 
 /** The key in groups of four, as apps ask for it. @param {string} secret */
@@ -164,7 +166,9 @@ export function setUpPasskeyCreation(handlers) {
       try {
         response = await lib.startRegistration({ optionsJSON: options.body });
       } catch (error) {
-        ceremonyMessage = wasDismissed(error) ? data.factors.passkeyNotUsed : errorMessage({ ok: false, status: 0, code: 'INVALID_PASSKEY', retryAfter: null, details: [] });
+        ceremonyMessage = wasDismissed(error)
+          ? data.factors.passkeyNotUsed
+          : errorMessage({ ok: false, status: 0, code: 'INVALID_PASSKEY', retryAfter: null, details: [] });
         return ceremonyFailure;
       }
       return callApi('POST', '/api/user/passkeys', { response, name: name.value.trim() });

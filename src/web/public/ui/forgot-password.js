@@ -12,7 +12,10 @@ const form = /** @type {HTMLFormElement} */ (byId('forgot-form'));
 const email = /** @type {HTMLInputElement} */ (byId('email'));
 
 enhanceForm(form, {
-  send: () => callApi('POST', `/api/auth/password/forgot?${new URLSearchParams({ locale: data.locale })}`, { email: email.value.trim() }),
+  send: () =>
+    callApi('POST', `/api/auth/password/forgot?${new URLSearchParams({ locale: data.locale })}`, {
+      email: email.value.trim(),
+    }),
   onSuccess() {
     byId('forgot-step').hidden = true;
     byId('forgot-sent-message').textContent = format(data.forgotPassword.sentMessage, { email: email.value.trim() });

@@ -87,7 +87,8 @@ function setFieldError(field, message, code) {
  * @param {HTMLElement} summary
  */
 export function clearProblems(container, summary) {
-  for (const field of container.querySelectorAll('[aria-invalid]')) setFieldError(/** @type {HTMLElement} */ (field), null, undefined);
+  for (const field of container.querySelectorAll('[aria-invalid]'))
+    setFieldError(/** @type {HTMLElement} */ (field), null, undefined);
   summary.replaceChildren();
 }
 
@@ -151,7 +152,14 @@ export function checkFields(form) {
   /** @type {FormProblem[]} */
   const problems = [];
   for (const element of form.elements) {
-    if (!(element instanceof HTMLInputElement) || element.type === 'hidden' || element.hidden || element.disabled || element.readOnly) continue;
+    if (
+      !(element instanceof HTMLInputElement) ||
+      element.type === 'hidden' ||
+      element.hidden ||
+      element.disabled ||
+      element.readOnly
+    )
+      continue;
     const message = fieldProblem(element);
     if (message) problems.push({ field: element, message });
   }
@@ -160,7 +168,8 @@ export function checkFields(form) {
 
 /** @param {HTMLInputElement} input */
 function fieldProblem(input) {
-  if (input.type === 'checkbox') return input.required && !input.checked ? input.dataset.requiredMessage ?? data.common.fieldRequired : null;
+  if (input.type === 'checkbox')
+    return input.required && !input.checked ? (input.dataset.requiredMessage ?? data.common.fieldRequired) : null;
   // A revealed password (./frame.js) is a text input for the moment, still a password.
   const password = input.closest('.password-input') !== null;
   const value = password ? input.value : input.value.trim();
@@ -170,7 +179,8 @@ function fieldProblem(input) {
     return password ? data.common.passwordRequired : data.common.fieldRequired;
   }
   if (input.type === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return data.common.emailInvalid;
-  if (input.minLength > 0 && value.length < input.minLength) return format(data.common.passwordTooShort, { min: input.minLength });
+  if (input.minLength > 0 && value.length < input.minLength)
+    return format(data.common.passwordTooShort, { min: input.minLength });
   return null;
 }
 

@@ -13,7 +13,9 @@ for (const select of document.querySelectorAll('select[data-autosubmit]')) {
 
 for (const toggle of document.querySelectorAll('button.toggle-password')) {
   const button = /** @type {HTMLButtonElement} */ (toggle);
-  const input = /** @type {HTMLInputElement | null} */ (document.getElementById(button.getAttribute('aria-controls') ?? ''));
+  const input = /** @type {HTMLInputElement | null} */ (
+    document.getElementById(button.getAttribute('aria-controls') ?? '')
+  );
   if (!input) continue;
   button.hidden = false;
   /** @param {boolean} reveal */

@@ -55,7 +55,9 @@ resendButton.addEventListener('click', async () => {
     return;
   }
   setBusy(resendButton, true);
-  const result = await callApi('POST', `/api/auth/email/resend?${new URLSearchParams({ locale: data.locale })}`, { email: email.value.trim() });
+  const result = await callApi('POST', `/api/auth/email/resend?${new URLSearchParams({ locale: data.locale })}`, {
+    email: email.value.trim(),
+  });
   setBusy(resendButton, false);
   if (result.ok) {
     resendBox.hidden = true;
@@ -122,7 +124,10 @@ async function signInWithPasskey(autofill) {
   } catch (error) {
     // The autofill request ends quietly whenever the button starts a ceremony of its own, or the page goes.
     if (autofill) return null;
-    return { message: wasDismissed(error) ? data.factors.passkeyNotUsed : data.errors.INVALID_PASSKEY, code: 'INVALID_PASSKEY' };
+    return {
+      message: wasDismissed(error) ? data.factors.passkeyNotUsed : data.errors.INVALID_PASSKEY,
+      code: 'INVALID_PASSKEY',
+    };
   }
   const verified = await callApi('POST', '/api/auth/passkey/verify', { response });
   if (!verified.ok) return { message: errorMessage(verified), code: verified.code };

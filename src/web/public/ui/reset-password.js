@@ -11,7 +11,8 @@ const form = /** @type {HTMLFormElement} */ (byId('reset-form'));
 const password = /** @type {HTMLInputElement} */ (byId('password'));
 
 enhanceForm(form, {
-  send: () => callApi('POST', '/api/auth/password/reset', { token: queryParam('token') ?? '', password: password.value }),
+  send: () =>
+    callApi('POST', '/api/auth/password/reset', { token: queryParam('token') ?? '', password: password.value }),
   onSuccess() {
     byId('reset-step').hidden = true;
     byId('reset-done').hidden = false;

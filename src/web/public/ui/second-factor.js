@@ -1,7 +1,13 @@
 // @ts-check
 import { byId, callApi, format, pageData, safeReturnTo } from './api.js';
 import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
-import { codeOf, codeProblems, setUpAuthenticatorApp, setUpPasskeyCreation, showRecoveryCodes } from './factor-setup.js';
+import {
+  codeOf,
+  codeProblems,
+  setUpAuthenticatorApp,
+  setUpPasskeyCreation,
+  showRecoveryCodes,
+} from './factor-setup.js';
 import { wasDismissed, webauthn } from './webauthn.js';
 
 /**
@@ -62,7 +68,8 @@ if (recoveryForm) {
       recoveryForm.hidden = true;
       byId('recovery-switch').hidden = true;
       optional('other-account')?.closest('p')?.setAttribute('hidden', '');
-      byId('recovery-status').textContent = left > 0 ? format(data.secondFactor.recoveryLeft, { count: left }) : data.secondFactor.recoveryNoneLeft;
+      byId('recovery-status').textContent =
+        left > 0 ? format(data.secondFactor.recoveryLeft, { count: left }) : data.secondFactor.recoveryNoneLeft;
       const next = /** @type {HTMLAnchorElement} */ (byId('recovery-continue'));
       next.href = returnTo;
       byId('recovery-done').hidden = false;
@@ -101,7 +108,10 @@ async function signInWithPasskey() {
   try {
     response = await lib.startAuthentication({ optionsJSON: options.body });
   } catch (error) {
-    return { message: wasDismissed(error) ? data.factors.passkeyNotUsed : data.errors.INVALID_PASSKEY, code: 'INVALID_PASSKEY' };
+    return {
+      message: wasDismissed(error) ? data.factors.passkeyNotUsed : data.errors.INVALID_PASSKEY,
+      code: 'INVALID_PASSKEY',
+    };
   }
   const verified = await callApi('POST', '/api/auth/passkey/verify', { response });
   if (!verified.ok) return { message: errorMessage(verified), code: verified.code };

@@ -47,7 +47,10 @@ async function verify(value) {
 const form = /** @type {HTMLFormElement} */ (byId('resend-form'));
 const email = /** @type {HTMLInputElement} */ (byId('email'));
 enhanceForm(form, {
-  send: () => callApi('POST', `/api/auth/email/resend?${new URLSearchParams({ locale: data.locale })}`, { email: email.value.trim() }),
+  send: () =>
+    callApi('POST', `/api/auth/email/resend?${new URLSearchParams({ locale: data.locale })}`, {
+      email: email.value.trim(),
+    }),
   onSuccess() {
     byId('resend-status').textContent = format(data.verifyEmail.resent, { email: email.value.trim() });
   },

@@ -35,5 +35,9 @@ export function webauthn() {
 export function wasDismissed(error) {
   const name = /** @type {{ name?: unknown, cause?: { name?: unknown } }} */ (error)?.name;
   const cause = /** @type {{ cause?: { name?: unknown } }} */ (error)?.cause?.name;
-  return ['NotAllowedError', 'AbortError'].includes(String(name)) || ['NotAllowedError', 'AbortError'].includes(String(cause)) || /** @type {{ code?: unknown }} */ (error)?.code === 'ERROR_CEREMONY_ABORTED';
+  return (
+    ['NotAllowedError', 'AbortError'].includes(String(name)) ||
+    ['NotAllowedError', 'AbortError'].includes(String(cause)) ||
+    /** @type {{ code?: unknown }} */ (error)?.code === 'ERROR_CEREMONY_ABORTED'
+  );
 }
