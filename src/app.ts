@@ -130,6 +130,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const users = repositories.users;
   const sessions = createSessionService({
     db,
+    transaction,
     sessions: repositories.sessions,
     users,
     security: config.security,

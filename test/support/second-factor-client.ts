@@ -38,7 +38,11 @@ export function browserAt(t: TestApp, address: string) {
       if (response.statusCode !== 200) throw new Error(`login of ${email}: ${response.statusCode} ${response.payload}`);
       return { cookie: sessionCookieOf(response.headers['set-cookie']), body: response.json() };
     },
-    /** Enrols and confirms an authenticator app from `cookie`'s session; answers the secret and the recovery codes. */
+    /**
+     * Enrols and confirms an authenticator app from `cookie`'s session;
+     * answers the secret, the recovery codes and the cookie in force after
+     * (a pending session's enrolment renews it: docs/http-api.md "Session renewal").
+     */
     async enrolTotp(cookie: string, time: number) {
       const begun = await call('POST', '/api/user/totp', cookie);
       if (begun.statusCode !== 200) throw new Error(`POST /api/user/totp: ${begun.statusCode} ${begun.payload}`);
@@ -46,7 +50,8 @@ export function browserAt(t: TestApp, address: string) {
       const confirmed = await call('POST', '/api/user/totp/confirm', cookie, { code: totpCode(secret, time) });
       if (confirmed.statusCode !== 200)
         throw new Error(`POST /api/user/totp/confirm: ${confirmed.statusCode} ${confirmed.payload}`);
-      return { secret, recoveryCodes: confirmed.json().recovery_codes as string[] };
+      const renewed = confirmed.headers['set-cookie'] ? sessionCookieOf(confirmed.headers['set-cookie']) : cookie;
+      return { secret, recoveryCodes: confirmed.json().recovery_codes as string[], cookie: renewed };
     },
   };
 }

@@ -62,6 +62,8 @@ export const accountsSelectRoute: RouteSpec = {
   checkOrigin: true,
   tags: ['Auth'],
   summary: 'Make a remembered account the signed-in one',
+  description:
+    'The chosen session gets a new `session` cookie value, and the value remembered for it stops working (docs/http-api.md "Session renewal").',
   validate: { payload: Joi.object({ sub: subSchema.required() }).label('SelectAccountRequest') },
   responses: {
     200: {
@@ -78,6 +80,7 @@ export const accountsSelectRoute: RouteSpec = {
     const { sub } = request.payload as { sub: string };
     const selected = await deps.accounts.select(readCookie(request), readSessionCookieId(request), sub);
     setSessionCookie(h, selected.sessionId);
+    setRememberedAccountsCookie(h, deps, selected.cookie);
     return { user: toSessionUserBody(await deps.userViews.sessionUser(selected.session.user)) };
   },
 };

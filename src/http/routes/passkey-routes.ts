@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
 import type { ActiveSession } from '../../accounts/sessions.js';
 import type { RouteSpec } from '../route-definition.js';
-import type { SessionCredentials } from '../auth/cookie-session-auth.js';
+import { setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { clientAddress } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import {
@@ -85,12 +85,13 @@ export const passkeyRegisterRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { response, name } = request.payload as { response: unknown; name: string };
-    const passkey = await deps.enrolment.registerPasskey(
+    const { passkey, sessionId } = await deps.enrolment.registerPasskey(
       caller(request),
       response,
       name,
       clientAddress(request, deps.config.server.trustProxy),
     );
+    if (sessionId !== null) setSessionCookie(h, sessionId);
     return h.response({ passkey: toPasskeyBody(passkey) }).code(201);
   },
 };

@@ -13,8 +13,9 @@ import { signInBody, signInResponse } from './auth-routes.js';
 /**
  * The second step of a sign-in (DESIGN.md 11): the pending session a right
  * password left in the cookie is completed with an authenticator app's
- * code, a recovery code or a passkey, and becomes a signed-in session (the
- * same cookie). A passkey also signs in alone (passwordless). Wrong codes
+ * code, a recovery code or a passkey, and becomes a signed-in session under
+ * a new cookie value (the pending one stops working: docs/http-api.md
+ * "Session renewal"). A passkey also signs in alone (passwordless). Wrong codes
  * count against the login rate limit. See docs/http-api.md.
  */
 const pendingErrors = {
@@ -41,13 +42,14 @@ export const loginTotpRoute: RouteSpec = {
     'Only the pending session of a right password may call it. A code is accepted once, within one 30-second step either side of now.',
   validate: { payload: Joi.object({ code: totpCodeSchema.required() }).label('LoginTotpRequest') },
   responses: { 200: { description: 'Signed in', schema: signedIn }, ...pendingErrors },
-  handler: (deps) => async (request) => {
+  handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const user = await deps.signIn.withTotp(
+    const { user, sessionId } = await deps.signIn.withTotp(
       pendingSession(request),
       code,
       clientAddress(request, deps.config.server.trustProxy),
     );
+    setSessionCookie(h, sessionId);
     return { user: toSessionUserBody(await deps.userViews.sessionUser(user)) };
   },
 };
@@ -72,13 +74,14 @@ export const loginRecoveryCodeRoute: RouteSpec = {
     },
     ...pendingErrors,
   },
-  handler: (deps) => async (request) => {
+  handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
     const result = await deps.signIn.withRecoveryCode(
       pendingSession(request),
       code,
       clientAddress(request, deps.config.server.trustProxy),
     );
+    setSessionCookie(h, result.sessionId);
     return {
       user: toSessionUserBody(await deps.userViews.sessionUser(result.user)),
       recovery_codes_left: result.recoveryCodesLeft,
@@ -123,7 +126,7 @@ export const passkeyVerifyRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Sign in with a passkey',
   description:
-    "Verifies the browser's assertion against the challenge of POST /api/auth/passkey/options. It completes the cookie's pending sign-in when the options were asked for it; otherwise it signs in the passkey's user and sets a new `session` cookie. A passkey verified its user, so no other factor is asked.",
+    "Verifies the browser's assertion against the challenge of POST /api/auth/passkey/options. It completes the cookie's pending sign-in when the options were asked for it (under a new `session` cookie value); otherwise it signs in the passkey's user and sets a new `session` cookie. A passkey verified its user, so no other factor is asked.",
   validate: { payload: Joi.object({ response: webAuthnResponseSchema.required() }).label('PasskeyVerifyRequest') },
   responses: {
     200: signInResponse,
@@ -137,9 +140,9 @@ export const passkeyVerifyRoute: RouteSpec = {
       await pendingOf(request, deps),
       clientAddress(request, deps.config.server.trustProxy),
     );
+    setSessionCookie(h, outcome.sessionId);
     if (outcome.status === 'completed')
       return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
-    setSessionCookie(h, outcome.sessionId);
     return signInBody(deps, outcome);
   },
 };
