@@ -239,20 +239,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
   };
   const linkTokens = createLinkTokens({ tokens: repositories.linkTokens, clock });
-  const mailRequest = (template: MailTemplate, scope: string) =>
-    createMailRequest({
+  const requestRateLimit = (scope: string) =>
+    createRequestRateLimit({
       db,
-      outbox,
-      email: config.email,
-      template,
-      rateLimit: createRequestRateLimit({
-        db,
-        counters: repositories.loginRateLimits,
-        limits: config.security.loginRateLimit,
-        clock,
-        scope,
-      }),
+      counters: repositories.loginRateLimits,
+      limits: config.security.loginRateLimit,
+      clock,
+      scope,
     });
+  const mailRequest = (template: MailTemplate, scope: string) =>
+    createMailRequest({ db, outbox, email: config.email, template, rateLimit: requestRateLimit(scope) });
   const registration = createRegistration({
     db,
     transaction,
@@ -262,6 +258,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events,
     config,
     hashPassword,
+    rateLimit: requestRateLimit('register'),
     clock,
   });
   const emailVerification = createEmailVerification({
