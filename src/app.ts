@@ -210,12 +210,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const userConsents = createUserConsents({ storage, events, clock });
   const profiles = createProfileUpdater({ db, users, i18n: config.i18n, clock });
   const confirmation = createPasswordConfirmation({ rateLimit, verifyPassword });
+  const linkTokens = createLinkTokens({ tokens: repositories.linkTokens, clock });
   const passwordChange = createPasswordChanger({
     transaction,
     users,
     sessions: repositories.sessions,
     tokens: repositories.tokens,
     codes: repositories.authorizationCodes,
+    linkTokens,
     confirmation,
     hashPassword,
     auth: config.auth,
@@ -238,7 +240,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await scheduler.enqueue('mail.send', job, { tx });
     },
   };
-  const linkTokens = createLinkTokens({ tokens: repositories.linkTokens, clock });
   const requestRateLimit = (scope: string) =>
     createRequestRateLimit({
       db,

@@ -15,7 +15,8 @@ import { checkNewPassword } from './check-new-password.js';
  * before any argon2 work) → hash → one transaction that redeems the token
  * (the single-use guarantee), sets the password, marks the address
  * verified (the link proved it), ends every session and refresh token of
- * the user, and records the password.reset event.
+ * the user and every other link it was mailed (verification ones too), and
+ * records the password.reset event.
  */
 export interface PasswordReset {
   /** POST /api/auth/password/forgot: 202 always (./mail-request.ts). */
@@ -49,6 +50,7 @@ export function createPasswordReset(deps: {
         if (!user || user.managedBy !== 'database') throw invalidToken();
         await deps.users.update(tx, user.sub, { passwordHash, emailVerified: true, updatedAt: deps.clock.now() });
         await deps.revokeUser(tx, user.sub);
+        await deps.linkTokens.voidAll(tx, user.sub);
         await deps.events.record(tx, { type: 'password.reset', actor: user.sub, subject: user.sub, clientAddress });
       });
     },
