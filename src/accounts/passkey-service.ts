@@ -275,7 +275,11 @@ export function createPasskeyService(deps: {
       if (!passkey) throw invalidPasskey(401, 'this passkey is not registered here');
       if (boundToPending && passkey.sub !== pending?.sub)
         throw invalidPasskey(401, 'this passkey belongs to another account');
+      // WebAuthn L2 §7.2 step 6: a user identified before the ceremony (the pending sign-in) may get no
+      // handle back; a passwordless sign-in identifies its user by the handle, so it must be there.
       const userHandleSent = assertion.response?.userHandle;
+      if (!boundToPending && !userHandleSent)
+        throw invalidPasskey(401, 'a sign-in without a password needs the user handle');
       if (userHandleSent && userHandleSent !== Buffer.from(userHandle(passkey.sub)).toString('base64url')) {
         throw invalidPasskey(401, 'the user handle does not match the passkey');
       }
