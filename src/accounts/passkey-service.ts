@@ -71,11 +71,13 @@ export interface PasskeyService {
   /**
    * The live user an assertion proves (401 INVALID_PASSKEY otherwise), and
    * whether its challenge belonged to the pending sign-in (a second factor)
-   * rather than to nobody (passwordless).
+   * rather than to nobody (passwordless). `askedHere` lists the challenges
+   * the calling browser asked for: any other is refused before it is spent.
    */
   authenticate(
     response: unknown,
     pending: PendingSignIn | null,
+    askedHere: readonly string[],
   ): Promise<{ user: UserRecord; completesPending: boolean }>;
 }
 
@@ -261,8 +263,12 @@ export function createPasskeyService(deps: {
       return options;
     },
 
-    async authenticate(response, pending) {
+    async authenticate(response, pending, askedHere) {
       enabled();
+      // Checked before the challenge is consumed: an assertion replayed from elsewhere spoils nothing.
+      const asked = challengeOf(response);
+      if (asked !== null && !askedHere.includes(asked))
+        throw invalidPasskey(401, 'this browser did not ask for its challenge');
       const { challenge, sessionId } = await takeChallenge(
         response,
         401,

@@ -52,8 +52,17 @@ export interface SignInService {
     code: string,
     clientAddress: string,
   ): Promise<{ user: UserRecord; sessionId: string; recoveryCodesLeft: number }>;
-  /** POST /api/auth/passkey/verify: the second factor of the cookie's pending session, or a passwordless sign-in. */
-  withPasskey(response: unknown, pending: ActiveSession | null, clientAddress: string): Promise<PasskeySignInOutcome>;
+  /**
+   * POST /api/auth/passkey/verify: the second factor of the cookie's pending
+   * session, or a passwordless sign-in; `askedHere` are the challenges the
+   * calling browser asked for (PasskeyService.authenticate).
+   */
+  withPasskey(
+    response: unknown,
+    pending: ActiveSession | null,
+    askedHere: readonly string[],
+    clientAddress: string,
+  ): Promise<PasskeySignInOutcome>;
   /**
    * The pending session has its second factor now (`method`, proved or
    * enrolled): the steps run again with it, and the session becomes full
@@ -193,13 +202,13 @@ export function createSignInService(deps: {
       return { user: pending.user, sessionId, recoveryCodesLeft };
     },
 
-    async withPasskey(response, pending, clientAddress) {
+    async withPasskey(response, pending, askedHere, clientAddress) {
       const pendingSignIn = pending && { sub: pending.user.sub, sessionId: pending.session.idHash };
       const { user, completesPending } = await recordingRefusals(
         pending?.user.sub ?? null,
         'passkey',
         clientAddress,
-        () => deps.passkeys.authenticate(response, pendingSignIn),
+        () => deps.passkeys.authenticate(response, pendingSignIn, askedHere),
       );
       if (completesPending && pending) {
         const sessionId = await completeSecondFactor(pending, 'hwk', clientAddress);

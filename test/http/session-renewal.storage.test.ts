@@ -41,7 +41,7 @@ describe.each(databaseKinds)('session renewal on %s', (kind) => {
   async function expectRenewed(
     b: ReturnType<typeof browser>,
     pending: string,
-    answer: { headers: Record<string, string | string[] | undefined> },
+    answer: { headers: { 'set-cookie'?: string | string[] } },
     sub: string,
   ) {
     const renewed = sessionCookieOf(answer.headers['set-cookie']);

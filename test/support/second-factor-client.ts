@@ -28,8 +28,22 @@ export function totpCode(secret: string, time: number): string {
  */
 export function browserAt(t: TestApp, address: string) {
   const headers = { 'x-forwarded-for': address };
-  const call = (method: string, url: string, cookie?: string, payload?: unknown, extra: Record<string, string> = {}) =>
-    inject(t, method, url, cookie, payload, { ...headers, ...extra });
+  // Kept like a browser would: the passkey challenges this browser asked for (docs/http-api.md "Signing in with one").
+  let challenges: string | undefined;
+  const call = async (
+    method: string,
+    url: string,
+    cookie?: string,
+    payload?: unknown,
+    extra: Record<string, string> = {},
+  ) => {
+    const cookies = [cookie, challenges].filter((c) => c !== undefined).join('; ');
+    const response = await inject(t, method, url, cookies || undefined, payload, { ...headers, ...extra });
+    const set = response.headers['set-cookie'];
+    const kept = (Array.isArray(set) ? set : set ? [set] : []).find((c) => c.startsWith('passkey_challenge='));
+    if (kept) challenges = kept.split(';')[0];
+    return response;
+  };
   return {
     call,
     /** POST /api/auth/login; the cookie it set (full or pending) and the answer. */

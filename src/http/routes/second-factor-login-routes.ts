@@ -5,6 +5,7 @@ import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { readSessionCookieId, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { clientAddress } from '../client-address.js';
+import { challengesAskedHere, rememberChallenge } from '../passkey-challenge-cookie.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
 import { totpCodeSchema, webAuthnOptionsSchema, webAuthnResponseSchema } from '../schemas/second-factor-schemas.js';
@@ -106,7 +107,7 @@ export const passkeyOptionsRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Options for signing in with a passkey',
   description:
-    "WebAuthn request options for a discoverable credential (pass them to @simplewebauthn/browser's startAuthentication). With the pending session of a right password they complete that sign-in and list the user's passkeys; otherwise they are for a passwordless sign-in. The challenge lives 5 minutes and works once.",
+    "WebAuthn request options for a discoverable credential (pass them to @simplewebauthn/browser's startAuthentication). With the pending session of a right password they complete that sign-in and list the user's passkeys; otherwise they are for a passwordless sign-in. The challenge lives 5 minutes, works once, and only in this browser: the answer adds it to the `passkey_challenge` cookie (sealed, HttpOnly, SameSite=Strict, Path=/api/auth/passkey) that /verify needs.",
   validate: { payload: Joi.object({}).allow(null).label('PasskeyOptionsRequest') },
   responses: {
     200: { description: 'WebAuthn request options', schema: webAuthnOptionsSchema.label('PasskeyRequestOptions') },
@@ -117,6 +118,7 @@ export const passkeyOptionsRoute: RouteSpec = {
     const options = await deps.passkeys.authenticationOptions(
       pending && { sub: pending.user.sub, sessionId: pending.session.idHash },
     );
+    rememberChallenge(request, h, deps, options.challenge);
     return h.response(options).header('cache-control', 'no-store');
   },
 };
@@ -138,6 +140,7 @@ export const passkeyVerifyRoute: RouteSpec = {
     const outcome = await deps.signIn.withPasskey(
       response,
       await pendingOf(request, deps),
+      challengesAskedHere(request, deps),
       clientAddress(request, deps.config.server.trustProxy),
     );
     setSessionCookie(h, outcome.sessionId);
