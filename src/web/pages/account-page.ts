@@ -67,7 +67,14 @@ const profileSection: AccountSection = {
       textField({ id: `profile-${id}`, name: id, label, autocomplete, maxLength: profileFieldMaxLength, readOnly });
     return html` <p class="intro">${t.intro}</p>
       ${readOnly && html` <p class="note">${t.managed}</p>`}
-      <form id="profile-form" class="form" novalidate aria-busy="true" ${readOnly && html` data-read-only`}>
+      <form
+        id="profile-form"
+        class="form"
+        method="post"
+        novalidate
+        aria-busy="true"
+        ${readOnly && html` data-read-only`}
+      >
         ${errorSummary('profile-summary', common.errorSummary)}${statusRegion('profile-status')}${textField({ id: 'profile-email', name: 'email', label: common.email, type: 'email', value: user.email, readOnly: true })}${nameField('name', t.name, 'name')}${nameField('given_name', t.givenName, 'given-name')}${nameField('family_name', t.familyName, 'family-name')}${localeField}${!readOnly && submitButton(account.save, account.saving)}
       </form>`;
   },
@@ -82,7 +89,7 @@ const passwordSection: AccountSection = {
     const common = context.text.pages.common;
     if (user.managedBy === 'config') return html` <p class="note">${t.managed}</p>`;
     return html` <p class="intro">${user.hasPassword ? t.intro : t.setIntro}</p>
-      <form id="password-form" class="form" novalidate>
+      <form id="password-form" class="form" method="post" novalidate>
         ${errorSummary('password-summary', common.errorSummary)}${statusRegion('password-status')}
         <input
           type="text"
@@ -124,7 +131,7 @@ function codeConfirmation(
     >
       ${options.start}
     </button>
-    <form id="${id}-form" class="form confirm" novalidate hidden>
+    <form id="${id}-form" class="form confirm" method="post" novalidate hidden>
       <h3>${options.heading}</h3>
       ${errorSummary(`${id}-summary`, context.text.pages.common.errorSummary)}${codeField({ id: `${id}-code`, label: f.confirmLabel, hint: options.hint })}
       <div class="actions">
@@ -247,7 +254,7 @@ const dangerSection: AccountSection = {
       <button type="button" id="delete-start" class="danger-outline" aria-expanded="false" aria-controls="delete-form">
         ${t.start}
       </button>
-      <form id="delete-form" class="form confirm" novalidate hidden>
+      <form id="delete-form" class="form confirm" method="post" novalidate hidden>
         <h4>${t.confirmHeading}</h4>
         ${errorSummary('delete-summary', common.errorSummary)}${
           user.hasPassword

@@ -57,7 +57,7 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
       <ul id="account-list" class="account-list"></ul>
       <p class="divider"><span>${t.useAnotherAccount}</span></p>
     </section>
-    <form id="login-form" class="form" novalidate>
+    <form id="login-form" class="form" method="post" novalidate>
       ${errorSummary('login-summary', common.errorSummary, banner)}
       <div id="resend-verification" class="inline-action" hidden>
         <button type="button" id="resend-button" class="secondary" data-busy-label="${t.resending}">

@@ -15,7 +15,7 @@ export function renderResetPasswordPage(context: PageContext, page: { hasToken: 
   const common = context.text.pages.common;
   const newLink = html`<a href="${pageHref(context, '/forgot-password')}">${t.requestNewLink}</a>`;
   const form = page.hasToken
-    ? html` <form id="reset-form" class="form" novalidate>
+    ? html` <form id="reset-form" class="form" method="post" novalidate>
           ${errorSummary('reset-summary', common.errorSummary)}${newPasswordField(context, { id: 'password', label: common.newPassword })}${submitButton(t.submit, t.submitting)}
         </form>
         <p class="form-links" id="reset-new-link" hidden>${newLink}</p>`
