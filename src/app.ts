@@ -42,7 +42,7 @@ import { openKnexStorage } from './storage/knex/index.js';
 import type { Storage, Tx } from './storage/repositories.js';
 import { createAuthorizeDeps } from './oidc/authorize/create-authorize-deps.js';
 import { authorizationRequestReader } from './oidc/authorize/read-authorization-request.js';
-import { createProviderDeps } from './oidc/create-provider-deps.js';
+import { createProtocolDeps } from './oidc/create-protocol-deps.js';
 import { verifyAccessToken } from './oidc/tokens/index.js';
 import {
   createConsentService,
@@ -294,7 +294,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     config,
     clock,
   });
-  const provider = await createProviderDeps({
+  const provider = await createProtocolDeps({
     config,
     secret,
     clock,

@@ -95,6 +95,17 @@ export function readSession(request: Request): SessionCredentials | null {
   return request.auth.credentials as unknown as SessionCredentials;
 }
 
+/**
+ * The session of a request to a route whose auth mode requires one
+ * (session, admin, pending-session, session-or-pending): hapi has refused
+ * the request before the handler runs when there is none.
+ */
+export function sessionOf(request: Request): SessionCredentials {
+  const session = readSession(request);
+  if (!session) throw new Error(`${request.method} ${request.path} has no session: its auth mode does not require one`);
+  return session;
+}
+
 /** Sets the cookie for a session created by SessionService.create (raw id). */
 export function setSessionCookie(h: ResponseToolkit, sessionId: string): void {
   const cookie: SessionCookie = { sid: sessionId };

@@ -85,7 +85,7 @@ export const authorizePostRoute: RouteSpec = {
 
 async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseToolkit, params: RawAuthorizationParams) {
   const session = await optionalSession(request);
-  const outcome = await authorize({ params, session }, deps.authorize);
+  const outcome = await authorize({ params, session }, deps.protocol.authorize);
   const sessionId = readSessionCookieId(request);
   // The account chooser of prompt=select_account offers the sessions seen here.
   if (session && sessionId) {
@@ -93,7 +93,7 @@ async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseTool
     setRememberedAccountsCookie(
       h,
       deps,
-      deps.accounts.remember(typeof cookie === 'string' ? cookie : undefined, sessionId),
+      deps.interaction.rememberedAccounts.remember(typeof cookie === 'string' ? cookie : undefined, sessionId),
     );
   }
   return render(outcome, deps, request, h);

@@ -1,14 +1,9 @@
 import Joi from 'joi';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import {
-  clearSessionCookie,
-  readSession,
-  sessionStrategy,
-  type SessionCredentials,
-} from '../auth/cookie-session-auth.js';
+import { clearSessionCookie, readSession, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { endSession } from '../../oidc/end-session/index.js';
 import { OAuthError } from '../../oidc/errors.js';
 import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from '../../web/index.js';
@@ -73,7 +68,7 @@ async function handle(
         session: session && { sub: session.user.sub, authTime: session.authTime },
         confirmed,
       },
-      deps.provider,
+      deps.protocol.engine,
     );
     if (outcome.kind === 'confirm') {
       const fields: Record<string, string> = {};
@@ -86,9 +81,9 @@ async function handle(
       );
     }
     if (outcome.endSession && session) {
-      await deps.signOut(
+      await deps.accounts.signOut(
         { idHash: session.session.idHash, sub: session.user.sub },
-        { clientAddress: clientAddress(request, deps.config.server.trustProxy), clientId: input.client_id ?? null },
+        { clientAddress: addressOf(request), clientId: input.client_id ?? null },
       );
       clearSessionCookie(h);
     }
