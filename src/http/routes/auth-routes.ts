@@ -1,7 +1,13 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { hashSessionId } from '../../accounts/sessions.js';
-import { clearSessionCookie, readSession, readSessionCookieId, setSessionCookie, sessionOf } from '../auth/cookie-session-auth.js';
+import {
+  clearSessionCookie,
+  readSession,
+  readSessionCookieId,
+  setSessionCookie,
+  sessionOf,
+} from '../auth/cookie-session-auth.js';
 import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';

@@ -76,9 +76,13 @@ export const connectionDeleteRoute: RouteSpec = {
     ),
   },
   handler: (deps) => async (request, h) => {
-    await deps.federation.connections.remove(sessionOf(request).user, (request.params as { provider_id: string }).provider_id, {
-      clientAddress: addressOf(request),
-    });
+    await deps.federation.connections.remove(
+      sessionOf(request).user,
+      (request.params as { provider_id: string }).provider_id,
+      {
+        clientAddress: addressOf(request),
+      },
+    );
     return h.response().code(204);
   },
 };

@@ -73,9 +73,14 @@ export const consentPostRoute: RouteSpec = {
   },
   handler: (deps) => async (request) => {
     const { return_to, decision } = request.payload as { return_to: string; decision: 'allow' | 'deny' };
-    const { redirectTo } = await deps.protocol.consent.decide(return_to, decision, { sub: sessionOf(request).user.sub }, {
-      clientAddress: addressOf(request),
-    });
+    const { redirectTo } = await deps.protocol.consent.decide(
+      return_to,
+      decision,
+      { sub: sessionOf(request).user.sub },
+      {
+        clientAddress: addressOf(request),
+      },
+    );
     return { redirect_to: redirectTo };
   },
 };

@@ -3,7 +3,12 @@ import { addressOf } from '../client-address.js';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { clearSessionCookie, readSession, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import {
+  clearSessionCookie,
+  readSession,
+  sessionStrategy,
+  type SessionCredentials,
+} from '../auth/cookie-session-auth.js';
 import { endSession } from '../../oidc/end-session/index.js';
 import { OAuthError } from '../../oidc/errors.js';
 import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from '../../web/index.js';

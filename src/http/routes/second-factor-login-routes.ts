@@ -43,11 +43,7 @@ export const loginTotpRoute: RouteSpec = {
   responses: { 200: { description: 'Signed in', schema: signedIn }, ...pendingErrors },
   handler: (deps) => async (request) => {
     const { code } = request.payload as { code: string };
-    const user = await deps.interaction.signIn.withTotp(
-      pendingSession(request),
-      code,
-      addressOf(request),
-    );
+    const user = await deps.interaction.signIn.withTotp(pendingSession(request), code, addressOf(request));
     return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(user)) };
   },
 };
@@ -74,11 +70,7 @@ export const loginRecoveryCodeRoute: RouteSpec = {
   },
   handler: (deps) => async (request) => {
     const { code } = request.payload as { code: string };
-    const result = await deps.interaction.signIn.withRecoveryCode(
-      pendingSession(request),
-      code,
-      addressOf(request),
-    );
+    const result = await deps.interaction.signIn.withRecoveryCode(pendingSession(request), code, addressOf(request));
     return {
       user: toSessionUserBody(await deps.admin.userViews.sessionUser(result.user)),
       recovery_codes_left: result.recoveryCodesLeft,

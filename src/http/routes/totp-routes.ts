@@ -73,11 +73,7 @@ export const totpConfirmRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const recoveryCodes = await deps.interaction.enrolment.confirmTotp(
-      caller(request),
-      code,
-      addressOf(request),
-    );
+    const recoveryCodes = await deps.interaction.enrolment.confirmTotp(caller(request), code, addressOf(request));
     return h.response({ recovery_codes: recoveryCodes }).header('cache-control', 'no-store');
   },
 };

@@ -62,9 +62,13 @@ export const userConsentRevokeRoute: RouteSpec = {
     404: errorResponse('CONSENT_NOT_FOUND: You have not given this application access.'),
   },
   handler: (deps) => async (request, h) => {
-    await deps.accounts.userConsents.revoke(sessionOf(request).user.sub, (request.params as { client_id: string }).client_id, {
-      clientAddress: addressOf(request),
-    });
+    await deps.accounts.userConsents.revoke(
+      sessionOf(request).user.sub,
+      (request.params as { client_id: string }).client_id,
+      {
+        clientAddress: addressOf(request),
+      },
+    );
     return h.response().code(204);
   },
 };
