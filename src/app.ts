@@ -101,7 +101,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       stopKeyRefresh = protocol.services.engine.keys.refreshPeriodically();
       scheduler.start();
       const host = server.info.address?.includes(':') ? `[${server.info.address}]` : server.info.address;
-      return `${server.info.protocol}://${host}:${server.info.port}`;
+      return `${server.info.protocol}://${String(host)}:${String(server.info.port)}`;
     },
     async stop({ timeoutMs = 10_000 } = {}) {
       stopKeyRefresh();

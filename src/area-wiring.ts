@@ -3,7 +3,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config/types.js';
 import type { Storage } from './storage/repositories.js';
 
-/** What every command that touches the database shares (src/app.ts opens it). */
+/** What every command that touches the database shares (src/foundation.ts opens it). */
 export interface Foundation {
   config: Config;
   storage: Storage;

@@ -42,6 +42,8 @@ export function createMailSendJob(deps: {
         `${job.template} mail ${outcome}`,
       );
     },
-    close: () => mailer.close(),
+    close() {
+      mailer.close();
+    },
   };
 }
