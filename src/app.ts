@@ -4,28 +4,25 @@ import { wireAdmin } from './admin/wire-admin.js';
 import type { Foundation } from './area-wiring.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/types.js';
-import { createEventLog } from './events/index.js';
 import { wireFederation } from './federation/index.js';
-import { createServer, type HttpServer } from './http/create-server.js';
+import { createServer, serverUrl, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
 import { wireInteraction } from './interaction/wire-interaction.js';
 import { createSigningPool, type SigningPool } from './keys/index.js';
-import { createFoundation, createFoundationScheduler, prepareAreaBase } from './foundation.js';
+import { createFoundation, createFoundationScheduler, prepareAreas } from './foundation.js';
 import { createLogger } from './logger.js';
 import { wireProtocol } from './oidc/wire-protocol.js';
 import type { Scheduler } from './scheduler/index.js';
 import { mailOutbox, wireJobs } from './scheduler/wire-jobs.js';
-import { deriveKey } from './security/resolve-server-secret.js';
 import type { Storage } from './storage/repositories.js';
 import { wireWeb } from './web/wire-web.js';
 
 /**
  * The composition root (STYLE.md 11): config → storage → the areas → server
- * → jobs. Each area builds its services in src/<area>/wire-<area>.ts (a new
- * service goes there, docs/architecture.md); this file only orders the areas
- * and hands each what it needs of the others. Nothing else picks a storage
- * implementation: `serve` gets an App, the other commands a Foundation.
+ * → jobs. Each area builds its services in src/<area>/wire-<area>.ts
+ * (docs/architecture.md, "How to add a service"); this file orders the areas
+ * and hands each what it needs of the others.
  */
 
 export type { Foundation } from './area-wiring.js';
@@ -57,12 +54,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const foundation = createFoundation(config, options);
   const { storage, clock } = foundation;
   const logger = options.logger ?? createLogger(config.logging);
-  const base = await prepareAreaBase(foundation, logger);
+  const { base, events, cookiePassword } = await prepareAreas(foundation, logger);
   const signingPool = createSigningPool();
   // Built before the areas: the mail they queue is one of its jobs.
   const scheduler = createFoundationScheduler(foundation, logger);
-  const events = createEventLog({ storage, logger, clock });
-  const cookiePassword = deriveKey(base.secret, 'session cookie');
 
   // The areas, each after those it builds on.
   const accounts = wireAccounts(base, { events, outbox: mailOutbox(scheduler) });
@@ -100,8 +95,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await server.start();
       stopKeyRefresh = protocol.services.engine.keys.refreshPeriodically();
       scheduler.start();
-      const host = server.info.address?.includes(':') ? `[${server.info.address}]` : server.info.address;
-      return `${server.info.protocol}://${String(host)}:${String(server.info.port)}`;
+      return serverUrl(server);
     },
     async stop({ timeoutMs = 10_000 } = {}) {
       stopKeyRefresh();

@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { AreaBase, Foundation } from './area-wiring.js';
+import { createEventLog, type EventLog } from './events/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config, DatabaseConfig } from './config/types.js';
 import { createScheduler, type Scheduler } from './scheduler/index.js';
-import { resolveServerSecret } from './security/resolve-server-secret.js';
+import { deriveKey, resolveServerSecret } from './security/resolve-server-secret.js';
 import { openKnexStorage } from './storage/knex/index.js';
 import type { Storage } from './storage/repositories.js';
 
@@ -25,8 +26,15 @@ export function createFoundationScheduler(foundation: Foundation, logger: Logger
   return createScheduler({ db: storage.db, config, clock, logger, repositories: storage.repositories });
 }
 
-/** Migrates the foundation's database and resolves the server secret: what every area's wiring gets (src/app.ts). */
-export async function prepareAreaBase(foundation: Foundation, logger: Logger): Promise<AreaBase> {
+/**
+ * What the areas of an app share (src/app.ts): the migrated foundation and
+ * the resolved server secret (their AreaBase), the audit event log, and the
+ * session cookie's key, which the HTTP server and the remembered accounts use.
+ */
+export async function prepareAreas(
+  foundation: Foundation,
+  logger: Logger,
+): Promise<{ base: AreaBase; events: EventLog; cookiePassword: string }> {
   const { config, storage, clock } = foundation;
   await storage.migrate();
   const secret = await resolveServerSecret({
@@ -36,5 +44,9 @@ export async function prepareAreaBase(foundation: Foundation, logger: Logger): P
     clock,
     logger,
   });
-  return { ...foundation, logger, secret };
+  return {
+    base: { ...foundation, logger, secret },
+    events: createEventLog({ storage, logger, clock }),
+    cookiePassword: deriveKey(secret, 'session cookie'),
+  };
 }

@@ -80,6 +80,13 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   return server;
 }
 
+/** The URL a started server listens on (an IPv6 address in brackets). */
+export function serverUrl(server: HttpServer): string {
+  const { protocol, address, port } = server.info;
+  const host = address?.includes(':') ? `[${address}]` : address;
+  return `${protocol}://${String(host)}:${String(port)}`;
+}
+
 /** The Origin rule concerns cookie-authenticated routes and those that ask for it; others skip the step. */
 function needsOriginCheck(route: RouteDefinition): boolean {
   return route.checkOrigin === true || route.auth !== 'none';
