@@ -19,7 +19,7 @@ import type { Storage } from './storage/repositories.js';
 import { wireWeb } from './web/wire-web.js';
 
 /**
- * The composition root (STYLE.md 11): config → storage → the areas → server
+ * The composition root: config → storage → the areas → server
  * → jobs. Each area builds its services in src/<area>/wire-<area>.ts
  * (docs/architecture.md, "How to add a service"); this file orders the areas
  * and hands each what it needs of the others.

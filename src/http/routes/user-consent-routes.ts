@@ -4,7 +4,7 @@ import { sessionOf } from '../auth/cookie-session-auth.js';
 import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 
-// The signed-in user's consents (DESIGN.md 11, Consent tag): what the "Apps with access" section of /account lists and withdraws.
+// The signed-in user's consents (Consent tag): what the "Apps with access" section of /account lists and withdraws.
 
 const sessionErrors = {
   ...commonErrors,
