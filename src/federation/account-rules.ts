@@ -13,7 +13,7 @@ import type { UpstreamProvider } from './upstream-provider.js';
  * registration gates first-time OAuth signup), and records its
  * `registration` event; refuses with ApiError REGISTRATION_DISABLED,
  * EMAIL_NOT_ALLOWED or EMAIL_DISABLED otherwise. src/accounts
- * (Registration.registerFromUpstream) implements it; src/app.ts wires it.
+ * (Registration.registerFromUpstream) implements it; ./wire-federation.ts wires it.
  */
 export type CreateUpstreamUser = (
   tx: Tx,

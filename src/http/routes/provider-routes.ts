@@ -6,7 +6,7 @@ import { providerPaths, type FederationAnswer, type FederationSession } from '..
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { readSession, setSessionCookie } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import { requestLocale } from '../request-locale.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 
@@ -86,7 +86,7 @@ export const providersListRoute: RouteSpec = {
     },
   },
   handler: (deps) => async () => ({
-    providers: (await deps.federation.listProviders()).map((p) => ({
+    providers: (await deps.federation.upstream.listProviders()).map((p) => ({
       id: p.id,
       type: p.type,
       display_name: p.displayName,
@@ -117,7 +117,7 @@ export const providerAuthorizeRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const query = request.query as { return_to?: string; intent: 'login' | 'link' };
-    const answer = await deps.federation.begin({
+    const answer = await deps.federation.upstream.begin({
       providerId: (request.params as { id: string }).id,
       intent: query.intent,
       returnTo: returnToOf(query.return_to),
@@ -149,13 +149,13 @@ export const providerCallbackGetRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const query = request.query as { code?: string; state?: string; error?: string };
-    const answer = await deps.federation.finish({
+    const answer = await deps.federation.upstream.finish({
       providerId: (request.params as { id: string }).id,
       params: { code: query.code, state: query.state, error: query.error },
       binding: readCookie(request, bindingCookie),
       session: federationSession(request),
       context: {
-        clientAddress: clientAddress(request, deps.config.server.trustProxy),
+        clientAddress: addressOf(request),
         locale: requestLocale(request, deps.config.i18n),
       },
     });
@@ -196,13 +196,13 @@ export const providerLinkRoute: RouteSpec = {
     ),
   },
   handler: (deps) => async (request, h) => {
-    const answer = await deps.federation.completeLink({
+    const answer = await deps.federation.upstream.completeLink({
       providerId: (request.params as { id: string }).id,
       returnTo: returnToOf((request.query as { return_to?: string }).return_to),
       pendingLink: readCookie(request, pendingLinkCookie),
       session: federationSession(request),
       context: {
-        clientAddress: clientAddress(request, deps.config.server.trustProxy),
+        clientAddress: addressOf(request),
         locale: requestLocale(request, deps.config.i18n),
       },
     });
