@@ -31,6 +31,14 @@ export type LoginDecision = { kind: 'sign_in'; user: UserRecord } | { kind: 'lin
 /** A concurrent sign-in of the same upstream account won a race this attempt lost: the next attempt sees its result. */
 class LostRace extends Error {}
 
+/**
+ * auto_link never reaches an admin or a config-managed account: one
+ * upstream's word about an address must not open the accounts that can
+ * change the server (admins) or that the operator declared in git; those
+ * sign in first and link from there (LINK_REQUIRED).
+ */
+const autoLinkable = (user: UserRecord) => user.role !== 'admin' && user.managedBy === 'database';
+
 const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'EMAIL_DISABLED']);
 
 /**
@@ -40,8 +48,9 @@ const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'E
  *    once only under auto_link, when the upstream asserts the address
  *    verified and the account's own address is verified too (otherwise
  *    whoever registered the address first, unverified, would receive the
- *    upstream account's sign-ins); in every other case the person must
- *    sign in to that account first (LINK_REQUIRED);
+ *    upstream account's sign-ins), and the account is an ordinary
+ *    database-managed one (autoLinkable); in every other case the person
+ *    must sign in to that account first (LINK_REQUIRED);
  * 3. else a new account, when registration allows it.
  * A new user and its connection are written in one transaction: never one
  * without the other.
@@ -111,7 +120,10 @@ export function createAccountRules(deps: {
     const existing = await deps.users.findLiveByEmail(tx, identity.email);
     if (existing) {
       const linkNow =
-        provider.emailConflictStrategy === 'auto_link' && identity.emailVerified && existing.emailVerified;
+        provider.emailConflictStrategy === 'auto_link' &&
+        identity.emailVerified &&
+        existing.emailVerified &&
+        autoLinkable(existing);
       if (!linkNow) return { kind: 'link_required', email: existing.email };
       if (!(await insertLinked(tx, provider, identity, existing.sub, context)))
         await explainRefusedInsert(tx, provider, identity);
