@@ -266,6 +266,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const emailVerification = createEmailVerification({
     transaction,
     users,
+    connections: repositories.connections,
     linkTokens,
     resend: mailRequest('email_verification', 'email_resend'),
     events,
@@ -275,6 +276,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     db,
     transaction,
     users,
+    connections: repositories.connections,
     linkTokens,
     forgot: mailRequest('password_reset', 'password_forgot'),
     auth: config.auth,

@@ -10,20 +10,20 @@ import type { UpstreamProvider } from './upstream-provider.js';
 /**
  * Creates the database-managed user of a first upstream sign-in, inside
  * the caller's transaction, when registration allows it (SPEC 2.5:
- * registration gates first-time OAuth signup), and records its
- * `registration` event; refuses with ApiError REGISTRATION_DISABLED,
- * EMAIL_NOT_ALLOWED or EMAIL_DISABLED otherwise. src/accounts
- * (Registration.registerFromUpstream) implements it; src/app.ts wires it.
+ * registration gates first-time OAuth signup) and the upstream asserts the
+ * address verified, and records its `registration` event; refuses with
+ * ApiError REGISTRATION_DISABLED, EMAIL_NOT_ALLOWED or EMAIL_NOT_VERIFIED
+ * otherwise. src/accounts (Registration.registerFromUpstream) implements
+ * it; src/app.ts wires it.
  */
 export type CreateUpstreamUser = (
   tx: Tx,
-  input: { email: string; emailVerified: boolean; providerId: string; locale: string; clientAddress: string },
+  input: { email: string; emailVerified: boolean; providerId: string; clientAddress: string },
 ) => Promise<UserRecord>;
 
-/** Where the request came from: for the audit events, and the language of a verification mail. */
+/** Where the request came from: for the audit events. */
 export interface RequestContext {
   clientAddress: string;
-  locale: string;
 }
 
 export type LoginDecision = { kind: 'sign_in'; user: UserRecord } | { kind: 'link_required'; email: string };
@@ -39,7 +39,7 @@ class LostRace extends Error {}
  */
 const autoLinkable = (user: UserRecord) => user.role !== 'admin' && user.managedBy === 'database';
 
-const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'EMAIL_DISABLED']);
+const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'EMAIL_NOT_VERIFIED']);
 
 /**
  * Who an upstream identity is here (DESIGN.md 12):
@@ -51,7 +51,9 @@ const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'E
  *    upstream account's sign-ins), and the account is an ordinary
  *    database-managed one (autoLinkable); in every other case the person
  *    must sign in to that account first (LINK_REQUIRED);
- * 3. else a new account, when registration allows it.
+ * 3. else a new account, when registration allows it and the upstream
+ *    asserts the address verified (no account from an unproved address:
+ *    docs/http-api.md "Linking rules").
  * A new user and its connection are written in one transaction: never one
  * without the other.
  */
@@ -135,11 +137,14 @@ export function createAccountRules(deps: {
         email: identity.email,
         emailVerified: identity.emailVerified,
         providerId: provider.id,
-        ...context,
+        clientAddress: context.clientAddress,
       });
     } catch (error) {
+      // The login page names the provider when the upstream did not vouch for the address: no mail was sent.
       if (error instanceof ApiError && signupRefusals.has(error.code))
-        throw new FederationError(error.code as 'REGISTRATION_DISABLED', error.message);
+        throw new FederationError(error.code as 'REGISTRATION_DISABLED', error.message, {
+          namesProvider: error.code === 'EMAIL_NOT_VERIFIED',
+        });
       throw error;
     }
     if (!(await insertLinked(tx, provider, identity, user.sub, context)))
