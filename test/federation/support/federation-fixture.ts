@@ -84,7 +84,7 @@ export async function startFederationFixture(
         email: null,
         emails: [{ email: 'bob.second@users.example', primary: true, verified: true }],
       },
-      // An attacker's accounts claiming other people's addresses, unverified (test/federation/pre-hijacking.test.ts).
+      // An attacker's accounts claiming other people's addresses, unverified (test/federation/pre-hijacking.storage.test.ts).
       {
         id: 108,
         login: 'mallory',
