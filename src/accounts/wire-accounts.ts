@@ -131,6 +131,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
     emailVerification: createEmailVerification({
       transaction,
       users,
+      connections: repositories.connections,
       linkTokens,
       resend: mailRequest('email_verification', 'email_resend'),
       events,
@@ -140,6 +141,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
       db,
       transaction,
       users,
+      connections: repositories.connections,
       linkTokens,
       forgot: mailRequest('password_reset', 'password_forgot'),
       auth: config.auth,

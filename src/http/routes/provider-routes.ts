@@ -7,7 +7,6 @@ import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { readSession, setSessionCookie } from '../auth/cookie-session-auth.js';
 import { addressOf } from '../client-address.js';
-import { requestLocale } from '../request-locale.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 
 /**
@@ -142,7 +141,7 @@ export const providerCallbackGetRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Where the upstream sends the browser back',
   description:
-    'Redeems the state, trades the code for the upstream identity (a verified ID token, or the userinfo and e-mail endpoints), then signs in, creates the account (when registration allows), links, or asks to link. Always a redirect: to return_to, or to /login?error=CODE (UPSTREAM_ERROR, INVALID_STATE, PROVIDER_NOT_FOUND, REGISTRATION_DISABLED, EMAIL_NOT_ALLOWED, UPSTREAM_EMAIL_MISSING, LINK_REQUIRED, CONNECTION_IN_USE, ALREADY_CONNECTED, ACCOUNT_DELETED).',
+    'Redeems the state (only in the browser holding its binding cookie: a callback without it spends nothing), trades the code for the upstream identity (a verified ID token, or the userinfo and e-mail endpoints), then signs in, creates the account (when registration allows and the upstream asserts the address verified), links, or asks to link. Always a redirect: to return_to, or to /login?error=CODE (UPSTREAM_ERROR, INVALID_STATE, PROVIDER_NOT_FOUND, REGISTRATION_DISABLED, EMAIL_NOT_ALLOWED, EMAIL_NOT_VERIFIED, UPSTREAM_EMAIL_MISSING, LINK_REQUIRED, CONNECTION_IN_USE, ALREADY_CONNECTED, ACCOUNT_DELETED).',
   validate: { params: providerId, query: callbackParams },
   responses: {
     302: { description: 'To return_to (signed in or linked), /login/second-factor, or /login?error=CODE' },
@@ -154,10 +153,7 @@ export const providerCallbackGetRoute: RouteSpec = {
       params: { code: query.code, state: query.state, error: query.error },
       binding: readCookie(request, bindingCookie),
       session: federationSession(request),
-      context: {
-        clientAddress: addressOf(request),
-        locale: requestLocale(request, deps.config.i18n),
-      },
+      context: { clientAddress: addressOf(request) },
     });
     return redirect(h, deps, answer);
   },
@@ -201,10 +197,7 @@ export const providerLinkRoute: RouteSpec = {
       returnTo: returnToOf((request.query as { return_to?: string }).return_to),
       pendingLink: readCookie(request, pendingLinkCookie),
       session: federationSession(request),
-      context: {
-        clientAddress: addressOf(request),
-        locale: requestLocale(request, deps.config.i18n),
-      },
+      context: { clientAddress: addressOf(request) },
     });
     return redirect(h, deps, answer);
   },

@@ -44,11 +44,13 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
   const common = text.pages.common;
   const heading = page.clientName ? formatMessage(t.headingClient, { client: page.clientName }) : t.heading;
   const providerName = page.providers.find((p) => p.id === page.errorProvider)?.displayName ?? t.providerFallback;
+  // EMAIL_NOT_VERIFIED naming a provider: an upstream sign-up refused for an unverified address, and no mail was sent.
+  const sentence =
+    page.errorCode === 'EMAIL_NOT_VERIFIED' && page.errorProvider !== null
+      ? t.upstreamEmailNotVerified
+      : errorSentence(context, page.errorCode ?? '');
   const banner = page.errorCode
-    ? {
-        code: page.errorCode,
-        message: formatMessage(errorSentence(context, page.errorCode), { provider: providerName }),
-      }
+    ? { code: page.errorCode, message: formatMessage(sentence, { provider: providerName }) }
     : null;
   const returnTo = { return_to: page.returnTo };
   const body = html`    <h1>${heading}</h1>
