@@ -275,7 +275,8 @@ export function createPasskeyService(deps: {
       if (!passkey) throw invalidPasskey(401, 'this passkey is not registered here');
       if (boundToPending && passkey.sub !== pending?.sub)
         throw invalidPasskey(401, 'this passkey belongs to another account');
-      const userHandleSent = assertion.response?.userHandle;
+      // The browser's answer: `response` may be missing whatever its type says.
+      const userHandleSent = (assertion.response as AuthenticationResponseJSON['response'] | undefined)?.userHandle;
       if (userHandleSent && userHandleSent !== Buffer.from(userHandle(passkey.sub)).toString('base64url')) {
         throw invalidPasskey(401, 'the user handle does not match the passkey');
       }

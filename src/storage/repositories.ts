@@ -28,7 +28,6 @@ import type {
   LoginRateLimitCounter,
   ManagedBy,
   PasskeyRecord,
-  RecoveryCodeRecord,
   RefreshTokenRecord,
   SchedulerLeaseRecord,
   SessionRecord,

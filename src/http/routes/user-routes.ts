@@ -5,6 +5,7 @@ import { clearSessionCookie, type SessionCredentials } from '../auth/cookie-sess
 import { clientAddress } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { isoDateTime, profileSchema, toProfileBody } from '../schemas/user-schemas.js';
+import { payloadOf } from '../payload-of.js';
 
 /**
  * The signed-in user's own account (SPEC tag User, DESIGN.md 11): the
@@ -176,7 +177,7 @@ export const userDeleteRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { session, user } = signedIn(request);
-    const body = (request.payload ?? {}) as { password?: string };
+    const body = payloadOf(request) as { password?: string };
     const deleted = await deps.accountDeletion.delete({
       user,
       session,

@@ -80,7 +80,7 @@ export const knexClientRepository = onKnex<ClientRepository>({
   },
 
   async listAll(tx) {
-    const rows = (await tx<ClientRow>('clients').orderBy('client_id')) as ClientRow[];
+    const rows = await tx<ClientRow>('clients').orderBy('client_id');
     return rows.map(fromRow);
   },
 

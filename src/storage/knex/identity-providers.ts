@@ -68,7 +68,7 @@ export const knexIdentityProviderRepository = onKnex<IdentityProviderRepository>
   },
 
   async listAll(tx) {
-    const rows = (await tx<IdentityProviderRow>('identity_providers').orderBy('id')) as IdentityProviderRow[];
+    const rows = await tx<IdentityProviderRow>('identity_providers').orderBy('id');
     return rows.map(fromRow);
   },
 

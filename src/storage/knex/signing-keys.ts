@@ -26,14 +26,14 @@ function fromRow(row: SigningKeyRow): SigningKeyRecord {
 
 export const knexSigningKeyRepository = onKnex<SigningKeyRepository>({
   async listLive(tx, now) {
-    const rows = (await tx<SigningKeyRow>('signing_keys')
+    const rows = await tx<SigningKeyRow>('signing_keys')
       .where((q) => q.whereNull('retire_at').orWhere('retire_at', '>', now))
-      .orderBy('generation', 'desc')) as SigningKeyRow[];
+      .orderBy('generation', 'desc');
     return rows.map(fromRow);
   },
 
   async listAll(tx) {
-    const rows = (await tx<SigningKeyRow>('signing_keys').orderBy('generation', 'desc')) as SigningKeyRow[];
+    const rows = await tx<SigningKeyRow>('signing_keys').orderBy('generation', 'desc');
     return rows.map(fromRow);
   },
 

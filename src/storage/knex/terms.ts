@@ -47,7 +47,7 @@ export const knexTermRepository = onKnex<TermRepository>({
   },
 
   async listAll(tx) {
-    const rows = (await tx<TermRow>('terms').orderBy('id')) as TermRow[];
+    const rows = await tx<TermRow>('terms').orderBy('id');
     return rows.map(fromRow);
   },
 
@@ -76,9 +76,9 @@ export const knexTermRepository = onKnex<TermRepository>({
   },
 
   async listVersions(tx, termId) {
-    const rows = (await tx<TermVersionRow>('term_versions')
+    const rows = await tx<TermVersionRow>('term_versions')
       .where({ term_id: termId })
-      .orderBy([{ column: 'created_at' }, { column: 'version' }])) as TermVersionRow[];
+      .orderBy([{ column: 'created_at' }, { column: 'version' }]);
     return rows.map(fromVersionRow);
   },
 });

@@ -135,7 +135,7 @@ export const knexUserRepository = onKnex<UserRepository>({
   },
 
   async listByManager(tx, managedBy) {
-    const rows = (await tx<UserRow>('users').where({ managed_by: managedBy }).orderBy('sub')) as UserRow[];
+    const rows = await tx<UserRow>('users').where({ managed_by: managedBy }).orderBy('sub');
     return rows.map(fromRow);
   },
 
@@ -143,10 +143,10 @@ export const knexUserRepository = onKnex<UserRepository>({
     const offset = (query.page - 1) * query.pageSize;
     const page = tx<UserRow>('users');
     applyListFilters(page, query, isPostgres(tx));
-    const rows = (await page
+    const rows = await page
       .orderBy([{ column: 'email_normalized' }, { column: 'sub' }])
       .limit(query.pageSize)
-      .offset(offset)) as UserRow[];
+      .offset(offset);
     // A partly filled page is the last one: the total is known without a
     // second scan (a narrow search over 100,000 users then costs one scan).
     if (rows.length > 0 && rows.length < query.pageSize)

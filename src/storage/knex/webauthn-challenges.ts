@@ -1,5 +1,5 @@
 import type { WebAuthnChallengeRepository } from '../repositories.js';
-import type { WebAuthnCeremony, WebAuthnChallengeRecord } from '../../model/index.js';
+import type { WebAuthnCeremony } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
 
 interface ChallengeRow {
