@@ -52,7 +52,7 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
         await Promise.all(instances.map(async (i) => Promise.all(await i.pollOnce())));
       }
       expect(runs.map((r) => r.tick)).toEqual(Array.from({ length: 10 }, (_, i) => Date.UTC(2026, 0, 1, 0, 0, 1 + i)));
-      expect(await leases.find(t.db, 'cleanup')).toMatchObject({
+      expect(await leases.find(t.tx, 'cleanup')).toMatchObject({
         owner: null,
         expiresAt: null,
         lastTickAt: Date.UTC(2026, 0, 1, 0, 0, 10),
@@ -76,8 +76,8 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
     const hold = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const a = instance('a', t.db, 5000, hold);
-    const b = instance('b', t.db, 5000);
+    const a = instance('a', t.tx, 5000, hold);
+    const b = instance('b', t.tx, 5000);
     await a.pollOnce();
     clock.advance(1000);
     const running = await a.pollOnce(); // a claims 00:00:01 and stays in its run
@@ -93,7 +93,7 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
     release();
     await Promise.all(running);
     // a's late finish does not clear b's record: finish is conditional on the owner.
-    expect(await leases.find(t.db, 'cleanup')).toMatchObject({
+    expect(await leases.find(t.tx, 'cleanup')).toMatchObject({
       lastTickAt: Date.UTC(2026, 0, 1, 0, 0, 6),
       owner: null,
     });

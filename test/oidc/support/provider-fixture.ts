@@ -85,7 +85,7 @@ export async function issueCode(
     createdAt: now,
     ...record,
   };
-  await knexAuthorizationCodeRepository.insert(provider.idp.database.db, full);
+  await knexAuthorizationCodeRepository.insert(provider.idp.database.tx, full);
   return { code, verifier, nonce, record: full };
 }
 
