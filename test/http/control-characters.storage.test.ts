@@ -226,7 +226,7 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
                   ? new URLSearchParams(payload.map(([k, v]) => [k, String(v)])).toString()
                   : JSON.stringify(Object.fromEntries(payload))
                 : undefined;
-              const headers =
+              const headers: Record<string, string> =
                 body === undefined
                   ? {}
                   : { 'content-type': isForm(route) ? 'application/x-www-form-urlencoded' : 'application/json' };

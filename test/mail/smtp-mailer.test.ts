@@ -8,7 +8,7 @@ import { createSmtpMailer } from '../../src/mail/index.js';
 describe('createSmtpMailer', () => {
   let server: SMTPServer;
   let port: number;
-  const logins: { username?: string; password?: string }[] = [];
+  const logins: { username?: string; password?: string | null }[] = [];
   const received: ParsedMail[] = [];
 
   beforeAll(async () => {

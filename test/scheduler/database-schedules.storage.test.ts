@@ -4,6 +4,7 @@ import { databaseSchedules } from '../../src/scheduler/database-schedules.js';
 import type { ScheduledJob } from '../../src/scheduler/index.js';
 import { knexSchedulerLeaseRepository as leases } from '../../src/storage/knex/scheduler-leases.js';
 import { connectDatabase } from '../../src/storage/knex/connect.js';
+import { txOf } from '../../src/storage/knex/on-knex.js';
 import type { Tx } from '../../src/storage/repositories.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { manualClock, type ManualClock } from './scheduler-fixture.js';
@@ -23,7 +24,7 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
     await t.destroy();
   });
 
-  function instance(name: string, db: Tx = t.db, lockTtlMs = 10_000, hold?: Promise<void>) {
+  function instance(name: string, db: Tx = t.tx, lockTtlMs = 10_000, hold?: Promise<void>) {
     return databaseSchedules(
       [everySecond],
       async (_job, tick) => {
@@ -44,7 +45,7 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
   it('each tick runs exactly once across instances that poll at the same moment', async () => {
     const extra = [connectDatabase(t.config), connectDatabase(t.config)];
     try {
-      const instances = [instance('a'), instance('b', extra[0]), instance('c', extra[1])];
+      const instances = [instance('a'), instance('b', txOf(extra[0])), instance('c', txOf(extra[1]))];
       await Promise.all(instances.map(async (i) => Promise.all(await i.pollOnce())));
       expect(runs).toEqual([]); // the first poll records "now" as the last tick: no past tick runs
       for (let second = 1; second <= 10; second += 1) {

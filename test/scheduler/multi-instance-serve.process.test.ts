@@ -85,7 +85,7 @@ describe('three idp serve processes sharing PostgreSQL (scheduler.mode database)
       for (const url of urls) expect((await fetch(`${url}/api/health`)).status).toBe(200);
 
       const queue = createJobQueue({
-        db: t.db,
+        db: t.tx,
         jobs,
         clock: systemClock,
         config: { backgroundMaxAttempts: 3, instanceId: 'test' },

@@ -48,7 +48,7 @@ describe('three scheduler processes sharing PostgreSQL', () => {
       );
       await Promise.all(workers.map((w) => w.waitForLine((l) => l.event === 'fixture.ready')));
       const queue = createJobQueue({
-        db: t.db,
+        db: t.tx,
         jobs,
         clock: systemClock,
         config: { backgroundMaxAttempts: 3, instanceId: 'test' },

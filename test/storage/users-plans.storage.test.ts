@@ -51,8 +51,8 @@ describe('user lookup plans on postgres just after a bulk load', () => {
 
   /** EXPLAIN of the first statement `lookup` sends, after `settings` (SET LOCAL …) in the same transaction. */
   async function planOf(lookup: (db: Knex) => Promise<unknown>, settings: string[] = []): Promise<string> {
-    const sent: { sql: string; bindings: unknown[] }[] = [];
-    const record = (query: { sql: string; bindings: unknown[] }) => sent.push(query);
+    const sent: { sql: string; bindings: Knex.RawBinding[] }[] = [];
+    const record = (query: { sql: string; bindings: Knex.RawBinding[] }) => sent.push(query);
     t.db.on('query', record);
     try {
       await lookup(t.db);

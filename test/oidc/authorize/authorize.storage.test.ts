@@ -97,11 +97,11 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     });
     await applyConfig(t.storage, config);
     deps = createAuthorizeDeps({
-      db: t.db,
+      db: t.tx,
       clients: knexClientRepository,
       codes: knexAuthorizationCodeRepository,
       signIn: createSignInDeps({
-        db: t.db,
+        db: t.tx,
         consents: knexConsentRepository,
         factors: noRegisteredFactors,
         terms: createUserTerms({ storage: t.storage, events: createEventLog({ storage: t.storage, clock }), clock }),
