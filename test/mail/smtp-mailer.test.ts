@@ -18,7 +18,10 @@ describe('createSmtpMailer', () => {
       logger: false,
       onAuth(auth, _session, callback) {
         logins.push({ username: auth.username, password: auth.password });
-        if (auth.password !== 'smtp-secret') return callback(new Error('Invalid username or password'));
+        if (auth.password !== 'smtp-secret') {
+          callback(new Error('Invalid username or password'));
+          return;
+        }
         callback(null, { user: auth.username });
       },
       onData(stream, _session, callback) {

@@ -261,7 +261,7 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
       code_verifier: issued.verifier,
     };
     for (const [name, value] of Object.entries(change)) {
-      if (value === undefined) delete form[name];
+      if (value === undefined) Reflect.deleteProperty(form, name);
       else form[name] = value;
     }
     const response = await postForm(provider, '/oauth2/token', form, {
