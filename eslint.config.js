@@ -20,7 +20,13 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     extends: [...tseslint.configs.strictTypeChecked],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: {
+        // vitest.config.ts belongs to test/tsconfig.json, which the project service does not look for at the root.
+        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
       // A number renders the same in any template; the other types (nullish, objects) stay refused.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
@@ -72,6 +78,11 @@ export default tseslint.config(
   {
     files: ['src/web/public/ui/**/*.js'],
     languageOptions: { globals: globals.browser },
+  },
+  {
+    // The screenshot script's page.evaluate callbacks run in the browser.
+    files: ['scripts/screenshots.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   prettier,
 );
