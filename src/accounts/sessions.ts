@@ -28,8 +28,8 @@ export interface CreateSessionInput {
 }
 
 export interface SessionService {
-  /** Returns the raw id for the cookie; only its hash is stored. */
-  create(input: CreateSessionInput): Promise<{ id: string; session: SessionRecord }>;
+  /** Returns the raw id for the cookie; only its hash is stored. Inside the caller's transaction, with the sign-in's event. */
+  create(tx: Tx, input: CreateSessionInput): Promise<{ id: string; session: SessionRecord }>;
   /**
    * The live session and its live user for a raw cookie id, or null when
    * unknown, expired, idle too long, or the user is gone or soft-deleted.
@@ -39,9 +39,10 @@ export interface SessionService {
   /**
    * Completes a pending sign-in (the second factor was verified or
    * enrolled): the session becomes full, with these methods, auth_time now
-   * (the time of the last factor) and its full lifetime from now.
+   * (the time of the last factor) and its full lifetime from now. Inside
+   * the caller's transaction, with the sign-in's event.
    */
-  completeSecondFactor(idHash: string, amr: string[]): Promise<void>;
+  completeSecondFactor(tx: Tx, idHash: string, amr: string[]): Promise<void>;
   /** Ends a sign-in still waiting for its second factor (sign-out of a signed-in session is src/accounts/sign-out.ts, with its event). */
   abandonPending(idHash: string): Promise<void>;
   /** Revokes every session of a user, inside the caller's transaction. */
@@ -66,7 +67,7 @@ export function createSessionService(deps: {
 }): SessionService {
   const { db, sessions, users, security, clock } = deps;
   return {
-    async create(input) {
+    async create(tx, input) {
       const now = clock.now();
       const id = randomBytes(32).toString('base64url');
       const lifetimeMs = security.sessionTtlSeconds * 1000;
@@ -80,7 +81,7 @@ export function createSessionService(deps: {
         amr: input.amr,
         secondFactorPending: input.secondFactorPending ?? false,
       };
-      await sessions.insert(db, session);
+      await sessions.insert(tx, session);
       return { id, session };
     },
 
@@ -103,9 +104,9 @@ export function createSessionService(deps: {
       return { session, user };
     },
 
-    async completeSecondFactor(idHash, amr) {
+    async completeSecondFactor(tx, idHash, amr) {
       const now = clock.now();
-      await sessions.update(db, idHash, {
+      await sessions.update(tx, idHash, {
         secondFactorPending: false,
         amr,
         authTime: now,

@@ -72,10 +72,12 @@ export function createSignInService(deps: {
   stepDeps: SignInDeps;
   events: EventLog;
   db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   clock: Clock;
 }): SignInService {
-  const succeeded = (sub: string, amr: string[], clientAddress: string) =>
-    deps.events.record(deps.db, {
+  // In the transaction that creates or completes the session: no session without its event, nor the reverse.
+  const succeeded = (tx: Tx, sub: string, amr: string[], clientAddress: string) =>
+    deps.events.record(tx, {
       type: 'sign_in.succeeded',
       actor: sub,
       subject: sub,
@@ -88,12 +90,15 @@ export function createSignInService(deps: {
     const { sub, amr, authTime, user } = identity;
     const result = await runSignIn({ identity, request: null }, deps.stepDeps);
     if (result.kind === 'complete') {
-      const { id } = await deps.sessions.create({ sub, amr, authTime });
-      await succeeded(sub, amr, clientAddress);
+      const { id } = await deps.transaction(async (tx) => {
+        const created = await deps.sessions.create(tx, { sub, amr, authTime });
+        await succeeded(tx, sub, amr, clientAddress);
+        return created;
+      });
       return { status: 'authenticated', sessionId: id, user };
     }
     if (result.kind === 'second_factor' || result.kind === 'second_factor_enrolment') {
-      const { id } = await deps.sessions.create({ sub, amr, authTime, secondFactorPending: true });
+      const { id } = await deps.sessions.create(deps.db, { sub, amr, authTime, secondFactorPending: true });
       const factors = result.kind === 'second_factor' ? result.factors : [];
       return {
         status: 'second_factor_required',
@@ -121,8 +126,10 @@ export function createSignInService(deps: {
     if (result.kind === 'email_not_verified') throw emailNotVerified();
     // With a second factor in its amr, the second-factor steps pass, and the others need no authorization request.
     if (result.kind !== 'complete') throw new Error(`a sign-in with a second factor ended with ${result.kind}`);
-    await deps.sessions.completeSecondFactor(session.idHash, amr);
-    await succeeded(user.sub, amr, clientAddress);
+    await deps.transaction(async (tx) => {
+      await deps.sessions.completeSecondFactor(tx, session.idHash, amr);
+      await succeeded(tx, user.sub, amr, clientAddress);
+    });
   }
 
   /**

@@ -22,11 +22,11 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     },
   };
   const sessions = {
-    async create(input: CreateSessionInput) {
+    async create(_tx: Tx, input: CreateSessionInput) {
       created.push(input);
       return { id: `raw-${created.length}`, session: {} as SessionRecord };
     },
-    async completeSecondFactor(idHash: string, amr: string[]) {
+    async completeSecondFactor(_tx: Tx, idHash: string, amr: string[]) {
       completed.push({ idHash, amr });
     },
   } as unknown as SessionService;
@@ -55,6 +55,7 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     stepDeps: deps,
     events,
     db: {} as Tx,
+    transaction: (work) => work({} as Tx),
     clock: deps.clock,
   });
   const login = (password: string) => service.withPassword({ email: user.email, password, clientAddress: '192.0.2.1' });

@@ -87,7 +87,7 @@ export async function runServe(
         running: config,
         load,
         apply: opts.apply !== false,
-        onApplied: () => app.deps.provider.clients.refresh(),
+        onApplied: () => app.deps.protocol.engine.clients.refresh(),
       });
       onReload = () => void reloader.reload('SIGHUP');
       const watcher =

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { setSessionCookie } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import { requestLocale } from '../request-locale.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, emailSchema, toSessionUserBody } from '../schemas/user-schemas.js';
@@ -55,17 +55,17 @@ export const registerRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const body = request.payload as { email: string; password: string; accepted_terms: string[] };
-    const registered = await deps.registration.register({
+    const registered = await deps.accounts.registration.register({
       email: body.email,
       password: body.password,
       acceptedTerms: body.accepted_terms,
       locale: requestLocale(request, deps.config.i18n),
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+      clientAddress: addressOf(request),
     });
-    const user = toSessionUserBody(await deps.userViews.sessionUser(registered.user));
+    const user = toSessionUserBody(await deps.admin.userViews.sessionUser(registered.user));
     if (registered.status === 'verification_required') return h.response({ user, status: registered.status }).code(201);
-    const outcome = await deps.signIn.withNewAccount(registered.user, {
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    const outcome = await deps.interaction.signIn.withNewAccount(registered.user, {
+      clientAddress: addressOf(request),
     });
     setSessionCookie(h, outcome.sessionId);
     if (outcome.status === 'second_factor_required') {

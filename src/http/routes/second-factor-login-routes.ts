@@ -3,8 +3,8 @@ import type { Request } from '@hapi/hapi';
 import type { ActiveSession } from '../../accounts/sessions.js';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { readSessionCookieId, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { readSessionCookieId, setSessionCookie, sessionOf } from '../auth/cookie-session-auth.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
 import { totpCodeSchema, webAuthnOptionsSchema, webAuthnResponseSchema } from '../schemas/second-factor-schemas.js';
@@ -28,7 +28,7 @@ const pendingErrors = {
 };
 
 const pendingSession = (request: Request): ActiveSession => {
-  const { session, user } = request.auth.credentials as unknown as SessionCredentials;
+  const { session, user } = sessionOf(request);
   return { session, user };
 };
 
@@ -43,12 +43,8 @@ export const loginTotpRoute: RouteSpec = {
   responses: { 200: { description: 'Signed in', schema: signedIn }, ...pendingErrors },
   handler: (deps) => async (request) => {
     const { code } = request.payload as { code: string };
-    const user = await deps.signIn.withTotp(
-      pendingSession(request),
-      code,
-      clientAddress(request, deps.config.server.trustProxy),
-    );
-    return { user: toSessionUserBody(await deps.userViews.sessionUser(user)) };
+    const user = await deps.interaction.signIn.withTotp(pendingSession(request), code, addressOf(request));
+    return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(user)) };
   },
 };
 
@@ -74,13 +70,9 @@ export const loginRecoveryCodeRoute: RouteSpec = {
   },
   handler: (deps) => async (request) => {
     const { code } = request.payload as { code: string };
-    const result = await deps.signIn.withRecoveryCode(
-      pendingSession(request),
-      code,
-      clientAddress(request, deps.config.server.trustProxy),
-    );
+    const result = await deps.interaction.signIn.withRecoveryCode(pendingSession(request), code, addressOf(request));
     return {
-      user: toSessionUserBody(await deps.userViews.sessionUser(result.user)),
+      user: toSessionUserBody(await deps.admin.userViews.sessionUser(result.user)),
       recovery_codes_left: result.recoveryCodesLeft,
     };
   },
@@ -89,7 +81,7 @@ export const loginRecoveryCodeRoute: RouteSpec = {
 /** The cookie's session when it waits for a second factor; a signed-in one or none means a passwordless sign-in. */
 async function pendingOf(request: Request, deps: HttpDeps): Promise<ActiveSession | null> {
   const sessionId = readSessionCookieId(request);
-  const active = sessionId ? await deps.sessions.resolve(sessionId, { allowPending: true }) : null;
+  const active = sessionId ? await deps.accounts.sessions.resolve(sessionId, { allowPending: true }) : null;
   return active?.session.secondFactorPending ? active : null;
 }
 
@@ -111,7 +103,7 @@ export const passkeyOptionsRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const pending = await pendingOf(request, deps);
-    const options = await deps.passkeys.authenticationOptions(
+    const options = await deps.accounts.passkeys.authenticationOptions(
       pending && { sub: pending.user.sub, sessionId: pending.session.idHash },
     );
     return h.response(options).header('cache-control', 'no-store');
@@ -132,13 +124,13 @@ export const passkeyVerifyRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { response } = request.payload as { response: unknown };
-    const outcome = await deps.signIn.withPasskey(
+    const outcome = await deps.interaction.signIn.withPasskey(
       response,
       await pendingOf(request, deps),
-      clientAddress(request, deps.config.server.trustProxy),
+      addressOf(request),
     );
     if (outcome.status === 'completed')
-      return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
+      return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(outcome.user)) };
     setSessionCookie(h, outcome.sessionId);
     return signInBody(deps, outcome);
   },
