@@ -1,8 +1,8 @@
 // ESLint decides style together with Prettier (eslint-config-prettier turns off what Prettier owns).
 // TypeScript (src, test) is linted with type information; the plain JavaScript (bench, scripts,
-// migrations, the browser scripts) with the rules that need none: those files have no type
-// information of their own here (the browser scripts are type-checked by
-// src/web/public/ui/tsconfig.json, see `npm run typecheck`).
+// migrations, the browser scripts) with the rules that need none: no tsconfig of the linted
+// projects covers those files (the browser scripts are type-checked through tsconfig.ui.json,
+// which `npm run typecheck` runs; it sits outside src/web/public, whose files are served).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
