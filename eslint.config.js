@@ -40,11 +40,9 @@ export default tseslint.config(
   {
     files: ['src/storage/knex/**/*.ts'],
     rules: {
-      // Query results come back loosely typed (any, or inferred from the asserted row type), and PostgreSQL
-      // returns BIGINT columns as strings although the row types say number: the assertions name the row
-      // and Number() reads the column on both engines. Typed row codecs would make both unnecessary.
+      // Query results come back loosely typed (any, or a type knex infers from the assertion around the
+      // query): the assertions name the row type where the query is built.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
-      '@typescript-eslint/no-unnecessary-type-conversion': 'off',
       // knex's where-callbacks return the (thenable) query builder, which knex ignores.
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
     },

@@ -1,15 +1,16 @@
 import type { SigningKeyRepository } from '../repositories.js';
 import type { SigningKeyRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface SigningKeyRow {
   kid: string;
-  generation: number;
+  generation: DbInteger;
   alg: SigningKeyRecord['alg'];
   public_jwk: string;
   private_key: string;
-  created_at: number;
-  retire_at: number | null;
+  created_at: DbInteger;
+  retire_at: DbInteger | null;
 }
 
 function fromRow(row: SigningKeyRow): SigningKeyRecord {

@@ -1,6 +1,7 @@
 import type { TermRepository } from '../repositories.js';
 import type { TermContentRecord, TermRecord, TermVersionRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface TermRow {
   id: string;
@@ -8,15 +9,15 @@ interface TermRow {
   consent_mode: TermRecord['consentMode'];
   version: string;
   content: string;
-  created_at: number;
-  updated_at: number;
+  created_at: DbInteger;
+  updated_at: DbInteger;
 }
 
 interface TermVersionRow {
   term_id: string;
   version: string;
   content: string;
-  created_at: number;
+  created_at: DbInteger;
 }
 
 function fromRow(row: TermRow): TermRecord {

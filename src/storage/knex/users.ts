@@ -6,6 +6,7 @@ import { inBatches } from './in-batches.js';
 import { isPostgres } from './connect.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface UserRow {
   sub: string;
@@ -21,9 +22,9 @@ interface UserRow {
   given_name: string | null;
   family_name: string | null;
   locale: string | null;
-  deleted_at: number | null;
-  created_at: number;
-  updated_at: number;
+  deleted_at: DbInteger | null;
+  created_at: DbInteger;
+  updated_at: DbInteger;
 }
 
 type UserChanges = Partial<Omit<UserRecord, 'sub' | 'createdAt'>>;
@@ -210,7 +211,7 @@ export const knexUserRepository = onKnex<UserRepository>({
       .ignore();
     let erased = 0;
     for (const list of oneOfLists(tx, subs))
-      erased += Number(await whereOneOf(tx, 'users', 'sub', list).whereNotNull('deleted_at').delete());
+      erased += await whereOneOf(tx, 'users', 'sub', list).whereNotNull('deleted_at').delete();
     return erased;
   },
 
