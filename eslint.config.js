@@ -40,8 +40,8 @@ export default tseslint.config(
   {
     files: ['src/storage/knex/**/*.ts'],
     rules: {
-      // Query results come back loosely typed (any, or a type knex infers from the assertion around the
-      // query): the assertions name the row type where the query is built.
+      // knex types raw and aggregate results as any, or infers a query's type arguments from the assertion
+      // around it: the rule calls those assertions unnecessary, yet without them the rows are any.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
       // knex's where-callbacks return the (thenable) query builder, which knex ignores.
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
