@@ -17,8 +17,8 @@ import { dropUnprovenConnections } from './drop-unproven-connections.js';
  * (the single-use guarantee), sets the password, marks the address
  * verified (the link proved it; when it was not verified yet, the
  * connections made before go: ./drop-unproven-connections.ts), ends every
- * session and refresh token of the user, and records the password.reset
- * event.
+ * session and refresh token of the user and every other link it was mailed
+ * (verification ones too), and records the password.reset event.
  */
 export interface PasswordReset {
   /** POST /api/auth/password/forgot: 202 always (./mail-request.ts). */
@@ -54,6 +54,7 @@ export function createPasswordReset(deps: {
         await dropUnprovenConnections(deps, tx, user, clientAddress);
         await deps.users.update(tx, user.sub, { passwordHash, emailVerified: true, updatedAt: deps.clock.now() });
         await deps.revokeUser(tx, user.sub);
+        await deps.linkTokens.voidAll(tx, user.sub);
         await deps.events.record(tx, { type: 'password.reset', actor: user.sub, subject: user.sub, clientAddress });
       });
     },

@@ -15,6 +15,7 @@ import {
 import { isEmailAllowed } from './email-patterns.js';
 import { insertNewUser, newDatabaseUser } from './new-user.js';
 import { checkNewPassword } from './check-new-password.js';
+import type { RequestRateLimit } from './request-rate-limit.js';
 
 export interface RegistrationInput {
   email: string;
@@ -35,7 +36,8 @@ export interface Registered {
 
 /**
  * Self-registration (DESIGN.md 11, SPEC.md 2.5 registration), as checks in
- * this order: registration.enabled (403 REGISTRATION_DISABLED) → a mail can
+ * this order: registration.enabled (403 REGISTRATION_DISABLED) → the rate
+ * limit per client address (429 TOO_MANY_REQUESTS) → a mail can
  * be sent when one is needed (503 EMAIL_DISABLED) → allowed_email_patterns
  * (403 EMAIL_NOT_ALLOWED) → auth.password_min_length (400
  * PASSWORD_TOO_SHORT) → the required explicit terms are accepted (400
@@ -81,12 +83,15 @@ export function createRegistration(deps: {
   events: EventLog;
   config: { registration: RegistrationConfig; email: EmailConfig; auth: AuthConfig; terms: TermConfig[] };
   hashPassword(plain: string): Promise<string>;
+  /** Per client address only: a limit per e-mail would let anyone hold back someone else's signup. */
+  rateLimit: RequestRateLimit;
   clock: Clock;
 }): Registration {
   const { registration, email, auth, terms } = deps.config;
   return {
     async register(input) {
       if (!registration.enabled) throw registrationDisabled();
+      await deps.rateLimit.count({ clientAddress: input.clientAddress });
       const mustVerify = registration.emailVerificationRequired;
       if (mustVerify && !email.enabled) throw emailDisabled();
       if (!isEmailAllowed(input.email, registration.allowedEmailPatterns)) throw emailNotAllowed();

@@ -44,6 +44,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
 
   const sessions = createSessionService({
     db,
+    transaction,
     sessions: repositories.sessions,
     users,
     security: config.security,
@@ -96,20 +97,16 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
   const confirmation = createPasswordConfirmation({ rateLimit, verifyPassword });
 
   const linkTokens = createLinkTokens({ tokens: repositories.linkTokens, clock });
-  const mailRequest = (template: MailTemplate, scope: string) =>
-    createMailRequest({
+  const requestRateLimit = (scope: string) =>
+    createRequestRateLimit({
       db,
-      outbox,
-      email: config.email,
-      template,
-      rateLimit: createRequestRateLimit({
-        db,
-        counters: repositories.loginRateLimits,
-        limits: config.security.loginRateLimit,
-        clock,
-        scope,
-      }),
+      counters: repositories.loginRateLimits,
+      limits: config.security.loginRateLimit,
+      clock,
+      scope,
     });
+  const mailRequest = (template: MailTemplate, scope: string) =>
+    createMailRequest({ db, outbox, email: config.email, template, rateLimit: requestRateLimit(scope) });
   const registration = createRegistration({
     db,
     transaction,
@@ -119,6 +116,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
     events,
     config,
     hashPassword,
+    rateLimit: requestRateLimit('register'),
     clock,
   });
 
@@ -157,6 +155,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
       sessions: repositories.sessions,
       tokens: repositories.tokens,
       codes: repositories.authorizationCodes,
+      linkTokens,
       confirmation,
       hashPassword,
       auth: config.auth,

@@ -28,6 +28,7 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     },
     async completeSecondFactor(_tx: Tx, idHash: string, amr: string[]) {
       completed.push({ idHash, amr });
+      return `renewed-${completed.length}`;
     },
   } as unknown as SessionService;
   const totp = {
@@ -36,7 +37,8 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     },
   } as unknown as TotpService;
   const passkeys = {
-    async authenticate(response: unknown, pending: { sessionId: string } | null) {
+    async authenticate(response: unknown, pending: { sessionId: string } | null, askedHere: readonly string[]) {
+      expect(askedHere).toEqual(['asked-here']);
       return { user, completesPending: response === 'for-the-pending-sign-in' && pending !== null };
     },
   } as unknown as PasskeyService;
@@ -128,7 +130,10 @@ describe('completing a sign-in', () => {
       code: 'INVALID_CODE',
     });
     expect(completed).toEqual([]);
-    await service.withTotp(pendingSession, '123456', '192.0.2.1');
+    expect(await service.withTotp(pendingSession, '123456', '192.0.2.1')).toEqual({
+      user: pendingSession.user,
+      sessionId: 'renewed-1',
+    });
     expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'otp'] }]);
     expect(recorded).toEqual([
       {
@@ -150,12 +155,13 @@ describe('completing a sign-in', () => {
 
   it('completes the pending session with a passkey asked for it, and signs in anew (hwk) with one asked by nobody', async () => {
     const { service, completed, created, pendingSession, user } = setUp('required', undefined, true);
-    expect(await service.withPasskey('for-the-pending-sign-in', pendingSession, '192.0.2.1')).toEqual({
+    expect(await service.withPasskey('for-the-pending-sign-in', pendingSession, ['asked-here'], '192.0.2.1')).toEqual({
       status: 'completed',
+      sessionId: 'renewed-1',
       user,
     });
     expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'hwk'] }]);
-    expect(await service.withPasskey('passwordless', null, '192.0.2.1')).toEqual({
+    expect(await service.withPasskey('passwordless', null, ['asked-here'], '192.0.2.1')).toEqual({
       status: 'authenticated',
       sessionId: 'raw-1',
       user,

@@ -65,6 +65,8 @@ export const accountsSelectRoute: RouteSpec = {
   checkOrigin: true,
   tags: ['Auth'],
   summary: 'Make a remembered account the signed-in one',
+  description:
+    'The chosen session gets a new `session` cookie value, and the value remembered for it stops working (docs/http-api.md "Session renewal").',
   validate: { payload: Joi.object({ sub: subSchema.required() }).label('SelectAccountRequest') },
   responses: {
     200: {
@@ -85,6 +87,7 @@ export const accountsSelectRoute: RouteSpec = {
       sub,
     );
     setSessionCookie(h, selected.sessionId);
+    setRememberedAccountsCookie(h, deps, selected.cookie);
     return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(selected.session.user)) };
   },
 };

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
 import type { ActiveSession } from '../../accounts/sessions.js';
 import type { RouteSpec } from '../route-definition.js';
-import { sessionOf } from '../auth/cookie-session-auth.js';
+import { sessionOf, setSessionCookie } from '../auth/cookie-session-auth.js';
 import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import {
@@ -85,12 +85,13 @@ export const passkeyRegisterRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { response, name } = request.payload as { response: unknown; name: string };
-    const passkey = await deps.interaction.enrolment.registerPasskey(
+    const { passkey, sessionId } = await deps.interaction.enrolment.registerPasskey(
       caller(request),
       response,
       name,
       addressOf(request),
     );
+    if (sessionId !== null) setSessionCookie(h, sessionId);
     return h.response({ passkey: toPasskeyBody(passkey) }).code(201);
   },
 };

@@ -17,7 +17,7 @@ export const registerRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Create an account with e-mail and password',
   description:
-    'Under `registration.email_verification_required` the account waits for its e-mail to be verified (`status: verification_required`, a verification mail in the locale of `?locale=` or Accept-Language, no session); otherwise it is signed in at once (`status: active` and the `session` cookie). When `auth.second_factor` requires a factor of the new user, the answer is `status: second_factor_required` with `factors` and the cookie holds a pending session, as after a login. Every required term with consent_mode explicit must be in `accepted_terms`; implicit terms are accepted by signing up. Checks, in order: REGISTRATION_DISABLED, EMAIL_DISABLED, EMAIL_NOT_ALLOWED, PASSWORD_TOO_SHORT, TERMS_NOT_ACCEPTED, EMAIL_ALREADY_EXISTS.',
+    'Under `registration.email_verification_required` the account waits for its e-mail to be verified (`status: verification_required`, a verification mail in the locale of `?locale=` or Accept-Language, no session); otherwise it is signed in at once (`status: active` and the `session` cookie). When `auth.second_factor` requires a factor of the new user, the answer is `status: second_factor_required` with `factors` and the cookie holds a pending session, as after a login. Every required term with consent_mode explicit must be in `accepted_terms`; implicit terms are accepted by signing up. Checks, in order: REGISTRATION_DISABLED, TOO_MANY_REQUESTS (per client address, with Retry-After), EMAIL_DISABLED, EMAIL_NOT_ALLOWED, PASSWORD_TOO_SHORT, TERMS_NOT_ACCEPTED, EMAIL_ALREADY_EXISTS.',
   validate: {
     query: localeQuery,
     payload: Joi.object({
@@ -51,6 +51,7 @@ export const registerRoute: RouteSpec = {
     400: errorResponse('VALIDATION_ERROR, PASSWORD_TOO_SHORT or TERMS_NOT_ACCEPTED'),
     403: errorResponse('REGISTRATION_DISABLED, EMAIL_NOT_ALLOWED or ORIGIN_NOT_ALLOWED'),
     409: errorResponse('EMAIL_ALREADY_EXISTS: The provided email is already registered.'),
+    429: errorResponse('TOO_MANY_REQUESTS: too many registrations from this client address; see Retry-After'),
     503: emailDisabledResponse,
   },
   handler: (deps) => async (request, h) => {

@@ -5,6 +5,7 @@ import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { readSessionCookieId, setSessionCookie, sessionOf } from '../auth/cookie-session-auth.js';
 import { addressOf } from '../client-address.js';
+import { challengesAskedHere, rememberChallenge } from '../passkey-challenge-cookie.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
 import { totpCodeSchema, webAuthnOptionsSchema, webAuthnResponseSchema } from '../schemas/second-factor-schemas.js';
@@ -13,8 +14,9 @@ import { signInBody, signInResponse } from './auth-routes.js';
 /**
  * The second step of a sign-in (DESIGN.md 11): the pending session a right
  * password left in the cookie is completed with an authenticator app's
- * code, a recovery code or a passkey, and becomes a signed-in session (the
- * same cookie). A passkey also signs in alone (passwordless). Wrong codes
+ * code, a recovery code or a passkey, and becomes a signed-in session under
+ * a new cookie value (the pending one stops working: docs/http-api.md
+ * "Session renewal"). A passkey also signs in alone (passwordless). Wrong codes
  * count against the login rate limit. See docs/http-api.md.
  */
 const pendingErrors = {
@@ -41,9 +43,14 @@ export const loginTotpRoute: RouteSpec = {
     'Only the pending session of a right password may call it. A code is accepted once, within one 30-second step either side of now.',
   validate: { payload: Joi.object({ code: totpCodeSchema.required() }).label('LoginTotpRequest') },
   responses: { 200: { description: 'Signed in', schema: signedIn }, ...pendingErrors },
-  handler: (deps) => async (request) => {
+  handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const user = await deps.interaction.signIn.withTotp(pendingSession(request), code, addressOf(request));
+    const { user, sessionId } = await deps.interaction.signIn.withTotp(
+      pendingSession(request),
+      code,
+      addressOf(request),
+    );
+    setSessionCookie(h, sessionId);
     return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(user)) };
   },
 };
@@ -68,9 +75,10 @@ export const loginRecoveryCodeRoute: RouteSpec = {
     },
     ...pendingErrors,
   },
-  handler: (deps) => async (request) => {
+  handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
     const result = await deps.interaction.signIn.withRecoveryCode(pendingSession(request), code, addressOf(request));
+    setSessionCookie(h, result.sessionId);
     return {
       user: toSessionUserBody(await deps.admin.userViews.sessionUser(result.user)),
       recovery_codes_left: result.recoveryCodesLeft,
@@ -95,7 +103,7 @@ export const passkeyOptionsRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Options for signing in with a passkey',
   description:
-    "WebAuthn request options for a discoverable credential (pass them to @simplewebauthn/browser's startAuthentication). With the pending session of a right password they complete that sign-in and list the user's passkeys; otherwise they are for a passwordless sign-in. The challenge lives 5 minutes and works once.",
+    "WebAuthn request options for a discoverable credential (pass them to @simplewebauthn/browser's startAuthentication). With the pending session of a right password they complete that sign-in and list the user's passkeys; otherwise they are for a passwordless sign-in. The challenge lives 5 minutes, works once, and only in this browser: the answer adds it to the `passkey_challenge` cookie (sealed, HttpOnly, SameSite=Strict, Path=/api/auth/passkey) that /verify needs.",
   validate: { payload: Joi.object({}).allow(null).label('PasskeyOptionsRequest') },
   responses: {
     200: { description: 'WebAuthn request options', schema: webAuthnOptionsSchema.label('PasskeyRequestOptions') },
@@ -106,6 +114,7 @@ export const passkeyOptionsRoute: RouteSpec = {
     const options = await deps.accounts.passkeys.authenticationOptions(
       pending && { sub: pending.user.sub, sessionId: pending.session.idHash },
     );
+    rememberChallenge(request, h, deps, options.challenge);
     return h.response(options).header('cache-control', 'no-store');
   },
 };
@@ -115,7 +124,7 @@ export const passkeyVerifyRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Sign in with a passkey',
   description:
-    "Verifies the browser's assertion against the challenge of POST /api/auth/passkey/options. It completes the cookie's pending sign-in when the options were asked for it; otherwise it signs in the passkey's user and sets a new `session` cookie. A passkey verified its user, so no other factor is asked.",
+    "Verifies the browser's assertion against the challenge of POST /api/auth/passkey/options. It completes the cookie's pending sign-in when the options were asked for it (under a new `session` cookie value); otherwise it signs in the passkey's user and sets a new `session` cookie. A passkey verified its user, so no other factor is asked.",
   validate: { payload: Joi.object({ response: webAuthnResponseSchema.required() }).label('PasskeyVerifyRequest') },
   responses: {
     200: signInResponse,
@@ -127,11 +136,12 @@ export const passkeyVerifyRoute: RouteSpec = {
     const outcome = await deps.interaction.signIn.withPasskey(
       response,
       await pendingOf(request, deps),
+      challengesAskedHere(request, deps),
       addressOf(request),
     );
+    setSessionCookie(h, outcome.sessionId);
     if (outcome.status === 'completed')
       return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(outcome.user)) };
-    setSessionCookie(h, outcome.sessionId);
     return signInBody(deps, outcome);
   },
 };

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
 import type { ActiveSession } from '../../accounts/sessions.js';
 import type { RouteSpec } from '../route-definition.js';
-import { sessionOf } from '../auth/cookie-session-auth.js';
+import { sessionOf, setSessionCookie } from '../auth/cookie-session-auth.js';
 import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { recoveryCodesSchema, totpCodeSchema } from '../schemas/second-factor-schemas.js';
@@ -60,7 +60,7 @@ export const totpConfirmRoute: RouteSpec = {
   tags: ['User'],
   summary: 'Confirm the authenticator app with its first code',
   description:
-    'Registers the app and answers 10 recovery codes, shown this once. From the pending session of the enrolment at sign-in, it also completes the sign-in.',
+    'Registers the app and answers 10 recovery codes, shown this once. From the pending session of the enrolment at sign-in, it also completes the sign-in under a new `session` cookie value (the pending one stops working).',
   validate: { payload: codePayload('TotpConfirmRequest') },
   responses: {
     200: {
@@ -73,7 +73,12 @@ export const totpConfirmRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const recoveryCodes = await deps.interaction.enrolment.confirmTotp(caller(request), code, addressOf(request));
+    const { recoveryCodes, sessionId } = await deps.interaction.enrolment.confirmTotp(
+      caller(request),
+      code,
+      addressOf(request),
+    );
+    if (sessionId !== null) setSessionCookie(h, sessionId);
     return h.response({ recovery_codes: recoveryCodes }).header('cache-control', 'no-store');
   },
 };

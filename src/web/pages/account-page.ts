@@ -67,7 +67,7 @@ const profileSection: AccountSection = {
         html`
       <p class="note">${t.managed}</p>`
       }
-      <form id="profile-form" class="form" novalidate aria-busy="true"${readOnly && html` data-read-only`}>${errorSummary('profile-summary', common.errorSummary)}${statusRegion('profile-status')}${textField({ id: 'profile-email', name: 'email', label: common.email, type: 'email', value: user.email, readOnly: true })}${nameField('name', t.name, 'name')}${nameField('given_name', t.givenName, 'given-name')}${nameField('family_name', t.familyName, 'family-name')}${localeField}${!readOnly && submitButton(account.save, account.saving)}
+      <form id="profile-form" class="form" method="post" novalidate aria-busy="true"${readOnly && html` data-read-only`}>${errorSummary('profile-summary', common.errorSummary)}${statusRegion('profile-status')}${textField({ id: 'profile-email', name: 'email', label: common.email, type: 'email', value: user.email, readOnly: true })}${nameField('name', t.name, 'name')}${nameField('given_name', t.givenName, 'given-name')}${nameField('family_name', t.familyName, 'family-name')}${localeField}${!readOnly && submitButton(account.save, account.saving)}
       </form>`;
   },
 };
@@ -84,7 +84,7 @@ const passwordSection: AccountSection = {
       <p class="note">${t.managed}</p>`;
     return html`
       <p class="intro">${user.hasPassword ? t.intro : t.setIntro}</p>
-      <form id="password-form" class="form" novalidate>${errorSummary('password-summary', common.errorSummary)}${statusRegion('password-status')}
+      <form id="password-form" class="form" method="post" novalidate>${errorSummary('password-summary', common.errorSummary)}${statusRegion('password-status')}
         <input type="text" name="username" autocomplete="username" value="${user.email}" hidden>${user.hasPassword && passwordField(context, { id: 'current-password', label: common.currentPassword, autocomplete: 'current-password', required: true, maxLength: 1024 })}${newPasswordField(context, { id: 'new-password', label: common.newPassword })}${submitButton(user.hasPassword ? t.submit : t.setSubmit, t.submitting)}
       </form>`;
   },
@@ -112,7 +112,7 @@ function codeConfirmation(
   return html`
       <div id="${id}-box" hidden>
         <button type="button" id="${id}-start" class="${options.danger ? 'danger-outline' : 'secondary'}" aria-expanded="false" aria-controls="${id}-form">${options.start}</button>
-        <form id="${id}-form" class="form confirm" novalidate hidden>
+        <form id="${id}-form" class="form confirm" method="post" novalidate hidden>
           <h3>${options.heading}</h3>${errorSummary(`${id}-summary`, context.text.pages.common.errorSummary)}${codeField({ id: `${id}-code`, label: f.confirmLabel, hint: options.hint })}
           <div class="actions">
             <button type="button" id="${id}-cancel" class="secondary">${f.cancel}</button>${submitButton(options.confirm, options.busy, options.danger ? 'danger' : 'primary')}
@@ -226,7 +226,7 @@ const dangerSection: AccountSection = {
       <h3>${t.title}</h3>
       <p>${formatMessage(t.intro, { days: context.config.accountDeletion.gracePeriodDays })}</p>
       <button type="button" id="delete-start" class="danger-outline" aria-expanded="false" aria-controls="delete-form">${t.start}</button>
-      <form id="delete-form" class="form confirm" novalidate hidden>
+      <form id="delete-form" class="form confirm" method="post" novalidate hidden>
         <h4>${t.confirmHeading}</h4>${errorSummary('delete-summary', common.errorSummary)}${
           user.hasPassword
             ? html`

@@ -36,7 +36,7 @@ export function authenticatorAppSetup(context: PageContext): SafeHtml {
         <img id="app-qr" class="qr-code" width="200" height="200" alt="${formatMessage(t.qrAlt, { brand: context.config.branding.name })}">
         <p>${t.manual}</p>
         <p><code id="app-secret" class="secret-key"></code></p>
-        <form id="app-confirm-form" class="form" novalidate>${errorSummary('app-confirm-summary', context.text.pages.common.errorSummary)}${codeField({ id: 'app-code', label: t.confirmLabel, hint: t.confirmHint })}
+        <form id="app-confirm-form" class="form" method="post" novalidate>${errorSummary('app-confirm-summary', context.text.pages.common.errorSummary)}${codeField({ id: 'app-code', label: t.confirmLabel, hint: t.confirmHint })}
           <div class="actions">
             <button type="button" id="app-cancel" class="secondary">${t.cancel}</button>${submitButton(t.confirm, t.confirming)}
           </div>
@@ -66,6 +66,6 @@ export function recoveryCodesReveal(context: PageContext): SafeHtml {
 export function passkeyCreation(context: PageContext, submitLabel: string): SafeHtml {
   const t = context.text.pages.factors;
   return html`
-      <form id="passkey-form" class="form" novalidate>${errorSummary('passkey-summary', context.text.pages.common.errorSummary)}${statusRegion('passkey-status')}${textField({ id: 'passkey-name', name: 'name', label: t.passkeyName, hint: t.passkeyNameHint, value: t.passkeyDefaultName, required: true, maxLength: 100 })}${submitButton(submitLabel, t.passkeyWaiting)}
+      <form id="passkey-form" class="form" method="post" novalidate>${errorSummary('passkey-summary', context.text.pages.common.errorSummary)}${statusRegion('passkey-status')}${textField({ id: 'passkey-name', name: 'name', label: t.passkeyName, hint: t.passkeyNameHint, value: t.passkeyDefaultName, required: true, maxLength: 100 })}${submitButton(submitLabel, t.passkeyWaiting)}
       </form>`;
 }

@@ -23,7 +23,7 @@ export function renderForgotPasswordPage(context: PageContext): { status: number
   const body = html`    <div id="forgot-step">
     <h1>${t.heading}</h1>
     <p class="intro">${t.intro}</p>
-    <form id="forgot-form" class="form" novalidate>${errorSummary('forgot-summary', common.errorSummary)}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'username', required: true, maxLength: 320 })}${submitButton(t.submit, t.submitting)}
+    <form id="forgot-form" class="form" method="post" novalidate>${errorSummary('forgot-summary', common.errorSummary)}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'username', required: true, maxLength: 320 })}${submitButton(t.submit, t.submitting)}
     </form>
     </div>
     <div id="forgot-sent" hidden>

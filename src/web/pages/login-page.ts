@@ -59,7 +59,7 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
       <ul id="account-list" class="account-list"></ul>
       <p class="divider"><span>${t.useAnotherAccount}</span></p>
     </section>
-    <form id="login-form" class="form" novalidate>${errorSummary('login-summary', common.errorSummary, banner)}
+    <form id="login-form" class="form" method="post" novalidate>${errorSummary('login-summary', common.errorSummary, banner)}
       <div id="resend-verification" class="inline-action" hidden>
         <button type="button" id="resend-button" class="secondary" data-busy-label="${t.resending}">${t.resendVerification}</button>
       </div>${statusRegion('login-status')}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'username webauthn', required: true, value: page.loginHint, maxLength: 320 })}${passwordField(context, { id: 'password', label: common.password, autocomplete: 'current-password', required: true, maxLength: 1024 })}${submitButton(t.submit, t.submitting)}

@@ -37,7 +37,7 @@ export function renderRegisterPage(context: PageContext, page: RegisterPage): { 
   const notice = signupNotice(context);
   const body = html`    <div id="register-step">
     <h1>${heading}</h1>
-    <form id="register-form" class="form" novalidate>${errorSummary('register-summary', common.errorSummary)}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'email', required: true, maxLength: 320 })}${newPasswordField(context, { id: 'password', label: common.password })}${explicitTerms(context)}${
+    <form id="register-form" class="form" method="post" novalidate>${errorSummary('register-summary', common.errorSummary)}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'email', required: true, maxLength: 320 })}${newPasswordField(context, { id: 'password', label: common.password })}${explicitTerms(context)}${
       notice &&
       html`
       <div class="signup-notice">${notice}</div>`

@@ -16,7 +16,7 @@ export function renderResetPasswordPage(context: PageContext, page: { hasToken: 
   const newLink = html`<a href="${pageHref(context, '/forgot-password')}">${t.requestNewLink}</a>`;
   const form = page.hasToken
     ? html`
-    <form id="reset-form" class="form" novalidate>${errorSummary('reset-summary', common.errorSummary)}${newPasswordField(context, { id: 'password', label: common.newPassword })}${submitButton(t.submit, t.submitting)}
+    <form id="reset-form" class="form" method="post" novalidate>${errorSummary('reset-summary', common.errorSummary)}${newPasswordField(context, { id: 'password', label: common.newPassword })}${submitButton(t.submit, t.submitting)}
     </form>
     <p class="form-links" id="reset-new-link" hidden>${newLink}</p>`
     : html`

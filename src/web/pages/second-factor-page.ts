@@ -39,12 +39,12 @@ export function renderSecondFactorPage(context: PageContext, page: SecondFactorP
     body = html`    <h1 id="page-heading" tabindex="-1">${t.heading}</h1>${signingInAs}${
       page.factors.includes('totp') &&
       html`
-    <form id="totp-form" class="form" novalidate>${errorSummary('totp-summary', common.errorSummary)}${codeField({ id: 'totp-code', label: t.codeLabel, hint: t.codeHint })}${submitButton(t.verify, t.verifying)}
+    <form id="totp-form" class="form" method="post" novalidate>${errorSummary('totp-summary', common.errorSummary)}${codeField({ id: 'totp-code', label: t.codeLabel, hint: t.codeHint })}${submitButton(t.verify, t.verifying)}
     </form>`
     }${
       page.factors.includes('recovery_code') &&
       html`
-    <form id="recovery-form" class="form" novalidate hidden>${errorSummary('recovery-summary', common.errorSummary)}${textField({ id: 'recovery-code', name: 'code', label: t.recoveryLabel, hint: t.recoveryHint, required: true, maxLength: 64, autocomplete: 'off' })}${submitButton(t.verify, t.verifying)}
+    <form id="recovery-form" class="form" method="post" novalidate hidden>${errorSummary('recovery-summary', common.errorSummary)}${textField({ id: 'recovery-code', name: 'code', label: t.recoveryLabel, hint: t.recoveryHint, required: true, maxLength: 64, autocomplete: 'off' })}${submitButton(t.verify, t.verifying)}
     </form>
     <div id="recovery-done" hidden>${statusRegion('recovery-status')}
       <div class="stack"><a id="recovery-continue" class="button primary" href="/">${t.continue}</a></div>

@@ -33,7 +33,7 @@ export function renderTermsPage(context: PageContext, page: TermsPage): string {
   const versionOf = (term: TermRecord) => ({ id: term.id, version: term.version });
   const body = html`    <h1>${heading}</h1>
     <p class="intro">${page.required.length > 0 ? t.intro : t.introUpdated}</p>
-    <form id="terms-form" class="form" novalidate>${errorSummary('terms-summary', context.text.pages.common.errorSummary)}${termBoxes(context, page.required, true)}${termBoxes(context, page.optional, false)}${implicitNotice(context, page.implicit)}
+    <form id="terms-form" class="form" method="post" novalidate>${errorSummary('terms-summary', context.text.pages.common.errorSummary)}${termBoxes(context, page.required, true)}${termBoxes(context, page.optional, false)}${implicitNotice(context, page.implicit)}
       <div class="actions">
         <button type="button" id="decline" class="secondary">${t.decline}</button>
         ${submitButton(t.continue, t.working)}

@@ -26,7 +26,7 @@ export function renderVerifyEmailPage(context: PageContext, page: { hasToken: bo
     <div id="verify-failed"${page.hasToken && html` hidden`}>
       <h1 tabindex="-1">${t.failedHeading}</h1>
       <p>${t.failedMessage}</p>
-      <form id="resend-form" class="form" novalidate>${errorSummary('resend-summary', common.errorSummary)}${statusRegion('resend-status')}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'email', required: true, maxLength: 320 })}${submitButton(t.resend, t.resending)}
+      <form id="resend-form" class="form" method="post" novalidate>${errorSummary('resend-summary', common.errorSummary)}${statusRegion('resend-status')}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'email', required: true, maxLength: 320 })}${submitButton(t.resend, t.resending)}
       </form>
       <p class="form-links"><a href="${pageHref(context, '/login')}">${common.backToSignIn}</a></p>
     </div>`;
