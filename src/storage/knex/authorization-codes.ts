@@ -2,6 +2,7 @@ import type { AuthorizationCodeRepository } from '../repositories.js';
 import type { AuthorizationCodeRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
 import { parseAmr } from './parse-amr.js';
+import type { DbInteger } from './db-integer.js';
 
 interface AuthorizationCodeRow {
   code_hash: string;
@@ -13,12 +14,12 @@ interface AuthorizationCodeRow {
   nonce: string | null;
   code_challenge: string | null;
   code_challenge_method: string | null;
-  auth_time: number;
+  auth_time: DbInteger;
   amr: string | null;
   session_id: string | null;
-  expires_at: number;
-  consumed_at: number | null;
-  created_at: number;
+  expires_at: DbInteger;
+  consumed_at: DbInteger | null;
+  created_at: DbInteger;
 }
 
 function fromRow(row: AuthorizationCodeRow): AuthorizationCodeRecord {

@@ -3,21 +3,22 @@ import type { BackgroundJobRecord, BackgroundJobState, JobLease } from '../../mo
 import { isPostgres } from './connect.js';
 import type { Knex } from 'knex';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface JobRow {
   id: string;
   kind: string;
   payload: string;
   state: BackgroundJobState;
-  attempts: number;
-  max_attempts: number;
-  run_at: number;
+  attempts: DbInteger;
+  max_attempts: DbInteger;
+  run_at: DbInteger;
   lease_owner: string | null;
-  lease_expires_at: number | null;
+  lease_expires_at: DbInteger | null;
   last_error: string | null;
-  created_at: number;
-  updated_at: number;
-  finished_at: number | null;
+  created_at: DbInteger;
+  updated_at: DbInteger;
+  finished_at: DbInteger | null;
 }
 
 const terminalStates: BackgroundJobState[] = ['succeeded', 'failed'];
@@ -163,7 +164,7 @@ export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
       .whereIn('state', terminalStates)
       .andWhere('finished_at', '<', before)
       .limit(limit);
-    return Number(await tx('background_jobs').whereIn('id', batch).del());
+    return await tx('background_jobs').whereIn('id', batch).del();
   },
 });
 

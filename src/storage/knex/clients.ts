@@ -3,6 +3,7 @@ import type { ClientRecord } from '../../model/index.js';
 import { inBatches } from './in-batches.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface ClientRow {
   client_id: string;
@@ -17,8 +18,8 @@ interface ClientRow {
   skip_consent: boolean | number;
   id_token_signed_response_alg: ClientRecord['idTokenSignedResponseAlg'];
   managed_by: ClientRecord['managedBy'];
-  created_at: number;
-  updated_at: number;
+  created_at: DbInteger;
+  updated_at: DbInteger;
 }
 
 type ClientChanges = Partial<Omit<ClientRecord, 'clientId' | 'createdAt'>>;
@@ -80,7 +81,7 @@ export const knexClientRepository = onKnex<ClientRepository>({
   },
 
   async listAll(tx) {
-    const rows = (await tx<ClientRow>('clients').orderBy('client_id')) as ClientRow[];
+    const rows = await tx<ClientRow>('clients').orderBy('client_id');
     return rows.map(fromRow);
   },
 

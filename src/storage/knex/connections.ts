@@ -1,13 +1,14 @@
 import type { ConnectionRepository } from '../repositories.js';
 import type { ConnectionRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface ConnectionRow {
   provider_id: string;
   subject: string;
   sub: string;
   email: string | null;
-  linked_at: number;
+  linked_at: DbInteger;
 }
 
 function fromRow(row: ConnectionRow): ConnectionRecord {

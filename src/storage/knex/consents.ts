@@ -1,12 +1,13 @@
 import type { ConsentRepository } from '../repositories.js';
 import type { ConsentRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface ConsentRow {
   sub: string;
   client_id: string;
   scopes: string;
-  granted_at: number;
+  granted_at: DbInteger;
 }
 
 function fromRow(row: ConsentRow): ConsentRecord {

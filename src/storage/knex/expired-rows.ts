@@ -11,6 +11,6 @@ export const knexExpiredRowsRepository = onKnex<ExpiredRowsRepository>({
   async deleteBatch(tx, { table, column, before, limit }) {
     const rowId = isPostgres(tx) ? 'ctid' : 'rowid';
     const batch = tx(table).select(rowId).where(column, '<', before).limit(limit);
-    return Number(await tx(table).whereIn(rowId, batch).del());
+    return await tx(table).whereIn(rowId, batch).del();
   },
 });

@@ -1,6 +1,7 @@
 import type { IdentityProviderRepository } from '../repositories.js';
 import type { IdentityProviderRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface IdentityProviderRow {
   id: string;
@@ -16,8 +17,8 @@ interface IdentityProviderRow {
   email_url: string | null;
   scopes: string;
   email_conflict_strategy: IdentityProviderRecord['emailConflictStrategy'];
-  created_at: number;
-  updated_at: number;
+  created_at: DbInteger;
+  updated_at: DbInteger;
 }
 
 function fromRow(row: IdentityProviderRow): IdentityProviderRecord {
@@ -68,7 +69,7 @@ export const knexIdentityProviderRepository = onKnex<IdentityProviderRepository>
   },
 
   async listAll(tx) {
-    const rows = (await tx<IdentityProviderRow>('identity_providers').orderBy('id')) as IdentityProviderRow[];
+    const rows = await tx<IdentityProviderRow>('identity_providers').orderBy('id');
     return rows.map(fromRow);
   },
 

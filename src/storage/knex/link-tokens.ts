@@ -1,15 +1,16 @@
 import type { LinkTokenRepository } from '../repositories.js';
 import type { LinkTokenPurpose, LinkTokenRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface LinkTokenRow {
   token_hash: string;
   sub: string;
   purpose: LinkTokenPurpose;
   email: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
+  created_at: DbInteger;
+  expires_at: DbInteger;
+  used_at: DbInteger | null;
 }
 
 function fromRow(row: LinkTokenRow): LinkTokenRecord {

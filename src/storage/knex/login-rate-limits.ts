@@ -1,11 +1,12 @@
 import type { LoginRateLimitRepository } from '../repositories.js';
 import type { LoginRateLimitCounter } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface CounterRow {
   key: string;
-  failures: number;
-  window_started_at: number;
+  failures: DbInteger;
+  window_started_at: DbInteger;
 }
 
 const counterFromRow = (row: CounterRow): LoginRateLimitCounter => ({

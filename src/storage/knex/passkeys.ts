@@ -2,6 +2,7 @@ import type { PasskeyRepository } from '../repositories.js';
 import type { PasskeyDeviceType, PasskeyRecord } from '../../model/index.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface PasskeyRow {
   id: string;
@@ -9,12 +10,12 @@ interface PasskeyRow {
   credential_id: string;
   name: string;
   public_key: string;
-  sign_count: number;
+  sign_count: DbInteger;
   transports: string;
   device_type: PasskeyDeviceType;
   backed_up: boolean | number;
-  created_at: number;
-  last_used_at: number | null;
+  created_at: DbInteger;
+  last_used_at: DbInteger | null;
 }
 
 function fromRow(row: PasskeyRow): PasskeyRecord {

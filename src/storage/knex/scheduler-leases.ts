@@ -1,16 +1,17 @@
 import type { SchedulerLeaseRepository } from '../repositories.js';
 import type { SchedulerLeaseRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface LeaseRow {
   name: string;
   owner: string | null;
-  expires_at: number | null;
-  last_tick_at: number;
-  last_started_at: number | null;
-  last_finished_at: number | null;
+  expires_at: DbInteger | null;
+  last_tick_at: DbInteger;
+  last_started_at: DbInteger | null;
+  last_finished_at: DbInteger | null;
   last_error: string | null;
-  updated_at: number;
+  updated_at: DbInteger;
 }
 
 /** One lease row per schedule (migrations/0005_jobs.js): the database mode's guard against running a tick twice. */

@@ -3,14 +3,15 @@ import type { SessionRecord } from '../../model/index.js';
 import type { Knex } from 'knex';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface SessionRow {
   id_hash: string;
   sub: string;
-  created_at: number;
-  last_seen_at: number;
-  expires_at: number;
-  auth_time: number;
+  created_at: DbInteger;
+  last_seen_at: DbInteger;
+  expires_at: DbInteger;
+  auth_time: DbInteger;
   amr: string;
   second_factor_pending: boolean | number;
 }

@@ -1,15 +1,16 @@
 import type { SigningKeyRepository } from '../repositories.js';
 import type { SigningKeyRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface SigningKeyRow {
   kid: string;
-  generation: number;
+  generation: DbInteger;
   alg: SigningKeyRecord['alg'];
   public_jwk: string;
   private_key: string;
-  created_at: number;
-  retire_at: number | null;
+  created_at: DbInteger;
+  retire_at: DbInteger | null;
 }
 
 function fromRow(row: SigningKeyRow): SigningKeyRecord {
@@ -26,14 +27,14 @@ function fromRow(row: SigningKeyRow): SigningKeyRecord {
 
 export const knexSigningKeyRepository = onKnex<SigningKeyRepository>({
   async listLive(tx, now) {
-    const rows = (await tx<SigningKeyRow>('signing_keys')
+    const rows = await tx<SigningKeyRow>('signing_keys')
       .where((q) => q.whereNull('retire_at').orWhere('retire_at', '>', now))
-      .orderBy('generation', 'desc')) as SigningKeyRow[];
+      .orderBy('generation', 'desc');
     return rows.map(fromRow);
   },
 
   async listAll(tx) {
-    const rows = (await tx<SigningKeyRow>('signing_keys').orderBy('generation', 'desc')) as SigningKeyRow[];
+    const rows = await tx<SigningKeyRow>('signing_keys').orderBy('generation', 'desc');
     return rows.map(fromRow);
   },
 

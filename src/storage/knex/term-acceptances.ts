@@ -1,12 +1,13 @@
 import type { TermAcceptanceRepository } from '../repositories.js';
 import type { TermAcceptanceRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface TermAcceptanceRow {
   sub: string;
   term_id: string;
   version: string;
-  accepted_at: number;
+  accepted_at: DbInteger;
 }
 
 export const knexTermAcceptanceRepository = onKnex<TermAcceptanceRepository>({

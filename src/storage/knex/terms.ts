@@ -1,6 +1,7 @@
 import type { TermRepository } from '../repositories.js';
 import type { TermContentRecord, TermRecord, TermVersionRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface TermRow {
   id: string;
@@ -8,15 +9,15 @@ interface TermRow {
   consent_mode: TermRecord['consentMode'];
   version: string;
   content: string;
-  created_at: number;
-  updated_at: number;
+  created_at: DbInteger;
+  updated_at: DbInteger;
 }
 
 interface TermVersionRow {
   term_id: string;
   version: string;
   content: string;
-  created_at: number;
+  created_at: DbInteger;
 }
 
 function fromRow(row: TermRow): TermRecord {
@@ -47,7 +48,7 @@ export const knexTermRepository = onKnex<TermRepository>({
   },
 
   async listAll(tx) {
-    const rows = (await tx<TermRow>('terms').orderBy('id')) as TermRow[];
+    const rows = await tx<TermRow>('terms').orderBy('id');
     return rows.map(fromRow);
   },
 
@@ -76,9 +77,9 @@ export const knexTermRepository = onKnex<TermRepository>({
   },
 
   async listVersions(tx, termId) {
-    const rows = (await tx<TermVersionRow>('term_versions')
+    const rows = await tx<TermVersionRow>('term_versions')
       .where({ term_id: termId })
-      .orderBy([{ column: 'created_at' }, { column: 'version' }])) as TermVersionRow[];
+      .orderBy([{ column: 'created_at' }, { column: 'version' }]);
     return rows.map(fromVersionRow);
   },
 });

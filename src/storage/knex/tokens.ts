@@ -4,18 +4,19 @@ import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
 import { parseAmr } from './parse-amr.js';
+import type { DbInteger } from './db-integer.js';
 
 interface GrantRow {
   grant_id: string;
   client_id: string;
   sub: string;
   scopes: string;
-  auth_time: number;
+  auth_time: DbInteger;
   amr: string | null;
   session_id: string | null;
-  revoked_at: number | null;
-  expires_at: number;
-  created_at: number;
+  revoked_at: DbInteger | null;
+  expires_at: DbInteger;
+  created_at: DbInteger;
 }
 
 interface RefreshTokenRow {
@@ -24,14 +25,14 @@ interface RefreshTokenRow {
   client_id: string;
   sub: string;
   scopes: string;
-  expires_at: number;
-  rotated_at: number | null;
-  revoked_at: number | null;
-  created_at: number;
+  expires_at: DbInteger;
+  rotated_at: DbInteger | null;
+  revoked_at: DbInteger | null;
+  created_at: DbInteger;
 }
 
 const splitScopes = (scopes: string) => (scopes === '' ? [] : scopes.split(' '));
-const optionalNumber = (value: number | null) => (value === null ? null : Number(value));
+const optionalNumber = (value: DbInteger | null) => (value === null ? null : Number(value));
 
 function grantFromRow(row: GrantRow): GrantRecord {
   return {

@@ -2,16 +2,17 @@ import type { TotpRepository } from '../repositories.js';
 import type { TotpCredentialRecord } from '../../model/index.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface TotpRow {
   sub: string;
   secret: string;
-  confirmed_at: number | null;
-  last_used_step: number | null;
-  created_at: number;
+  confirmed_at: DbInteger | null;
+  last_used_step: DbInteger | null;
+  created_at: DbInteger;
 }
 
-const optionalNumber = (value: number | null) => (value === null ? null : Number(value));
+const optionalNumber = (value: DbInteger | null) => (value === null ? null : Number(value));
 
 function fromRow(row: TotpRow): TotpCredentialRecord {
   return {

@@ -1,6 +1,7 @@
 import type { UpstreamStateRepository } from '../repositories.js';
 import type { UpstreamStateRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface UpstreamStateRow {
   state_hash: string;
@@ -9,9 +10,9 @@ interface UpstreamStateRow {
   intent: string;
   return_to: string;
   link_sub: string | null;
-  created_at: number;
-  expires_at: number;
-  consumed_at: number | null;
+  created_at: DbInteger;
+  expires_at: DbInteger;
+  consumed_at: DbInteger | null;
 }
 
 function fromRow(row: UpstreamStateRow): UpstreamStateRecord {

@@ -6,6 +6,7 @@ import { inBatches } from './in-batches.js';
 import { isPostgres } from './connect.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface UserRow {
   sub: string;
@@ -21,9 +22,9 @@ interface UserRow {
   given_name: string | null;
   family_name: string | null;
   locale: string | null;
-  deleted_at: number | null;
-  created_at: number;
-  updated_at: number;
+  deleted_at: DbInteger | null;
+  created_at: DbInteger;
+  updated_at: DbInteger;
 }
 
 type UserChanges = Partial<Omit<UserRecord, 'sub' | 'createdAt'>>;
@@ -135,7 +136,7 @@ export const knexUserRepository = onKnex<UserRepository>({
   },
 
   async listByManager(tx, managedBy) {
-    const rows = (await tx<UserRow>('users').where({ managed_by: managedBy }).orderBy('sub')) as UserRow[];
+    const rows = await tx<UserRow>('users').where({ managed_by: managedBy }).orderBy('sub');
     return rows.map(fromRow);
   },
 
@@ -143,10 +144,10 @@ export const knexUserRepository = onKnex<UserRepository>({
     const offset = (query.page - 1) * query.pageSize;
     const page = tx<UserRow>('users');
     applyListFilters(page, query, isPostgres(tx));
-    const rows = (await page
+    const rows = await page
       .orderBy([{ column: 'email_normalized' }, { column: 'sub' }])
       .limit(query.pageSize)
-      .offset(offset)) as UserRow[];
+      .offset(offset);
     // A partly filled page is the last one: the total is known without a
     // second scan (a narrow search over 100,000 users then costs one scan).
     if (rows.length > 0 && rows.length < query.pageSize)
@@ -210,7 +211,7 @@ export const knexUserRepository = onKnex<UserRepository>({
       .ignore();
     let erased = 0;
     for (const list of oneOfLists(tx, subs))
-      erased += Number(await whereOneOf(tx, 'users', 'sub', list).whereNotNull('deleted_at').delete());
+      erased += await whereOneOf(tx, 'users', 'sub', list).whereNotNull('deleted_at').delete();
     return erased;
   },
 

@@ -1,14 +1,15 @@
 import type { WebAuthnChallengeRepository } from '../repositories.js';
-import type { WebAuthnCeremony, WebAuthnChallengeRecord } from '../../model/index.js';
+import type { WebAuthnCeremony } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import type { DbInteger } from './db-integer.js';
 
 interface ChallengeRow {
   challenge: string;
   purpose: WebAuthnCeremony;
   sub: string | null;
   session_id: string | null;
-  expires_at: number;
-  created_at: number;
+  expires_at: DbInteger;
+  created_at: DbInteger;
 }
 
 export const knexWebAuthnChallengeRepository = onKnex<WebAuthnChallengeRepository>({
