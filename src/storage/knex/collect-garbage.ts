@@ -21,7 +21,7 @@ function olderThan(table: string, column: string, before: number): DeleteBatch {
   return async (tx, limit) => {
     const rowId = isPostgres(tx) ? 'ctid' : 'rowid';
     const batch = tx(table).select(rowId).where(column, '<', before).limit(limit);
-    return Number(await tx(table).whereIn(rowId, batch).del());
+    return tx(table).whereIn(rowId, batch).del();
   };
 }
 
