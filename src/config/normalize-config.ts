@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { ConfigFile, ClientFile, IdentityProviderFile, TermFile, UserFile } from './file-types.js';
 import type { ClientConfig, Config, IdentityProviderConfig, TermConfig, UserConfig } from './types.js';
+import { clientFields } from '../model/client-fields.js';
+import { copyFromFile, type CopiedProperty } from '../model/entity-fields.js';
 import { processInstanceId } from './process-instance-id.js';
 import { normalizeTrustProxy } from './normalize-trust-proxy.js';
 
@@ -149,18 +151,11 @@ function normalizeIdentityProvider(p: IdentityProviderFile): IdentityProviderCon
 
 function normalizeClient(c: ClientFile): ClientConfig {
   return {
+    ...(copyFromFile(clientFields, c) as Pick<ClientConfig, CopiedProperty<typeof clientFields>>),
     clientId: c.client_id,
     name: c.name ?? c.client_id,
     clientSecret: c.client_secret ?? null,
     clientSecretHash: c.client_secret_hash ?? null,
-    redirectUris: c.redirect_uris,
-    postLogoutRedirectUris: c.post_logout_redirect_uris,
-    grantTypes: c.grant_types,
-    tokenEndpointAuthMethod: c.token_endpoint_auth_method,
-    scopes: c.scopes,
-    requirePkce: c.require_pkce,
-    skipConsent: c.skip_consent,
-    idTokenSignedResponseAlg: c.id_token_signed_response_alg,
   };
 }
 

@@ -6,14 +6,10 @@
  */
 
 import type { BlockList } from 'node:net';
-import type {
-  ClientAuthMethod,
-  ClientGrantType,
-  EmailConflictStrategy,
-  IdentityProviderType,
-  SigningAlgorithm,
-  UserRole,
-} from '../model/index.js';
+import type { ClientRecord } from '../model/clients.js';
+import type { clientFields } from '../model/client-fields.js';
+import type { CopiedProperty } from '../model/entity-fields.js';
+import type { EmailConflictStrategy, IdentityProviderType, SigningAlgorithm, UserRole } from '../model/index.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -129,22 +125,16 @@ export interface IdentityProviderConfig {
   emailConflictStrategy: EmailConflictStrategy;
 }
 
-export interface ClientConfig {
-  clientId: string;
-  name: string;
+/**
+ * A client as the file declares it: the fields src/model/client-fields.ts
+ * copies, and the secret as written (hashed into the record by apply).
+ */
+export type ClientConfig = Pick<ClientRecord, 'clientId' | 'name' | CopiedProperty<typeof clientFields>> & {
   /** Plaintext secret from the file (usually `${ENV}`); never printed. */
   clientSecret: string | null;
   /** Pre-hashed secret (argon2id PHC string) as an alternative to clientSecret. */
   clientSecretHash: string | null;
-  redirectUris: string[];
-  postLogoutRedirectUris: string[];
-  grantTypes: ClientGrantType[];
-  tokenEndpointAuthMethod: ClientAuthMethod;
-  scopes: string[];
-  requirePkce: boolean;
-  skipConsent: boolean;
-  idTokenSignedResponseAlg: SigningAlgorithm;
-}
+};
 
 export interface UserConfig {
   sub: string;

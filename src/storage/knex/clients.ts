@@ -3,24 +3,10 @@ import type { ClientRecord } from '../../model/index.js';
 import { inBatches } from './in-batches.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
-import { boolean, defineTable, list, nullable, text, timestamp, type Row } from './define-table.js';
+import { tableOf, type Row } from './define-table.js';
+import { clientFields } from '../../model/client-fields.js';
 
-const clients = defineTable<ClientRecord>('clients', {
-  clientId: ['client_id', text()],
-  name: ['name', text()],
-  secretHash: ['secret_hash', nullable(text())],
-  redirectUris: ['redirect_uris', list()],
-  postLogoutRedirectUris: ['post_logout_redirect_uris', list()],
-  grantTypes: ['grant_types', list()],
-  tokenEndpointAuthMethod: ['token_endpoint_auth_method', text()],
-  scopes: ['scopes', list()],
-  requirePkce: ['require_pkce', boolean],
-  skipConsent: ['skip_consent', boolean],
-  idTokenSignedResponseAlg: ['id_token_signed_response_alg', text()],
-  managedBy: ['managed_by', text()],
-  createdAt: ['created_at', timestamp],
-  updatedAt: ['updated_at', timestamp],
-});
+const clients = tableOf<ClientRecord, typeof clientFields>('clients', clientFields);
 
 /**
  * Rows per insert statement: knex writes a multi-row insert on SQLite as a

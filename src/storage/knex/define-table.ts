@@ -6,6 +6,8 @@
  * list is always a JSON array, migration 0019).
  */
 
+import type { EntityField, StoredAs } from '../../model/entity-fields.js';
+
 /** A stored row or a part of one, by column name. */
 export type Row = Record<string, unknown>;
 
@@ -85,4 +87,28 @@ export function defineTable<R>(name: string, fields: TableColumns<R>): Table<R> 
     toRow: (record) => toColumns(record),
     toColumns,
   };
+}
+
+const codecs = {
+  text: text(),
+  'nullable text': nullable(text()),
+  boolean,
+  list: list(),
+  timestamp,
+} satisfies Record<StoredAs, unknown>;
+
+/** Compiles only when the field table has a row for every property of the record, else names the missing ones. */
+type EveryProperty<R, F extends readonly EntityField<R>[]> =
+  Exclude<keyof R, F[number]['property']> extends never
+    ? unknown
+    : { missing: Exclude<keyof R, F[number]['property']> };
+
+/** The table of a config-managed entity, from its field table (src/model/entity-fields.ts). */
+export function tableOf<R, const F extends readonly EntityField<R>[]>(
+  name: string,
+  fields: F & EveryProperty<R, F>,
+): Table<R> {
+  const columns = Object.fromEntries(fields.map((f) => [f.property, [f.column, codecs[f.storedAs]]]));
+  // Each codec decodes to its StoredAs type, which the record type declares for that property.
+  return defineTable<R>(name, columns as unknown as TableColumns<R>);
 }
