@@ -18,7 +18,9 @@ export interface FieldSpec<T> {
 /** The planned fields of a field table (src/model/entity-fields.ts): those the config file declares. */
 export function plannedFields<T>(fields: readonly EntityField<T>[]): FieldSpec<T>[] {
   return fields.flatMap((f) =>
-    f.file === undefined ? [] : [{ field: f.file, property: f.property, ...(f.sensitive && { sensitive: true }) }],
+    f.file === undefined
+      ? []
+      : [{ field: f.file, property: f.property, sensitive: f.sensitive === true, optional: f.optional === true }],
   );
 }
 

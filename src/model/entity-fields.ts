@@ -7,7 +7,7 @@
  */
 
 /** How a field's value is stored in its column (src/storage/knex/define-table.ts holds the codec of each). */
-export type StoredAs = 'text' | 'nullable text' | 'boolean' | 'list' | 'timestamp';
+export type StoredAs = 'text' | 'nullable text' | 'boolean' | 'list' | 'json' | 'timestamp' | 'nullable timestamp';
 
 export interface EntityField<R> {
   property: keyof R & string;
@@ -19,6 +19,8 @@ export interface EntityField<R> {
   copied?: true;
   /** Holds a hash or fingerprint of a secret: compared by it, always shown as (sensitive). */
   sensitive?: true;
+  /** Left out of a planned create while it has no value (a profile field the file does not declare). */
+  optional?: true;
 }
 
 /** The properties a field table copies from the file unchanged. */

@@ -94,7 +94,9 @@ const codecs = {
   'nullable text': nullable(text()),
   boolean,
   list: list(),
+  json: json(),
   timestamp,
+  'nullable timestamp': nullable(timestamp),
 } satisfies Record<StoredAs, unknown>;
 
 /** Compiles only when the field table has a row for every property of the record, else names the missing ones. */

@@ -1,25 +1,16 @@
 import type { IdentityProviderRepository } from '../repositories.js';
 import type { IdentityProviderRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
-import { boolean, defineTable, list, nullable, text, timestamp, type Row } from './define-table.js';
+import { tableOf, type Row } from './define-table.js';
+import { identityProviderFields } from '../../model/identity-provider-fields.js';
 
-const providers = defineTable<IdentityProviderRecord>('identity_providers', {
-  id: ['id', text()],
-  type: ['type', text()],
-  enabled: ['enabled', boolean],
-  displayName: ['display_name', nullable(text())],
-  iconUrl: ['icon_url', nullable(text())],
-  clientId: ['client_id', text()],
-  clientSecretFingerprint: ['client_secret_fingerprint', text()],
-  authorizationUrl: ['authorization_url', nullable(text())],
-  tokenUrl: ['token_url', nullable(text())],
-  userinfoUrl: ['userinfo_url', nullable(text())],
-  emailUrl: ['email_url', nullable(text())],
-  scopes: ['scopes', list()],
-  emailConflictStrategy: ['email_conflict_strategy', text()],
-  createdAt: ['created_at', timestamp],
-  updatedAt: ['updated_at', timestamp],
-});
+const providers = tableOf<IdentityProviderRecord, typeof identityProviderFields>(
+  'identity_providers',
+  identityProviderFields,
+);
+
+/** A save replaces every column but the key and the creation time. */
+const replacedOnSave = providers.columns.filter((column) => column !== 'id' && column !== 'created_at');
 
 export const knexIdentityProviderRepository = onKnex<IdentityProviderRepository>({
   async findById(tx, id) {
@@ -33,11 +24,7 @@ export const knexIdentityProviderRepository = onKnex<IdentityProviderRepository>
   },
 
   async save(tx, provider) {
-    const { id: _id, createdAt: _createdAt, ...replaced } = provider;
-    await tx('identity_providers')
-      .insert(providers.toRow(provider))
-      .onConflict('id')
-      .merge(Object.keys(providers.toColumns(replaced)));
+    await tx('identity_providers').insert(providers.toRow(provider)).onConflict('id').merge(replacedOnSave);
   },
 
   async delete(tx, id) {

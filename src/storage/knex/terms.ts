@@ -1,17 +1,10 @@
 import type { TermRepository } from '../repositories.js';
 import type { TermRecord, TermVersionRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
-import { boolean, defineTable, json, text, timestamp, type Row } from './define-table.js';
+import { defineTable, json, tableOf, text, timestamp, type Row } from './define-table.js';
+import { termFields } from '../../model/term-fields.js';
 
-const terms = defineTable<TermRecord>('terms', {
-  id: ['id', text()],
-  required: ['required', boolean],
-  consentMode: ['consent_mode', text()],
-  version: ['version', text()],
-  content: ['content', json()],
-  createdAt: ['created_at', timestamp],
-  updatedAt: ['updated_at', timestamp],
-});
+const terms = tableOf<TermRecord, typeof termFields>('terms', termFields);
 
 const termVersions = defineTable<TermVersionRecord>('term_versions', {
   termId: ['term_id', text()],

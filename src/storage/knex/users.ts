@@ -6,25 +6,10 @@ import { inBatches } from './in-batches.js';
 import { isPostgres } from './connect.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
-import { boolean, defineTable, nullable, text, timestamp, type Row } from './define-table.js';
+import { tableOf, type Row } from './define-table.js';
+import { userFields } from '../../model/user-fields.js';
 
-const users = defineTable<UserRecord>('users', {
-  sub: ['sub', text()],
-  managedBy: ['managed_by', text()],
-  email: ['email', text()],
-  role: ['role', text()],
-  emailVerified: ['email_verified', boolean],
-  emailVerificationRequired: ['email_verification_required', boolean],
-  passwordHash: ['password_hash', nullable(text())],
-  secondFactorRequired: ['second_factor_required', boolean],
-  name: ['name', nullable(text())],
-  givenName: ['given_name', nullable(text())],
-  familyName: ['family_name', nullable(text())],
-  locale: ['locale', nullable(text())],
-  deletedAt: ['deleted_at', nullable(timestamp)],
-  createdAt: ['created_at', timestamp],
-  updatedAt: ['updated_at', timestamp],
-});
+const users = tableOf<UserRecord, typeof userFields>('users', userFields);
 
 type UserChanges = Partial<Omit<UserRecord, 'sub' | 'createdAt'>>;
 
