@@ -8,7 +8,7 @@ import {
 } from '../../../src/web/index.js';
 import { testConfig } from '../../support/config-fixture.js';
 
-/** The second-factor parts of the pages (DESIGN.md 11, 14): what each renders for which sign-in and config. In Chromium: test/e2e/pages-second-factors.test.ts. */
+/** The second-factor parts of the pages (DESIGN.md 11, 14): what each renders for which sign-in and config. In Chromium: test/e2e/pages-second-factors.browser.test.ts. */
 const contextOf = (overrides: Partial<Config> = {}, query: Record<string, string> = {}) =>
   createPageContext(testConfig(overrides), { path: '/login/second-factor', query, acceptLanguage: null });
 const passkeysOff: Partial<Config> = { auth: { ...testConfig().auth, passkeysEnabled: false } };
@@ -25,7 +25,7 @@ describe('/login/second-factor', () => {
     expect(page).toMatch(
       /<input id="totp-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required/,
     );
-    expect(page).toContain('<form id="recovery-form" class="form" novalidate hidden>');
+    expect(page).toContain('<form id="recovery-form" class="form" method="post" novalidate hidden>');
     expect(page).toContain('>Use a recovery code instead</button>');
     expect(page).toContain('>Use a passkey</button>');
     expect(page).toContain('class="secondary" data-busy-label="Waiting for your passkey…"');

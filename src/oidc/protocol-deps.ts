@@ -1,0 +1,36 @@
+import type { Clock } from '../clock.js';
+import type { TokensConfig } from '../config/types.js';
+import type { KeyStore, SigningPool } from '../keys/index.js';
+import type { ClientDirectory, ClientSecretVerifier } from '../clients/index.js';
+import type { AuthorizationCodeRepository, TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type { CachedReads } from './cached-reads.js';
+import type { RefreshTokenBatches } from './tokens/refresh-token-batches.js';
+import type { VerifiedTokenCache } from './tokens/verified-token-cache.js';
+
+/**
+ * What the token side of the engine (token, userinfo, revocation,
+ * introspection, end-session, discovery) works with. Built once by
+ * createProtocolDeps from the composition root.
+ */
+export interface ProtocolDeps {
+  /** server.base_url without a trailing slash (OIDC Discovery §3: iss must match exactly). */
+  issuer: string;
+  tokens: TokensConfig;
+  clock: Clock;
+  db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  keys: KeyStore;
+  /** Signs every JWT off the main thread (owned and closed by the composition root). */
+  signingPool: SigningPool;
+  clients: ClientDirectory;
+  secrets: ClientSecretVerifier;
+  tokenStore: TokenRepository;
+  codes: AuthorizationCodeRepository;
+  users: UserRepository;
+  /** Access-token and grant liveness and users, from memory while the cache generation stands still. */
+  cachedReads: CachedReads;
+  /** Access tokens already verified, by their text, until they expire. */
+  verifiedTokens: VerifiedTokenCache;
+  /** Refresh-token lookups and rotations, grouped per event-loop turn. */
+  refreshTokens: RefreshTokenBatches;
+}
