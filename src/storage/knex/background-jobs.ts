@@ -165,7 +165,7 @@ export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
       .whereIn('state', terminalStates)
       .andWhere('finished_at', '<', before)
       .limit(limit);
-    return Number(await tx('background_jobs').whereIn('id', batch).del());
+    return await tx('background_jobs').whereIn('id', batch).del();
   },
 });
 

@@ -39,5 +39,5 @@ export async function migrateUp(db: Knex): Promise<string[]> {
 
 export async function migrationStatus(db: Knex): Promise<MigrationStatus> {
   const [applied, pending] = (await db.migrate.list(migrationOptions)) as [{ name: string }[], string[]];
-  return { applied: applied.map((m) => m.name), pending: pending.map((p) => String(p)) };
+  return { applied: applied.map((m) => m.name), pending: [...pending] };
 }

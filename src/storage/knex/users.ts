@@ -141,7 +141,7 @@ export const knexUserRepository = onKnex<UserRepository>({
       .ignore();
     let erased = 0;
     for (const list of oneOfLists(tx, subs))
-      erased += Number(await whereOneOf(tx, users.name, 'sub', list).whereNotNull('deleted_at').delete());
+      erased += await whereOneOf(tx, users.name, 'sub', list).whereNotNull('deleted_at').delete();
     return erased;
   },
 
