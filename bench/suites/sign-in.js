@@ -101,8 +101,11 @@ function signInCase(kind) {
             const options = await post(url, '/api/auth/passkey/options', {});
             expectAnswer('passkey/options', options, (b) => typeof b.challenge === 'string');
             const response = assertion(passkeyUsers[worker], options.body, origin, ++counters[worker]);
-            expectAnswer('passkey/verify', await post(url, '/api/auth/passkey/verify', { response }), (b) =>
-              Boolean(b.user),
+            // The challenge answers only with the cookie the options set, as in the browser that asked.
+            expectAnswer(
+              'passkey/verify',
+              await post(url, '/api/auth/passkey/verify', { response }, options.cookie),
+              (b) => Boolean(b.user),
             );
           },
           { connections: passkeyUserCount, ...timing },

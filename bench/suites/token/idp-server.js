@@ -66,6 +66,7 @@ async function mintUserTokens() {
     codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
     codeChallengeMethod: 'S256',
     authTime: now,
+    amr: ['pwd'],
     sessionId: null,
     expiresAt: now + 60_000,
     consumedAt: null,
