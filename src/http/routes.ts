@@ -81,7 +81,7 @@ import { connectionDeleteRoute, connectionsListRoute } from './routes/connection
  * origins, its CORS mode (RouteCors), in blocks. The method, path, auth and
  * CORS mode written here are the only ones: the specs under ./routes/ hold
  * the schemas, OpenAPI text and handler. A row with a CORS mode also
- * answers its preflight (OPTIONS, ./create-cors.ts), which is not a row. test/http/route-table.test.ts checks
+ * answers its preflight (OPTIONS, ./create-cors.ts), which is not a row. test/http/route-table.storage.test.ts checks
  * that the server serves exactly these rows and documents the public ones.
  */
 

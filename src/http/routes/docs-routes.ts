@@ -63,7 +63,7 @@ function referencePage(title: string): string {
  * idp's page policy, plus data: images: Swagger UI draws its icons as
  * data:image/svg+xml URIs from its bundle. Its scripts and styles are files
  * from here ('self'); its inline styles are set through the DOM, which
- * style-src does not govern, so no 'unsafe-inline' (test/e2e/page-policy.test.ts).
+ * style-src does not govern, so no 'unsafe-inline' (test/e2e/page-policy.browser.test.ts).
  */
 const referencePolicy = contentSecurityPolicy({ 'img-src': "'self' data:" });
 

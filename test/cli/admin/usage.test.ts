@@ -12,7 +12,7 @@ import { saveCredentials } from '../../../src/cli/admin/credential-store.js';
  * What the admin client decides before (or without) a server answering:
  * usage errors (exit 2), "not logged in", an unreachable server, and the
  * refusal of passwords on the command line. The conversations with a real
- * server are in admin-commands.test.ts.
+ * server are in admin-commands.storage.test.ts.
  */
 let configHome: string;
 beforeEach(async () => {

@@ -14,7 +14,7 @@
  * }} WebAuthnBrowser
  */
 
-/** A variable, not a literal: the type checker of the page scripts (test/web/page-scripts.test.ts) has no such file to read. */
+/** A variable, not a literal: the type checker of the page scripts (test/web/page-scripts.process.test.ts) has no such file to read. */
 const moduleUrl = '/ui/vendor/webauthn/index.js';
 
 /** @type {Promise<WebAuthnBrowser> | undefined} */

@@ -11,7 +11,7 @@ import { manualClock, type ManualClock } from '../scheduler/scheduler-fixture.js
 /**
  * DESIGN.md 11: DELETE /api/user through the real server, with a clock the
  * test moves: the recent sign-in rule, and cleanup's erasure after
- * account_deletion.grace_period_days (the tokens' side: test/e2e/account-tokens.test.ts).
+ * account_deletion.grace_period_days (the tokens' side: test/e2e/account-tokens.storage.test.ts).
  */
 const WRONG = { code: 'INVALID_CREDENTIALS', message: 'The password is incorrect.' };
 const minute = 60_000;

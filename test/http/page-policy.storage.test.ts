@@ -14,7 +14,7 @@ import { createTestApp, inject, signIn, type TestApp } from '../support/test-app
  * Issue 10, Content-Security-Policy (src/http/page-policy.ts,
  * src/web/content-security-policy.ts): every HTML page idp renders sends a
  * policy, which one per kind of page, and the operator's own front end gets
- * none. That the pages still work under it: test/e2e/page-policy.test.ts.
+ * none. That the pages still work under it: test/e2e/page-policy.browser.test.ts.
  */
 type Response = Awaited<ReturnType<typeof inject>>;
 

@@ -17,7 +17,7 @@ import { testPasswordHash } from '../support/config-fixture.js';
 /**
  * Reload without restart (src/gitops/config-reloader.ts), in process: the
  * file is edited, reload() runs, and the running app serves the new config;
- * a bad file changes nothing. test/cli/serve-reload.test.ts drives the same
+ * a bad file changes nothing. test/cli/serve.process.test.ts drives the same
  * through SIGHUP and --watch of a real `idp serve`.
  */
 const secret = 'reload-test-secret-0123456789-abcdef';

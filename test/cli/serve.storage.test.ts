@@ -8,7 +8,7 @@ import type { CliContext } from '../../src/cli/context.js';
 import { waitUntil } from '../support/spawned-process.js';
 
 /**
- * runServe in process with signals the test sends (test/cli/serve-process.test.ts
+ * runServe in process with signals the test sends (test/cli/serve.process.test.ts
  * sends real ones to bin/idp): a reload request during start-up, SIGHUP
  * reloads, --watch, and a SIGHUP during shutdown. The server's JSON log
  * lines are read from process.stdout.

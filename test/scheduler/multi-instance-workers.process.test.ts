@@ -16,7 +16,7 @@ import { checkExactlyOnce } from './check-exactly-once.js';
 /**
  * Three scheduler processes (src/scheduler through dist/, database mode) on
  * one PostgreSQL database. The same scenario through three `idp serve`
- * processes lives in multi-instance-serve.test.ts.
+ * processes lives in multi-instance-serve.process.test.ts.
  */
 describe('three scheduler processes sharing PostgreSQL', () => {
   let t: TestDatabase;

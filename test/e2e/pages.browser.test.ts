@@ -15,7 +15,7 @@ import { startIdp, type RunningIdp } from './support/start-idp.js';
  * follows Accept-Language and the language switcher, with <html lang>
  * right; branding.primary_color and branding.logo_url take effect under
  * the Content-Security-Policy. Config only, so SQLite is enough; the
- * account flows through the pages: test/e2e/pages-flows.test.ts.
+ * account flows through the pages: test/e2e/pages-flows.browser.test.ts.
  */
 /** The page's answer may wait for argon2 on a busy machine: a poll longer than vitest's 1 s default. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });

@@ -10,7 +10,7 @@ import { createTestApp, inject, type TestApp } from '../support/test-app.js';
 /**
  * Issue 10, CORS (src/http/create-cors.ts, the cors column of
  * src/http/routes.ts): which route lets which origin read its answers, and
- * the preflight. Browser behaviour end to end: test/e2e/browser-app.test.ts.
+ * the preflight. Browser behaviour end to end: test/e2e/cross-origin-app.browser.test.ts.
  */
 const spa = 'https://spa.example.com';
 const web = 'https://web.example.com';

@@ -8,7 +8,7 @@ import { freePort, startIdp, type RunningIdp } from './support/start-idp.js';
 /**
  * Issue 10, Content-Security-Policy: the pages keep working in Chromium
  * with their policies on, and nothing on them is blocked. The policies
- * themselves: test/http/page-policy.test.ts.
+ * themselves: test/http/page-policy.storage.test.ts.
  */
 const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 

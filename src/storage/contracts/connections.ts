@@ -1,0 +1,35 @@
+/** Upstream sign-in: connections and states in progress (src/federation). */
+import type { ConnectionRecord, UpstreamStateRecord } from '../../model/index.js';
+import type { Tx } from './tx.js';
+
+export interface ConnectionRepository {
+  /** The connection an upstream account signs in with. */
+  findByUpstream(tx: Tx, providerId: string, subject: string): Promise<ConnectionRecord | null>;
+  /** A user's connections, ordered by provider id. */
+  listBySub(tx: Tx, sub: string): Promise<ConnectionRecord[]>;
+  /**
+   * Inserts the connection unless the upstream account is linked already
+   * (to anyone) or the user has one for this provider: one
+   * `INSERT … ON CONFLICT DO NOTHING`, so of concurrent callers exactly one
+   * gets true and the others false, never an exception.
+   */
+  insert(tx: Tx, connection: ConnectionRecord): Promise<boolean>;
+  /** Removes the user's connection to the provider; false when there was none. */
+  delete(tx: Tx, sub: string, providerId: string): Promise<boolean>;
+}
+
+export interface UpstreamStateRepository {
+  insert(tx: Tx, state: UpstreamStateRecord): Promise<void>;
+  /**
+   * Redeems a state once (RFC 6749 §10.12, STYLE habit 9): ONE conditional
+   * `UPDATE … SET consumed_at = now WHERE state_hash = ? AND consumed_at IS NULL`,
+   * then a read. Of concurrent callers exactly one sees `alreadyConsumed:
+   * false`. Null when no such state exists. Expiry and the browser binding
+   * are the caller's checks.
+   */
+  consume(
+    tx: Tx,
+    stateHash: string,
+    now: number,
+  ): Promise<{ record: UpstreamStateRecord; alreadyConsumed: boolean } | null>;
+}
