@@ -1,12 +1,54 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test projects (docs/testing.md). A file's name says which one it
+ * belongs to, by its heaviest need; a plain *.test.ts is a unit test. Each
+ * project's setup file forbids what the project must not use, so a misnamed
+ * file fails instead of passing by luck.
+ */
+const needs = {
+  storage: 'test/**/*.storage.test.ts',
+  browser: 'test/**/*.browser.test.ts',
+  process: 'test/**/*.process.test.ts',
+};
+/** PostgreSQL must be reachable wherever a test may open a database. */
+const postgres = 'test/support/global-setup.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    globalSetup: ['test/support/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: Object.values(needs),
+          setupFiles: ['test/support/projects/unit.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'storage',
+          include: [needs.storage],
+          globalSetup: [postgres],
+          setupFiles: ['test/support/projects/storage.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: [needs.browser],
+          globalSetup: [postgres],
+          setupFiles: ['test/support/projects/browser.ts'],
+        },
+      },
+      { extends: true, test: { name: 'process', include: [needs.process], globalSetup: [postgres] } },
+    ],
     // On with --coverage (npm test). Only code that runs inside the vitest
     // workers counts: the CLI spawned through bin/idp (from dist/) and the
     // scripts of src/web/public, which run in Chromium, are not measured.
@@ -17,7 +59,8 @@ export default defineConfig({
       reporter: ['text-summary', 'json-summary'],
       // The floor, just under what the full suite reached when it was set
       // (lines 95.86%, branches 93.02%): raise it when the suite does, never
-      // lower it. Run single test files without --coverage: they fall short.
+      // lower it. Run single test files or one project without --coverage:
+      // they fall short.
       thresholds: { lines: 95.5, branches: 92.5 },
     },
   },

@@ -21,6 +21,12 @@ export const emailNotVerified = () =>
     'EMAIL_NOT_VERIFIED',
     'The e-mail address has not been verified yet. Open the link in the verification e-mail, or ask for a new one.',
   );
+export const upstreamEmailNotVerified = () =>
+  new ApiError(
+    403,
+    'EMAIL_NOT_VERIFIED',
+    'The provider does not assert this e-mail address verified, so no account is created from it.',
+  );
 export const termsNotFound = (id: string) =>
   new ApiError(404, 'TERMS_NOT_FOUND', `There are no terms with the id "${id}".`);
 export const termsVersionMismatch = (id: string, current: string) =>

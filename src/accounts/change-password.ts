@@ -13,6 +13,7 @@ import type {
 import { checkNewPassword } from './check-new-password.js';
 import type { PasswordConfirmation } from './confirm-password.js';
 import { invalidField } from './invalid-field.js';
+import type { LinkTokens } from './link-tokens.js';
 
 export interface PasswordChangeInput {
   user: UserRecord;
@@ -31,7 +32,8 @@ export interface PasswordChangeInput {
  * current one is right (401 INVALID_CREDENTIALS, rate limited as a login)
  * → one transaction stores the new hash and ends everything other sessions
  * hold: those sessions, the grants (refresh tokens, and the access tokens
- * under them) issued in them or in none, and their codes not yet redeemed.
+ * under them) issued in them or in none, their codes not yet redeemed, and
+ * every reset and verification link mailed to the user.
  * The caller's session and what it obtained stay (docs/http-api.md
  * "Password change"). A user without a password (signed up through a
  * provider) sets one without a current password.
@@ -46,6 +48,7 @@ export function createPasswordChanger(deps: {
   sessions: SessionRepository;
   tokens: TokenRepository;
   codes: AuthorizationCodeRepository;
+  linkTokens: Pick<LinkTokens, 'voidAll'>;
   confirmation: PasswordConfirmation;
   hashPassword(plain: string): Promise<string>;
   auth: AuthConfig;
@@ -68,6 +71,7 @@ export function createPasswordChanger(deps: {
         await deps.sessions.deleteOthersOfUser(tx, user.sub, session.idHash);
         await deps.tokens.revokeGrantsOfUserOutsideSession(tx, user.sub, session.idHash, now);
         await deps.codes.deleteUnredeemedOutsideSession(tx, user.sub, session.idHash);
+        await deps.linkTokens.voidAll(tx, user.sub);
         await deps.events.record(tx, { type: 'password.changed', actor: user.sub, subject: user.sub, clientAddress });
       });
     },

@@ -1,16 +1,18 @@
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
-import type { Tx, UserRepository } from '../storage/repositories.js';
+import type { ConnectionRepository, Tx, UserRepository } from '../storage/repositories.js';
 import type { UserRecord } from '../model/index.js';
 import { invalidToken } from './account-errors.js';
 import type { LinkTokens } from './link-tokens.js';
 import type { MailRequest, MailRequestInput } from './mail-request.js';
+import { dropUnprovenConnections } from './drop-unproven-connections.js';
 
 /**
  * E-mail verification (DESIGN.md 11): the link of the verification mail
  * carries a token; redeeming it marks the address verified (and voids the
- * user's other verification links). A token mailed before the user's
- * address changed verifies nothing.
+ * user's other verification links), and removes the connections made
+ * before it (./drop-unproven-connections.ts). A token mailed before the
+ * user's address changed verifies nothing.
  */
 export interface EmailVerification {
   /** POST /api/auth/email/verify: the verified user, or 400 INVALID_TOKEN. */
@@ -22,6 +24,7 @@ export interface EmailVerification {
 export function createEmailVerification(deps: {
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   users: UserRepository;
+  connections: ConnectionRepository;
   linkTokens: LinkTokens;
   resend: MailRequest;
   events: EventLog;
@@ -34,6 +37,7 @@ export function createEmailVerification(deps: {
           deps.users.findBySub(tx, sub),
         );
         if (!user) throw invalidToken();
+        await dropUnprovenConnections(deps, tx, user, context.clientAddress);
         const changes = { emailVerified: true, updatedAt: deps.clock.now() };
         await deps.users.update(tx, user.sub, changes);
         await deps.events.record(tx, {

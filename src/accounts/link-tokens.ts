@@ -20,7 +20,8 @@ export function hashLinkToken(token: string): string {
  * The single-use tokens of mailed links (DESIGN.md 11): 32 random bytes in
  * the link, only their SHA-256 in the database, redeemed by one conditional
  * update (LinkTokenRepository.redeem). A token is bound to the address it
- * was mailed to: once the user's e-mail changes, it no longer redeems.
+ * was mailed to: once the user's e-mail changes, it no longer redeems. A
+ * new password (changed or reset) ends every link of the user (voidAll).
  */
 export interface LinkTokens {
   /** A new token for the user's current address; the raw value goes into the link, and nowhere else. */
@@ -38,6 +39,8 @@ export interface LinkTokens {
     purpose: LinkTokenPurpose,
     findUser: (sub: string) => Promise<UserRecord | null>,
   ): Promise<UserRecord | null>;
+  /** Ends every unused link of the user, reset and verification alike, inside the caller's transaction. */
+  voidAll(tx: Tx, sub: string): Promise<void>;
 }
 
 export function createLinkTokens(deps: { tokens: LinkTokenRepository; clock: Clock }): LinkTokens {
@@ -75,6 +78,10 @@ export function createLinkTokens(deps: { tokens: LinkTokenRepository; clock: Clo
       if (!user || user.deletedAt !== null || user.email.toLowerCase() !== record.email.toLowerCase()) return null;
       await tokens.voidUnused(tx, user.sub, purpose, now);
       return user;
+    },
+
+    async voidAll(tx, sub) {
+      await tokens.voidAllUnused(tx, sub, clock.now());
     },
   };
 }

@@ -71,11 +71,13 @@ export interface PasskeyService {
   /**
    * The live user an assertion proves (401 INVALID_PASSKEY otherwise), and
    * whether its challenge belonged to the pending sign-in (a second factor)
-   * rather than to nobody (passwordless).
+   * rather than to nobody (passwordless). `askedHere` lists the challenges
+   * the calling browser asked for: any other is refused before it is spent.
    */
   authenticate(
     response: unknown,
     pending: PendingSignIn | null,
+    askedHere: readonly string[],
   ): Promise<{ user: UserRecord; completesPending: boolean }>;
 }
 
@@ -261,8 +263,12 @@ export function createPasskeyService(deps: {
       return options;
     },
 
-    async authenticate(response, pending) {
+    async authenticate(response, pending, askedHere) {
       enabled();
+      // Checked before the challenge is consumed: an assertion replayed from elsewhere spoils nothing.
+      const asked = challengeOf(response);
+      if (asked !== null && !askedHere.includes(asked))
+        throw invalidPasskey(401, 'this browser did not ask for its challenge');
       const { challenge, sessionId } = await takeChallenge(
         response,
         401,
@@ -275,7 +281,11 @@ export function createPasskeyService(deps: {
       if (!passkey) throw invalidPasskey(401, 'this passkey is not registered here');
       if (boundToPending && passkey.sub !== pending?.sub)
         throw invalidPasskey(401, 'this passkey belongs to another account');
+      // WebAuthn L2 §7.2 step 6: a user identified before the ceremony (the pending sign-in) may get no
+      // handle back; a passwordless sign-in identifies its user by the handle, so it must be there.
       const userHandleSent = assertion.response?.userHandle;
+      if (!boundToPending && !userHandleSent)
+        throw invalidPasskey(401, 'a sign-in without a password needs the user handle');
       if (userHandleSent && userHandleSent !== Buffer.from(userHandle(passkey.sub)).toString('base64url')) {
         throw invalidPasskey(401, 'the user handle does not match the passkey');
       }

@@ -1,11 +1,12 @@
 import type { AuthConfig } from '../config/types.js';
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
-import type { Tx, UserRepository } from '../storage/repositories.js';
+import type { ConnectionRepository, Tx, UserRepository } from '../storage/repositories.js';
 import { invalidToken } from './account-errors.js';
 import type { LinkTokens } from './link-tokens.js';
 import type { MailRequest, MailRequestInput } from './mail-request.js';
 import { checkNewPassword } from './check-new-password.js';
+import { dropUnprovenConnections } from './drop-unproven-connections.js';
 
 /**
  * A forgotten password (DESIGN.md 11): forgot mails a reset link to a live
@@ -14,8 +15,10 @@ import { checkNewPassword } from './check-new-password.js';
  * redeems it: PASSWORD_TOO_SHORT → a look at the token (400 INVALID_TOKEN
  * before any argon2 work) → hash → one transaction that redeems the token
  * (the single-use guarantee), sets the password, marks the address
- * verified (the link proved it), ends every session and refresh token of
- * the user, and records the password.reset event.
+ * verified (the link proved it; when it was not verified yet, the
+ * connections made before go: ./drop-unproven-connections.ts), ends every
+ * session and refresh token of the user and every other link it was mailed
+ * (verification ones too), and records the password.reset event.
  */
 export interface PasswordReset {
   /** POST /api/auth/password/forgot: 202 always (./mail-request.ts). */
@@ -28,6 +31,7 @@ export function createPasswordReset(deps: {
   db: Tx;
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   users: UserRepository;
+  connections: ConnectionRepository;
   linkTokens: LinkTokens;
   forgot: MailRequest;
   auth: Pick<AuthConfig, 'passwordMinLength'>;
@@ -47,8 +51,10 @@ export function createPasswordReset(deps: {
       await deps.transaction(async (tx) => {
         const user = await deps.linkTokens.redeem(tx, token, 'password_reset', (sub) => deps.users.findBySub(tx, sub));
         if (!user || user.managedBy !== 'database') throw invalidToken();
+        await dropUnprovenConnections(deps, tx, user, clientAddress);
         await deps.users.update(tx, user.sub, { passwordHash, emailVerified: true, updatedAt: deps.clock.now() });
         await deps.revokeUser(tx, user.sub);
+        await deps.linkTokens.voidAll(tx, user.sub);
         await deps.events.record(tx, { type: 'password.reset', actor: user.sub, subject: user.sub, clientAddress });
       });
     },

@@ -5,10 +5,17 @@ import type { EventLog } from '../events/index.js';
 import type { MailOutbox } from '../mail/index.js';
 import type { TermAcceptanceRepository, Tx, UserRepository } from '../storage/repositories.js';
 import type { TermAcceptanceRecord, UserRecord } from '../model/index.js';
-import { emailDisabled, emailNotAllowed, registrationDisabled, termsNotAccepted } from './account-errors.js';
+import {
+  emailDisabled,
+  emailNotAllowed,
+  upstreamEmailNotVerified,
+  registrationDisabled,
+  termsNotAccepted,
+} from './account-errors.js';
 import { isEmailAllowed } from './email-patterns.js';
 import { insertNewUser, newDatabaseUser } from './new-user.js';
 import { checkNewPassword } from './check-new-password.js';
+import type { RequestRateLimit } from './request-rate-limit.js';
 
 export interface RegistrationInput {
   email: string;
@@ -29,7 +36,8 @@ export interface Registered {
 
 /**
  * Self-registration (DESIGN.md 11, SPEC.md 2.5 registration), as checks in
- * this order: registration.enabled (403 REGISTRATION_DISABLED) → a mail can
+ * this order: registration.enabled (403 REGISTRATION_DISABLED) → the rate
+ * limit per client address (429 TOO_MANY_REQUESTS) → a mail can
  * be sent when one is needed (503 EMAIL_DISABLED) → allowed_email_patterns
  * (403 EMAIL_NOT_ALLOWED) → auth.password_min_length (400
  * PASSWORD_TOO_SHORT) → the required explicit terms are accepted (400
@@ -47,11 +55,13 @@ export interface Registration {
    * (SPEC 2.5: registration gates first-time OAuth signup), created inside
    * the caller's transaction with its connection (src/federation). The same
    * gates as a password signup: registration.enabled (REGISTRATION_DISABLED),
-   * allowed_email_patterns (EMAIL_NOT_ALLOWED), and an address the upstream
-   * does not assert verified is verified like a password signup's (the mail,
-   * or 503 EMAIL_DISABLED without e-mail); the unique index decides a race
-   * (EMAIL_ALREADY_EXISTS). No password, and no term acceptance: the terms
-   * step asks for them at the first authorization.
+   * allowed_email_patterns (EMAIL_NOT_ALLOWED); then only an address the
+   * upstream asserts verified (else EMAIL_NOT_VERIFIED): an account made
+   * from an unproved address would hold the upstream account's connection
+   * while its address waits for someone else's mailbox (account
+   * pre-hijacking, docs/http-api.md "Linking rules"). The unique index
+   * decides a race (EMAIL_ALREADY_EXISTS). No password, and no term
+   * acceptance: the terms step asks for them at the first authorization.
    */
   registerFromUpstream(tx: Tx, input: UpstreamRegistrationInput): Promise<UserRecord>;
 }
@@ -61,8 +71,6 @@ export interface UpstreamRegistrationInput {
   /** The upstream asserts that the address is the account holder's. */
   emailVerified: boolean;
   providerId: string;
-  /** The request's locale: a verification mail is written in it. */
-  locale: string;
   clientAddress: string;
 }
 
@@ -75,12 +83,15 @@ export function createRegistration(deps: {
   events: EventLog;
   config: { registration: RegistrationConfig; email: EmailConfig; auth: AuthConfig; terms: TermConfig[] };
   hashPassword(plain: string): Promise<string>;
+  /** Per client address only: a limit per e-mail would let anyone hold back someone else's signup. */
+  rateLimit: RequestRateLimit;
   clock: Clock;
 }): Registration {
   const { registration, email, auth, terms } = deps.config;
   return {
     async register(input) {
       if (!registration.enabled) throw registrationDisabled();
+      await deps.rateLimit.count({ clientAddress: input.clientAddress });
       const mustVerify = registration.emailVerificationRequired;
       if (mustVerify && !email.enabled) throw emailDisabled();
       if (!isEmailAllowed(input.email, registration.allowedEmailPatterns)) throw emailNotAllowed();
@@ -132,18 +143,11 @@ export function createRegistration(deps: {
 
     async registerFromUpstream(tx, input) {
       if (!registration.enabled) throw registrationDisabled();
-      const mustVerify = !input.emailVerified && registration.emailVerificationRequired;
-      if (mustVerify && !email.enabled) throw emailDisabled();
       if (!isEmailAllowed(input.email, registration.allowedEmailPatterns)) throw emailNotAllowed();
+      if (!input.emailVerified) throw upstreamEmailNotVerified();
       const now = deps.clock.now();
       const created = newDatabaseUser(
-        {
-          email: input.email,
-          role: 'user',
-          emailVerified: input.emailVerified,
-          emailVerificationRequired: mustVerify,
-          passwordHash: null,
-        },
+        { email: input.email, role: 'user', emailVerified: true, emailVerificationRequired: false, passwordHash: null },
         now,
       );
       await insertNewUser(deps.users, tx, created);
@@ -151,10 +155,8 @@ export function createRegistration(deps: {
       await deps.events.record(tx, {
         type: 'registration',
         ...who,
-        detail: { provider: input.providerId, email_verification_required: mustVerify },
+        detail: { provider: input.providerId, email_verification_required: false },
       });
-      if (mustVerify)
-        await deps.outbox.queue(tx, { template: 'email_verification', email: created.email, locale: input.locale });
       return created;
     },
   };

@@ -4,17 +4,18 @@ import type { LoginRateLimitConfig } from '../config/types.js';
 import type { LoginRateLimitRepository, Tx } from '../storage/repositories.js';
 
 /**
- * A rate limit of requests that mail someone (DESIGN.md 11: forgot and
- * resend), with the login counters' mechanism (./login-rate-limit.ts):
- * fixed windows in the database shared by every instance, one counter per
- * e-mail and one per client address, each raised by one atomic upsert
- * before anything else is done. Every request counts, whether or not the
- * e-mail belongs to an account, so the limit says nothing about accounts.
+ * A rate limit of requests that mail someone or create something (DESIGN.md
+ * 11: forgot and resend; registration), with the login counters' mechanism
+ * (./login-rate-limit.ts): fixed windows in the database shared by every
+ * instance, one counter per e-mail (when the request names one to mail) and
+ * one per client address, each raised by one atomic upsert before anything
+ * else is done. Every request counts, whether or not the e-mail belongs to
+ * an account, so the limit says nothing about accounts.
  * Limits: security.login_rate_limit (max_attempts per window_seconds).
  */
 export interface RequestRateLimit {
-  /** Counts the request; throws 429 TOO_MANY_REQUESTS with Retry-After when either counter is over the limit. */
-  count(keys: { email: string; clientAddress: string }): Promise<void>;
+  /** Counts the request; throws 429 TOO_MANY_REQUESTS with Retry-After when a counter is over the limit. */
+  count(keys: { email?: string; clientAddress: string }): Promise<void>;
 }
 
 export const tooManyRequests = (retryAfterSeconds: number) =>
@@ -33,10 +34,11 @@ export function createRequestRateLimit(deps: {
   return {
     async count({ email, clientAddress }) {
       const now = clock.now();
-      const counted = [
-        await counters.countAttempt(db, `${scope}:account:${email.trim().toLowerCase()}`, now, now - windowMs),
-        await counters.countAttempt(db, `${scope}:address:${clientAddress}`, now, now - windowMs),
-      ];
+      const counted = [await counters.countAttempt(db, `${scope}:address:${clientAddress}`, now, now - windowMs)];
+      if (email !== undefined)
+        counted.push(
+          await counters.countAttempt(db, `${scope}:account:${email.trim().toLowerCase()}`, now, now - windowMs),
+        );
       const over = counted.filter((c) => c.failures > limits.maxAttempts);
       if (over.length === 0) return;
       const until = Math.max(...over.map((c) => c.windowStartedAt + windowMs));

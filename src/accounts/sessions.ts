@@ -28,8 +28,8 @@ export interface CreateSessionInput {
 }
 
 export interface SessionService {
-  /** Returns the raw id for the cookie; only its hash is stored. */
-  create(input: CreateSessionInput): Promise<{ id: string; session: SessionRecord }>;
+  /** Returns the raw id for the cookie; only its hash is stored. Inside the caller's transaction, with the sign-in's event. */
+  create(tx: Tx, input: CreateSessionInput): Promise<{ id: string; session: SessionRecord }>;
   /**
    * The live session and its live user for a raw cookie id, or null when
    * unknown, expired, idle too long, or the user is gone or soft-deleted.
@@ -39,9 +39,15 @@ export interface SessionService {
   /**
    * Completes a pending sign-in (the second factor was verified or
    * enrolled): the session becomes full, with these methods, auth_time now
-   * (the time of the last factor) and its full lifetime from now.
+   * (the time of the last factor) and its full lifetime from now, under a
+   * new id (returned raw, for the cookie): the pending id stops working, so
+   * a cookie planted before the second factor never becomes a full session.
+   * Null when the pending session ended meanwhile. Inside the caller's
+   * transaction, with the sign-in's event.
    */
-  completeSecondFactor(idHash: string, amr: string[]): Promise<void>;
+  completeSecondFactor(tx: Tx, idHash: string, amr: string[]): Promise<string | null>;
+  /** The same session under a new id (an account chosen from the remembered ones); null when it ended. */
+  renew(idHash: string): Promise<string | null>;
   /** Ends a sign-in still waiting for its second factor (sign-out of a signed-in session is src/accounts/sign-out.ts, with its event). */
   abandonPending(idHash: string): Promise<void>;
   /** Revokes every session of a user, inside the caller's transaction. */
@@ -59,16 +65,26 @@ export function hashSessionId(id: string): string {
 
 export function createSessionService(deps: {
   db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   sessions: SessionRepository;
   users: UserRepository;
   security: SecurityConfig;
   clock: Clock;
 }): SessionService {
   const { db, sessions, users, security, clock } = deps;
+  const newId = () => randomBytes(32).toString('base64url');
+  async function renew(
+    tx: Tx,
+    idHash: string,
+    changes: Parameters<SessionRepository['renew']>[3],
+  ): Promise<string | null> {
+    const id = newId();
+    return (await sessions.renew(tx, idHash, hashSessionId(id), changes)) ? id : null;
+  }
   return {
-    async create(input) {
+    async create(tx, input) {
       const now = clock.now();
-      const id = randomBytes(32).toString('base64url');
+      const id = newId();
       const lifetimeMs = security.sessionTtlSeconds * 1000;
       const session: SessionRecord = {
         idHash: hashSessionId(id),
@@ -80,7 +96,7 @@ export function createSessionService(deps: {
         amr: input.amr,
         secondFactorPending: input.secondFactorPending ?? false,
       };
-      await sessions.insert(db, session);
+      await sessions.insert(tx, session);
       return { id, session };
     },
 
@@ -103,15 +119,19 @@ export function createSessionService(deps: {
       return { session, user };
     },
 
-    async completeSecondFactor(idHash, amr) {
+    completeSecondFactor(tx, idHash, amr) {
       const now = clock.now();
-      await sessions.update(db, idHash, {
+      return renew(tx, idHash, {
         secondFactorPending: false,
         amr,
         authTime: now,
         lastSeenAt: now,
         expiresAt: now + security.sessionTtlSeconds * 1000,
       });
+    },
+
+    renew(idHash) {
+      return deps.transaction((tx) => renew(tx, idHash, { lastSeenAt: clock.now() }));
     },
 
     async abandonPending(idHash) {

@@ -10,20 +10,20 @@ import type { UpstreamProvider } from './upstream-provider.js';
 /**
  * Creates the database-managed user of a first upstream sign-in, inside
  * the caller's transaction, when registration allows it (SPEC 2.5:
- * registration gates first-time OAuth signup), and records its
- * `registration` event; refuses with ApiError REGISTRATION_DISABLED,
- * EMAIL_NOT_ALLOWED or EMAIL_DISABLED otherwise. src/accounts
- * (Registration.registerFromUpstream) implements it; src/app.ts wires it.
+ * registration gates first-time OAuth signup) and the upstream asserts the
+ * address verified, and records its `registration` event; refuses with
+ * ApiError REGISTRATION_DISABLED, EMAIL_NOT_ALLOWED or EMAIL_NOT_VERIFIED
+ * otherwise. src/accounts (Registration.registerFromUpstream) implements
+ * it; ./wire-federation.ts wires it.
  */
 export type CreateUpstreamUser = (
   tx: Tx,
-  input: { email: string; emailVerified: boolean; providerId: string; locale: string; clientAddress: string },
+  input: { email: string; emailVerified: boolean; providerId: string; clientAddress: string },
 ) => Promise<UserRecord>;
 
-/** Where the request came from: for the audit events, and the language of a verification mail. */
+/** Where the request came from: for the audit events. */
 export interface RequestContext {
   clientAddress: string;
-  locale: string;
 }
 
 export type LoginDecision = { kind: 'sign_in'; user: UserRecord } | { kind: 'link_required'; email: string };
@@ -31,7 +31,15 @@ export type LoginDecision = { kind: 'sign_in'; user: UserRecord } | { kind: 'lin
 /** A concurrent sign-in of the same upstream account won a race this attempt lost: the next attempt sees its result. */
 class LostRace extends Error {}
 
-const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'EMAIL_DISABLED']);
+/**
+ * auto_link never reaches an admin or a config-managed account: one
+ * upstream's word about an address must not open the accounts that can
+ * change the server (admins) or that the operator declared in git; those
+ * sign in first and link from there (LINK_REQUIRED).
+ */
+const autoLinkable = (user: UserRecord) => user.role !== 'admin' && user.managedBy === 'database';
+
+const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'EMAIL_NOT_VERIFIED']);
 
 /**
  * Who an upstream identity is here (DESIGN.md 12):
@@ -40,9 +48,12 @@ const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'E
  *    once only under auto_link, when the upstream asserts the address
  *    verified and the account's own address is verified too (otherwise
  *    whoever registered the address first, unverified, would receive the
- *    upstream account's sign-ins); in every other case the person must
- *    sign in to that account first (LINK_REQUIRED);
- * 3. else a new account, when registration allows it.
+ *    upstream account's sign-ins), and the account is an ordinary
+ *    database-managed one (autoLinkable); in every other case the person
+ *    must sign in to that account first (LINK_REQUIRED);
+ * 3. else a new account, when registration allows it and the upstream
+ *    asserts the address verified (no account from an unproved address:
+ *    docs/http-api.md "Linking rules").
  * A new user and its connection are written in one transaction: never one
  * without the other.
  */
@@ -111,7 +122,10 @@ export function createAccountRules(deps: {
     const existing = await deps.users.findLiveByEmail(tx, identity.email);
     if (existing) {
       const linkNow =
-        provider.emailConflictStrategy === 'auto_link' && identity.emailVerified && existing.emailVerified;
+        provider.emailConflictStrategy === 'auto_link' &&
+        identity.emailVerified &&
+        existing.emailVerified &&
+        autoLinkable(existing);
       if (!linkNow) return { kind: 'link_required', email: existing.email };
       if (!(await insertLinked(tx, provider, identity, existing.sub, context)))
         await explainRefusedInsert(tx, provider, identity);
@@ -123,11 +137,14 @@ export function createAccountRules(deps: {
         email: identity.email,
         emailVerified: identity.emailVerified,
         providerId: provider.id,
-        ...context,
+        clientAddress: context.clientAddress,
       });
     } catch (error) {
+      // The login page names the provider when the upstream did not vouch for the address: no mail was sent.
       if (error instanceof ApiError && signupRefusals.has(error.code))
-        throw new FederationError(error.code as 'REGISTRATION_DISABLED', error.message);
+        throw new FederationError(error.code as 'REGISTRATION_DISABLED', error.message, {
+          namesProvider: error.code === 'EMAIL_NOT_VERIFIED',
+        });
       throw error;
     }
     if (!(await insertLinked(tx, provider, identity, user.sub, context)))

@@ -14,9 +14,11 @@ export type FederationErrorCode =
   | 'REGISTRATION_DISABLED'
   /** A first sign-in with an address registration.allowed_email_patterns does not allow. */
   | 'EMAIL_NOT_ALLOWED'
-  /** A first sign-in with an address the upstream does not assert verified, which needs a verification mail, while email.enabled is false. */
-  | 'EMAIL_DISABLED'
-  /** The account must verify its address first (a verification mail was sent when it was created). */
+  /**
+   * A first sign-in with an address the upstream does not assert verified
+   * (nothing is created; the redirect names the provider), or an account
+   * that must verify its address first (a verification mail was sent).
+   */
   | 'EMAIL_NOT_VERIFIED'
   /** The upstream account gives no e-mail address, and a new account or link needs one. */
   | 'UPSTREAM_EMAIL_MISSING'
@@ -30,12 +32,17 @@ export type FederationErrorCode =
   | 'ACCOUNT_DELETED';
 
 export class FederationError extends Error {
+  /** The redirect to /login carries `provider={id}`, for a sentence that names it. */
+  readonly namesProvider: boolean;
+
   constructor(
     readonly code: FederationErrorCode,
     message: string,
+    options: { namesProvider?: boolean } = {},
   ) {
     super(message);
     this.name = 'FederationError';
+    this.namesProvider = options.namesProvider ?? false;
   }
 }
 

@@ -113,7 +113,9 @@ export function createFederationService(deps: {
     if (!(error instanceof FederationError)) throw error;
     if (error instanceof UpstreamError)
       deps.logger.warn({ provider: providerId, reason: error.reason }, 'upstream sign-in failed');
-    return { location: loginErrorLocation(error.code, returnTo) };
+    return {
+      location: loginErrorLocation(error.code, returnTo, error.namesProvider ? { provider: providerId } : {}),
+    };
   }
 
   return {

@@ -18,7 +18,7 @@
  * - ./connection-service.ts: GET /api/connections, DELETE /api/connections/{provider_id}.
  * Every failure is a FederationError whose code lands on /login?error=CODE.
  */
-export { createFederation } from './create-federation.js';
+export { wireFederation } from './wire-federation.js';
 export {
   createFederationService,
   loginErrorLocation,

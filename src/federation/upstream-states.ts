@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { UpstreamIntent, UpstreamStateRecord } from '../model/index.js';
 import type { Tx, UpstreamStateRepository } from '../storage/repositories.js';
@@ -63,22 +63,28 @@ export function createUpstreamStates(deps: { db: Tx; states: UpstreamStateReposi
     },
 
     /**
-     * Redeems the state that came back: it must exist, be unused (one
-     * conditional update), unexpired, for this provider, and come from the
-     * browser holding the binding cookie. Anything else is INVALID_STATE.
+     * Redeems the state that came back: it must exist for the browser
+     * holding the binding cookie, be unused (one conditional update that
+     * matches the binding too, so a callback without the cookie or with
+     * another browser's spends nothing and the real browser's sign-in still
+     * works), unexpired, and for this provider. Anything else is
+     * INVALID_STATE. The binding is compared in the database as its SHA-256:
+     * a timing difference there tells nothing about the cookie itself.
      */
     async redeem(input: {
       state: string | undefined;
       providerId: string;
       binding: string | null;
     }): Promise<{ record: UpstreamStateRecord; secrets: UpstreamRequestSecrets }> {
-      if (!input.state) throw invalidState();
-      const found = await deps.states.consume(deps.db, hash(input.state), deps.clock.now());
+      if (!input.state || input.binding === null) throw invalidState();
+      const found = await deps.states.consume(
+        deps.db,
+        { stateHash: hash(input.state), bindingHash: hash(input.binding) },
+        deps.clock.now(),
+      );
       if (!found || found.alreadyConsumed) throw invalidState();
       const { record } = found;
       if (record.expiresAt <= deps.clock.now() || record.providerId !== input.providerId) throw invalidState();
-      if (input.binding === null || !timingSafeEqual(Buffer.from(hash(input.binding)), Buffer.from(record.bindingHash)))
-        throw invalidState();
       return { record, secrets: secretsOf(input.state) };
     },
   };

@@ -2,6 +2,13 @@ import { isIP } from 'node:net';
 import type { Request } from '@hapi/hapi';
 import type { TrustProxy } from '../config/types.js';
 
+declare module '@hapi/hapi' {
+  interface ServerApplicationState {
+    /** server.trust_proxy, read per request (a config reload changes it in place); set by createServer. */
+    trustProxy?: () => TrustProxy;
+  }
+}
+
 /** What clientAddress reads of a request. */
 type AddressedRequest = { info: Pick<Request['info'], 'remoteAddress'>; headers: Request['headers'] };
 
@@ -37,4 +44,11 @@ function isTrusted(address: string, hop: number, trustProxy: Exclude<TrustProxy,
   if ('hops' in trustProxy) return hop < trustProxy.hops;
   const family = isIP(address);
   return family !== 0 && trustProxy.trusted.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The caller's address of a request to a server built by createServer, under its server.trust_proxy. */
+export function addressOf(request: Request): string {
+  const trustProxy = request.server.app.trustProxy;
+  if (!trustProxy) throw new Error('addressOf needs a server built by createServer (server.app.trustProxy)');
+  return clientAddress(request, trustProxy());
 }

@@ -8,7 +8,6 @@ import {
   sessionOrPendingStrategy,
   sessionStrategy,
 } from './auth/cookie-session-auth.js';
-import { bearerStrategy, registerBearerAuth } from './auth/bearer-auth.js';
 import { createOriginCheck } from './check-origin.js';
 import { createCors, type Cors } from './create-cors.js';
 import { createPagePolicy } from './page-policy.js';
@@ -44,17 +43,17 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
     state: { strictHeader: false, ignoreErrors: true },
   });
 
+  server.app.trustProxy = () => config.server.trustProxy;
   // h.file: static files with ETag, 304 and ranges.
   await server.register(Inert);
   registerCookieSessionAuth(server, {
-    sessions: deps.sessions,
+    sessions: deps.accounts.sessions,
     cookiePassword: deps.cookiePassword,
     secure: https,
     ttlSeconds: config.security.sessionTtlSeconds,
   });
-  if (deps.verifyAccessToken) registerBearerAuth(server, deps.verifyAccessToken);
 
-  const cors = createCors(routes, () => deps.provider.clients.origins());
+  const cors = createCors(routes, () => deps.protocol.engine.clients.origins());
   server.ext('onRequest', cors.preflight);
   server.ext('onPostAuth', refuseControlCharacters);
   // In this order: errors become responses first, which then get the page policy (CORS, per route, comes last).
@@ -81,9 +80,16 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   return server;
 }
 
+/** The URL a started server listens on (an IPv6 address in brackets). */
+export function serverUrl(server: HttpServer): string {
+  const { protocol, address, port } = server.info;
+  const host = address?.includes(':') ? `[${address}]` : address;
+  return `${protocol}://${String(host)}:${String(port)}`;
+}
+
 /** The Origin rule concerns cookie-authenticated routes and those that ask for it; others skip the step. */
 function needsOriginCheck(route: RouteDefinition): boolean {
-  return route.checkOrigin === true || (route.auth !== 'none' && route.auth !== 'bearer');
+  return route.checkOrigin === true || route.auth !== 'none';
 }
 
 function toHapiValidate(validate: RouteDefinition['validate']): RouteOptions['validate'] {
@@ -96,9 +102,6 @@ function toHapiValidate(validate: RouteDefinition['validate']): RouteOptions['va
 }
 
 function toHapiRoute(route: RouteDefinition, deps: HttpDeps, originCheck: Lifecycle.Method, cors: Cors): ServerRoute {
-  if (route.auth === 'bearer' && !deps.verifyAccessToken) {
-    throw new Error(`${route.method} ${route.path} needs bearerAuth but no verifyAccessToken was supplied`);
-  }
   const status: Record<number, import('joi').Schema> = {};
   for (const [code, response] of Object.entries(route.responses)) {
     if (Number(code) < 400 && response.schema) status[Number(code)] = response.schema;
@@ -139,7 +142,5 @@ function toHapiAuth(auth: RouteAuth): RouteOptions['auth'] {
     case 'admin':
       // 401 without a session; hapi's scope check answers 403 for non-admins.
       return { strategy: sessionStrategy, access: { scope: ['admin'] } };
-    case 'bearer':
-      return { strategy: bearerStrategy };
   }
 }

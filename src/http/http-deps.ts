@@ -1,29 +1,35 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
+import type {
+  EmailVerification,
+  OwnAccountDeletion,
+  PasswordChanger,
+  PasswordReset,
+  ProfileUpdater,
+  Registration,
+} from '../accounts/index.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { TotpService } from '../accounts/totp-service.js';
-import type { EmailVerification, PasswordReset, Registration } from '../accounts/index.js';
 import type { UserConsents } from '../accounts/user-consents.js';
 import type { UserTerms } from '../accounts/user-terms.js';
 import type { SignOut } from '../accounts/sign-out.js';
-import type { OwnAccountDeletion, PasswordChanger, ProfileUpdater } from '../accounts/index.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { AccountUnlock } from '../admin/unlock-account.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { AdminEventsService } from '../admin/admin-events-service.js';
-import type { BearerCredentials } from './auth/bearer-auth.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
-import type { ProviderDeps } from '../oidc/provider-deps.js';
+import type { ProtocolDeps } from '../oidc/protocol-deps.js';
 import type { ConsentService, EnrolmentService, RememberedAccounts, SignInService } from '../interaction/index.js';
 import type { Frontend } from '../web/index.js';
 import type { ConnectionService, FederationService } from '../federation/index.js';
 
 /**
- * What route handlers may use: services, never knex. Built once by
- * src/app.ts (the composition root). Engineers adding routes add their
- * service here and in app.ts.
+ * What route handlers may use: services, never knex, grouped by the area
+ * that builds them. src/app.ts assembles it from the areas' wiring
+ * functions (src/<area>/wire-<area>.ts, docs/architecture.md): a new
+ * service goes into its area's wiring and its group here.
  */
 export interface HttpDeps {
   config: Config;
@@ -33,56 +39,81 @@ export interface HttpDeps {
   pingDatabase(): Promise<void>;
   /** The iron password of the session cookie (derived from security.secret). */
   cookiePassword: string;
+  accounts: AccountsArea;
+  interaction: InteractionArea;
+  protocol: ProtocolArea;
+  federation: FederationArea;
+  admin: AdminArea;
+  web: WebArea;
+}
+
+/** src/accounts/wire-accounts.ts: the user's own account. */
+export interface AccountsArea {
   sessions: SessionService;
   /** POST /api/auth/logout and RP-initiated logout: ends the session and records sign_out (src/accounts/sign-out.ts). */
   signOut: SignOut;
-  /** POST /api/auth/login and the second factors that complete it (src/interaction, createSignInService). */
-  signIn: SignInService;
-  /** The user's authenticator app and recovery codes (src/accounts, createTotpService). */
+  /** The user's authenticator app and recovery codes (createTotpService). */
   totp: TotpService;
-  /** The user's passkeys and the passkey sign-in's options (src/accounts, createPasskeyService). */
+  /** The user's passkeys and the passkey sign-in's options (createPasskeyService). */
   passkeys: PasskeyService;
-  /** Registering a factor, from a session or the enrolment at sign-in (src/interaction, createEnrolmentService). */
-  enrolment: EnrolmentService;
-  /** POST /api/auth/register (src/accounts, createRegistration). */
+  /** POST /api/auth/register (createRegistration). */
   registration: Registration;
-  /** POST /api/auth/email/verify and /resend (src/accounts, createEmailVerification). */
+  /** POST /api/auth/email/verify and /resend (createEmailVerification). */
   emailVerification: EmailVerification;
-  /** POST /api/auth/password/forgot and /reset (src/accounts, createPasswordReset). */
+  /** POST /api/auth/password/forgot and /reset (createPasswordReset). */
   passwordReset: PasswordReset;
-  admin: AdminUsersService;
-  /** POST /api/admin/users/{sub}/unlock (src/admin, createAccountUnlock). */
-  unlockAccount: AccountUnlock;
-  userViews: UserViewService;
-  /** GET /api/admin/events (src/admin, createAdminEventsService). */
-  adminEvents: AdminEventsService;
   /** PATCH /api/user (src/accounts/update-profile.ts). */
   profiles: ProfileUpdater;
   /** POST /api/user/password (src/accounts/change-password.ts). */
   passwordChange: PasswordChanger;
   /** DELETE /api/user (src/accounts/delete-own-account.ts). */
   accountDeletion: OwnAccountDeletion;
-  /**
-   * Verifies a bearerAuth access token (RFC 9068 JWT); supplied by the OIDC
-   * token engine. Without it, routes with auth 'bearer' cannot be registered.
-   */
-  verifyAccessToken?: (token: string) => Promise<BearerCredentials>;
+  /** GET /api/consents, DELETE /api/consents/{client_id} (createUserConsents). */
+  userConsents: UserConsents;
+  /** GET /api/terms, POST /api/terms/accept, GET /api/admin/terms (createUserTerms). */
+  userTerms: UserTerms;
+}
+
+/** src/interaction/wire-interaction.ts: the sign-in steps' callers. */
+export interface InteractionArea {
+  /** POST /api/auth/login and the second factors that complete it (createSignInService). */
+  signIn: SignInService;
+  /** Registering a factor, from a session or the enrolment at sign-in (createEnrolmentService). */
+  enrolment: EnrolmentService;
+  /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */
+  rememberedAccounts: RememberedAccounts;
+}
+
+/** src/oidc/wire-protocol.ts: the OpenID Connect endpoints. */
+export interface ProtocolArea {
+  /** Token, userinfo, revocation, introspection, logout, discovery, JWKS (src/oidc/create-protocol-deps.ts). */
+  engine: ProtocolDeps;
   /** /oauth2/authorize (src/oidc/authorize, createAuthorizeDeps). */
   authorize: AuthorizeDeps;
-  /** Token, userinfo, revocation, introspection, logout, discovery, JWKS (src/oidc/create-provider-deps.ts). */
-  provider: ProviderDeps;
-  /** GET and POST /api/consent (src/interaction, createConsentService). */
+  /** GET and POST /api/consent: the consent step's page, which reads back the authorization request (createConsentService). */
   consent: ConsentService;
-  /** GET /api/consents, DELETE /api/consents/{client_id} (src/accounts, createUserConsents). */
-  userConsents: UserConsents;
-  /** GET /api/terms, POST /api/terms/accept, GET /api/admin/terms (src/accounts, createUserTerms). */
-  userTerms: UserTerms;
-  /** Upstream sign-in and linking: /api/auth/providers/* (src/federation, createFederation). */
-  federation: FederationService;
-  /** GET and DELETE /api/connections (src/federation, createFederation). */
+}
+
+/** src/federation/wire-federation.ts: upstream identity providers. */
+export interface FederationArea {
+  /** Upstream sign-in and linking: /api/auth/providers/* (createFederationService). */
+  upstream: FederationService;
+  /** GET and DELETE /api/connections (createConnectionService). */
   connections: ConnectionService;
-  /** GET /api/auth/accounts, POST /api/auth/accounts/select (createRememberedAccounts). */
-  accounts: RememberedAccounts;
-  /** Pages on every other path (src/web, createFrontend(config.frontend, config.branding)). */
+}
+
+/** src/admin/wire-admin.ts: the admin API. */
+export interface AdminArea {
+  users: AdminUsersService;
+  /** POST /api/admin/users/{sub}/unlock (createAccountUnlock). */
+  unlock: AccountUnlock;
+  userViews: UserViewService;
+  /** GET /api/admin/events (createAdminEventsService). */
+  events: AdminEventsService;
+}
+
+/** src/web/wire-web.ts: pages on every other path. */
+export interface WebArea {
+  /** createFrontend(config.frontend, config.branding). */
   frontend: Frontend;
 }

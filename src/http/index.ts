@@ -1,7 +1,7 @@
 /**
  * The HTTP edge (hapi, joi): routes.ts is THE route table (METHOD path auth
  * handler), routes/ holds each route's schemas, OpenAPI text and thin
- * handler, auth/ the session-cookie and bearer strategies, openapi/ the
+ * handler, auth/ the session-cookie strategies, openapi/ the
  * OpenAPI 3.1 document built from the same joi schemas. A request flows:
  * joi validation (wire shape, snake_case) → the route's handler → a service
  * or the OIDC engine (camelCase) → render, and every error through

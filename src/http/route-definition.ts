@@ -14,11 +14,12 @@ export type ApiTag = 'Auth' | 'User' | 'Consent' | 'Terms' | 'OAuth Connect' | '
  *   password), else 401 (409 SIGN_IN_NOT_PENDING for a signed-in one);
  * - session-or-pending: a signed-in session or a pending one (the enrolment
  *   routes: their service decides what a pending session may do);
- * - admin: a session whose user has role admin (401 without a session, 403 otherwise);
- * - bearer: a JWT access token (bearerAuth), verified by HttpDeps.verifyAccessToken.
+ * - admin: a session whose user has role admin (401 without a session, 403 otherwise).
+ *
+ * The protocol endpoints that take an access token (userinfo) read it
+ * themselves: OAuth errors and RFC 6750 challenges are theirs to answer.
  */
-export type RouteAuth =
-  'none' | 'session' | 'optional-session' | 'pending-session' | 'session-or-pending' | 'admin' | 'bearer';
+export type RouteAuth = 'none' | 'session' | 'optional-session' | 'pending-session' | 'session-or-pending' | 'admin';
 
 /**
  * Which other origins' browser apps may read a route's responses

@@ -36,7 +36,7 @@ export interface ConsentService {
 /**
  * The authorization request a same-origin path points back at, or null
  * when it is not a valid one. src/oidc/authorize implements it (this folder
- * is below the protocol engine); src/app.ts wires it.
+ * is below the protocol engine); src/oidc/wire-protocol.ts wires it.
  */
 export type ReadAuthorizationRequest = (returnTo: string) => Promise<PendingAuthorization | null>;
 

@@ -23,15 +23,19 @@ import type { SignInService } from './sign-in-service.js';
  */
 export interface EnrolmentService {
   beginTotp(active: ActiveSession): Promise<TotpEnrolment>;
-  /** The recovery codes of the confirmed app. */
-  confirmTotp(active: ActiveSession, code: string, clientAddress: string): Promise<string[]>;
+  /** The recovery codes of the confirmed app, and the renewed session's raw id when it completed a sign-in. */
+  confirmTotp(
+    active: ActiveSession,
+    code: string,
+    clientAddress: string,
+  ): Promise<{ recoveryCodes: string[]; sessionId: string | null }>;
   passkeyOptions(active: ActiveSession): ReturnType<PasskeyService['registrationOptions']>;
   registerPasskey(
     active: ActiveSession,
     response: unknown,
     name: string,
     clientAddress: string,
-  ): Promise<PasskeyRecord>;
+  ): Promise<{ passkey: PasskeyRecord; sessionId: string | null }>;
 }
 
 export function createEnrolmentService(deps: {
@@ -57,9 +61,11 @@ export function createEnrolmentService(deps: {
     },
     async confirmTotp(active, code, clientAddress) {
       await mayEnrol(active);
-      const codes = await deps.totp.confirm(active.user, code, clientAddress);
-      if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'otp', clientAddress);
-      return codes;
+      const recoveryCodes = await deps.totp.confirm(active.user, code, clientAddress);
+      const sessionId = active.session.secondFactorPending
+        ? await deps.signIn.completeSecondFactor(active, 'otp', clientAddress)
+        : null;
+      return { recoveryCodes, sessionId };
     },
     async passkeyOptions(active) {
       await mayEnrol(active);
@@ -69,8 +75,10 @@ export function createEnrolmentService(deps: {
       await mayEnrol(active);
       const passkey = await deps.passkeys.register(active.user, active.session.idHash, response, name, clientAddress);
       // The authenticator verified its user to create the key (userVerification: required): the sign-in's second factor.
-      if (active.session.secondFactorPending) await deps.signIn.completeSecondFactor(active, 'hwk', clientAddress);
-      return passkey;
+      const sessionId = active.session.secondFactorPending
+        ? await deps.signIn.completeSecondFactor(active, 'hwk', clientAddress)
+        : null;
+      return { passkey, sessionId };
     },
   };
 }

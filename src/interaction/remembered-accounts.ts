@@ -31,12 +31,16 @@ export interface RememberedAccounts {
     cookie: string | undefined,
     currentSid: string | null,
   ): Promise<{ accounts: RememberedAccount[]; cookie: string | null }>;
-  /** The raw session id to make current, or 400 ACCOUNT_NOT_REMEMBERED. */
+  /**
+   * The raw session id to make current, or 400 ACCOUNT_NOT_REMEMBERED. The
+   * chosen session is renewed (a new id; the remembered one stops working),
+   * and `cookie` is the list to store back, holding the new id.
+   */
   select(
     cookie: string | undefined,
     currentSid: string | null,
     sub: string,
-  ): Promise<{ sessionId: string; session: ActiveSession }>;
+  ): Promise<{ sessionId: string; session: ActiveSession; cookie: string }>;
   /** The cookie value after signing in with `sessionId` (the authorization endpoint calls this). */
   remember(cookie: string | undefined, sessionId: string): string;
 }
@@ -78,9 +82,14 @@ export function createRememberedAccounts(deps: {
     },
 
     async select(cookie, currentSid, sub) {
-      const entry = (await live(cookie, currentSid)).find((e) => e.active.user.sub === sub);
+      const entries = await live(cookie, currentSid);
+      const entry = entries.find((e) => e.active.user.sub === sub);
       if (!entry) throw accountNotRemembered();
-      return { sessionId: entry.sessionId, session: entry.active };
+      const sessionId = await deps.sessions.renew(entry.active.session.idHash);
+      // Ended between the look-up and the renewal.
+      if (sessionId === null) throw accountNotRemembered();
+      const others = entries.filter((e) => e !== entry).map((e) => e.sessionId);
+      return { sessionId, session: entry.active, cookie: write([...others, sessionId]) };
     },
 
     remember(cookie, sessionId) {

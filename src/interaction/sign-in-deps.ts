@@ -4,7 +4,7 @@ import type { UserFactorReader } from '../accounts/login-second-factors.js';
 import type { UserTerms } from '../accounts/user-terms.js';
 import type { ConsentRepository, Tx } from '../storage/repositories.js';
 
-/** What the sign-in steps read, each through one of these (src/app.ts wires them). */
+/** What the sign-in steps read, each through one of these (./wire-interaction.ts wires them). */
 export interface SignInDeps {
   clock: Clock;
   /** auth.second_factor: who must use a second factor. */

@@ -4,7 +4,7 @@ import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { PasswordLogin, PasswordLoginInput } from '../accounts/password-login.js';
 import type { ActiveSession, SessionService } from '../accounts/sessions.js';
 import type { TotpService } from '../accounts/totp-service.js';
-import { ApiError } from '../api-error.js';
+import { ApiError, unauthorized } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
 import type { Tx } from '../storage/repositories.js';
@@ -29,8 +29,8 @@ export type SignInOutcome =
       enrolmentRequired: boolean;
     };
 
-/** A passkey either completed the cookie's pending session in place (no new cookie) or signed in anew. */
-export type PasskeySignInOutcome = { status: 'completed'; user: UserRecord } | SignInOutcome;
+/** A passkey either completed the cookie's pending session (renewed: `sessionId` is its new raw id) or signed in anew. */
+export type PasskeySignInOutcome = { status: 'completed'; sessionId: string; user: UserRecord } | SignInOutcome;
 
 /** RFC 8176 method of each second factor: a one-time code, or a hardware-bound key. */
 export type SecondFactorMethod = 'otp' | 'hwk';
@@ -40,21 +40,35 @@ export interface SignInService {
   withPassword(input: PasswordLoginInput): Promise<SignInOutcome>;
   /** POST /api/auth/register with status active: the account just created with its password, through the same steps. */
   withNewAccount(user: UserRecord, context: { clientAddress: string }): Promise<SignInOutcome>;
-  /** POST /api/auth/login/totp: the pending session's user proves their authenticator app. */
-  withTotp(pending: ActiveSession, code: string, clientAddress: string): Promise<UserRecord>;
+  /** POST /api/auth/login/totp: the pending session's user proves their authenticator app; `sessionId` is the renewed session's raw id. */
+  withTotp(
+    pending: ActiveSession,
+    code: string,
+    clientAddress: string,
+  ): Promise<{ user: UserRecord; sessionId: string }>;
   /** POST /api/auth/login/recovery-code: spends one recovery code. */
   withRecoveryCode(
     pending: ActiveSession,
     code: string,
     clientAddress: string,
-  ): Promise<{ user: UserRecord; recoveryCodesLeft: number }>;
-  /** POST /api/auth/passkey/verify: the second factor of the cookie's pending session, or a passwordless sign-in. */
-  withPasskey(response: unknown, pending: ActiveSession | null, clientAddress: string): Promise<PasskeySignInOutcome>;
+  ): Promise<{ user: UserRecord; sessionId: string; recoveryCodesLeft: number }>;
+  /**
+   * POST /api/auth/passkey/verify: the second factor of the cookie's pending
+   * session, or a passwordless sign-in; `askedHere` are the challenges the
+   * calling browser asked for (PasskeyService.authenticate).
+   */
+  withPasskey(
+    response: unknown,
+    pending: ActiveSession | null,
+    askedHere: readonly string[],
+    clientAddress: string,
+  ): Promise<PasskeySignInOutcome>;
   /**
    * The pending session has its second factor now (`method`, proved or
-   * enrolled): the steps run again with it, and the session becomes full.
+   * enrolled): the steps run again with it, and the session becomes full
+   * under a new id, returned raw for the cookie (the pending one stops working).
    */
-  completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod, clientAddress: string): Promise<void>;
+  completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod, clientAddress: string): Promise<string>;
   /** What a pending session waits for now (the second-factor page asks): the same answer as its login. */
   awaitedFactors(pending: ActiveSession): Promise<{ factors: SecondFactor[]; enrolmentRequired: boolean }>;
   /**
@@ -72,10 +86,12 @@ export function createSignInService(deps: {
   stepDeps: SignInDeps;
   events: EventLog;
   db: Tx;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   clock: Clock;
 }): SignInService {
-  const succeeded = (sub: string, amr: string[], clientAddress: string) =>
-    deps.events.record(deps.db, {
+  // In the transaction that creates or completes the session: no session without its event, nor the reverse.
+  const succeeded = (tx: Tx, sub: string, amr: string[], clientAddress: string) =>
+    deps.events.record(tx, {
       type: 'sign_in.succeeded',
       actor: sub,
       subject: sub,
@@ -88,12 +104,15 @@ export function createSignInService(deps: {
     const { sub, amr, authTime, user } = identity;
     const result = await runSignIn({ identity, request: null }, deps.stepDeps);
     if (result.kind === 'complete') {
-      const { id } = await deps.sessions.create({ sub, amr, authTime });
-      await succeeded(sub, amr, clientAddress);
+      const { id } = await deps.transaction(async (tx) => {
+        const created = await deps.sessions.create(tx, { sub, amr, authTime });
+        await succeeded(tx, sub, amr, clientAddress);
+        return created;
+      });
       return { status: 'authenticated', sessionId: id, user };
     }
     if (result.kind === 'second_factor' || result.kind === 'second_factor_enrolment') {
-      const { id } = await deps.sessions.create({ sub, amr, authTime, secondFactorPending: true });
+      const { id } = await deps.sessions.create(deps.db, { sub, amr, authTime, secondFactorPending: true });
       const factors = result.kind === 'second_factor' ? result.factors : [];
       return {
         status: 'second_factor_required',
@@ -112,7 +131,7 @@ export function createSignInService(deps: {
     pending: ActiveSession,
     method: SecondFactorMethod,
     clientAddress: string,
-  ): Promise<void> {
+  ): Promise<string> {
     const { session, user } = pending;
     const amr = [...session.amr.filter((m) => m !== method), method];
     const identity: NewIdentity = { kind: 'new', sub: user.sub, user, amr, authTime: deps.clock.now() };
@@ -121,8 +140,13 @@ export function createSignInService(deps: {
     if (result.kind === 'email_not_verified') throw emailNotVerified();
     // With a second factor in its amr, the second-factor steps pass, and the others need no authorization request.
     if (result.kind !== 'complete') throw new Error(`a sign-in with a second factor ended with ${result.kind}`);
-    await deps.sessions.completeSecondFactor(session.idHash, amr);
-    await succeeded(user.sub, amr, clientAddress);
+    return deps.transaction(async (tx) => {
+      const sessionId = await deps.sessions.completeSecondFactor(tx, session.idHash, amr);
+      // Ended (logout, revocation) while its second factor was checked.
+      if (sessionId === null) throw unauthorized();
+      await succeeded(tx, user.sub, amr, clientAddress);
+      return sessionId;
+    });
   }
 
   /**
@@ -173,29 +197,29 @@ export function createSignInService(deps: {
       await recordingRefusals(pending.user.sub, 'totp', clientAddress, () =>
         deps.totp.verifySignInCode(pending.user, code, clientAddress),
       );
-      await completeSecondFactor(pending, 'otp', clientAddress);
-      return pending.user;
+      const sessionId = await completeSecondFactor(pending, 'otp', clientAddress);
+      return { user: pending.user, sessionId };
     },
 
     async withRecoveryCode(pending, code, clientAddress) {
       const recoveryCodesLeft = await recordingRefusals(pending.user.sub, 'recovery_code', clientAddress, () =>
         deps.totp.useRecoveryCode(pending.user, code, clientAddress),
       );
-      await completeSecondFactor(pending, 'otp', clientAddress);
-      return { user: pending.user, recoveryCodesLeft };
+      const sessionId = await completeSecondFactor(pending, 'otp', clientAddress);
+      return { user: pending.user, sessionId, recoveryCodesLeft };
     },
 
-    async withPasskey(response, pending, clientAddress) {
+    async withPasskey(response, pending, askedHere, clientAddress) {
       const pendingSignIn = pending && { sub: pending.user.sub, sessionId: pending.session.idHash };
       const { user, completesPending } = await recordingRefusals(
         pending?.user.sub ?? null,
         'passkey',
         clientAddress,
-        () => deps.passkeys.authenticate(response, pendingSignIn),
+        () => deps.passkeys.authenticate(response, pendingSignIn, askedHere),
       );
       if (completesPending && pending) {
-        await completeSecondFactor(pending, 'hwk', clientAddress);
-        return { status: 'completed', user };
+        const sessionId = await completeSecondFactor(pending, 'hwk', clientAddress);
+        return { status: 'completed', sessionId, user };
       }
       return signIn({ kind: 'new', sub: user.sub, authTime: deps.clock.now(), user, amr: ['hwk'] }, clientAddress);
     },

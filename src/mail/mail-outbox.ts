@@ -4,7 +4,7 @@ import type { MailJob } from './mail-job.js';
 /**
  * Where services put mail: a background job of the scheduler, inserted in
  * the caller's transaction so that the mail exists exactly when the change
- * that caused it commits. src/app.ts implements it with the job queue.
+ * that caused it commits. src/scheduler/wire-jobs.ts implements it with the job queue.
  */
 export interface MailOutbox {
   queue(tx: Tx, job: MailJob): Promise<void>;

@@ -8,6 +8,6 @@
  * typed requests and returns typed results or throws OAuthError; it never
  * imports hapi (src/http adapts it).
  */
-export { createProviderDeps, issuerOf, signingKeyRetireAfterMs } from './create-provider-deps.js';
-export type { ProviderDeps } from './provider-deps.js';
+export { createProtocolDeps, issuerOf, signingKeyRetireAfterMs } from './create-protocol-deps.js';
+export type { ProtocolDeps } from './protocol-deps.js';
 export { OAuthError, type OAuthErrorCode } from './errors.js';

@@ -416,6 +416,38 @@ describe.each(databaseKinds)('registration and e-mail verification on %s', (kind
     await runJobs(t);
   });
 
+  it('rate limits registration per client address: 429 with Retry-After, nothing created, apart from the other limits', async () => {
+    // security.login_rate_limit of the test config: 5 per 900 s, as for resend and forgot.
+    const address = { 'x-forwarded-for': '203.0.113.88' };
+    const body = (email: string) => ({ email, password: 'a long password', accepted_terms: ['tos'] });
+    for (let i = 0; i < 4; i++) expect((await register(body(`mass${i}@example.com`), address)).statusCode).toBe(201);
+    // A refused registration counts too: every request does.
+    expect((await register(body('mass0@example.com'), address)).statusCode).toBe(409);
+    const limited = await register(body('mass9@example.com'), address);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: 'Too many requests. Try again later.' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(890);
+    expect(await t.database.db('users').where({ email: 'mass9@example.com' }).first()).toBeUndefined();
+    // Another address registers; this one still signs in and asks for mails (their counters are apart).
+    expect((await register(body('mass9@example.com'))).statusCode).toBe(201);
+    expect(
+      (
+        await inject(
+          t,
+          'POST',
+          '/api/auth/login',
+          undefined,
+          { email: 'root@example.com', password: testPassword },
+          address,
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await inject(t, 'POST', '/api/auth/password/forgot', undefined, { email: 'mass1@example.com' }, address))
+        .statusCode,
+    ).toBe(202);
+  });
+
   it('refuses another origin on every route of the flow with 403 ORIGIN_NOT_ALLOWED, and lets its own pass', async () => {
     const evil = { origin: 'https://evil.example' };
     for (const [url, body] of [

@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { runIdp } from './gitops-cli-fixture.js';
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
+/** In process; through bin/idp (a pipe, a terminal): hash-password.process.test.ts. */
 describe('idp hash-password', () => {
   it('hashes stdin minus one trailing newline, printing only the PHC string', async () => {
     const result = await runIdp(['hash-password'], root, ' pass word \n');
@@ -32,32 +32,5 @@ describe('idp hash-password', () => {
     const result = await runIdp(['hash-password', 'hunter2'], root, 'x');
     expect(result.code).toBe(2);
     expect(result.stdout).toEqual([]);
-  });
-
-  it('works through the real binary with a pipe', async () => {
-    const { stdout } = await execa(path.join(root, 'bin/idp'), ['hash-password'], { input: 'piped secret\n' });
-    expect(await verifyPassword(stdout.trim(), 'piped secret')).toBe(true);
-  });
-
-  it('prompts twice without echo on a terminal (a real pty through script(1))', async () => {
-    const child = execa('script', ['-q', '-e', '-c', `${path.join(root, 'bin/idp')} hash-password`, '/dev/null'], {
-      env: { NO_COLOR: '1' },
-      stdin: 'pipe',
-    });
-    let screen = '';
-    let typed = 0;
-    // Type only once the prompt is shown: the terminal is in raw (no echo) mode from then on.
-    child.stdout.on('data', (chunk: Buffer) => {
-      screen += chunk.toString();
-      const prompt = ['Password:', 'Repeat the password:'][typed];
-      if (prompt && screen.includes(prompt)) {
-        child.stdin.write('tty secret\r');
-        typed++;
-      }
-    });
-    await child;
-    expect(screen).not.toContain('tty secret');
-    const hash = screen.split(/\r?\n/).find((line) => line.startsWith('$argon2id$'));
-    expect(await verifyPassword(hash ?? '', 'tty secret')).toBe(true);
   });
 });

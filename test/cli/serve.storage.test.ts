@@ -1,11 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runServe, type ServeSignals } from '../../src/cli/commands/serve.js';
 import { createCapturedOutput } from '../../src/cli/output.js';
 import type { CliContext } from '../../src/cli/context.js';
-import { waitUntil } from '../support/spawned-process.js';
+import { repoRoot, waitUntil } from '../support/spawned-process.js';
+import { freePort } from '../e2e/support/start-idp.js';
 
 /**
  * runServe in process with signals the test sends (test/cli/serve.process.test.ts
@@ -100,6 +101,54 @@ describe('runServe', () => {
     expect(await done).toBe(0);
     expect(logs.some((l) => l.msg === 'SIGHUP ignored: the server is shutting down')).toBe(true);
     expect(logs.at(-1)?.msg).toBe('stopped');
+  });
+
+  it('serves the quickstart on --port: the issuer and the sign-in follow the port', async () => {
+    const file = path.join(dir, 'quickstart.yaml');
+    await copyFile(path.join(repoRoot, 'examples', 'quickstart.yaml'), file);
+    const port = await freePort();
+    const { signals, stop } = testSignals();
+    const done = runServe(context(), { config: file, host: '127.0.0.1', port: String(port) }, signals);
+    await logged('idp listening');
+    const base = `http://localhost:${String(port)}`;
+    const served = `http://127.0.0.1:${String(port)}`;
+    const discovery = (await (await fetch(`${served}/.well-known/openid-configuration`)).json()) as { issuer: string };
+    expect(discovery.issuer).toBe(base);
+    const login = await fetch(`${served}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'demo-admin-password' }),
+    });
+    expect(login.status).toBe(200);
+    expect(logs.filter((l) => l.level === 40)).toEqual([]);
+    stop();
+    expect(await done).toBe(0);
+  });
+
+  it('warns at start when server.base_url names another port than the one it listens on, naming both', async () => {
+    const file = path.join(dir, 'idp.yaml');
+    const yaml = (baseUrl: string) =>
+      `server:\n  base_url: ${baseUrl}\ndatabase:\n  client: sqlite\n  filename: ./idp.sqlite\nsecurity:\n  secret: in-process-serve-secret-0123456789\nlogging:\n  format: json\n`;
+    const port = await freePort();
+    await writeFile(file, yaml('http://localhost:8080'));
+    const first = testSignals();
+    const done = runServe(context(), { config: file, host: '127.0.0.1', port: String(port) }, first.signals);
+    await logged('idp listening');
+    expect(logs.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+      `server.base_url http://localhost:8080 names port 8080, but idp listens on port ${String(port)}: browsers at http://localhost:8080 reach no server unless a proxy forwards that port here, and sign-ins from http://localhost:${String(port)} are refused as cross-site; set server.base_url to the address people open, or leave it out to follow the port`,
+    ]);
+    first.stop();
+    expect(await done).toBe(0);
+
+    // Behind a reverse proxy the public URL names no port of its own: nothing to warn about.
+    logs.length = 0;
+    await writeFile(file, yaml('https://id.example.com'));
+    const second = testSignals();
+    const again = runServe(context(), { config: file, host: '127.0.0.1', port: String(port) }, second.signals);
+    await logged('idp listening');
+    expect(logs.filter((l) => l.level === 40)).toEqual([]);
+    second.stop();
+    expect(await again).toBe(0);
   });
 
   it('refuses --watch without a config file, and a port that is no port, as usage errors', async () => {

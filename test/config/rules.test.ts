@@ -392,6 +392,22 @@ describe.each([
     ],
   },
   {
+    rule: 'server.base_url is an absolute http(s) URL',
+    good: yaml(secretLine, 'server:', '  base_url: https://id.example.com/'),
+    bad: yaml(secretLine, 'server:', '  base_url: localhost:8080'),
+    expected: [
+      'idp.yaml:3:13: server.base_url: "localhost:8080" is not an absolute http(s) URL: write the scheme too, such as http://localhost:8080',
+    ],
+  },
+  {
+    rule: 'server.base_url names a host, with http or https',
+    good: yaml(secretLine, 'server:', '  base_url: http://localhost:8080'),
+    bad: yaml(secretLine, 'server:', '  base_url: "ftp://id.example.com"'),
+    expected: [
+      'idp.yaml:3:13: server.base_url: "ftp://id.example.com" is not an absolute http(s) URL: write the scheme too, such as http://localhost:8080',
+    ],
+  },
+  {
     rule: 'server.trust_proxy lists IPv4 and IPv6 addresses and CIDR ranges',
     good: yaml(secretLine, 'server:', '  trust_proxy: [10.0.0.0/8, 192.0.2.1, "2001:db8::/32", "::1", 0.0.0.0/0]'),
     bad: yaml(

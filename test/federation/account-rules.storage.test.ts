@@ -95,18 +95,13 @@ describe.each(databaseKinds)('account rules on %s', (kind) => {
     expect(queued).toEqual([]);
   });
 
-  it('signs up an address the upstream does not assert verified like a password signup: unverified, and a verification mail', async () => {
+  it('signs up no address the upstream does not assert verified: EMAIL_NOT_VERIFIED, no user, no connection, no mail', async () => {
     queued.length = 0;
-    const decision = await rules.login(
-      provider(),
-      { subject: 'u-1', email: 'maybe@example.com', emailVerified: false },
-      context,
-    );
-    expect(decision).toMatchObject({
-      kind: 'sign_in',
-      user: { email: 'maybe@example.com', emailVerified: false, emailVerificationRequired: true, passwordHash: null },
-    });
-    expect(queued).toEqual([{ template: 'email_verification', email: 'maybe@example.com', locale: 'en' }]);
+    await expect(
+      rules.login(provider(), { subject: 'u-1', email: 'maybe@example.com', emailVerified: false }, context),
+    ).rejects.toMatchObject({ code: 'EMAIL_NOT_VERIFIED', namesProvider: true });
+    expect(await t.db('users').where({ email_normalized: 'maybe@example.com' })).toEqual([]);
+    expect([await t.db('connections'), await t.db('events'), queued]).toEqual([[], [], []]);
   });
 
   it('never auto-links into an account whose own address was never verified', async () => {

@@ -68,6 +68,25 @@ describe.each(databaseKinds)('upstream sign-in bad input on %s', (kind) => {
     expect(errorOf(locationOf(await jar.fetch(crossed), url()))).toEqual(['/login', 'INVALID_STATE']);
   });
 
+  it("a callback without the binding cookie, or with another browser's, is refused and does not spend the state: the real browser still signs in", async () => {
+    f.github.signInAs('grace');
+    const jar = new CookieJar();
+    const callback = await callbackUrl(jar);
+    const other = new CookieJar();
+    // Another browser that started a sign-in of its own holds a binding, just not this one.
+    await callbackUrl(other);
+    for (const [who, browser] of [
+      ['no binding cookie', new CookieJar()],
+      ["another browser's binding", other],
+    ] as const)
+      expect(errorOf(locationOf(await browser.fetch(callback), url())), who).toEqual(['/login', 'INVALID_STATE']);
+    const landed = locationOf(await jar.fetch(callback), url());
+    expect(landed.pathname).toBe('/account');
+    expect((await f.session(jar)).user.email).toBe('grace@users.example');
+    await jar.fetch(`${url()}/api/auth/logout`, { method: 'POST', headers: { origin: url() } });
+    before = await snapshot();
+  });
+
   it('an upstream error answer (the user said no): UPSTREAM_ERROR, back to where they came from', async () => {
     f.github.behaviour.authorize = 'deny';
     const landed = await walkUpstream(new CookieJar(), url(), authorizePath('github', { return_to: '/account' }));

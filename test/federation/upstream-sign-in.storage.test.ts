@@ -3,12 +3,13 @@ import { databaseKinds } from '../support/databases.js';
 import { CookieJar, locationOf } from '../e2e/support/cookie-jar.js';
 import { startFederationFixture, type FederationFixture } from './support/federation-fixture.js';
 import { authorizePath, walkUpstream } from './support/walk-upstream.js';
+import { seedUser } from '../support/test-app.js';
 
 /**
  * Issue 13: signing in through upstream identity providers, each played by
  * a real HTTP server on 127.0.0.1 (./support/federation-fixture.ts),
  * against the real idp on each database: every type, the account rules
- * (new account, returning, require_link, auto_link), linking from a signed-in
+ * (new account, returning, require_link, auto_link and whom it never reaches), linking from a signed-in
  * account, and the OAuth Connect API.
  */
 describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
@@ -147,6 +148,24 @@ describe.each(databaseKinds)('upstream sign-in on %s', (kind) => {
     const { user, session } = await f.session(jar);
     expect([user.sub, session.amr]).toEqual(['alice', ['fed']]);
     expect(await f.connections()).toContainEqual({ provider_id: 'corp-auto', subject: 'alice-corp', sub: 'alice' });
+  });
+
+  it('auto_link never links to a config-managed account or an admin: LINK_REQUIRED, nothing linked, no session', async () => {
+    await seedUser(f.idp, { sub: 'root', role: 'admin' });
+    for (const [account, email] of [
+      ['bob-corp', 'bob@example.com'],
+      ['root-corp', 'root@example.com'],
+    ] as const) {
+      f.oidc.signInAs(account);
+      const jar = new CookieJar();
+      const landed = await walkUpstream(jar, url(), authorizePath('corp-auto', { return_to: '/account' }));
+      expect(
+        [landed.pathname, landed.searchParams.get('error'), landed.searchParams.get('login_hint')],
+        account,
+      ).toEqual(['/login', 'LINK_REQUIRED', email]);
+      expect(jar.has('session'), account).toBe(false);
+      expect((await f.connections()).filter((c) => c.subject === account)).toEqual([]);
+    }
   });
 
   it('auto_link: an address the upstream does not assert verified asks for the sign-in instead', async () => {

@@ -110,7 +110,7 @@ describe.each(databaseKinds)('config reload on %s', (kind) => {
       running: config,
       load,
       apply: true,
-      onApplied: () => app.deps.provider.clients.refresh(),
+      onApplied: () => app.deps.protocol.engine.clients.refresh(),
     });
   });
   afterAll(async () => {

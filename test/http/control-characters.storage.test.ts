@@ -232,8 +232,7 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
                   : { 'content-type': isForm(route) ? 'application/x-www-form-urlencoded' : 'application/json' };
               const response = await inject(t, route.method, url, signedIn ? admin : undefined, body, headers);
 
-              const needsSession =
-                route.auth !== 'none' && route.auth !== 'optional-session' && route.auth !== 'bearer';
+              const needsSession = route.auth !== 'none' && route.auth !== 'optional-session';
               if (needsSession && !signedIn) {
                 expect(response.statusCode).toBe(401);
                 return;

@@ -384,7 +384,7 @@ describe.each(databaseKinds)('passkeys on %s', (kind) => {
     });
   });
 
-  it('completes a password sign-in as its second factor, in the same session', async () => {
+  it('completes a password sign-in as its second factor, under a new cookie value', async () => {
     const { authenticator } = await withPasskey('twofa');
     const b = browser();
     const { cookie, body } = await b.login('twofa@example.com');
@@ -397,9 +397,9 @@ describe.each(databaseKinds)('passkeys on %s', (kind) => {
       response: authenticator.assert(options.json() as never),
     });
     expect(verified.statusCode).toBe(200);
-    expect(verified.headers['set-cookie']).toBeUndefined();
     expect(verified.json().user.sub).toBe('twofa');
-    expect((await b.call('GET', '/api/auth/session', cookie)).json().session.amr).toEqual(['pwd', 'hwk']);
+    const signedIn = sessionCookieOf(verified.headers['set-cookie']);
+    expect((await b.call('GET', '/api/auth/session', signedIn)).json().session.amr).toEqual(['pwd', 'hwk']);
   });
 
   it("does not let another account's passkey complete a pending sign-in", async () => {

@@ -3,7 +3,6 @@ import type { RequestRoute } from '@hapi/hapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/http/routes.js';
 import type { RouteAuth, RouteDefinition, RouteSpec } from '../../src/http/route-definition.js';
-import { bearerStrategy } from '../../src/http/auth/bearer-auth.js';
 import {
   pendingSessionStrategy,
   sessionOrPendingStrategy,
@@ -74,7 +73,6 @@ function authModeOf(auth: RequestRoute['settings']['auth']): string {
     [`${sessionStrategy} required admin`]: 'admin',
     [`${pendingSessionStrategy} required `]: 'pending-session',
     [`${sessionOrPendingStrategy} required `]: 'session-or-pending',
-    [`${bearerStrategy} required `]: 'bearer',
   };
   const settings = `${strategies.join(',')} ${mode} ${scopes.join(',')}`;
   return modes[settings] ?? `hapi auth "${settings}"`;

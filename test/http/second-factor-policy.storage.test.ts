@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../support/config-fixture.js';
 import { databaseKinds } from '../support/databases.js';
-import { createTestApp, seedUser, type TestApp } from '../support/test-app.js';
+import { createTestApp, seedUser, sessionCookieOf, type TestApp } from '../support/test-app.js';
 import { browserAt, testClock, totpCode } from '../support/second-factor-client.js';
 import { SoftwareAuthenticator } from '../support/software-authenticator.js';
 import { FORBIDDEN, NOT_FOUND, UNAUTHORIZED } from '../support/spec-shapes.js';
@@ -76,10 +76,11 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
     const confirmed = await b.call('POST', '/api/user/totp/confirm', cookie, { code: totpCode(secret, clock.now()) });
     expect(confirmed.statusCode).toBe(200);
     expect(confirmed.json().recovery_codes).toHaveLength(10);
-    const session = (await b.call('GET', '/api/auth/session', cookie)).json();
+    const signedIn = sessionCookieOf(confirmed.headers['set-cookie']);
+    const session = (await b.call('GET', '/api/auth/session', signedIn)).json();
     expect(session.session).toMatchObject({ amr: ['pwd', 'otp'], auth_time: new Date(clock.now()).toISOString() });
     expect(session.user).toMatchObject({ totp_registered: true, second_factor_required: true });
-    expect((await b.call('GET', '/api/admin/me', cookie)).statusCode).toBe(200);
+    expect((await b.call('GET', '/api/admin/me', signedIn)).statusCode).toBe(200);
     // From now on the sign-in asks for the app.
     expect((await browser().login('enrol-totp@example.com')).body).toEqual({
       status: 'second_factor_required',
@@ -99,7 +100,8 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
       name: 'Security key',
     });
     expect(created.statusCode).toBe(201);
-    expect((await b.call('GET', '/api/auth/session', cookie)).json().session.amr).toEqual(['pwd', 'hwk']);
+    const signedIn = sessionCookieOf(created.headers['set-cookie']);
+    expect((await b.call('GET', '/api/auth/session', signedIn)).json().session.amr).toEqual(['pwd', 'hwk']);
     expect((await browser().login('enrol-passkey@example.com')).body).toMatchObject({
       factors: ['passkey'],
       enrolment_required: false,
@@ -109,8 +111,7 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
   it('keeps the last factor of a user who must have one, and lets it go once another exists', async () => {
     await admin('keeper');
     const b = browser();
-    const { cookie } = await b.login('keeper@example.com');
-    const { secret } = await b.enrolTotp(cookie, clock.now());
+    const { secret, cookie } = await b.enrolTotp((await b.login('keeper@example.com')).cookie, clock.now());
     clock.advance(step);
     const refused = await b.call('DELETE', '/api/user/totp', cookie, { code: totpCode(secret, clock.now()) });
     expect(refused.statusCode).toBe(409);
@@ -152,12 +153,10 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
     const helper = browser();
     const helperCookie = await (async () => {
       const { cookie } = await helper.login('helpdesk@example.com');
-      await helper.enrolTotp(cookie, clock.now());
-      return cookie;
+      return (await helper.enrolTotp(cookie, clock.now())).cookie;
     })();
     const lost = browser();
-    const { cookie: lostCookie } = await lost.login('lost@example.com');
-    await lost.enrolTotp(lostCookie, clock.now());
+    const { cookie: lostCookie } = await lost.enrolTotp((await lost.login('lost@example.com')).cookie, clock.now());
     const options = (await lost.call('POST', '/api/user/passkeys/options', lostCookie)).json();
     await lost.call('POST', '/api/user/passkeys', lostCookie, {
       response: new SoftwareAuthenticator(origin).register(options as never),
@@ -225,8 +224,7 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
   it('reports the SPEC 2.1 fields in the admin list, get and me, from the policy and the role', async () => {
     await admin('fields');
     const b = browser();
-    const { cookie } = await b.login('fields@example.com');
-    await b.enrolTotp(cookie, clock.now());
+    const { cookie } = await b.enrolTotp((await b.login('fields@example.com')).cookie, clock.now());
     const me = (await b.call('GET', '/api/admin/me', cookie)).json().user;
     expect(me).toMatchObject({
       totp_registered: true,

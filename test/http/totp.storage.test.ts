@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../support/config-fixture.js';
 import { databaseKinds } from '../support/databases.js';
-import { createTestApp, seedUser, type TestApp } from '../support/test-app.js';
+import { createTestApp, seedUser, sessionCookieOf, type TestApp } from '../support/test-app.js';
 import { browserAt, testClock, totpCode } from '../support/second-factor-client.js';
 import { UNAUTHORIZED } from '../support/spec-shapes.js';
 
@@ -159,7 +159,8 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     const right = await b.call('POST', '/api/auth/login/totp', cookie, { code: totpCode(secret, clock.now()) });
     expect(right.statusCode).toBe(200);
     expect(right.json().user).toMatchObject({ sub: 'signin', totp_registered: true });
-    const session = (await b.call('GET', '/api/auth/session', cookie)).json().session;
+    const signedIn = sessionCookieOf(right.headers['set-cookie']);
+    const session = (await b.call('GET', '/api/auth/session', signedIn)).json().session;
     expect(session.amr).toEqual(['pwd', 'otp']);
     expect(session.auth_time).toBe(new Date(clock.now()).toISOString());
 
@@ -176,7 +177,7 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
       ['sign_in.succeeded', { amr: ['pwd', 'otp'] }],
     ]);
 
-    const done = await b.call('POST', '/api/auth/login/totp', cookie, { code: totpCode(secret, clock.now()) });
+    const done = await b.call('POST', '/api/auth/login/totp', signedIn, { code: totpCode(secret, clock.now()) });
     expect(done.statusCode).toBe(409);
     expect(done.json()).toMatchObject({ code: 'SIGN_IN_NOT_PENDING' });
     expect((await b.call('POST', '/api/auth/login/totp', undefined, { code: '123456' })).json()).toEqual(UNAUTHORIZED);
@@ -222,12 +223,13 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
       (await b.call('POST', '/api/auth/login/totp', left.cookie, { code: totpCode(secret, clock.now()) })).json(),
     ).toEqual(UNAUTHORIZED);
     // A completed one lives the full session lifetime from its second factor.
-    const done = await b.login('slow@example.com');
-    expect(
-      (await b.call('POST', '/api/auth/login/totp', done.cookie, { code: totpCode(secret, clock.now()) })).statusCode,
-    ).toBe(200);
+    const pending = await b.login('slow@example.com');
+    const done = await b.call('POST', '/api/auth/login/totp', pending.cookie, { code: totpCode(secret, clock.now()) });
+    expect(done.statusCode).toBe(200);
     clock.advance(30 * 60_000);
-    expect((await b.call('GET', '/api/auth/session', done.cookie)).statusCode).toBe(200);
+    expect((await b.call('GET', '/api/auth/session', sessionCookieOf(done.headers['set-cookie']))).statusCode).toBe(
+      200,
+    );
   });
 
   it('lets one of two sign-ins that send the same code at once succeed', async () => {
@@ -255,9 +257,10 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     const used = await b.call('POST', '/api/auth/login/recovery-code', cookie, { code: typed });
     expect(used.statusCode).toBe(200);
     expect(used.json()).toMatchObject({ user: { sub: 'recover' }, recovery_codes_left: 9 });
-    expect((await b.call('GET', '/api/auth/session', cookie)).json().session.amr).toEqual(['pwd', 'otp']);
+    const signedIn = sessionCookieOf(used.headers['set-cookie']);
+    expect((await b.call('GET', '/api/auth/session', signedIn)).json().session.amr).toEqual(['pwd', 'otp']);
     // The profile says the same (DESIGN.md 11); a user without an app has none.
-    expect((await b.call('GET', '/api/user', cookie)).json().user).toMatchObject({
+    expect((await b.call('GET', '/api/user', signedIn)).json().user).toMatchObject({
       totp_registered: true,
       recovery_codes_left: 9,
     });
@@ -287,7 +290,9 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     for (const code of recoveryCodes) {
       const b = browser();
       ({ cookie } = await b.login('spent@example.com'));
-      last = (await b.call('POST', '/api/auth/login/recovery-code', cookie, { code })).json().recovery_codes_left;
+      const used = await b.call('POST', '/api/auth/login/recovery-code', cookie, { code });
+      last = used.json().recovery_codes_left;
+      cookie = sessionCookieOf(used.headers['set-cookie']);
     }
     expect(last).toBe(0);
     const me = (await browser().call('GET', '/api/auth/session', cookie)).json().user;

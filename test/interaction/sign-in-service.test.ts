@@ -22,12 +22,13 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     },
   };
   const sessions = {
-    async create(input: CreateSessionInput) {
+    async create(_tx: Tx, input: CreateSessionInput) {
       created.push(input);
       return { id: `raw-${created.length}`, session: {} as SessionRecord };
     },
-    async completeSecondFactor(idHash: string, amr: string[]) {
+    async completeSecondFactor(_tx: Tx, idHash: string, amr: string[]) {
       completed.push({ idHash, amr });
+      return `renewed-${completed.length}`;
     },
   } as unknown as SessionService;
   const totp = {
@@ -36,7 +37,8 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     },
   } as unknown as TotpService;
   const passkeys = {
-    async authenticate(response: unknown, pending: { sessionId: string } | null) {
+    async authenticate(response: unknown, pending: { sessionId: string } | null, askedHere: readonly string[]) {
+      expect(askedHere).toEqual(['asked-here']);
       return { user, completesPending: response === 'for-the-pending-sign-in' && pending !== null };
     },
   } as unknown as PasskeyService;
@@ -55,6 +57,7 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     stepDeps: deps,
     events,
     db: {} as Tx,
+    transaction: (work) => work({} as Tx),
     clock: deps.clock,
   });
   const login = (password: string) => service.withPassword({ email: user.email, password, clientAddress: '192.0.2.1' });
@@ -127,7 +130,10 @@ describe('completing a sign-in', () => {
       code: 'INVALID_CODE',
     });
     expect(completed).toEqual([]);
-    await service.withTotp(pendingSession, '123456', '192.0.2.1');
+    expect(await service.withTotp(pendingSession, '123456', '192.0.2.1')).toEqual({
+      user: pendingSession.user,
+      sessionId: 'renewed-1',
+    });
     expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'otp'] }]);
     expect(recorded).toEqual([
       {
@@ -149,12 +155,13 @@ describe('completing a sign-in', () => {
 
   it('completes the pending session with a passkey asked for it, and signs in anew (hwk) with one asked by nobody', async () => {
     const { service, completed, created, pendingSession, user } = setUp('required', undefined, true);
-    expect(await service.withPasskey('for-the-pending-sign-in', pendingSession, '192.0.2.1')).toEqual({
+    expect(await service.withPasskey('for-the-pending-sign-in', pendingSession, ['asked-here'], '192.0.2.1')).toEqual({
       status: 'completed',
+      sessionId: 'renewed-1',
       user,
     });
     expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'hwk'] }]);
-    expect(await service.withPasskey('passwordless', null, '192.0.2.1')).toEqual({
+    expect(await service.withPasskey('passwordless', null, ['asked-here'], '192.0.2.1')).toEqual({
       status: 'authenticated',
       sessionId: 'raw-1',
       user,

@@ -1,12 +1,7 @@
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSigningPool, type SigningPool } from '../../src/keys/signing-pool.js';
 import type { SigningAlgorithm } from '../../src/model/index.js';
-
-const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
 interface KeyPair {
   privateKey: KeyObject;
@@ -133,37 +128,5 @@ describe('the signing pool', () => {
       expect((outcome as PromiseRejectedResult).reason.message).toBe('the signing pool is closed');
     }
     await expect(signing.sign(ec.privateKey, 'ES256', 'h.later')).rejects.toThrow(/^the signing pool is closed$/);
-  });
-
-  it('neither keeps an idle process alive nor lets it exit while a signature is owed', async () => {
-    const moduleUrl = pathToFileURL(path.join(root, 'dist/keys/signing-pool.js')).href;
-    // No close(): the process must end on its own once the signatures are
-    // in, and must not end before (no output then). The second signature is
-    // the telling one: a worker still starting keeps a process alive anyway,
-    // a started idle one must not. An ES module script: workers inherit
-    // --input-type=module, so the eval'd worker source must work as one.
-    const script = `
-      import { generateKeyPairSync } from 'node:crypto';
-      import { createSigningPool } from ${JSON.stringify(moduleUrl)};
-      const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-      const pool = createSigningPool();
-      for (const input of ['a.b', 'a.c']) {
-        console.log(Buffer.from(await pool.sign(privateKey, 'ES256', input), 'base64url').length);
-      }
-    `;
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve) => {
-        execFile(
-          process.execPath,
-          ['--input-type=module', '-e', script],
-          { cwd: root, timeout: 5_000 },
-          (error, out, err) => {
-            resolve({ code: error ? (error.killed ? null : (error.code as number)) : 0, stdout: out, stderr: err });
-          },
-        );
-      },
-    );
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout.trim().split('\n')).toEqual(['64', '64']);
   });
 });

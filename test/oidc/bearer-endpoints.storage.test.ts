@@ -49,7 +49,7 @@ describe.each(databaseKinds)('the bearer and client-authenticated endpoints on %
     return oauth.processAuthorizationCodeResponse(provider.as, web, response, { expectedNonce: issued.nonce });
   }
 
-  const currentKey = (): SigningKey => provider.idp.app.deps.provider.keys.current();
+  const currentKey = (): SigningKey => provider.idp.app.deps.protocol.engine.keys.current();
   const claimsFor = (overrides: Record<string, unknown> = {}) => {
     const now = Math.floor(Date.now() / 1000);
     return {

@@ -60,7 +60,7 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
 
   /** The same ID token's claims changed and signed again with our key: a hint the RP could hold. */
   const resigned = (idToken: string, changes: Record<string, unknown>) =>
-    signJwt(idp.app.signingPool, idp.app.deps.provider.keys.current('RS256'), 'JWT', {
+    signJwt(idp.app.signingPool, idp.app.deps.protocol.engine.keys.current('RS256'), 'JWT', {
       ...decodeJwt(idToken),
       ...changes,
     });

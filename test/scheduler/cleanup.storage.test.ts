@@ -68,17 +68,15 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
 
   it('deletes expired authorization codes and keeps live ones, consumed or not', async () => {
     const now = clock.now();
-    await t
-      .db('users')
-      .insert({
-        sub: 'u1',
-        managed_by: 'database',
-        email: 'u1@example.test',
-        email_normalized: 'u1@example.test',
-        role: 'user',
-        created_at: now,
-        updated_at: now,
-      });
+    await t.db('users').insert({
+      sub: 'u1',
+      managed_by: 'database',
+      email: 'u1@example.test',
+      email_normalized: 'u1@example.test',
+      role: 'user',
+      created_at: now,
+      updated_at: now,
+    });
     await t.db('clients').insert({
       client_id: 'c1',
       name: 'C1',
@@ -163,33 +161,29 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
   it('deletes expired refresh tokens, revoked access-token ids and grants, keeping live ones (rotated or not)', async () => {
     const now = clock.now();
     const grant = (grantId: string, expiresAt: number) =>
-      t
-        .db('grants')
-        .insert({
-          grant_id: grantId,
-          client_id: 'c1',
-          sub: 'u1',
-          scopes: 'openid',
-          auth_time: now,
-          session_id: null,
-          revoked_at: null,
-          expires_at: expiresAt,
-          created_at: now - day,
-        });
+      t.db('grants').insert({
+        grant_id: grantId,
+        client_id: 'c1',
+        sub: 'u1',
+        scopes: 'openid',
+        auth_time: now,
+        session_id: null,
+        revoked_at: null,
+        expires_at: expiresAt,
+        created_at: now - day,
+      });
     const refresh = (tokenHash: string, grantId: string, expiresAt: number, rotatedAt: number | null) =>
-      t
-        .db('refresh_tokens')
-        .insert({
-          token_hash: tokenHash,
-          grant_id: grantId,
-          client_id: 'c1',
-          sub: 'u1',
-          scopes: 'openid',
-          expires_at: expiresAt,
-          rotated_at: rotatedAt,
-          revoked_at: null,
-          created_at: now - day,
-        });
+      t.db('refresh_tokens').insert({
+        token_hash: tokenHash,
+        grant_id: grantId,
+        client_id: 'c1',
+        sub: 'u1',
+        scopes: 'openid',
+        expires_at: expiresAt,
+        rotated_at: rotatedAt,
+        revoked_at: null,
+        created_at: now - day,
+      });
     await grant('old-grant', now - 1);
     await grant('live-grant', now + day);
     await refresh('old-token', 'old-grant', now - 1, null);
@@ -241,32 +235,28 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
 
   it("deletes mailed links' tokens once they expired, used or not, and keeps live ones", async () => {
     const now = clock.now();
-    await t
-      .db('users')
-      .insert({
-        sub: 'u1',
-        managed_by: 'database',
-        email: 'u1@example.test',
-        email_normalized: 'u1@example.test',
-        role: 'user',
-        email_verified: false,
-        email_verification_required: true,
-        second_factor_required: false,
-        created_at: now,
-        updated_at: now,
-      });
+    await t.db('users').insert({
+      sub: 'u1',
+      managed_by: 'database',
+      email: 'u1@example.test',
+      email_normalized: 'u1@example.test',
+      role: 'user',
+      email_verified: false,
+      email_verification_required: true,
+      second_factor_required: false,
+      created_at: now,
+      updated_at: now,
+    });
     const token = (tokenHash: string, expiresAt: number, usedAt: number | null) =>
-      t
-        .db('link_tokens')
-        .insert({
-          token_hash: tokenHash,
-          sub: 'u1',
-          purpose: 'password_reset',
-          email: 'u1@example.test',
-          created_at: now - day,
-          expires_at: expiresAt,
-          used_at: usedAt,
-        });
+      t.db('link_tokens').insert({
+        token_hash: tokenHash,
+        sub: 'u1',
+        purpose: 'password_reset',
+        email: 'u1@example.test',
+        created_at: now - day,
+        expires_at: expiresAt,
+        used_at: usedAt,
+      });
     await token('expired', now - 1, null);
     await token('expired-used', now - 1000, now - 2000);
     await token('live', now + 60_000, null);

@@ -28,8 +28,22 @@ export function totpCode(secret: string, time: number): string {
  */
 export function browserAt(t: TestApp, address: string) {
   const headers = { 'x-forwarded-for': address };
-  const call = (method: string, url: string, cookie?: string, payload?: unknown, extra: Record<string, string> = {}) =>
-    inject(t, method, url, cookie, payload, { ...headers, ...extra });
+  // Kept like a browser would: the passkey challenges this browser asked for (docs/http-api.md "Signing in with one").
+  let challenges: string | undefined;
+  const call = async (
+    method: string,
+    url: string,
+    cookie?: string,
+    payload?: unknown,
+    extra: Record<string, string> = {},
+  ) => {
+    const cookies = [cookie, challenges].filter((c) => c !== undefined).join('; ');
+    const response = await inject(t, method, url, cookies || undefined, payload, { ...headers, ...extra });
+    const set = response.headers['set-cookie'];
+    const kept = (Array.isArray(set) ? set : set ? [set] : []).find((c) => c.startsWith('passkey_challenge='));
+    if (kept) challenges = kept.split(';')[0];
+    return response;
+  };
   return {
     call,
     /** POST /api/auth/login; the cookie it set (full or pending) and the answer. */
@@ -38,7 +52,11 @@ export function browserAt(t: TestApp, address: string) {
       if (response.statusCode !== 200) throw new Error(`login of ${email}: ${response.statusCode} ${response.payload}`);
       return { cookie: sessionCookieOf(response.headers['set-cookie']), body: response.json() };
     },
-    /** Enrols and confirms an authenticator app from `cookie`'s session; answers the secret and the recovery codes. */
+    /**
+     * Enrols and confirms an authenticator app from `cookie`'s session;
+     * answers the secret, the recovery codes and the cookie in force after
+     * (a pending session's enrolment renews it: docs/http-api.md "Session renewal").
+     */
     async enrolTotp(cookie: string, time: number) {
       const begun = await call('POST', '/api/user/totp', cookie);
       if (begun.statusCode !== 200) throw new Error(`POST /api/user/totp: ${begun.statusCode} ${begun.payload}`);
@@ -46,7 +64,8 @@ export function browserAt(t: TestApp, address: string) {
       const confirmed = await call('POST', '/api/user/totp/confirm', cookie, { code: totpCode(secret, time) });
       if (confirmed.statusCode !== 200)
         throw new Error(`POST /api/user/totp/confirm: ${confirmed.statusCode} ${confirmed.payload}`);
-      return { secret, recoveryCodes: confirmed.json().recovery_codes as string[] };
+      const renewed = confirmed.headers['set-cookie'] ? sessionCookieOf(confirmed.headers['set-cookie']) : cookie;
+      return { secret, recoveryCodes: confirmed.json().recovery_codes as string[], cookie: renewed };
     },
   };
 }

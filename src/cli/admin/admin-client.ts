@@ -17,7 +17,8 @@ export interface AdminClient {
    * POST /api/auth/login (DESIGN.md 6): the session user and the `session`
    * cookie to keep. When the account confirms sign-ins with a second factor,
    * `askCode` is asked for an authenticator app's code or a recovery code,
-   * which completes the sign-in (POST /api/auth/login/totp or /recovery-code).
+   * which completes the sign-in (POST /api/auth/login/totp or /recovery-code)
+   * under the new cookie that answer sets.
    */
   login(
     email: string,
@@ -103,7 +104,10 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
       });
       const user = (completed.body as { user?: SessionUser }).user;
       if (!user) throw new CliError(`unexpected answer from ${baseUrl}: the second factor named no user`);
-      cookie = answer.sessionCookie;
+      // The second factor renews the session: the pending cookie stops working (docs/http-api.md "Session renewal").
+      if (!completed.sessionCookie)
+        throw new CliError(`the server at ${baseUrl} accepted the second factor but issued no session cookie`);
+      cookie = completed.sessionCookie;
       return { user, cookie };
     },
     async logout() {

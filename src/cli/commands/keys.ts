@@ -4,7 +4,7 @@ import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
 import { keyEncryptionKey, keySwitchWithinMs, rotateSigningKey } from '../../keys/index.js';
-import { signingKeyRetireAfterMs } from '../../oidc/create-provider-deps.js';
+import { signingKeyRetireAfterMs } from '../../oidc/create-protocol-deps.js';
 import { createEventLog } from '../../events/index.js';
 import { serverSecretSetting } from '../../security/resolve-server-secret.js';
 import type { SigningAlgorithm, SigningKeyRecord } from '../../model/index.js';

@@ -71,6 +71,8 @@ export async function runServe(
           result.applied ? 'config applied' : 'config already applied',
         );
       }
+      const mismatch = portMismatch(config);
+      if (mismatch) logger.warn({ base_url: config.server.baseUrl, port: config.server.port }, mismatch);
       const app = await createApp(config, { storage, clock, logger });
       const url = await app.start();
       // `url` is the listen address (tests and scripts read it); people open the base URL.
@@ -87,7 +89,7 @@ export async function runServe(
         running: config,
         load,
         apply: opts.apply !== false,
-        onApplied: () => app.deps.provider.clients.refresh(),
+        onApplied: () => app.deps.protocol.engine.clients.refresh(),
       });
       onReload = () => void reloader.reload('SIGHUP');
       const watcher =
@@ -153,6 +155,25 @@ async function listenAddress(
       baseUrl: config.server.baseUrlDerived ? defaultBaseUrl(host, port) : config.server.baseUrl,
     },
   });
+}
+
+/**
+ * A base URL set in the file stays as written whatever --port says. When it
+ * names a port (or a local host, reached without a proxy) other than the
+ * listening one, browsers open one port and the server listens on another,
+ * and sign-ins from the listening port are refused as cross-site: worth a
+ * warning that names both. A public URL without a port is the reverse-proxy
+ * setup, and says nothing about the listening port.
+ */
+function portMismatch({ server }: Config): string | null {
+  if (server.baseUrlDerived) return null;
+  const url = new URL(server.baseUrl);
+  const local = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
+  if (url.port === '' && !local) return null;
+  const named = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (named === server.port) return null;
+  const listening = defaultBaseUrl(server.host, server.port);
+  return `server.base_url ${server.baseUrl} names port ${String(named)}, but idp listens on port ${String(server.port)}: browsers at ${server.baseUrl} reach no server unless a proxy forwards that port here, and sign-ins from ${listening} are refused as cross-site; set server.base_url to the address people open, or leave it out to follow the port`;
 }
 
 function freePort(host: string): Promise<number> {

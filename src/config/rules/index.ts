@@ -24,6 +24,7 @@ import { checkSecret } from './check-secret.js';
 import { checkTrustProxy } from './check-trust-proxy.js';
 import { checkTermLinks } from './check-term-links.js';
 import { checkBranding } from './check-branding.js';
+import { checkBaseUrl } from './check-base-url.js';
 
 /**
  * Phase 4: the cross-field rules the schema cannot express, in the order
@@ -31,6 +32,7 @@ import { checkBranding } from './check-branding.js';
  * are an enum of the schema, so they are checked in phase 3.
  */
 export const configRules: readonly ConfigRule[] = [
+  checkBaseUrl,
   checkTrustProxy,
   checkUniqueUserSubs,
   checkUniqueUserEmails,

@@ -95,6 +95,35 @@ export function readSession(request: Request): SessionCredentials | null {
   return request.auth.credentials as unknown as SessionCredentials;
 }
 
+/**
+ * The session of a request to a route whose auth mode requires one
+ * (session, admin, pending-session, session-or-pending): hapi has refused
+ * the request before the handler runs when there is none.
+ */
+export function sessionOf(request: Request): SessionCredentials {
+  const session = readSession(request);
+  if (!session) throw new Error(`${request.method} ${request.path} has no session: its auth mode does not require one`);
+  return session;
+}
+
+/**
+ * The signed-in session of a request whose route does not authenticate by
+ * the cookie (a top-level protocol request), or null when the cookie holds
+ * none. An error while reading it (a database outage) is thrown, to be
+ * answered as one: never taken for "not signed in", which would send a
+ * signed-in user to a fresh sign-in.
+ */
+export async function testSession(request: Request): Promise<SessionCredentials | null> {
+  try {
+    const { credentials } = await request.server.auth.test(sessionStrategy, request);
+    return credentials as unknown as SessionCredentials;
+  } catch (error) {
+    // hapi throws the scheme's 401 for no session; anything else failed while reading it.
+    if (Boom.isBoom(error) && error.output.statusCode === 401) return null;
+    throw error;
+  }
+}
+
 /** Sets the cookie for a session created by SessionService.create (raw id). */
 export function setSessionCookie(h: ResponseToolkit, sessionId: string): void {
   const cookie: SessionCookie = { sid: sessionId };

@@ -31,7 +31,6 @@ const securityByAuth: Record<RouteAuth, Record<string, string[]>[] | undefined> 
   'optional-session': [{}, { cookieSessionAuth: [] }],
   'pending-session': [{ cookieSessionAuth: [] }],
   'session-or-pending': [{ cookieSessionAuth: [] }],
-  bearer: [{ bearerAuth: [] }],
 };
 
 export function buildOpenApiDocument(routes: RouteDefinition[], openapi: OpenApiConfig): OpenApiDocument {
@@ -54,6 +53,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[], openapi: OpenApi
           name: 'session',
           description: 'Encrypted session cookie issued by POST /api/auth/login',
         },
+        // Described for clients of /oauth2/userinfo, which reads the token itself (no route auth mode uses it).
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',

@@ -52,7 +52,10 @@ export const accountsListRoute: RouteSpec = {
     ...commonErrors,
   },
   handler: (deps) => async (request, h) => {
-    const { accounts, cookie } = await deps.accounts.list(readCookie(request), readSessionCookieId(request));
+    const { accounts, cookie } = await deps.interaction.rememberedAccounts.list(
+      readCookie(request),
+      readSessionCookieId(request),
+    );
     setRememberedAccountsCookie(h, deps, cookie);
     return h.response({ accounts }).header('cache-control', 'no-store');
   },
@@ -62,6 +65,8 @@ export const accountsSelectRoute: RouteSpec = {
   checkOrigin: true,
   tags: ['Auth'],
   summary: 'Make a remembered account the signed-in one',
+  description:
+    'The chosen session gets a new `session` cookie value, and the value remembered for it stops working (docs/http-api.md "Session renewal").',
   validate: { payload: Joi.object({ sub: subSchema.required() }).label('SelectAccountRequest') },
   responses: {
     200: {
@@ -76,8 +81,13 @@ export const accountsSelectRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { sub } = request.payload as { sub: string };
-    const selected = await deps.accounts.select(readCookie(request), readSessionCookieId(request), sub);
+    const selected = await deps.interaction.rememberedAccounts.select(
+      readCookie(request),
+      readSessionCookieId(request),
+      sub,
+    );
     setSessionCookie(h, selected.sessionId);
-    return { user: toSessionUserBody(await deps.userViews.sessionUser(selected.session.user)) };
+    setRememberedAccountsCookie(h, deps, selected.cookie);
+    return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(selected.session.user)) };
   },
 };

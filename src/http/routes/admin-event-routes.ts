@@ -70,7 +70,7 @@ export const adminListEventsRoute: RouteSpec = {
       page: number;
       page_size: number;
     };
-    const result = await deps.adminEvents.list({
+    const result = await deps.admin.events.list({
       type: q.type,
       actor: q.actor,
       subject: q.subject,

@@ -1,10 +1,9 @@
 import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
-import type { SessionCredentials } from '../auth/cookie-session-auth.js';
+import { sessionOf } from '../auth/cookie-session-auth.js';
 import { adminErrors, errorResponse } from '../schemas/error-schema.js';
-import type { HttpDeps } from '../http-deps.js';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import {
   adminUserSchema,
   emailSchema,
@@ -16,9 +15,9 @@ import {
 } from '../schemas/user-schemas.js';
 
 /** The admin API, SPEC.md 4 (shapes 2.1–2.3, errors 7, limits 8). Rules live in src/admin. */
-const caller = (request: Request) => (request.auth.credentials as unknown as SessionCredentials).user;
-const requestContext = (deps: HttpDeps, request: Request) => ({
-  clientAddress: clientAddress(request, deps.config.server.trustProxy),
+const caller = (request: Request) => sessionOf(request).user;
+const requestContext = (request: Request) => ({
+  clientAddress: addressOf(request),
 });
 
 const userResponse = (description: string) => ({
@@ -43,7 +42,7 @@ export const adminMeRoute: RouteSpec = {
     ...adminErrors,
   },
   handler: (deps) => async (request) => ({
-    user: toSessionUserBody(await deps.userViews.sessionUser(caller(request))),
+    user: toSessionUserBody(await deps.admin.userViews.sessionUser(caller(request))),
   }),
 };
 
@@ -81,7 +80,7 @@ export const adminListUsersRoute: RouteSpec = {
       managed_by?: 'database' | 'config';
       role?: 'user' | 'admin';
     };
-    const result = await deps.admin.list(caller(request), {
+    const result = await deps.admin.users.list(caller(request), {
       query: q.query || undefined,
       page: q.page,
       pageSize: q.page_size,
@@ -122,7 +121,7 @@ export const adminCreateUserRoute: RouteSpec = {
       role: 'user' | 'admin';
       email_verified: boolean;
     };
-    const user = await deps.admin.create(
+    const user = await deps.admin.users.create(
       caller(request),
       {
         email: body.email,
@@ -130,7 +129,7 @@ export const adminCreateUserRoute: RouteSpec = {
         role: body.role,
         emailVerified: body.email_verified,
       },
-      requestContext(deps, request),
+      requestContext(request),
     );
     return h.response({ user: toAdminUserBody(user) }).code(201);
   },
@@ -143,7 +142,7 @@ export const adminGetUserRoute: RouteSpec = {
   validate: { params: subParams },
   responses: { 200: userResponse('The user'), ...adminErrors, 403: notEditable, ...notFound },
   handler: (deps) => async (request) => ({
-    user: toAdminUserBody(await deps.admin.get(caller(request), (request.params as { sub: string }).sub)),
+    user: toAdminUserBody(await deps.admin.users.get(caller(request), (request.params as { sub: string }).sub)),
   }),
 };
 
@@ -163,7 +162,7 @@ export const adminUpdateUserRoute: RouteSpec = {
   responses: { 200: userResponse('The updated user'), ...adminErrors, 403: notEditable, ...notFound, ...emailTaken },
   handler: (deps) => async (request) => {
     const body = request.payload as { email?: string; role?: 'user' | 'admin'; email_verified?: boolean };
-    const user = await deps.admin.update(
+    const user = await deps.admin.users.update(
       caller(request),
       (request.params as { sub: string }).sub,
       {
@@ -171,7 +170,7 @@ export const adminUpdateUserRoute: RouteSpec = {
         role: body.role,
         emailVerified: body.email_verified,
       },
-      requestContext(deps, request),
+      requestContext(request),
     );
     return { user: toAdminUserBody(user) };
   },
@@ -186,7 +185,7 @@ export const adminDeleteUserRoute: RouteSpec = {
   responses: { 200: userResponse('The soft-deleted user'), ...adminErrors, 403: notEditable, ...notFound },
   handler: (deps) => async (request) => ({
     user: toAdminUserBody(
-      await deps.admin.delete(caller(request), (request.params as { sub: string }).sub, requestContext(deps, request)),
+      await deps.admin.users.delete(caller(request), (request.params as { sub: string }).sub, requestContext(request)),
     ),
   }),
 };
@@ -199,10 +198,10 @@ export const adminResetSecondFactorsRoute: RouteSpec = {
   validate: { params: subParams },
   responses: { 204: { description: 'Removed' }, ...adminErrors, ...notFound },
   handler: (deps) => async (request, h) => {
-    await deps.admin.resetSecondFactors(
+    await deps.admin.users.resetSecondFactors(
       caller(request),
       (request.params as { sub: string }).sub,
-      requestContext(deps, request),
+      requestContext(request),
     );
     return h.response().code(204);
   },

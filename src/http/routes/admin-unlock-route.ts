@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
-import type { SessionCredentials } from '../auth/cookie-session-auth.js';
+import { sessionOf } from '../auth/cookie-session-auth.js';
 import { adminErrors, errorResponse } from '../schemas/error-schema.js';
 import { subSchema } from '../schemas/user-schemas.js';
 
@@ -18,8 +18,8 @@ export const adminUnlockUserRoute: RouteSpec = {
     404: errorResponse('USER_NOT_FOUND: User not found.'),
   },
   handler: (deps) => async (request: Request, h) => {
-    const caller = (request.auth.credentials as unknown as SessionCredentials).user;
-    await deps.unlockAccount.unlock(caller, (request.params as { sub: string }).sub);
+    const caller = sessionOf(request).user;
+    await deps.admin.unlock.unlock(caller, (request.params as { sub: string }).sub);
     return h.response().code(204);
   },
 };

@@ -6,9 +6,9 @@ import {
   readSession,
   readSessionCookieId,
   setSessionCookie,
-  type SessionCredentials,
+  sessionOf,
 } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
 import type { HttpDeps } from '../http-deps.js';
@@ -49,7 +49,7 @@ export async function signInBody(deps: HttpDeps, outcome: SignInOutcome) {
   if (outcome.status === 'second_factor_required') {
     return { status: outcome.status, factors: outcome.factors, enrolment_required: outcome.enrolmentRequired };
   }
-  return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
+  return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(outcome.user)) };
 }
 
 export const loginRoute: RouteSpec = {
@@ -75,10 +75,10 @@ export const loginRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { email, password } = request.payload as { email: string; password: string };
-    const outcome = await deps.signIn.withPassword({
+    const outcome = await deps.interaction.signIn.withPassword({
       email,
       password,
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+      clientAddress: addressOf(request),
     });
     setSessionCookie(h, outcome.sessionId);
     return signInBody(deps, outcome);
@@ -94,14 +94,14 @@ export const logoutRoute: RouteSpec = {
   handler: (deps) => async (request, h) => {
     const current = readSession(request);
     if (current)
-      await deps.signOut(
+      await deps.accounts.signOut(
         { idHash: current.session.idHash, sub: current.user.sub },
-        { clientAddress: clientAddress(request, deps.config.server.trustProxy) },
+        { clientAddress: addressOf(request) },
       );
     else {
       // A sign-in still waiting for its second factor ends too: no session to sign out of, nothing to record.
       const sessionId = readSessionCookieId(request);
-      if (sessionId) await deps.sessions.abandonPending(hashSessionId(sessionId));
+      if (sessionId) await deps.accounts.sessions.abandonPending(hashSessionId(sessionId));
     }
     clearSessionCookie(h);
     return h.response().code(204);
@@ -128,9 +128,9 @@ export const sessionRoute: RouteSpec = {
     401: errorResponse('UNAUTHORIZED: Authentication is required to access this resource.'),
   },
   handler: (deps) => async (request) => {
-    const { session, user } = request.auth.credentials as unknown as SessionCredentials;
+    const { session, user } = sessionOf(request);
     return {
-      user: toSessionUserBody(await deps.userViews.sessionUser(user)),
+      user: toSessionUserBody(await deps.admin.userViews.sessionUser(user)),
       session: {
         auth_time: new Date(session.authTime).toISOString(),
         expires_at: new Date(session.expiresAt).toISOString(),

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { readSessionCookieId, sessionStrategy, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { readSessionCookieId, testSession } from '../auth/cookie-session-auth.js';
 import { rememberedAccountsCookie } from '../../interaction/index.js';
 import { setRememberedAccountsCookie } from './account-routes.js';
 import {
@@ -85,7 +85,7 @@ export const authorizePostRoute: RouteSpec = {
 
 async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseToolkit, params: RawAuthorizationParams) {
   const session = await optionalSession(request);
-  const outcome = await authorize({ params, session }, deps.authorize);
+  const outcome = await authorize({ params, session }, deps.protocol.authorize);
   const sessionId = readSessionCookieId(request);
   // The account chooser of prompt=select_account offers the sessions seen here.
   if (session && sessionId) {
@@ -93,7 +93,7 @@ async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseTool
     setRememberedAccountsCookie(
       h,
       deps,
-      deps.accounts.remember(typeof cookie === 'string' ? cookie : undefined, sessionId),
+      deps.interaction.rememberedAccounts.remember(typeof cookie === 'string' ? cookie : undefined, sessionId),
     );
   }
   return render(outcome, deps, request, h);
@@ -106,19 +106,15 @@ async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseTool
  * Origin rule for cookie-authenticated POSTs does not apply to it.
  */
 async function optionalSession(request: Request): Promise<AuthorizeSession | null> {
-  try {
-    const { credentials } = await request.server.auth.test(sessionStrategy, request);
-    const session = credentials as unknown as SessionCredentials;
-    return {
-      sub: session.user.sub,
-      authTime: session.authTime,
-      amr: session.session.amr,
-      sessionId: session.session.idHash,
-      user: session.user,
-    };
-  } catch {
-    return null;
-  }
+  const session = await testSession(request);
+  if (!session) return null;
+  return {
+    sub: session.user.sub,
+    authTime: session.authTime,
+    amr: session.session.amr,
+    sessionId: session.session.idHash,
+    user: session.user,
+  };
 }
 
 function render(outcome: AuthorizeOutcome, deps: HttpDeps, request: Request, h: ResponseToolkit) {

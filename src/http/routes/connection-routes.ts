@@ -1,8 +1,7 @@
 import Joi from 'joi';
-import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
-import { readSession, type SessionCredentials } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { sessionOf } from '../auth/cookie-session-auth.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 
 /**
@@ -11,12 +10,6 @@ import { commonErrors, errorResponse } from '../schemas/error-schema.js';
  * /account lists them, and disconnecting one. Connecting is a navigation:
  * GET /api/auth/providers/{id}/authorize?intent=link.
  */
-function signedIn(request: Request): SessionCredentials {
-  const current = readSession(request);
-  if (!current) throw new Error('the session auth mode guarantees a session');
-  return current;
-}
-
 const sessionErrors = {
   ...commonErrors,
   401: errorResponse('UNAUTHORIZED: Authentication is required to access this resource.'),
@@ -50,7 +43,7 @@ export const connectionsListRoute: RouteSpec = {
     ...sessionErrors,
   },
   handler: (deps) => async (request, h) => {
-    const connections = await deps.connections.list(signedIn(request).user.sub);
+    const connections = await deps.federation.connections.list(sessionOf(request).user.sub);
     const body = {
       connections: connections.map((c) => ({
         provider_id: c.providerId,
@@ -83,9 +76,13 @@ export const connectionDeleteRoute: RouteSpec = {
     ),
   },
   handler: (deps) => async (request, h) => {
-    await deps.connections.remove(signedIn(request).user, (request.params as { provider_id: string }).provider_id, {
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
-    });
+    await deps.federation.connections.remove(
+      sessionOf(request).user,
+      (request.params as { provider_id: string }).provider_id,
+      {
+        clientAddress: addressOf(request),
+      },
+    );
     return h.response().code(204);
   },
 };

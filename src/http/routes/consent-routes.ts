@@ -1,9 +1,8 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
-import { readSession } from '../auth/cookie-session-auth.js';
+import { sessionOf } from '../auth/cookie-session-auth.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
-import { clientAddress } from '../client-address.js';
-import type { Request } from '@hapi/hapi';
+import { addressOf } from '../client-address.js';
 
 /**
  * The consent page's API (the consent step of src/interaction) as JSON, so that the built-in page and an
@@ -21,13 +20,6 @@ const consentErrors = {
   ),
   401: errorResponse('UNAUTHORIZED: Authentication is required to access this resource.'),
 };
-
-/** Who decides: the route's auth mode 'session' guarantees someone. */
-function signedInUser(request: Request): { sub: string } {
-  const current = readSession(request);
-  if (!current) throw new Error('the session auth mode guarantees a session');
-  return { sub: current.user.sub };
-}
 
 export const consentGetRoute: RouteSpec = {
   tags: ['Consent'],
@@ -49,7 +41,7 @@ export const consentGetRoute: RouteSpec = {
     ...consentErrors,
   },
   handler: (deps) => async (request, h) => {
-    const prompt = await deps.consent.describe(request.query.return_to);
+    const prompt = await deps.protocol.consent.describe(request.query.return_to);
     return h
       .response({
         client: { client_id: prompt.clientId, name: prompt.clientName },
@@ -81,9 +73,14 @@ export const consentPostRoute: RouteSpec = {
   },
   handler: (deps) => async (request) => {
     const { return_to, decision } = request.payload as { return_to: string; decision: 'allow' | 'deny' };
-    const { redirectTo } = await deps.consent.decide(return_to, decision, signedInUser(request), {
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
-    });
+    const { redirectTo } = await deps.protocol.consent.decide(
+      return_to,
+      decision,
+      { sub: sessionOf(request).user.sub },
+      {
+        clientAddress: addressOf(request),
+      },
+    );
     return { redirect_to: redirectTo };
   },
 };

@@ -14,13 +14,13 @@ export const discoveryRoute: RouteSpec = {
     },
   },
   handler: (deps) => {
-    const keys = deps.provider.keys;
+    const keys = deps.protocol.engine.keys;
     let algorithms = keys.algorithms();
-    let metadata = providerMetadata(deps.provider.issuer, algorithms);
+    let metadata = providerMetadata(deps.protocol.engine.issuer, algorithms);
     return (_request, h) => {
       // Rebuilt only when the set of algorithms with a key changes (the key store keeps the array otherwise).
       if (keys.algorithms() !== algorithms)
-        metadata = providerMetadata(deps.provider.issuer, (algorithms = keys.algorithms()));
+        metadata = providerMetadata(deps.protocol.engine.issuer, (algorithms = keys.algorithms()));
       return h.response(metadata).header('cache-control', 'public, max-age=300');
     };
   },
@@ -40,5 +40,5 @@ export const jwksRoute: RouteSpec = {
   },
   // Short: relying parties must see a new key soon after a rotation.
   handler: (deps) => (_request, h) =>
-    h.response(deps.provider.keys.jwks()).header('cache-control', 'public, max-age=60'),
+    h.response(deps.protocol.engine.keys.jwks()).header('cache-control', 'public, max-age=60'),
 };

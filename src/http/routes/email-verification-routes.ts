@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { mailRequestRoute } from './mail-request-route.js';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
 import { linkTokenSchema, originRefused } from '../schemas/account-schemas.js';
@@ -25,10 +25,10 @@ export const verifyEmailRoute: RouteSpec = {
   },
   handler: (deps) => async (request) => {
     const { token } = request.payload as { token: string };
-    const user = await deps.emailVerification.verify(token, {
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    const user = await deps.accounts.emailVerification.verify(token, {
+      clientAddress: addressOf(request),
     });
-    return { user: toSessionUserBody(await deps.userViews.sessionUser(user)) };
+    return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(user)) };
   },
 };
 
@@ -38,5 +38,5 @@ export const resendVerificationRoute = mailRequestRoute({
   description:
     '202 always, whether or not the address belongs to an account that needs verifying (nothing is sent then): the answer and its timing do not tell which addresses are registered. Rate limited per e-mail and per client address (security.login_rate_limit): 429 with Retry-After.',
   accepted: 'Accepted: a mail is sent if the address needs verifying',
-  send: (deps) => deps.emailVerification.resend,
+  send: (deps) => deps.accounts.emailVerification.resend,
 });

@@ -1,14 +1,9 @@
 import Joi from 'joi';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import {
-  clearSessionCookie,
-  readSession,
-  sessionStrategy,
-  type SessionCredentials,
-} from '../auth/cookie-session-auth.js';
+import { clearSessionCookie, readSession, testSession, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { endSession } from '../../oidc/end-session/index.js';
 import { OAuthError } from '../../oidc/errors.js';
 import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from '../../web/index.js';
@@ -40,15 +35,6 @@ const carriedParams = ['id_token_hint', 'post_logout_redirect_uri', 'client_id',
 
 const confirmPath = '/oauth2/logout/confirm';
 
-/** The RP's request is not cookie-authenticated by its route (a cross-site top-level request must reach the engine); read the session here. */
-async function signedIn(request: Request): Promise<SessionCredentials | null> {
-  try {
-    return (await request.server.auth.test(sessionStrategy, request)).credentials as unknown as SessionCredentials;
-  } catch {
-    return null;
-  }
-}
-
 function page(h: ResponseToolkit, status: number, html: string) {
   return h.response(html).code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store');
 }
@@ -73,7 +59,7 @@ async function handle(
         session: session && { sub: session.user.sub, authTime: session.authTime },
         confirmed,
       },
-      deps.provider,
+      deps.protocol.engine,
     );
     if (outcome.kind === 'confirm') {
       const fields: Record<string, string> = {};
@@ -86,9 +72,9 @@ async function handle(
       );
     }
     if (outcome.endSession && session) {
-      await deps.signOut(
+      await deps.accounts.signOut(
         { idHash: session.session.idHash, sub: session.user.sub },
-        { clientAddress: clientAddress(request, deps.config.server.trustProxy), clientId: input.client_id ?? null },
+        { clientAddress: addressOf(request), clientId: input.client_id ?? null },
       );
       clearSessionCookie(h);
     }
@@ -136,7 +122,7 @@ export const endSessionGetRoute: RouteSpec = {
   validate: { query: params },
   responses,
   handler: (deps) => async (request, h) =>
-    handle(deps, request, h, request.query as EndSessionInput, await signedIn(request), false),
+    handle(deps, request, h, request.query as EndSessionInput, await testSession(request), false),
 };
 
 export const endSessionPostRoute: RouteSpec = {
@@ -148,7 +134,7 @@ export const endSessionPostRoute: RouteSpec = {
   responses,
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
   handler: (deps) => async (request, h) =>
-    handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, await signedIn(request), false),
+    handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, await testSession(request), false),
 };
 
 /**

@@ -6,7 +6,7 @@ import type { HttpDeps } from '../http-deps.js';
 import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
 import { isApiPath, ProxyTimeoutError, renderErrorPage } from '../../web/index.js';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import { pageContextOf, pageResponse } from '../page-context.js';
 import { leaveToOperator } from '../page-policy.js';
 
@@ -25,7 +25,8 @@ const notFound = () => new ApiError(404, 'NOT_FOUND', 'The requested resource wa
 const interactionPages = new Set(['/login', '/consent']);
 
 async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolkit) {
-  const { frontend, config } = deps;
+  const { config } = deps;
+  const { frontend } = deps.web;
   if (isApiPath(request.path) || frontend.mode === 'disabled') throw notFound();
   const reads = request.method === 'get' || request.method === 'head';
   if (!reads && frontend.mode !== 'proxy') throw notFound();
@@ -44,7 +45,7 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
         body: reads ? null : (request.payload as Readable),
         // The browser went away: so does the request to the front end.
         abandoned: new Promise<void>((resolve) => request.raw.res.once('close', () => resolve())),
-        clientAddress: clientAddress(request, config.server.trustProxy),
+        clientAddress: addressOf(request),
         protocol: new URL(config.server.baseUrl).protocol === 'https:' ? 'https' : 'http',
       })
       .catch((error: unknown) => {

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { MailRequest } from '../../accounts/mail-request.js';
 import type { HttpDeps } from '../http-deps.js';
 import type { RouteSpec } from '../route-definition.js';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import { requestLocale } from '../request-locale.js';
 import { commonErrors } from '../schemas/error-schema.js';
 import { emailSchema } from '../schemas/user-schemas.js';
@@ -43,7 +43,7 @@ export function mailRequestRoute(spec: {
       await spec.send(deps)({
         email,
         locale: requestLocale(request, deps.config.i18n),
-        clientAddress: clientAddress(request, deps.config.server.trustProxy),
+        clientAddress: addressOf(request),
       });
       return h.response().code(202);
     },

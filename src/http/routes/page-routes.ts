@@ -1,7 +1,7 @@
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { readSession, readSessionCookieId, type SessionCredentials } from '../auth/cookie-session-auth.js';
+import { readSession, readSessionCookieId, sessionOf } from '../auth/cookie-session-auth.js';
 import { pageContextOf, pageResponse } from '../page-context.js';
 import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
@@ -64,7 +64,7 @@ function invalidLinkPage(context: PageContext, h: ResponseToolkit) {
 async function clientNameOf(deps: HttpDeps, returnTo: string | null): Promise<string | null> {
   if (returnTo === null) return null;
   try {
-    return (await deps.consent.describe(returnTo)).clientName;
+    return (await deps.protocol.consent.describe(returnTo)).clientName;
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;
@@ -88,7 +88,7 @@ const signInPage = (selectAccount: boolean) =>
       loginHint: stringParam(request.query.login_hint),
       selectAccount: selectAccount || request.query.select_account === 'true',
       errorCode: stringParam(request.query.error),
-      providers: await deps.federation.listProviders(),
+      providers: await deps.federation.upstream.listProviders(),
       errorProvider: stringParam(request.query.provider),
     };
     return pageResponse(h, renderLoginPage(context, page));
@@ -164,7 +164,7 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
       .code(302)
       .header('cache-control', 'no-store');
   try {
-    const prompt = await deps.consent.describe(returnTo.value);
+    const prompt = await deps.protocol.consent.describe(returnTo.value);
     const scopes = prompt.scopes.map((entry) => entry.scope);
     const page = {
       clientName: prompt.clientName,
@@ -187,7 +187,7 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
  */
 export const secondFactorPageRoute = pageRoute('Confirm a sign-in with a second factor', async (deps, request, h) => {
   const sessionId = readSessionCookieId(request);
-  const active = sessionId ? await deps.sessions.resolve(sessionId, { allowPending: true }) : null;
+  const active = sessionId ? await deps.accounts.sessions.resolve(sessionId, { allowPending: true }) : null;
   const context = pageContextOf(deps, request, { user: active?.user ?? null });
   const returnTo = returnToOf(request);
   if (!returnTo.ok) return invalidLinkPage(context, h);
@@ -201,7 +201,7 @@ export const secondFactorPageRoute = pageRoute('Confirm a sign-in with a second 
       .redirect(returnTo.value ?? '/')
       .code(302)
       .header('cache-control', 'no-store');
-  const awaited = await deps.signIn.awaitedFactors(active);
+  const awaited = await deps.interaction.signIn.awaitedFactors(active);
   return pageResponse(
     h,
     renderSecondFactorPage(context, { email: active.user.email, ...awaited, returnTo: returnTo.value }),
@@ -220,8 +220,8 @@ export const authenticatorAppQrRoute: RouteSpec = {
   hidden: true,
   responses: { 200: { description: 'SVG', contentType: 'image/svg+xml' } },
   handler: (deps) => async (request, h) => {
-    const { user } = request.auth.credentials as unknown as SessionCredentials;
-    const uri = await deps.totp.pendingUri(user);
+    const { user } = sessionOf(request);
+    const uri = await deps.accounts.totp.pendingUri(user);
     if (uri === null)
       throw new ApiError(
         404,
@@ -271,7 +271,7 @@ export const termsPageRoute = pageRoute('Accept the terms of service', async (de
       .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
       .code(302)
       .header('cache-control', 'no-store');
-  const outstanding = await deps.userTerms.outstanding(session.user.sub);
+  const outstanding = await deps.accounts.userTerms.outstanding(session.user.sub);
   if (outstanding.required.length === 0 && outstanding.implicit.length === 0)
     return h.redirect(returnTo.value).code(302).header('cache-control', 'no-store');
   const page = { clientName: await clientNameOf(deps, returnTo.value), returnTo: returnTo.value, ...outstanding };

@@ -2,8 +2,8 @@ import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
 import type { ActiveSession } from '../../accounts/sessions.js';
 import type { RouteSpec } from '../route-definition.js';
-import type { SessionCredentials } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { sessionOf, setSessionCookie } from '../auth/cookie-session-auth.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import {
   passkeyNameSchema,
@@ -21,7 +21,7 @@ import {
  * PASSKEYS_DISABLED. Rules in src/accounts/passkey-service.ts.
  */
 const caller = (request: Request): ActiveSession => {
-  const { session, user } = request.auth.credentials as unknown as SessionCredentials;
+  const { session, user } = sessionOf(request);
   return { session, user };
 };
 
@@ -50,7 +50,7 @@ export const passkeyListRoute: RouteSpec = {
     ...errors,
   },
   handler: (deps) => async (request) => ({
-    passkeys: (await deps.passkeys.list(caller(request).user)).map(toPasskeyBody),
+    passkeys: (await deps.accounts.passkeys.list(caller(request).user)).map(toPasskeyBody),
   }),
 };
 
@@ -64,7 +64,7 @@ export const passkeyRegistrationOptionsRoute: RouteSpec = {
     ...errors,
   },
   handler: (deps) => async (request, h) =>
-    h.response(await deps.enrolment.passkeyOptions(caller(request))).header('cache-control', 'no-store'),
+    h.response(await deps.interaction.enrolment.passkeyOptions(caller(request))).header('cache-control', 'no-store'),
 };
 
 export const passkeyRegisterRoute: RouteSpec = {
@@ -85,12 +85,13 @@ export const passkeyRegisterRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { response, name } = request.payload as { response: unknown; name: string };
-    const passkey = await deps.enrolment.registerPasskey(
+    const { passkey, sessionId } = await deps.interaction.enrolment.registerPasskey(
       caller(request),
       response,
       name,
-      clientAddress(request, deps.config.server.trustProxy),
+      addressOf(request),
     );
+    if (sessionId !== null) setSessionCookie(h, sessionId);
     return h.response({ passkey: toPasskeyBody(passkey) }).code(201);
   },
 };
@@ -107,7 +108,7 @@ export const passkeyRenameRoute: RouteSpec = {
     const { name } = request.payload as { name: string };
     return {
       passkey: toPasskeyBody(
-        await deps.passkeys.rename(caller(request).user, (request.params as { id: string }).id, name),
+        await deps.accounts.passkeys.rename(caller(request).user, (request.params as { id: string }).id, name),
       ),
     };
   },
@@ -124,10 +125,10 @@ export const passkeyDeleteRoute: RouteSpec = {
     409: errorResponse('SECOND_FACTOR_REQUIRED: the account must keep a second factor and this is its last'),
   },
   handler: (deps) => async (request, h) => {
-    await deps.passkeys.remove(
+    await deps.accounts.passkeys.remove(
       caller(request).user,
       (request.params as { id: string }).id,
-      clientAddress(request, deps.config.server.trustProxy),
+      addressOf(request),
     );
     return h.response().code(204);
   },

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { mailRequestRoute } from './mail-request-route.js';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { linkTokenSchema, newPasswordSchema, originRefused } from '../schemas/account-schemas.js';
 
@@ -12,7 +12,7 @@ export const forgotPasswordRoute = mailRequestRoute({
   description:
     '202 always: a link (valid 1 hour) goes only to a live database-managed account with this address (config-managed users get their password from git), and neither the answer nor its timing tells whether one exists. Rate limited per e-mail and per client address (security.login_rate_limit): 429 with Retry-After.',
   accepted: 'Accepted: a mail is sent if the address belongs to such an account',
-  send: (deps) => deps.passwordReset.forgot,
+  send: (deps) => deps.accounts.passwordReset.forgot,
 });
 
 export const resetPasswordRoute: RouteSpec = {
@@ -36,10 +36,10 @@ export const resetPasswordRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { token, password } = request.payload as { token: string; password: string };
-    await deps.passwordReset.reset({
+    await deps.accounts.passwordReset.reset({
       token,
       password,
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+      clientAddress: addressOf(request),
     });
     return h.response().code(204);
   },

@@ -6,8 +6,7 @@ import { providerPaths, type FederationAnswer, type FederationSession } from '..
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import { readSession, setSessionCookie } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
-import { requestLocale } from '../request-locale.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 
 /**
@@ -86,7 +85,7 @@ export const providersListRoute: RouteSpec = {
     },
   },
   handler: (deps) => async () => ({
-    providers: (await deps.federation.listProviders()).map((p) => ({
+    providers: (await deps.federation.upstream.listProviders()).map((p) => ({
       id: p.id,
       type: p.type,
       display_name: p.displayName,
@@ -117,7 +116,7 @@ export const providerAuthorizeRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const query = request.query as { return_to?: string; intent: 'login' | 'link' };
-    const answer = await deps.federation.begin({
+    const answer = await deps.federation.upstream.begin({
       providerId: (request.params as { id: string }).id,
       intent: query.intent,
       returnTo: returnToOf(query.return_to),
@@ -142,22 +141,19 @@ export const providerCallbackGetRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Where the upstream sends the browser back',
   description:
-    'Redeems the state, trades the code for the upstream identity (a verified ID token, or the userinfo and e-mail endpoints), then signs in, creates the account (when registration allows), links, or asks to link. Always a redirect: to return_to, or to /login?error=CODE (UPSTREAM_ERROR, INVALID_STATE, PROVIDER_NOT_FOUND, REGISTRATION_DISABLED, EMAIL_NOT_ALLOWED, UPSTREAM_EMAIL_MISSING, LINK_REQUIRED, CONNECTION_IN_USE, ALREADY_CONNECTED, ACCOUNT_DELETED).',
+    'Redeems the state (only in the browser holding its binding cookie: a callback without it spends nothing), trades the code for the upstream identity (a verified ID token, or the userinfo and e-mail endpoints), then signs in, creates the account (when registration allows and the upstream asserts the address verified), links, or asks to link. Always a redirect: to return_to, or to /login?error=CODE (UPSTREAM_ERROR, INVALID_STATE, PROVIDER_NOT_FOUND, REGISTRATION_DISABLED, EMAIL_NOT_ALLOWED, EMAIL_NOT_VERIFIED, UPSTREAM_EMAIL_MISSING, LINK_REQUIRED, CONNECTION_IN_USE, ALREADY_CONNECTED, ACCOUNT_DELETED).',
   validate: { params: providerId, query: callbackParams },
   responses: {
     302: { description: 'To return_to (signed in or linked), /login/second-factor, or /login?error=CODE' },
   },
   handler: (deps) => async (request, h) => {
     const query = request.query as { code?: string; state?: string; error?: string };
-    const answer = await deps.federation.finish({
+    const answer = await deps.federation.upstream.finish({
       providerId: (request.params as { id: string }).id,
       params: { code: query.code, state: query.state, error: query.error },
       binding: readCookie(request, bindingCookie),
       session: federationSession(request),
-      context: {
-        clientAddress: clientAddress(request, deps.config.server.trustProxy),
-        locale: requestLocale(request, deps.config.i18n),
-      },
+      context: { clientAddress: addressOf(request) },
     });
     return redirect(h, deps, answer);
   },
@@ -196,15 +192,12 @@ export const providerLinkRoute: RouteSpec = {
     ),
   },
   handler: (deps) => async (request, h) => {
-    const answer = await deps.federation.completeLink({
+    const answer = await deps.federation.upstream.completeLink({
       providerId: (request.params as { id: string }).id,
       returnTo: returnToOf((request.query as { return_to?: string }).return_to),
       pendingLink: readCookie(request, pendingLinkCookie),
       session: federationSession(request),
-      context: {
-        clientAddress: clientAddress(request, deps.config.server.trustProxy),
-        locale: requestLocale(request, deps.config.i18n),
-      },
+      context: { clientAddress: addressOf(request) },
     });
     return redirect(h, deps, answer);
   },

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
 import { setSessionCookie } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { addressOf } from '../client-address.js';
 import { requestLocale } from '../request-locale.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, emailSchema, toSessionUserBody } from '../schemas/user-schemas.js';
@@ -17,7 +17,7 @@ export const registerRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Create an account with e-mail and password',
   description:
-    'Under `registration.email_verification_required` the account waits for its e-mail to be verified (`status: verification_required`, a verification mail in the locale of `?locale=` or Accept-Language, no session); otherwise it is signed in at once (`status: active` and the `session` cookie). When `auth.second_factor` requires a factor of the new user, the answer is `status: second_factor_required` with `factors` and the cookie holds a pending session, as after a login. Every required term with consent_mode explicit must be in `accepted_terms`; implicit terms are accepted by signing up. Checks, in order: REGISTRATION_DISABLED, EMAIL_DISABLED, EMAIL_NOT_ALLOWED, PASSWORD_TOO_SHORT, TERMS_NOT_ACCEPTED, EMAIL_ALREADY_EXISTS.',
+    'Under `registration.email_verification_required` the account waits for its e-mail to be verified (`status: verification_required`, a verification mail in the locale of `?locale=` or Accept-Language, no session); otherwise it is signed in at once (`status: active` and the `session` cookie). When `auth.second_factor` requires a factor of the new user, the answer is `status: second_factor_required` with `factors` and the cookie holds a pending session, as after a login. Every required term with consent_mode explicit must be in `accepted_terms`; implicit terms are accepted by signing up. Checks, in order: REGISTRATION_DISABLED, TOO_MANY_REQUESTS (per client address, with Retry-After), EMAIL_DISABLED, EMAIL_NOT_ALLOWED, PASSWORD_TOO_SHORT, TERMS_NOT_ACCEPTED, EMAIL_ALREADY_EXISTS.',
   validate: {
     query: localeQuery,
     payload: Joi.object({
@@ -51,21 +51,22 @@ export const registerRoute: RouteSpec = {
     400: errorResponse('VALIDATION_ERROR, PASSWORD_TOO_SHORT or TERMS_NOT_ACCEPTED'),
     403: errorResponse('REGISTRATION_DISABLED, EMAIL_NOT_ALLOWED or ORIGIN_NOT_ALLOWED'),
     409: errorResponse('EMAIL_ALREADY_EXISTS: The provided email is already registered.'),
+    429: errorResponse('TOO_MANY_REQUESTS: too many registrations from this client address; see Retry-After'),
     503: emailDisabledResponse,
   },
   handler: (deps) => async (request, h) => {
     const body = request.payload as { email: string; password: string; accepted_terms: string[] };
-    const registered = await deps.registration.register({
+    const registered = await deps.accounts.registration.register({
       email: body.email,
       password: body.password,
       acceptedTerms: body.accepted_terms,
       locale: requestLocale(request, deps.config.i18n),
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+      clientAddress: addressOf(request),
     });
-    const user = toSessionUserBody(await deps.userViews.sessionUser(registered.user));
+    const user = toSessionUserBody(await deps.admin.userViews.sessionUser(registered.user));
     if (registered.status === 'verification_required') return h.response({ user, status: registered.status }).code(201);
-    const outcome = await deps.signIn.withNewAccount(registered.user, {
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    const outcome = await deps.interaction.signIn.withNewAccount(registered.user, {
+      clientAddress: addressOf(request),
     });
     setSessionCookie(h, outcome.sessionId);
     if (outcome.status === 'second_factor_required') {

@@ -3,8 +3,9 @@ import type { Request } from '@hapi/hapi';
 import type { ActiveSession } from '../../accounts/sessions.js';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { readSessionCookieId, setSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { readSessionCookieId, setSessionCookie, sessionOf } from '../auth/cookie-session-auth.js';
+import { addressOf } from '../client-address.js';
+import { challengesAskedHere, rememberChallenge } from '../passkey-challenge-cookie.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
 import { totpCodeSchema, webAuthnOptionsSchema, webAuthnResponseSchema } from '../schemas/second-factor-schemas.js';
@@ -13,8 +14,9 @@ import { signInBody, signInResponse } from './auth-routes.js';
 /**
  * The second step of a sign-in (DESIGN.md 11): the pending session a right
  * password left in the cookie is completed with an authenticator app's
- * code, a recovery code or a passkey, and becomes a signed-in session (the
- * same cookie). A passkey also signs in alone (passwordless). Wrong codes
+ * code, a recovery code or a passkey, and becomes a signed-in session under
+ * a new cookie value (the pending one stops working: docs/http-api.md
+ * "Session renewal"). A passkey also signs in alone (passwordless). Wrong codes
  * count against the login rate limit. See docs/http-api.md.
  */
 const pendingErrors = {
@@ -28,7 +30,7 @@ const pendingErrors = {
 };
 
 const pendingSession = (request: Request): ActiveSession => {
-  const { session, user } = request.auth.credentials as unknown as SessionCredentials;
+  const { session, user } = sessionOf(request);
   return { session, user };
 };
 
@@ -41,14 +43,15 @@ export const loginTotpRoute: RouteSpec = {
     'Only the pending session of a right password may call it. A code is accepted once, within one 30-second step either side of now.',
   validate: { payload: Joi.object({ code: totpCodeSchema.required() }).label('LoginTotpRequest') },
   responses: { 200: { description: 'Signed in', schema: signedIn }, ...pendingErrors },
-  handler: (deps) => async (request) => {
+  handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const user = await deps.signIn.withTotp(
+    const { user, sessionId } = await deps.interaction.signIn.withTotp(
       pendingSession(request),
       code,
-      clientAddress(request, deps.config.server.trustProxy),
+      addressOf(request),
     );
-    return { user: toSessionUserBody(await deps.userViews.sessionUser(user)) };
+    setSessionCookie(h, sessionId);
+    return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(user)) };
   },
 };
 
@@ -72,15 +75,12 @@ export const loginRecoveryCodeRoute: RouteSpec = {
     },
     ...pendingErrors,
   },
-  handler: (deps) => async (request) => {
+  handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const result = await deps.signIn.withRecoveryCode(
-      pendingSession(request),
-      code,
-      clientAddress(request, deps.config.server.trustProxy),
-    );
+    const result = await deps.interaction.signIn.withRecoveryCode(pendingSession(request), code, addressOf(request));
+    setSessionCookie(h, result.sessionId);
     return {
-      user: toSessionUserBody(await deps.userViews.sessionUser(result.user)),
+      user: toSessionUserBody(await deps.admin.userViews.sessionUser(result.user)),
       recovery_codes_left: result.recoveryCodesLeft,
     };
   },
@@ -89,7 +89,7 @@ export const loginRecoveryCodeRoute: RouteSpec = {
 /** The cookie's session when it waits for a second factor; a signed-in one or none means a passwordless sign-in. */
 async function pendingOf(request: Request, deps: HttpDeps): Promise<ActiveSession | null> {
   const sessionId = readSessionCookieId(request);
-  const active = sessionId ? await deps.sessions.resolve(sessionId, { allowPending: true }) : null;
+  const active = sessionId ? await deps.accounts.sessions.resolve(sessionId, { allowPending: true }) : null;
   return active?.session.secondFactorPending ? active : null;
 }
 
@@ -103,7 +103,7 @@ export const passkeyOptionsRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Options for signing in with a passkey',
   description:
-    "WebAuthn request options for a discoverable credential (pass them to @simplewebauthn/browser's startAuthentication). With the pending session of a right password they complete that sign-in and list the user's passkeys; otherwise they are for a passwordless sign-in. The challenge lives 5 minutes and works once.",
+    "WebAuthn request options for a discoverable credential (pass them to @simplewebauthn/browser's startAuthentication). With the pending session of a right password they complete that sign-in and list the user's passkeys; otherwise they are for a passwordless sign-in. The challenge lives 5 minutes, works once, and only in this browser: the answer adds it to the `passkey_challenge` cookie (sealed, HttpOnly, SameSite=Strict, Path=/api/auth/passkey) that /verify needs.",
   validate: { payload: Joi.object({}).allow(null).label('PasskeyOptionsRequest') },
   responses: {
     200: { description: 'WebAuthn request options', schema: webAuthnOptionsSchema.label('PasskeyRequestOptions') },
@@ -111,9 +111,10 @@ export const passkeyOptionsRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const pending = await pendingOf(request, deps);
-    const options = await deps.passkeys.authenticationOptions(
+    const options = await deps.accounts.passkeys.authenticationOptions(
       pending && { sub: pending.user.sub, sessionId: pending.session.idHash },
     );
+    rememberChallenge(request, h, deps, options.challenge);
     return h.response(options).header('cache-control', 'no-store');
   },
 };
@@ -123,7 +124,7 @@ export const passkeyVerifyRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Sign in with a passkey',
   description:
-    "Verifies the browser's assertion against the challenge of POST /api/auth/passkey/options. It completes the cookie's pending sign-in when the options were asked for it; otherwise it signs in the passkey's user and sets a new `session` cookie. A passkey verified its user, so no other factor is asked.",
+    "Verifies the browser's assertion against the challenge of POST /api/auth/passkey/options. It completes the cookie's pending sign-in when the options were asked for it (under a new `session` cookie value); otherwise it signs in the passkey's user and sets a new `session` cookie. A passkey verified its user, so no other factor is asked.",
   validate: { payload: Joi.object({ response: webAuthnResponseSchema.required() }).label('PasskeyVerifyRequest') },
   responses: {
     200: signInResponse,
@@ -132,14 +133,15 @@ export const passkeyVerifyRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { response } = request.payload as { response: unknown };
-    const outcome = await deps.signIn.withPasskey(
+    const outcome = await deps.interaction.signIn.withPasskey(
       response,
       await pendingOf(request, deps),
-      clientAddress(request, deps.config.server.trustProxy),
+      challengesAskedHere(request, deps),
+      addressOf(request),
     );
-    if (outcome.status === 'completed')
-      return { user: toSessionUserBody(await deps.userViews.sessionUser(outcome.user)) };
     setSessionCookie(h, outcome.sessionId);
+    if (outcome.status === 'completed')
+      return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(outcome.user)) };
     return signInBody(deps, outcome);
   },
 };

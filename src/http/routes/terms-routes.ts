@@ -3,8 +3,8 @@ import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
 import type { TermStanding } from '../../accounts/index.js';
-import { readSession } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { readSession, sessionOf } from '../auth/cookie-session-auth.js';
+import { addressOf } from '../client-address.js';
 import { requestLocale } from '../request-locale.js';
 import { adminErrors, commonErrors, errorResponse } from '../schemas/error-schema.js';
 
@@ -72,7 +72,7 @@ export const termsListRoute: RouteSpec = {
   responses: { 200: termsResponse('The current terms, ordered by id'), ...commonErrors },
   handler: (deps) => async (request, h) => {
     const session = readSession(request);
-    const standings = await deps.userTerms.list(session?.user.sub ?? null);
+    const standings = await deps.accounts.userTerms.list(session?.user.sub ?? null);
     return h.response({ terms: toBodies(deps, request, standings) }).header('cache-control', 'no-store');
   },
 };
@@ -106,11 +106,10 @@ export const termsAcceptRoute: RouteSpec = {
     409: errorResponse('TERMS_VERSION_MISMATCH: the version is not the current one'),
   },
   handler: (deps) => async (request) => {
-    const session = readSession(request);
-    if (!session) throw new Error('the session auth mode guarantees a session');
+    const session = sessionOf(request);
     const { terms } = request.payload as { terms: { id: string; version: string }[] };
-    const standings = await deps.userTerms.accept(session.user.sub, terms, {
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+    const standings = await deps.accounts.userTerms.accept(session.user.sub, terms, {
+      clientAddress: addressOf(request),
     });
     return { terms: toBodies(deps, request, standings) };
   },
@@ -139,5 +138,5 @@ export const adminTermsStatusRoute: RouteSpec = {
     },
     ...adminErrors,
   },
-  handler: (deps) => async () => ({ terms: await deps.userTerms.status() }),
+  handler: (deps) => async () => ({ terms: await deps.accounts.userTerms.status() }),
 };

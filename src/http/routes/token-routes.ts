@@ -55,7 +55,7 @@ export const tokenRoute: RouteSpec = {
   hapiOptions: { ...form, response: { sample: 0 } },
   handler: (deps) => async (request, h) => {
     const tokenRequest = readTokenRequest((request.payload ?? {}) as TokenForm, authorizationOf(request));
-    const response = await handleTokenRequest(tokenRequest, deps.provider);
+    const response = await handleTokenRequest(tokenRequest, deps.protocol.engine);
     const reply = h.response(response);
     for (const [name, value] of Object.entries(noStoreHeaders)) reply.header(name, value);
     return reply;
@@ -80,7 +80,7 @@ export const revokeRoute: RouteSpec = {
   handler: (deps) => async (request, h) => {
     const p = request.payload as Record<string, string | undefined>;
     const credentials = readClientCredentials(authorizationOf(request), p.client_id, p.client_secret);
-    await revokeToken({ token: p.token ?? '', tokenTypeHint: p.token_type_hint, credentials }, deps.provider);
+    await revokeToken({ token: p.token ?? '', tokenTypeHint: p.token_type_hint, credentials }, deps.protocol.engine);
     return h.response().code(200).header('cache-control', 'no-store');
   },
 };
@@ -109,7 +109,7 @@ export const introspectRoute: RouteSpec = {
     const p = request.payload as Record<string, string | undefined>;
     const credentials = readClientCredentials(authorizationOf(request), p.client_id, p.client_secret);
     return h
-      .response(await introspectToken({ token: p.token ?? '', credentials }, deps.provider))
+      .response(await introspectToken({ token: p.token ?? '', credentials }, deps.protocol.engine))
       .header('cache-control', 'no-store');
   },
 };

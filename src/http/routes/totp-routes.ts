@@ -2,8 +2,8 @@ import Joi from 'joi';
 import type { Request } from '@hapi/hapi';
 import type { ActiveSession } from '../../accounts/sessions.js';
 import type { RouteSpec } from '../route-definition.js';
-import type { SessionCredentials } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { sessionOf, setSessionCookie } from '../auth/cookie-session-auth.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { recoveryCodesSchema, totpCodeSchema } from '../schemas/second-factor-schemas.js';
 
@@ -15,7 +15,7 @@ import { recoveryCodesSchema, totpCodeSchema } from '../schemas/second-factor-sc
  * current code. Rules in src/accounts/totp-service.ts.
  */
 const caller = (request: Request): ActiveSession => {
-  const { session, user } = request.auth.credentials as unknown as SessionCredentials;
+  const { session, user } = sessionOf(request);
   return { session, user };
 };
 
@@ -49,7 +49,7 @@ export const totpBeginRoute: RouteSpec = {
     409: errorResponse('TOTP_ALREADY_REGISTERED: An authenticator app is already registered.'),
   },
   handler: (deps) => async (request, h) => {
-    const enrolment = await deps.enrolment.beginTotp(caller(request));
+    const enrolment = await deps.interaction.enrolment.beginTotp(caller(request));
     return h
       .response({ secret: enrolment.secret, otpauth_url: enrolment.otpauthUrl })
       .header('cache-control', 'no-store');
@@ -60,7 +60,7 @@ export const totpConfirmRoute: RouteSpec = {
   tags: ['User'],
   summary: 'Confirm the authenticator app with its first code',
   description:
-    'Registers the app and answers 10 recovery codes, shown this once. From the pending session of the enrolment at sign-in, it also completes the sign-in.',
+    'Registers the app and answers 10 recovery codes, shown this once. From the pending session of the enrolment at sign-in, it also completes the sign-in under a new `session` cookie value (the pending one stops working).',
   validate: { payload: codePayload('TotpConfirmRequest') },
   responses: {
     200: {
@@ -73,11 +73,12 @@ export const totpConfirmRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const recoveryCodes = await deps.enrolment.confirmTotp(
+    const { recoveryCodes, sessionId } = await deps.interaction.enrolment.confirmTotp(
       caller(request),
       code,
-      clientAddress(request, deps.config.server.trustProxy),
+      addressOf(request),
     );
+    if (sessionId !== null) setSessionCookie(h, sessionId);
     return h.response({ recovery_codes: recoveryCodes }).header('cache-control', 'no-store');
   },
 };
@@ -94,7 +95,7 @@ export const totpDeleteRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    await deps.totp.remove(caller(request).user, code, clientAddress(request, deps.config.server.trustProxy));
+    await deps.accounts.totp.remove(caller(request).user, code, addressOf(request));
     return h.response().code(204);
   },
 };
@@ -114,10 +115,10 @@ export const recoveryCodesRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { code } = request.payload as { code: string };
-    const recoveryCodes = await deps.totp.regenerateRecoveryCodes(
+    const recoveryCodes = await deps.accounts.totp.regenerateRecoveryCodes(
       caller(request).user,
       code,
-      clientAddress(request, deps.config.server.trustProxy),
+      addressOf(request),
     );
     return h.response({ recovery_codes: recoveryCodes }).header('cache-control', 'no-store');
   },

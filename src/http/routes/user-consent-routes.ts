@@ -1,16 +1,10 @@
 import Joi from 'joi';
-import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
-import { readSession } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { sessionOf } from '../auth/cookie-session-auth.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 
-/** The signed-in user's consents (DESIGN.md 11, Consent tag): what the "Apps with access" section of /account lists and withdraws. */
-function signedInSub(request: Request): string {
-  const current = readSession(request);
-  if (!current) throw new Error('the session auth mode guarantees a session');
-  return current.user.sub;
-}
+// The signed-in user's consents (Consent tag): what the "Apps with access" section of /account lists and withdraws.
 
 const sessionErrors = {
   ...commonErrors,
@@ -38,7 +32,7 @@ export const userConsentsListRoute: RouteSpec = {
     ...sessionErrors,
   },
   handler: (deps) => async (request, h) => {
-    const consents = await deps.userConsents.list(signedInSub(request));
+    const consents = await deps.accounts.userConsents.list(sessionOf(request).user.sub);
     const body = {
       consents: consents.map((consent) => ({
         client_id: consent.clientId,
@@ -68,9 +62,13 @@ export const userConsentRevokeRoute: RouteSpec = {
     404: errorResponse('CONSENT_NOT_FOUND: You have not given this application access.'),
   },
   handler: (deps) => async (request, h) => {
-    await deps.userConsents.revoke(signedInSub(request), (request.params as { client_id: string }).client_id, {
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
-    });
+    await deps.accounts.userConsents.revoke(
+      sessionOf(request).user.sub,
+      (request.params as { client_id: string }).client_id,
+      {
+        clientAddress: addressOf(request),
+      },
+    );
     return h.response().code(204);
   },
 };

@@ -1,8 +1,7 @@
 import Joi from 'joi';
-import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
-import { clearSessionCookie, type SessionCredentials } from '../auth/cookie-session-auth.js';
-import { clientAddress } from '../client-address.js';
+import { clearSessionCookie, sessionOf } from '../auth/cookie-session-auth.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { isoDateTime, profileSchema, toProfileBody } from '../schemas/user-schemas.js';
 
@@ -11,8 +10,6 @@ import { isoDateTime, profileSchema, toProfileBody } from '../schemas/user-schem
  * profile, the password, and deleting the account. The rules live in
  * src/accounts; docs/http-api.md "Your own account" explains the decisions.
  */
-const signedIn = (request: Request) => request.auth.credentials as unknown as SessionCredentials;
-
 /**
  * One line of well-formed text: no C0 or C1 control, no DEL, and no UTF-16
  * surrogate without its partner (the databases would store U+FFFD in its
@@ -56,7 +53,7 @@ export const userGetRoute: RouteSpec = {
   description: 'The session user (SPEC.md 2.2) with the profile fields and when the account was created.',
   responses: { 200: profileResponse('The profile'), 401: unauthorized },
   handler: (deps) => async (request, h) => {
-    const body = { user: toProfileBody(await deps.userViews.profile(signedIn(request).user)) };
+    const body = { user: toProfileBody(await deps.admin.userViews.profile(sessionOf(request).user)) };
     return h.response(body).header('cache-control', 'no-store');
   },
 };
@@ -88,13 +85,13 @@ export const userUpdateRoute: RouteSpec = {
       family_name?: string | null;
       locale?: string | null;
     };
-    const user = await deps.profiles.update(signedIn(request).user, {
+    const user = await deps.accounts.profiles.update(sessionOf(request).user, {
       name: orNull(body.name),
       givenName: orNull(body.given_name),
       familyName: orNull(body.family_name),
       locale: orNull(body.locale),
     });
-    return { user: toProfileBody(await deps.userViews.profile(user)) };
+    return { user: toProfileBody(await deps.admin.userViews.profile(user)) };
   },
 };
 
@@ -126,14 +123,14 @@ export const userChangePasswordRoute: RouteSpec = {
     429: tooMany,
   },
   handler: (deps) => async (request, h) => {
-    const { session, user } = signedIn(request);
+    const { session, user } = sessionOf(request);
     const body = request.payload as { current_password?: string; new_password: string };
-    await deps.passwordChange.change({
+    await deps.accounts.passwordChange.change({
       user,
       session,
       currentPassword: body.current_password,
       newPassword: body.new_password,
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+      clientAddress: addressOf(request),
     });
     return h.response().code(204);
   },
@@ -175,16 +172,16 @@ export const userDeleteRoute: RouteSpec = {
     429: tooMany,
   },
   handler: (deps) => async (request, h) => {
-    const { session, user } = signedIn(request);
+    const { session, user } = sessionOf(request);
     const body = (request.payload ?? {}) as { password?: string };
-    const deleted = await deps.accountDeletion.delete({
+    const deleted = await deps.accounts.accountDeletion.delete({
       user,
       session,
       password: body.password,
-      clientAddress: clientAddress(request, deps.config.server.trustProxy),
+      clientAddress: addressOf(request),
     });
     clearSessionCookie(h);
-    const profile = toProfileBody(await deps.userViews.profile(deleted.user));
+    const profile = toProfileBody(await deps.admin.userViews.profile(deleted.user));
     return {
       user: {
         ...profile,

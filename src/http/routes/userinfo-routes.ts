@@ -18,7 +18,7 @@ function bearerToken(request: Request, deps: HttpDeps): string {
     throw new OAuthError('invalid_request', 'Send the access token once.');
   if (typeof fromBody === 'string') return fromBody;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (!match) throw missingBearerToken(deps.provider.issuer);
+  if (!match) throw missingBearerToken(deps.protocol.engine.issuer);
   return match[1];
 }
 
@@ -35,7 +35,7 @@ const responses = {
 };
 
 const handler: RouteSpec['handler'] = (deps) => async (request, h) =>
-  h.response(await userinfo(bearerToken(request, deps), deps.provider)).header('cache-control', 'no-store');
+  h.response(await userinfo(bearerToken(request, deps), deps.protocol.engine)).header('cache-control', 'no-store');
 
 export const userinfoGetRoute: RouteSpec = {
   protocol: true,

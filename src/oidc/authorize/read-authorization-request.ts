@@ -7,7 +7,7 @@ import type { AuthorizeDeps, RawAuthorizationParams } from './types.js';
  * How the consent page's API (src/interaction/consent-service.ts) reads the
  * request it answers: its return_to must be a path to /oauth2/authorize that
  * still passes every validation step (the client or its redirect URIs may
- * have changed since); otherwise null. Wired by src/app.ts.
+ * have changed since); otherwise null. Wired by ../wire-protocol.ts.
  */
 export function authorizationRequestReader(deps: AuthorizeDeps): ReadAuthorizationRequest {
   return async (returnTo) => {

@@ -12,7 +12,7 @@
  */
 import { isRegisteredPostLogoutRedirectUri } from '../../clients/index.js';
 import { OAuthError } from '../errors.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import { readIdTokenHint, type IdTokenHint } from '../tokens/index.js';
 
 export interface EndSessionRequest {
@@ -49,7 +49,7 @@ function hintMatchesSession(hint: IdTokenHint | null, session: { sub: string; au
 async function postLogoutLocation(
   request: EndSessionRequest,
   hint: IdTokenHint | null,
-  deps: ProviderDeps,
+  deps: ProtocolDeps,
 ): Promise<string | null> {
   if (request.postLogoutRedirectUri === undefined) return null;
   const clientId = hint?.clientId ?? request.clientId;
@@ -64,7 +64,7 @@ async function postLogoutLocation(
   return location.href;
 }
 
-export async function endSession(request: EndSessionRequest, deps: ProviderDeps): Promise<EndSessionOutcome> {
+export async function endSession(request: EndSessionRequest, deps: ProtocolDeps): Promise<EndSessionOutcome> {
   const hint = request.idTokenHint ? await readIdTokenHint(request.idTokenHint, deps) : null;
   if (hint && request.clientId !== undefined && request.clientId !== hint.clientId) {
     throw new OAuthError('invalid_request', 'The client_id does not match the id_token_hint.');

@@ -1,5 +1,5 @@
 import type { ClientRecord } from '../../model/index.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import type { GrantRequest, MissingParameters } from './grant-request.js';
 import type { TokenForm } from './token-form.js';
 
@@ -39,9 +39,9 @@ export interface Grant<R extends GrantRequest = GrantRequest, C extends Checked 
    * what it presents (a code, a refresh token, the client itself); it
    * settles the scopes the request may have.
    */
-  check(request: R, client: ClientRecord, deps: ProviderDeps): Promise<C>;
+  check(request: R, client: ClientRecord, deps: ProtocolDeps): Promise<C>;
   /** The invalid_scope description, followed by the refused scopes (RFC 6749 §5.2). */
   readonly scopeRefusal: string;
   /** Makes and stores the tokens for the scopes the endpoint settled on. */
-  issue(checked: C, scopes: string[], client: ClientRecord, deps: ProviderDeps): Promise<IssuedTokens>;
+  issue(checked: C, scopes: string[], client: ClientRecord, deps: ProtocolDeps): Promise<IssuedTokens>;
 }

@@ -1,6 +1,6 @@
 import type { ClientRecord } from '../../model/index.js';
 import { OAuthError } from '../errors.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import { hashOpaqueToken, type ClaimedRefreshToken, type StoredRefreshToken } from '../tokens/index.js';
 import type { Checked, Grant } from './grant.js';
 import { missingParameters, type RefreshTokenRequest } from './grant-request.js';
@@ -57,7 +57,7 @@ export const refreshTokenGrant: Grant<RefreshTokenRequest, CheckedRefreshToken> 
   },
 };
 
-async function claim(tokenHash: string, client: ClientRecord, deps: ProviderDeps): Promise<ClaimedRefreshToken> {
+async function claim(tokenHash: string, client: ClientRecord, deps: ProtocolDeps): Promise<ClaimedRefreshToken> {
   const claimed = await deps.refreshTokens.claim(tokenHash, client.clientId);
   if (claimed) {
     // Stored refresh tokens always carry offline_access and a grant revoked with them: only a database edited by hand fails here.

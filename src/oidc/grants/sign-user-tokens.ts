@@ -1,6 +1,6 @@
 import type { ClientRecord, GrantRecord, UserRecord } from '../../model/index.js';
 import { issueAccessToken, issueIdToken } from '../tokens/index.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import type { IssuedTokens } from './grant.js';
 
 export interface UserTokensInput {
@@ -21,7 +21,7 @@ export interface UserTokensInput {
  */
 export async function signUserTokens(
   input: UserTokensInput,
-  deps: ProviderDeps,
+  deps: ProtocolDeps,
 ): Promise<{ issued: IssuedTokens; accessExpiresAt: number }> {
   const { client, user, grant, scopes } = input;
   const access = await issueAccessToken(

@@ -7,7 +7,7 @@
 import type { PresentedCredentials } from '../../clients/index.js';
 import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import { formatScope } from '../scopes.js';
 import { checkAccessTokenLive, hashOpaqueToken, verifyAccessTokenJwt } from '../tokens/index.js';
 
@@ -27,7 +27,7 @@ function withScope(response: Record<string, unknown>, scopes: string[]): Record<
 
 export async function introspectToken(
   request: IntrospectionRequest,
-  deps: ProviderDeps,
+  deps: ProtocolDeps,
 ): Promise<Record<string, unknown>> {
   const client = await authenticateClient(request.credentials, deps);
   if (client.tokenEndpointAuthMethod === 'none')

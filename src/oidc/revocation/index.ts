@@ -8,7 +8,7 @@
 import type { PresentedCredentials } from '../../clients/index.js';
 import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import { hashOpaqueToken, verifyAccessTokenJwt } from '../tokens/index.js';
 
 export interface RevocationRequest {
@@ -17,7 +17,7 @@ export interface RevocationRequest {
   credentials: PresentedCredentials;
 }
 
-export async function revokeToken(request: RevocationRequest, deps: ProviderDeps): Promise<void> {
+export async function revokeToken(request: RevocationRequest, deps: ProtocolDeps): Promise<void> {
   const client = await authenticateClient(request.credentials, deps);
   const now = deps.clock.now();
   const refresh = await deps.tokenStore.findRefreshToken(deps.db, hashOpaqueToken(request.token));

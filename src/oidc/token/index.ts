@@ -13,7 +13,7 @@ import type { ClientGrantType, ClientRecord } from '../../model/index.js';
 import { authenticateClient } from '../authenticate-client.js';
 import { OAuthError } from '../errors.js';
 import { grants, type Grant, type GrantRequest, type MissingParameters } from '../grants/index.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import { checkScope } from './check-scope.js';
 import type { TokenRequest } from './read-token-request.js';
 import { respond, type TokenResponse } from './respond.js';
@@ -35,7 +35,7 @@ function checkParameters(parameters: GrantRequest | MissingParameters): GrantReq
   return parameters;
 }
 
-export async function handleTokenRequest(request: TokenRequest, deps: ProviderDeps): Promise<TokenResponse> {
+export async function handleTokenRequest(request: TokenRequest, deps: ProtocolDeps): Promise<TokenResponse> {
   const client = await authenticateClient(request.credentials, deps);
   checkGrantAllowed(client, request.grantType);
   const parameters = checkParameters(request.parameters);

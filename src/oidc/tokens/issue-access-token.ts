@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signJwt } from '../../keys/index.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import { formatScope } from '../scopes.js';
 
 export interface AccessTokenInput {
@@ -34,7 +34,7 @@ export const grantIdClaim = 'gid';
  */
 export async function issueAccessToken(
   input: AccessTokenInput,
-  deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>,
+  deps: Pick<ProtocolDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>,
 ): Promise<IssuedAccessToken> {
   const now = Math.floor(deps.clock.now() / 1000);
   const expiresIn = deps.tokens.accessTokenTtlSeconds;

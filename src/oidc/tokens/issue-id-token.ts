@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { signJwt, type SigningKey } from '../../keys/index.js';
 import type { SigningAlgorithm, UserRecord } from '../../model/index.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import { userClaims } from '../user-claims.js';
 
 export interface IdTokenInput {
@@ -34,7 +34,7 @@ function atHash(accessToken: string, key: SigningKey): string {
  */
 export async function issueIdToken(
   input: IdTokenInput,
-  deps: Pick<ProviderDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>,
+  deps: Pick<ProtocolDeps, 'issuer' | 'tokens' | 'clock' | 'keys' | 'signingPool'>,
 ): Promise<string> {
   const key = await deps.keys.signingKey(input.alg);
   const now = Math.floor(deps.clock.now() / 1000);

@@ -1,6 +1,6 @@
 import { JwtError, verifyJwt } from '../../keys/index.js';
 import { OAuthError } from '../errors.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 
 export interface IdTokenHint {
   sub: string;
@@ -21,7 +21,7 @@ export interface IdTokenHint {
  */
 export async function readIdTokenHint(
   hint: string,
-  deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock'>,
+  deps: Pick<ProtocolDeps, 'issuer' | 'keys' | 'clock'>,
 ): Promise<IdTokenHint> {
   try {
     const { payload } = await verifyJwt(hint, deps.keys, {

@@ -1,6 +1,6 @@
 import { JwtError, verifyJwt } from '../../keys/index.js';
 import { OAuthError } from '../errors.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import { grantIdClaim } from './issue-access-token.js';
 
 export interface AccessTokenClaims {
@@ -43,7 +43,7 @@ export function invalidToken(description: string): OAuthError {
  */
 export async function verifyAccessTokenJwt(
   token: string,
-  deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock' | 'verifiedTokens'>,
+  deps: Pick<ProtocolDeps, 'issuer' | 'keys' | 'clock' | 'verifiedTokens'>,
 ): Promise<AccessTokenClaims> {
   const cached = deps.verifiedTokens.get(token, deps.clock.now() / 1000);
   if (cached) return cached;
@@ -54,7 +54,7 @@ export async function verifyAccessTokenJwt(
 
 async function verifySignedAccessToken(
   token: string,
-  deps: Pick<ProviderDeps, 'issuer' | 'keys' | 'clock'>,
+  deps: Pick<ProtocolDeps, 'issuer' | 'keys' | 'clock'>,
 ): Promise<AccessTokenClaims> {
   let payload;
   try {
@@ -92,7 +92,7 @@ async function verifySignedAccessToken(
  * grant is the client's own (client_credentials, RFC 9068 §2.2: its sub is
  * the client).
  */
-export async function checkAccessTokenLive(claims: AccessTokenClaims, deps: ProviderDeps): Promise<boolean> {
+export async function checkAccessTokenLive(claims: AccessTokenClaims, deps: ProtocolDeps): Promise<boolean> {
   if (claims.grantId === null && claims.sub !== claims.clientId) return false;
   if (!(await deps.clients.find(claims.clientId))) return false;
   const grant =
@@ -101,7 +101,7 @@ export async function checkAccessTokenLive(claims: AccessTokenClaims, deps: Prov
 }
 
 /** bearerAuth (SPEC.md 5) and userinfo: a verified access token that is still live. */
-export async function verifyAccessToken(token: string, deps: ProviderDeps): Promise<AccessTokenClaims> {
+export async function verifyAccessToken(token: string, deps: ProtocolDeps): Promise<AccessTokenClaims> {
   const claims = await verifyAccessTokenJwt(token, deps);
   if (!(await checkAccessTokenLive(claims, deps)))
     throw invalidToken('The access token has been revoked, or does not match its grant.');

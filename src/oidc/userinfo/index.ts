@@ -4,7 +4,7 @@
  * challenges (invalid_token 401, insufficient_scope 403).
  */
 import { OAuthError } from '../errors.js';
-import type { ProviderDeps } from '../provider-deps.js';
+import type { ProtocolDeps } from '../protocol-deps.js';
 import { invalidToken, verifyAccessToken } from '../tokens/index.js';
 import { userClaims } from '../user-claims.js';
 
@@ -15,7 +15,7 @@ export function missingBearerToken(realm: string): OAuthError {
   return error;
 }
 
-export async function userinfo(token: string, deps: ProviderDeps): Promise<Record<string, unknown>> {
+export async function userinfo(token: string, deps: ProtocolDeps): Promise<Record<string, unknown>> {
   const claims = await verifyAccessToken(token, deps);
   if (!claims.scopes.includes('openid')) {
     const error = new OAuthError('insufficient_scope', 'The access token lacks the openid scope.');

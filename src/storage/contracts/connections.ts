@@ -21,15 +21,16 @@ export interface ConnectionRepository {
 export interface UpstreamStateRepository {
   insert(tx: Tx, state: UpstreamStateRecord): Promise<void>;
   /**
-   * Redeems a state once (RFC 6749 §10.12, STYLE habit 9): ONE conditional
-   * `UPDATE … SET consumed_at = now WHERE state_hash = ? AND consumed_at IS NULL`,
-   * then a read. Of concurrent callers exactly one sees `alreadyConsumed:
-   * false`. Null when no such state exists. Expiry and the browser binding
-   * are the caller's checks.
+   * Redeems a state once (RFC 6749 §10.12, STYLE habit 9), and only for the
+   * browser it is bound to: ONE conditional `UPDATE … SET consumed_at = now
+   * WHERE state_hash = ? AND binding_hash = ? AND consumed_at IS NULL`, then
+   * a read. Of concurrent callers exactly one sees `alreadyConsumed: false`.
+   * Null when no such state exists for that binding: a callback from
+   * another browser leaves the state unspent. Expiry is the caller's check.
    */
   consume(
     tx: Tx,
-    stateHash: string,
+    key: { stateHash: string; bindingHash: string },
     now: number,
   ): Promise<{ record: UpstreamStateRecord; alreadyConsumed: boolean } | null>;
 }

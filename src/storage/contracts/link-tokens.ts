@@ -17,6 +17,8 @@ export interface LinkTokenRepository {
   redeem(tx: Tx, tokenHash: string, purpose: LinkTokenPurpose, now: number): Promise<LinkTokenRecord | null>;
   /** Marks every unused token of the user for the purpose used (one redeemed link voids its siblings); returns how many. */
   voidUnused(tx: Tx, sub: string, purpose: LinkTokenPurpose, now: number): Promise<number>;
+  /** Marks every unused token of the user used, whatever the purpose (a new password ends every link); returns how many. */
+  voidAllUnused(tx: Tx, sub: string, now: number): Promise<number>;
   /** Cleanup: removes up to `limit` tokens that expired before `now`, used or not. */
   deleteExpired(tx: Tx, now: number, limit: number): Promise<number>;
 }

@@ -7,6 +7,19 @@ export interface SessionRepository {
   findByIdHash(tx: Tx, idHash: string): Promise<SessionRecord | null>;
   update(tx: Tx, idHash: string, changes: Partial<Omit<SessionRecord, 'idHash' | 'sub'>>): Promise<void>;
   delete(tx: Tx, idHash: string): Promise<void>;
+  /**
+   * Gives a session a new id (a privilege change renews the cookie value,
+   * docs/http-api.md "Session renewal") with these changes, and moves what
+   * was issued in it (grants, authorization codes) along. False when no
+   * session has `idHash` any more (ended meanwhile, or renewed by a
+   * concurrent request).
+   */
+  renew(
+    tx: Tx,
+    idHash: string,
+    newIdHash: string,
+    changes: Partial<Omit<SessionRecord, 'idHash' | 'sub'>>,
+  ): Promise<boolean>;
   /** Revokes every session of a user at once (deletion, removal by apply). */
   deleteBySub(tx: Tx, sub: string): Promise<number>;
   /** Revokes every session of these users (apply's removal of many users): one statement per list, not per user. */

@@ -56,6 +56,9 @@ export const knexLinkTokenRepository = onKnex<LinkTokenRepository>({
   async voidUnused(tx, sub, purpose, now) {
     return tx('link_tokens').where({ sub, purpose }).whereNull('used_at').update({ used_at: now });
   },
+  async voidAllUnused(tx, sub, now) {
+    return tx('link_tokens').where({ sub }).whereNull('used_at').update({ used_at: now });
+  },
   async deleteExpired(tx, now, limit) {
     const expired = tx('link_tokens').select('token_hash').where('expires_at', '<', now).limit(limit);
     return tx('link_tokens').whereIn('token_hash', expired).delete();

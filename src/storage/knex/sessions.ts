@@ -52,6 +52,15 @@ export const knexSessionRepository = onKnex<SessionRepository>({
   async update(tx, idHash, changes) {
     await tx('sessions').where({ id_hash: idHash }).update(toColumns(changes));
   },
+  async renew(tx, idHash, newIdHash, changes) {
+    const renewed = await tx('sessions')
+      .where({ id_hash: idHash })
+      .update({ ...toColumns(changes), id_hash: newIdHash });
+    if (renewed === 0) return false;
+    await tx('grants').where({ session_id: idHash }).update({ session_id: newIdHash });
+    await tx('authorization_codes').where({ session_id: idHash }).update({ session_id: newIdHash });
+    return true;
+  },
   async delete(tx, idHash) {
     await tx('sessions').where({ id_hash: idHash }).delete();
   },

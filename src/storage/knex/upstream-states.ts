@@ -44,13 +44,12 @@ export const knexUpstreamStateRepository = onKnex<UpstreamStateRepository>({
     await tx('upstream_states').insert(row);
   },
 
-  async consume(tx, stateHash, now) {
-    // The conditional update is the single-use guarantee (as for authorization codes).
-    const changed = await tx('upstream_states')
-      .where({ state_hash: stateHash })
-      .whereNull('consumed_at')
-      .update({ consumed_at: now });
-    const row = (await tx('upstream_states').where({ state_hash: stateHash }).first()) as UpstreamStateRow | undefined;
+  async consume(tx, { stateHash, bindingHash }, now) {
+    // The conditional update is the single-use guarantee (as for authorization codes); the binding in it
+    // keeps whoever holds a callback URL without its browser from spending the state.
+    const key = { state_hash: stateHash, binding_hash: bindingHash };
+    const changed = await tx('upstream_states').where(key).whereNull('consumed_at').update({ consumed_at: now });
+    const row = (await tx('upstream_states').where(key).first()) as UpstreamStateRow | undefined;
     if (!row) return null;
     return { record: fromRow(row), alreadyConsumed: changed === 0 };
   },

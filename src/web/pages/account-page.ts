@@ -47,28 +47,27 @@ const profileSection: AccountSection = {
     const localeField =
       locales.length < 2
         ? html``
-        : html` <div class="field">
-            <label for="profile-locale">${t.locale}</label>
-            <select
-              id="profile-locale"
-              name="locale"
-              aria-describedby="profile-locale-hint"
-              ${readOnly && html` disabled`}
-            >
-              <option value="">${t.localeAutomatic}</option>
-              ${locales.map(
-                (locale) => html` <option value="${locale}" lang="${locale}">${languageName(locale)}</option>`,
-              )}
-            </select>
-            <p class="hint" id="profile-locale-hint">${t.localeHint}</p>
-            <p class="field-error" id="profile-locale-error" hidden></p>
-          </div>`;
+        : html`
+      <div class="field">
+        <label for="profile-locale">${t.locale}</label>
+        <select id="profile-locale" name="locale" aria-describedby="profile-locale-hint"${readOnly && html` disabled`}>
+          <option value="">${t.localeAutomatic}</option>${locales.map(
+            (locale) => html`
+          <option value="${locale}" lang="${locale}">${languageName(locale)}</option>`,
+          )}
+        </select>
+        <p class="hint" id="profile-locale-hint">${t.localeHint}</p>
+        <p class="field-error" id="profile-locale-error" hidden></p>
+      </div>`;
     const nameField = (id: string, label: string, autocomplete: string) =>
       textField({ id: `profile-${id}`, name: id, label, autocomplete, maxLength: profileFieldMaxLength, readOnly });
-    return html` <p class="intro">${t.intro}</p>
-      ${readOnly && html` <p class="note">${t.managed}</p>`}
-      <form id="profile-form" class="form" novalidate aria-busy="true" ${readOnly && html` data-read-only`}>
-        ${errorSummary('profile-summary', common.errorSummary)}${statusRegion('profile-status')}${textField({ id: 'profile-email', name: 'email', label: common.email, type: 'email', value: user.email, readOnly: true })}${nameField('name', t.name, 'name')}${nameField('given_name', t.givenName, 'given-name')}${nameField('family_name', t.familyName, 'family-name')}${localeField}${!readOnly && submitButton(account.save, account.saving)}
+    return html`
+      <p class="intro">${t.intro}</p>${
+        readOnly &&
+        html`
+      <p class="note">${t.managed}</p>`
+      }
+      <form id="profile-form" class="form" method="post" novalidate aria-busy="true"${readOnly && html` data-read-only`}>${errorSummary('profile-summary', common.errorSummary)}${statusRegion('profile-status')}${textField({ id: 'profile-email', name: 'email', label: common.email, type: 'email', value: user.email, readOnly: true })}${nameField('name', t.name, 'name')}${nameField('given_name', t.givenName, 'given-name')}${nameField('family_name', t.familyName, 'family-name')}${localeField}${!readOnly && submitButton(account.save, account.saving)}
       </form>`;
   },
 };
@@ -80,17 +79,13 @@ const passwordSection: AccountSection = {
   render(context, user) {
     const t = context.text.pages.account.password;
     const common = context.text.pages.common;
-    if (user.managedBy === 'config') return html` <p class="note">${t.managed}</p>`;
-    return html` <p class="intro">${user.hasPassword ? t.intro : t.setIntro}</p>
-      <form id="password-form" class="form" novalidate>
-        ${errorSummary('password-summary', common.errorSummary)}${statusRegion('password-status')}
-        <input
-          type="text"
-          name="username"
-          autocomplete="username"
-          value="${user.email}"
-          hidden
-        />${user.hasPassword && passwordField(context, { id: 'current-password', label: common.currentPassword, autocomplete: 'current-password', required: true, maxLength: 1024 })}${newPasswordField(context, { id: 'new-password', label: common.newPassword })}${submitButton(user.hasPassword ? t.submit : t.setSubmit, t.submitting)}
+    if (user.managedBy === 'config')
+      return html`
+      <p class="note">${t.managed}</p>`;
+    return html`
+      <p class="intro">${user.hasPassword ? t.intro : t.setIntro}</p>
+      <form id="password-form" class="form" method="post" novalidate>${errorSummary('password-summary', common.errorSummary)}${statusRegion('password-status')}
+        <input type="text" name="username" autocomplete="username" value="${user.email}" hidden>${user.hasPassword && passwordField(context, { id: 'current-password', label: common.currentPassword, autocomplete: 'current-password', required: true, maxLength: 1024 })}${newPasswordField(context, { id: 'new-password', label: common.newPassword })}${submitButton(user.hasPassword ? t.submit : t.setSubmit, t.submitting)}
       </form>`;
   },
 };
@@ -114,25 +109,16 @@ function codeConfirmation(
 ): SafeHtml {
   const f = context.text.pages.factors;
   const { id } = options;
-  return html` <div id="${id}-box" hidden>
-    <button
-      type="button"
-      id="${id}-start"
-      class="${options.danger ? 'danger-outline' : 'secondary'}"
-      aria-expanded="false"
-      aria-controls="${id}-form"
-    >
-      ${options.start}
-    </button>
-    <form id="${id}-form" class="form confirm" novalidate hidden>
-      <h3>${options.heading}</h3>
-      ${errorSummary(`${id}-summary`, context.text.pages.common.errorSummary)}${codeField({ id: `${id}-code`, label: f.confirmLabel, hint: options.hint })}
-      <div class="actions">
-        <button type="button" id="${id}-cancel" class="secondary">${f.cancel}</button
-        >${submitButton(options.confirm, options.busy, options.danger ? 'danger' : 'primary')}
-      </div>
-    </form>
-  </div>`;
+  return html`
+      <div id="${id}-box" hidden>
+        <button type="button" id="${id}-start" class="${options.danger ? 'danger-outline' : 'secondary'}" aria-expanded="false" aria-controls="${id}-form">${options.start}</button>
+        <form id="${id}-form" class="form confirm" method="post" novalidate hidden>
+          <h3>${options.heading}</h3>${errorSummary(`${id}-summary`, context.text.pages.common.errorSummary)}${codeField({ id: `${id}-code`, label: f.confirmLabel, hint: options.hint })}
+          <div class="actions">
+            <button type="button" id="${id}-cancel" class="secondary">${f.cancel}</button>${submitButton(options.confirm, options.busy, options.danger ? 'danger' : 'primary')}
+          </div>
+        </form>
+      </div>`;
 }
 
 /** The authenticator app (DESIGN.md 11): set up with a QR code drawn by this server, or removed after a code. /ui/account-factors.js. */
@@ -143,9 +129,9 @@ const authenticatorAppSection: AccountSection = {
   render(context) {
     const f = context.text.pages.factors;
     const a = f.account;
-    return html` <p class="intro">${f.appIntro}</p>
-      <p id="app-state" class="factor-state" data-on="${a.appOn}" data-off="${a.appOff}"></p>
-      ${statusRegion('app-status')}${authenticatorAppSetup(context)}${codeConfirmation(context, { id: 'app-remove', start: a.appRemove, heading: a.appRemoveHeading, hint: a.appRemoveHint, confirm: a.appRemoveConfirm, busy: a.appRemoving, danger: true })}`;
+    return html`
+      <p class="intro">${f.appIntro}</p>
+      <p id="app-state" class="factor-state" data-on="${a.appOn}" data-off="${a.appOff}"></p>${statusRegion('app-status')}${authenticatorAppSetup(context)}${codeConfirmation(context, { id: 'app-remove', start: a.appRemove, heading: a.appRemoveHeading, hint: a.appRemoveHint, confirm: a.appRemoveConfirm, busy: a.appRemoving, danger: true })}`;
   },
 };
 
@@ -156,14 +142,8 @@ const recoveryCodesSection: AccountSection = {
   shown: () => true,
   render(context) {
     const a = context.text.pages.factors.account;
-    return html` <p
-        id="codes-state"
-        class="factor-state"
-        data-left="${a.codesLeft}"
-        data-none-left="${a.codesNoneLeft}"
-        data-no-app="${a.codesNoApp}"
-      ></p>
-      ${codeConfirmation(context, { id: 'codes-new', start: a.codesNew, heading: a.codesNewHeading, hint: a.codesNewHint, confirm: a.codesNewConfirm, busy: a.codesCreating })}${recoveryCodesReveal(context)}`;
+    return html`
+      <p id="codes-state" class="factor-state" data-left="${a.codesLeft}" data-none-left="${a.codesNoneLeft}" data-no-app="${a.codesNoApp}"></p>${codeConfirmation(context, { id: 'codes-new', start: a.codesNew, heading: a.codesNewHeading, hint: a.codesNewHint, confirm: a.codesNewConfirm, busy: a.codesCreating })}${recoveryCodesReveal(context)}`;
   },
 };
 
@@ -174,13 +154,12 @@ const passkeysSection: AccountSection = {
   shown: (context) => context.config.auth.passkeysEnabled,
   render(context) {
     const f = context.text.pages.factors;
-    return html` <p class="intro">${f.passkeyIntro}</p>
-      <div class="summary" id="passkeys-summary" role="alert" aria-live="assertive" tabindex="-1"></div>
-      ${statusRegion('passkeys-status')}
+    return html`
+      <p class="intro">${f.passkeyIntro}</p>
+      <div class="summary" id="passkeys-summary" role="alert" aria-live="assertive" tabindex="-1"></div>${statusRegion('passkeys-status')}
       <p id="passkeys-none" class="factor-state" hidden>${f.account.passkeysNone}</p>
       <ul id="passkey-list" class="passkey-list"></ul>
-      <h3>${f.account.passkeyAdd}</h3>
-      ${passkeyCreation(context, f.account.passkeyAdd)}`;
+      <h3>${f.account.passkeyAdd}</h3>${passkeyCreation(context, f.account.passkeyAdd)}`;
   },
 };
 
@@ -198,9 +177,9 @@ const connectionsSection: AccountSection = {
   render(context) {
     const t = context.text.pages.account.connections;
     const common = context.text.pages.common;
-    return html` <p class="intro">${t.intro}</p>
-      <div id="connections-body" aria-busy="true">
-        ${errorSummary('connections-summary', common.errorSummary)}${statusRegion('connections-status')}
+    return html`
+      <p class="intro">${t.intro}</p>
+      <div id="connections-body" aria-busy="true">${errorSummary('connections-summary', common.errorSummary)}${statusRegion('connections-status')}
         <ul id="connection-list" class="item-list"></ul>
         <p id="connections-none" class="note" hidden>${t.none}</p>
         <ul id="connect-list" class="providers"></ul>
@@ -215,8 +194,8 @@ const appsSection: AccountSection = {
   shown: () => true,
   render(context) {
     const t = context.text.pages.account.apps;
-    return html` <p class="intro">${t.intro}</p>
-      ${statusRegion('apps-status')}
+    return html`
+      <p class="intro">${t.intro}</p>${statusRegion('apps-status')}
       <ul id="apps-list" class="item-list" aria-busy="true"></ul>
       <p id="apps-empty" class="note" hidden>${t.empty}</p>`;
   },
@@ -228,7 +207,8 @@ const termsSection: AccountSection = {
   title: (context) => context.text.pages.account.terms.heading,
   shown: (context) => context.config.terms.length > 0,
   render() {
-    return html` <ul id="terms-list" class="item-list" aria-busy="true"></ul>`;
+    return html`
+      <ul id="terms-list" class="item-list" aria-busy="true"></ul>`;
   },
 };
 
@@ -242,27 +222,20 @@ const dangerSection: AccountSection = {
   render(context, user) {
     const t = context.text.pages.account.danger;
     const common = context.text.pages.common;
-    return html` <h3>${t.title}</h3>
+    return html`
+      <h3>${t.title}</h3>
       <p>${formatMessage(t.intro, { days: context.config.accountDeletion.gracePeriodDays })}</p>
-      <button type="button" id="delete-start" class="danger-outline" aria-expanded="false" aria-controls="delete-form">
-        ${t.start}
-      </button>
-      <form id="delete-form" class="form confirm" novalidate hidden>
-        <h4>${t.confirmHeading}</h4>
-        ${errorSummary('delete-summary', common.errorSummary)}${
+      <button type="button" id="delete-start" class="danger-outline" aria-expanded="false" aria-controls="delete-form">${t.start}</button>
+      <form id="delete-form" class="form confirm" method="post" novalidate hidden>
+        <h4>${t.confirmHeading}</h4>${errorSummary('delete-summary', common.errorSummary)}${
           user.hasPassword
-            ? html` <input
-                  type="text"
-                  name="username"
-                  autocomplete="username"
-                  value="${user.email}"
-                  hidden
-                />${passwordField(context, { id: 'delete-password', label: common.password, autocomplete: 'current-password', required: true, maxLength: 1024, hint: t.confirmPassword })}`
-            : html` <p>${t.confirmRecent}</p>`
+            ? html`
+        <input type="text" name="username" autocomplete="username" value="${user.email}" hidden>${passwordField(context, { id: 'delete-password', label: common.password, autocomplete: 'current-password', required: true, maxLength: 1024, hint: t.confirmPassword })}`
+            : html`
+        <p>${t.confirmRecent}</p>`
         }
         <div class="actions">
-          <button type="button" id="delete-cancel" class="secondary">${t.cancel}</button
-          >${submitButton(t.confirm, t.deleting, 'danger')}
+          <button type="button" id="delete-cancel" class="secondary">${t.cancel}</button>${submitButton(t.confirm, t.deleting, 'danger')}
         </div>
       </form>`;
   },
@@ -289,42 +262,35 @@ export const accountSections: readonly AccountSection[] = [
 export function renderAccountPage(context: PageContext, user: AccountUser): string {
   const t = context.text.pages.account;
   const sections = accountSections.filter((section) => section.shown(context, user));
-  const body = html` <div class="account-layout">
-    <nav class="toc" aria-labelledby="toc-title">
-      <h2 id="toc-title" class="toc-title">${t.contents}</h2>
-      <ul>
-        ${sections.map(
-          (section) =>
-            html` <li><a href="#${section.id}">${section.navTitle?.(context) ?? section.title(context)}</a></li>`,
+  const body = html`    <div class="account-layout">
+      <nav class="toc" aria-labelledby="toc-title">
+        <h2 id="toc-title" class="toc-title">${t.contents}</h2>
+        <ul>${sections.map(
+          (section) => html`
+          <li><a href="#${section.id}">${section.navTitle?.(context) ?? section.title(context)}</a></li>`,
         )}
-      </ul>
-    </nav>
-    <div class="account-sections" id="account-sections">
-      <div class="account-header">
-        <div>
-          <h1>${t.heading}</h1>
-          <p class="account-email">${formatMessage(t.signedInAs, { email: user.email })}</p>
-        </div>
-        <button type="button" id="sign-out" class="secondary" data-busy-label="${t.signingOut}">${t.signOut}</button>
+        </ul>
+      </nav>
+      <div class="account-sections" id="account-sections">
+        <div class="account-header">
+          <div>
+            <h1>${t.heading}</h1>
+            <p class="account-email">${formatMessage(t.signedInAs, { email: user.email })}</p>
+          </div>
+          <button type="button" id="sign-out" class="secondary" data-busy-label="${t.signingOut}">${t.signOut}</button>
+        </div>${sections.map(
+          (section) => html`
+        <section id="${section.id}" class="panel${section.variant ? ` panel-${section.variant}` : ''}" aria-labelledby="${section.id}-title">
+          <h2 id="${section.id}-title">${section.title(context)}</h2>${section.render(context, user)}
+        </section>`,
+        )}
       </div>
-      ${sections.map(
-        (section) =>
-          html` <section
-            id="${section.id}"
-            class="panel${section.variant ? ` panel-${section.variant}` : ''}"
-            aria-labelledby="${section.id}-title"
-          >
-            <h2 id="${section.id}-title">${section.title(context)}</h2>
-            ${section.render(context, user)}
-          </section>`,
-      )}
-    </div>
-    <div id="account-deleted" class="card" hidden>
-      <h1 tabindex="-1">${t.danger.deletedHeading}</h1>
-      <p>${t.danger.deletedMessage}</p>
-      <a class="button primary" href="/">${context.text.pages.common.goHome}</a>
-    </div>
-  </div>`;
+      <div id="account-deleted" class="card" hidden>
+        <h1 tabindex="-1">${t.danger.deletedHeading}</h1>
+        <p>${t.danger.deletedMessage}</p>
+        <a class="button primary" href="/">${context.text.pages.common.goHome}</a>
+      </div>
+    </div>`;
   return renderPage(context, {
     task: t.task,
     body,

@@ -27,15 +27,15 @@ export function renderConsentPage(context: PageContext, page: ConsentPage): stri
     Object.hasOwn(descriptions, scope) ? descriptions[scope] : formatMessage(t.otherScope, { scope }),
   );
   const switchAccount = pageHref(context, '/login', { return_to: page.returnTo, select_account: 'true' });
-  const body = html` <h1>${formatMessage(t.heading, { client: page.clientName })}</h1>
+  const body = html`    <h1>${formatMessage(t.heading, { client: page.clientName })}</h1>
     <p class="intro">${formatMessage(t.asksTo, { client: page.clientName })}</p>
-    <ul class="scopes">
-      ${scopes.map((sentence) => html` <li>${sentence}</li>`)}
+    <ul class="scopes">${scopes.map(
+      (sentence) => html`
+      <li>${sentence}</li>`,
+    )}
     </ul>
     <p class="return-host">${formatMessage(t.returnTo, { host: hostOf(page.redirectUri) })}</p>
-    <p class="account">
-      ${formatMessage(t.signedInAs, { email: page.email })} — <a href="${switchAccount}">${t.notYou}</a>
-    </p>
+    <p class="account">${formatMessage(t.signedInAs, { email: page.email })} — <a href="${switchAccount}">${t.notYou}</a></p>
     <div class="summary" id="consent-summary" role="alert" aria-live="assertive" tabindex="-1"></div>
     <div class="actions">
       <button type="button" id="deny" class="secondary" data-busy-label="${t.working}">${t.deny}</button>
@@ -52,7 +52,7 @@ export function renderConsentPage(context: PageContext, page: ConsentPage): stri
 /** /consent without a valid authorization request behind it. */
 export function renderConsentErrorPage(context: PageContext, code: string): string {
   const t = context.text.pages.consent;
-  const body = html` <h1>${t.task}</h1>
+  const body = html`    <h1>${t.task}</h1>
     <p class="summary" role="alert" data-code="${code}">${errorSentence(context, code)}</p>`;
   return renderPage(context, { task: t.task, body });
 }

@@ -13,14 +13,14 @@ export function renderErrorPage(
   context: PageContext,
   page: { title: string; message: string; detail?: string },
 ): string {
-  const body = html` <h1>${page.title}</h1>
-    <p role="alert">${page.message}</p>
-    ${
+  const body = html`    <h1>${page.title}</h1>
+    <p role="alert">${page.message}</p>${
       page.detail &&
-      html` <details class="details">
-        <summary>${context.text.pages.common.technicalDetails}</summary>
-        <p><code>${page.detail}</code></p>
-      </details>`
+      html`
+    <details class="details">
+      <summary>${context.text.pages.common.technicalDetails}</summary>
+      <p><code>${page.detail}</code></p>
+    </details>`
     }`;
   return renderPage(context, { task: page.title, body });
 }

@@ -31,42 +31,30 @@ function describedBy(id: string, hint: string | null | undefined): string | null
 function input(options: TextFieldOptions): SafeHtml {
   const { id } = options;
   const described = describedBy(id, options.hint);
-  return html`<input
-    id="${id}"
-    name="${options.name ?? id}"
-    type="${options.type ?? 'text'}"
-    ${options.autocomplete && html` autocomplete="${options.autocomplete}"`}${options.required && html` required`}${options.minLength !== undefined && html` minlength="${options.minLength}"`}${options.maxLength !== undefined && html` maxlength="${options.maxLength}"`}${options.readOnly && html` readonly`}${options.value != null && html` value="${options.value}"`}${described && html` aria-describedby="${described}" data-describedby="${described}"`}${options.type === 'email' && html` spellcheck="false" autocapitalize="none"`}
-  />`;
+  return html`<input id="${id}" name="${options.name ?? id}" type="${options.type ?? 'text'}"${options.autocomplete && html` autocomplete="${options.autocomplete}"`}${options.required && html` required`}${options.minLength !== undefined && html` minlength="${options.minLength}"`}${options.maxLength !== undefined && html` maxlength="${options.maxLength}"`}${options.readOnly && html` readonly`}${options.value != null && html` value="${options.value}"`}${described && html` aria-describedby="${described}" data-describedby="${described}"`}${options.type === 'email' && html` spellcheck="false" autocapitalize="none"`}>`;
 }
 
 export function textField(options: TextFieldOptions): SafeHtml {
   const { id } = options;
-  return html` <div class="field">
-    <label for="${id}">${options.label}</label>
-    ${options.control ?? input(options)}${options.hint && html` <p class="hint" id="${id}-hint">${options.hint}</p>`}
-    <p class="field-error" id="${id}-error" hidden></p>
-  </div>`;
+  return html`
+      <div class="field">
+        <label for="${id}">${options.label}</label>
+        ${options.control ?? input(options)}${
+          options.hint &&
+          html`
+        <p class="hint" id="${id}-hint">${options.hint}</p>`
+        }
+        <p class="field-error" id="${id}-error" hidden></p>
+      </div>`;
 }
 
 /** A password field with a show/hide toggle (the button appears once /ui/form.js runs: without it, it could do nothing). */
 export function passwordField(context: PageContext, options: Omit<TextFieldOptions, 'type' | 'control'>): SafeHtml {
   const common = context.text.pages.common;
   const control = html`<div class="password-input">
-    ${input({ ...options, type: 'password' })}
-    <button
-      type="button"
-      class="toggle-password"
-      aria-controls="${options.id}"
-      aria-label="${common.showPasswordLabel}"
-      data-show="${common.showPassword}"
-      data-hide="${common.hidePassword}"
-      data-show-label="${common.showPasswordLabel}"
-      data-hide-label="${common.hidePasswordLabel}"
-      hidden
-    >
-      ${common.showPassword}
-    </button>
-  </div>`;
+          ${input({ ...options, type: 'password' })}
+          <button type="button" class="toggle-password" aria-controls="${options.id}" aria-label="${common.showPasswordLabel}" data-show="${common.showPassword}" data-hide="${common.hidePassword}" data-show-label="${common.showPasswordLabel}" data-hide-label="${common.hidePasswordLabel}" hidden>${common.showPassword}</button>
+        </div>`;
   return textField({ ...options, control });
 }
 
@@ -94,22 +82,18 @@ export function checkboxField(options: {
   required?: boolean;
   requiredMessage?: string;
 }): SafeHtml {
-  return html` <div class="field checkbox">
-    <input
-      id="${options.id}"
-      name="${options.name}"
-      type="checkbox"
-      value="${options.value}"
-      ${options.required && html` required`}${options.requiredMessage && html` data-required-message="${options.requiredMessage}"`}
-    />
-    <label for="${options.id}">${options.label}</label>
-    <p class="field-error" id="${options.id}-error" hidden></p>
-  </div>`;
+  return html`
+      <div class="field checkbox">
+        <input id="${options.id}" name="${options.name}" type="checkbox" value="${options.value}"${options.required && html` required`}${options.requiredMessage && html` data-required-message="${options.requiredMessage}"`}>
+        <label for="${options.id}">${options.label}</label>
+        <p class="field-error" id="${options.id}-error" hidden></p>
+      </div>`;
 }
 
 /** The submit button: /ui/form.js shows `busyLabel` and disables it while the request is in flight. */
 export function submitButton(label: string, busyLabel: string, variant: 'primary' | 'danger' = 'primary'): SafeHtml {
-  return html` <button type="submit" class="${variant}" data-busy-label="${busyLabel}">${label}</button>`;
+  return html`
+      <button type="submit" class="${variant}" data-busy-label="${busyLabel}">${label}</button>`;
 }
 
 /** The error summary of a form (UI.md: summarised at the top in an aria-live region). */
@@ -119,12 +103,12 @@ export function errorSummary(
   serverError?: { code: string; message: string } | null,
 ): SafeHtml {
   const content = serverError ? html`<p data-code="${serverError.code}">${serverError.message}</p>` : '';
-  return html` <div class="summary" id="${id}" role="alert" aria-live="assertive" tabindex="-1" data-title="${title}">
-    ${content}
-  </div>`;
+  return html`
+      <div class="summary" id="${id}" role="alert" aria-live="assertive" tabindex="-1" data-title="${title}">${content}</div>`;
 }
 
 /** A polite live region for progress and success ("We sent a new link…"). */
 export function statusRegion(id: string): SafeHtml {
-  return html` <div class="notice" id="${id}" role="status" aria-live="polite"></div>`;
+  return html`
+      <div class="notice" id="${id}" role="status" aria-live="polite"></div>`;
 }

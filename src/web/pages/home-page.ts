@@ -10,23 +10,22 @@ export function renderHomePage(context: PageContext, page: { email: string | nul
   const heading = formatMessage(t.heading, { brand: context.config.branding.name });
   const body =
     page.email === null
-      ? html` <h1>${heading}</h1>
-          <p>${t.notSignedIn}</p>
-          <div class="stack">
-            <a class="button primary" href="${pageHref(context, '/login')}">${t.signIn}</a>${
-              context.config.registration.enabled &&
-              html` <a class="button secondary" href="${pageHref(context, '/register')}">${t.createAccount}</a>`
-            }
-          </div>`
-      : html` <h1>${heading}</h1>
-          <p>${formatMessage(t.signedInAs, { email: page.email })}</p>
-          <div class="summary" id="home-summary" role="alert" aria-live="assertive" tabindex="-1"></div>
-          <div class="stack">
-            <a class="button primary" href="${pageHref(context, '/account')}">${t.manageAccount}</a>
-            <button type="button" id="sign-out" class="secondary" data-busy-label="${t.signingOut}">
-              ${t.signOut}
-            </button>
-          </div>`;
+      ? html`    <h1>${heading}</h1>
+    <p>${t.notSignedIn}</p>
+    <div class="stack">
+      <a class="button primary" href="${pageHref(context, '/login')}">${t.signIn}</a>${
+        context.config.registration.enabled &&
+        html`
+      <a class="button secondary" href="${pageHref(context, '/register')}">${t.createAccount}</a>`
+      }
+    </div>`
+      : html`    <h1>${heading}</h1>
+    <p>${formatMessage(t.signedInAs, { email: page.email })}</p>
+    <div class="summary" id="home-summary" role="alert" aria-live="assertive" tabindex="-1"></div>
+    <div class="stack">
+      <a class="button primary" href="${pageHref(context, '/account')}">${t.manageAccount}</a>
+      <button type="button" id="sign-out" class="secondary" data-busy-label="${t.signingOut}">${t.signOut}</button>
+    </div>`;
   return renderPage(context, {
     task: t.task,
     body,

@@ -44,39 +44,36 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
   const common = text.pages.common;
   const heading = page.clientName ? formatMessage(t.headingClient, { client: page.clientName }) : t.heading;
   const providerName = page.providers.find((p) => p.id === page.errorProvider)?.displayName ?? t.providerFallback;
+  // EMAIL_NOT_VERIFIED naming a provider: an upstream sign-up refused for an unverified address, and no mail was sent.
+  const sentence =
+    page.errorCode === 'EMAIL_NOT_VERIFIED' && page.errorProvider !== null
+      ? t.upstreamEmailNotVerified
+      : errorSentence(context, page.errorCode ?? '');
   const banner = page.errorCode
-    ? {
-        code: page.errorCode,
-        message: formatMessage(errorSentence(context, page.errorCode), { provider: providerName }),
-      }
+    ? { code: page.errorCode, message: formatMessage(sentence, { provider: providerName }) }
     : null;
   const returnTo = { return_to: page.returnTo };
-  const body = html` <h1>${heading}</h1>
+  const body = html`    <h1>${heading}</h1>
     <section id="accounts" class="accounts" hidden aria-labelledby="accounts-title">
       <h2 id="accounts-title">${t.chooseAccount}</h2>
       <ul id="account-list" class="account-list"></ul>
       <p class="divider"><span>${t.useAnotherAccount}</span></p>
     </section>
-    <form id="login-form" class="form" novalidate>
-      ${errorSummary('login-summary', common.errorSummary, banner)}
+    <form id="login-form" class="form" method="post" novalidate>${errorSummary('login-summary', common.errorSummary, banner)}
       <div id="resend-verification" class="inline-action" hidden>
-        <button type="button" id="resend-button" class="secondary" data-busy-label="${t.resending}">
-          ${t.resendVerification}
-        </button>
-      </div>
-      ${statusRegion('login-status')}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'username webauthn', required: true, value: page.loginHint, maxLength: 320 })}${passwordField(context, { id: 'password', label: common.password, autocomplete: 'current-password', required: true, maxLength: 1024 })}${submitButton(t.submit, t.submitting)}
-    </form>
-    ${
+        <button type="button" id="resend-button" class="secondary" data-busy-label="${t.resending}">${t.resendVerification}</button>
+      </div>${statusRegion('login-status')}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'username webauthn', required: true, value: page.loginHint, maxLength: 320 })}${passwordField(context, { id: 'password', label: common.password, autocomplete: 'current-password', required: true, maxLength: 1024 })}${submitButton(t.submit, t.submitting)}
+    </form>${
       config.email.enabled &&
-      html` <p class="form-links"><a href="${pageHref(context, '/forgot-password')}">${t.forgotPassword}</a></p>`
+      html`
+    <p class="form-links"><a href="${pageHref(context, '/forgot-password')}">${t.forgotPassword}</a></p>`
     }${
       config.auth.passkeysEnabled &&
-      html` <p class="divider"><span>${common.or}</span></p>
-        <div class="stack">
-          <button type="button" id="passkey-sign-in" class="secondary" data-busy-label="${t.passkeyWorking}">
-            ${t.passkey}
-          </button>
-        </div>`
+      html`
+    <p class="divider"><span>${common.or}</span></p>
+    <div class="stack">
+      <button type="button" id="passkey-sign-in" class="secondary" data-busy-label="${t.passkeyWorking}">${t.passkey}</button>
+    </div>`
     }${providerButtons(context, page, !config.auth.passkeysEnabled)}${registrationLink(context, returnTo)}`;
   return renderPage(context, {
     task: t.task,
@@ -107,18 +104,15 @@ function providerButtons(context: PageContext, page: LoginPage, divider: boolean
   if (page.providers.length === 0) return html``;
   const t = context.text.pages.login;
   const query = new URLSearchParams({ return_to: page.returnTo ?? '/' }).toString();
-  return html`${divider && html` <p class="divider"><span>${t.or}</span></p>`}
-    <ul class="providers">
-      ${page.providers.map(
-        (provider) =>
-          html` <li>
-            <a
-              class="button secondary provider"
-              href="/api/auth/providers/${encodeURIComponent(provider.id)}/authorize?${query}"
-              >${iconOf(provider) && html`<img src="${iconOf(provider)}" alt="" width="20" height="20" />`}${formatMessage(t.continueWith, { provider: provider.displayName })}</a
-            >
-          </li>`,
-      )}
+  return html`${
+    divider &&
+    html`
+    <p class="divider"><span>${t.or}</span></p>`
+  }
+    <ul class="providers">${page.providers.map(
+      (provider) => html`
+      <li><a class="button secondary provider" href="/api/auth/providers/${encodeURIComponent(provider.id)}/authorize?${query}">${iconOf(provider) && html`<img src="${iconOf(provider)}" alt="" width="20" height="20">`}${formatMessage(t.continueWith, { provider: provider.displayName })}</a></li>`,
+    )}
     </ul>`;
 }
 
@@ -128,7 +122,6 @@ const iconOf = (provider: LoginProvider) => (provider.iconUrl === null ? null : 
 function registrationLink(context: PageContext, returnTo: Record<string, string | null>): SafeHtml {
   if (!context.config.registration.enabled) return html``;
   const t = context.text.pages.login;
-  return html` <p class="switch">
-    ${t.noAccount} <a href="${pageHref(context, '/register', returnTo)}">${t.createAccount}</a>
-  </p>`;
+  return html`
+    <p class="switch">${t.noAccount} <a href="${pageHref(context, '/register', returnTo)}">${t.createAccount}</a></p>`;
 }

@@ -26,31 +26,28 @@ export function renderRegisterPage(context: PageContext, page: RegisterPage): { 
   const t = text.pages.register;
   const common = text.pages.common;
   const returnTo = { return_to: page.returnTo };
-  const signInLink = html` <p class="switch">
-    ${t.haveAccount} <a href="${pageHref(context, '/login', returnTo)}">${t.signIn}</a>
-  </p>`;
+  const signInLink = html`
+    <p class="switch">${t.haveAccount} <a href="${pageHref(context, '/login', returnTo)}">${t.signIn}</a></p>`;
   if (!config.registration.enabled) {
-    const body = html` <h1>${t.closedHeading}</h1>
-      <p>${t.closedMessage}</p>
-      ${signInLink}`;
+    const body = html`    <h1>${t.closedHeading}</h1>
+    <p>${t.closedMessage}</p>${signInLink}`;
     return { status: 404, html: renderPage(context, { task: t.closedHeading, body }) };
   }
   const heading = page.clientName ? formatMessage(t.headingClient, { client: page.clientName }) : t.heading;
   const notice = signupNotice(context);
-  const body = html` <div id="register-step">
-      <h1>${heading}</h1>
-      <form id="register-form" class="form" novalidate>
-        ${errorSummary('register-summary', common.errorSummary)}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'email', required: true, maxLength: 320 })}${newPasswordField(context, { id: 'password', label: common.password })}${explicitTerms(context)}${
-          notice && html` <div class="signup-notice">${notice}</div>`
-        }${submitButton(t.submit, t.submitting)}
-      </form>
-      ${signInLink}
+  const body = html`    <div id="register-step">
+    <h1>${heading}</h1>
+    <form id="register-form" class="form" method="post" novalidate>${errorSummary('register-summary', common.errorSummary)}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'email', required: true, maxLength: 320 })}${newPasswordField(context, { id: 'password', label: common.password })}${explicitTerms(context)}${
+      notice &&
+      html`
+      <div class="signup-notice">${notice}</div>`
+    }${submitButton(t.submit, t.submitting)}
+    </form>${signInLink}
     </div>
     <div id="check-inbox" hidden>
       <h1 tabindex="-1">${t.checkInboxHeading}</h1>
       <p id="check-inbox-message"></p>
-      <p class="hint">${t.notReceived}</p>
-      ${statusRegion('register-status')}
+      <p class="hint">${t.notReceived}</p>${statusRegion('register-status')}
       <button type="button" id="register-resend" class="secondary" data-busy-label="${t.resending}">${t.resend}</button>
     </div>`;
   return {
@@ -96,6 +93,12 @@ function explicitTerms(context: PageContext): SafeHtml[] {
         required: term.required,
         requiredMessage: formatMessage(t.termRequired, { title: content.title }),
       });
-      return content.type === 'text' ? [checkbox, html` <div class="term-text">${content.content}</div>`] : [checkbox];
+      return content.type === 'text'
+        ? [
+            checkbox,
+            html`
+      <div class="term-text">${content.content}</div>`,
+          ]
+        : [checkbox];
     });
 }

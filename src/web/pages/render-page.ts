@@ -34,27 +34,40 @@ export function renderPage(context: PageContext, page: PageParts): string {
   const brand =
     logo === null
       ? html`<span class="brand-name">${brandName}</span>`
-      : html`<img class="brand-logo" src="${logo}" alt="${brandName}" />`;
+      : html`<img class="brand-logo" src="${logo}" alt="${brandName}">`;
   const layout = page.layout ?? 'card';
   const document = html`<!doctype html>
-    <html lang="${context.locale}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        ${page.head ?? ''}
-        <title>${title}</title>
-        <link rel="stylesheet" href="/ui/app.css" />
-        ${context.themeHref && html` <link rel="stylesheet" href="${context.themeHref}" />`}
-        <script type="module" src="/ui/frame.js"></script>
-        ${page.script && html` <script type="module" src="/ui/${page.script}"></script>`}
-      </head>
-      <body class="layout-${layout}">
-        <header class="brand">${brand}</header>
-        <main id="main" class="${layout === 'card' ? 'card' : 'wide'}">${page.body}</main>
-        ${renderFooter(context)}${page.data !== undefined ? html` ${jsonBlock('page-data', page.data)}` : ''}
-      </body>
-    </html> `;
+<html lang="${context.locale}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="color-scheme" content="light dark">${page.head ?? ''}
+  <title>${title}</title>
+  <link rel="stylesheet" href="/ui/app.css">${
+    context.themeHref &&
+    html`
+  <link rel="stylesheet" href="${context.themeHref}">`
+  }
+  <script type="module" src="/ui/frame.js"></script>${
+    page.script &&
+    html`
+  <script type="module" src="/ui/${page.script}"></script>`
+  }
+</head>
+<body class="layout-${layout}">
+  <header class="brand">${brand}</header>
+  <main id="main" class="${layout === 'card' ? 'card' : 'wide'}">
+${page.body}
+  </main>
+${renderFooter(context)}${
+    page.data !== undefined
+      ? html`
+  ${jsonBlock('page-data', page.data)}`
+      : ''
+  }
+</body>
+</html>
+`;
   return document.value;
 }
 
@@ -66,18 +79,13 @@ function renderFooter(context: PageContext): SafeHtml {
     return href === null ? [] : [html`<li><a href="${href}">${term.title}</a></li>`];
   });
   if (!switcher && terms.length === 0) return html``;
-  return html`
-    <footer class="footer">
-      ${switcher}${
-        terms.length > 0 &&
-        html` <nav aria-label="${text.pages.legalLinks}">
-          <ul class="footer-links">
-            ${terms}
-          </ul>
-        </nav>`
-      }
-    </footer>
-  `;
+  return html`  <footer class="footer">${switcher}${
+    terms.length > 0 &&
+    html`
+    <nav aria-label="${text.pages.legalLinks}"><ul class="footer-links">${terms}</ul></nav>`
+  }
+  </footer>
+`;
 }
 
 /**
@@ -89,19 +97,15 @@ function renderLanguageSwitcher(context: PageContext, here: { path: string; quer
   const { text, config } = context;
   const options = config.i18n.locales.map(
     (locale) =>
-      html`<option value="${locale}" lang="${locale}" ${locale === context.locale ? html` selected` : ''}>
-        ${languageName(locale)}
-      </option>`,
+      html`<option value="${locale}" lang="${locale}"${locale === context.locale ? html` selected` : ''}>${languageName(locale)}</option>`,
   );
-  const hidden = here.query.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`);
-  return html` <form class="language" method="get" action="${here.path}">
-    ${hidden}
-    <label for="language-select">${text.pages.languageLabel}</label>
-    <select id="language-select" name="locale" data-autosubmit>
-      ${options}
-    </select>
-    <button type="submit" class="language-apply secondary">${text.pages.languageApply}</button>
-  </form>`;
+  const hidden = here.query.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  return html`
+    <form class="language" method="get" action="${here.path}">${hidden}
+      <label for="language-select">${text.pages.languageLabel}</label>
+      <select id="language-select" name="locale" data-autosubmit>${options}</select>
+      <button type="submit" class="language-apply secondary">${text.pages.languageApply}</button>
+    </form>`;
 }
 
 /** A language named in itself ("Deutsch", "English"), as people look for their own; a tag Intl cannot read as itself. */

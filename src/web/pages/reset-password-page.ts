@@ -15,15 +15,15 @@ export function renderResetPasswordPage(context: PageContext, page: { hasToken: 
   const common = context.text.pages.common;
   const newLink = html`<a href="${pageHref(context, '/forgot-password')}">${t.requestNewLink}</a>`;
   const form = page.hasToken
-    ? html` <form id="reset-form" class="form" novalidate>
-          ${errorSummary('reset-summary', common.errorSummary)}${newPasswordField(context, { id: 'password', label: common.newPassword })}${submitButton(t.submit, t.submitting)}
-        </form>
-        <p class="form-links" id="reset-new-link" hidden>${newLink}</p>`
-    : html` <p>${t.missingToken}</p>
-        <p class="form-links">${newLink}</p>`;
-  const body = html` <div id="reset-step">
-      <h1>${t.heading}</h1>
-      ${form}
+    ? html`
+    <form id="reset-form" class="form" method="post" novalidate>${errorSummary('reset-summary', common.errorSummary)}${newPasswordField(context, { id: 'password', label: common.newPassword })}${submitButton(t.submit, t.submitting)}
+    </form>
+    <p class="form-links" id="reset-new-link" hidden>${newLink}</p>`
+    : html`
+    <p>${t.missingToken}</p>
+    <p class="form-links">${newLink}</p>`;
+  const body = html`    <div id="reset-step">
+    <h1>${t.heading}</h1>${form}
     </div>
     <div id="reset-done" hidden>
       <h1 tabindex="-1">${t.doneHeading}</h1>

@@ -30,72 +30,54 @@ export interface SecondFactorPage {
 export function renderSecondFactorPage(context: PageContext, page: SecondFactorPage): string {
   const t = context.text.pages.secondFactor;
   const common = context.text.pages.common;
-  const signingInAs = html` <p class="account">${formatMessage(t.signingInAs, { email: page.email })}</p>`;
-  const otherAccount = html` <p class="form-links">
-    <button type="button" id="other-account" class="link-button">${t.otherAccount}</button>
-  </p>`;
+  const signingInAs = html`
+    <p class="account">${formatMessage(t.signingInAs, { email: page.email })}</p>`;
+  const otherAccount = html`
+    <p class="form-links"><button type="button" id="other-account" class="link-button">${t.otherAccount}</button></p>`;
   let body: SafeHtml;
   if (page.factors.length > 0) {
-    body = html` <h1 id="page-heading" tabindex="-1">${t.heading}</h1>
-      ${signingInAs}${
-        page.factors.includes('totp') &&
-        html` <form id="totp-form" class="form" novalidate>
-          ${errorSummary('totp-summary', common.errorSummary)}${codeField({ id: 'totp-code', label: t.codeLabel, hint: t.codeHint })}${submitButton(t.verify, t.verifying)}
-        </form>`
-      }${
-        page.factors.includes('recovery_code') &&
-        html` <form id="recovery-form" class="form" novalidate hidden>
-            ${errorSummary('recovery-summary', common.errorSummary)}${textField({ id: 'recovery-code', name: 'code', label: t.recoveryLabel, hint: t.recoveryHint, required: true, maxLength: 64, autocomplete: 'off' })}${submitButton(t.verify, t.verifying)}
-          </form>
-          <div id="recovery-done" hidden>
-            ${statusRegion('recovery-status')}
-            <div class="stack"><a id="recovery-continue" class="button primary" href="/">${t.continue}</a></div>
-          </div>
-          <p class="form-links" id="recovery-switch">
-            <button type="button" id="use-recovery" class="link-button">${t.useRecoveryCode}</button
-            ><button type="button" id="use-app" class="link-button" hidden>${t.useAuthenticatorApp}</button>
-          </p>`
-      }${
-        page.factors.includes('passkey') &&
-        html` ${page.factors.length > 1 && html`<p class="divider"><span>${common.or}</span></p>`}
-          <div class="inline-action">
-            <div class="summary" id="passkey-summary" role="alert" aria-live="assertive" tabindex="-1"></div>
-            <button
-              type="button"
-              id="use-passkey"
-              class="${page.factors[0] === 'passkey' && page.factors.length === 1 ? 'primary' : 'secondary'}"
-              data-busy-label="${context.text.pages.factors.passkeyWaiting}"
-            >
-              ${t.usePasskey}
-            </button>
-          </div>`
-      }${otherAccount}`;
+    body = html`    <h1 id="page-heading" tabindex="-1">${t.heading}</h1>${signingInAs}${
+      page.factors.includes('totp') &&
+      html`
+    <form id="totp-form" class="form" method="post" novalidate>${errorSummary('totp-summary', common.errorSummary)}${codeField({ id: 'totp-code', label: t.codeLabel, hint: t.codeHint })}${submitButton(t.verify, t.verifying)}
+    </form>`
+    }${
+      page.factors.includes('recovery_code') &&
+      html`
+    <form id="recovery-form" class="form" method="post" novalidate hidden>${errorSummary('recovery-summary', common.errorSummary)}${textField({ id: 'recovery-code', name: 'code', label: t.recoveryLabel, hint: t.recoveryHint, required: true, maxLength: 64, autocomplete: 'off' })}${submitButton(t.verify, t.verifying)}
+    </form>
+    <div id="recovery-done" hidden>${statusRegion('recovery-status')}
+      <div class="stack"><a id="recovery-continue" class="button primary" href="/">${t.continue}</a></div>
+    </div>
+    <p class="form-links" id="recovery-switch"><button type="button" id="use-recovery" class="link-button">${t.useRecoveryCode}</button><button type="button" id="use-app" class="link-button" hidden>${t.useAuthenticatorApp}</button></p>`
+    }${
+      page.factors.includes('passkey') &&
+      html`
+    ${page.factors.length > 1 && html`<p class="divider"><span>${common.or}</span></p>`}
+    <div class="inline-action">
+      <div class="summary" id="passkey-summary" role="alert" aria-live="assertive" tabindex="-1"></div>
+      <button type="button" id="use-passkey" class="${page.factors[0] === 'passkey' && page.factors.length === 1 ? 'primary' : 'secondary'}" data-busy-label="${context.text.pages.factors.passkeyWaiting}">${t.usePasskey}</button>
+    </div>`
+    }${otherAccount}`;
   } else if (page.enrolmentRequired) {
     const f = context.text.pages.factors;
-    body = html` <h1 id="page-heading" tabindex="-1">${t.enrolHeading}</h1>
-      ${signingInAs}
-      <p class="intro">${t.enrolIntro}</p>
-      <section class="enrol-option" id="enrol-app" aria-labelledby="enrol-app-title">
-        <h2 id="enrol-app-title">${f.appHeading}</h2>
-        <p class="hint">${f.appIntro}</p>
-        ${authenticatorAppSetup(context)}${recoveryCodesReveal(context)}
-      </section>
-      ${
-        context.config.auth.passkeysEnabled &&
-        html` <section class="enrol-option" id="enrol-passkey" aria-labelledby="enrol-passkey-title">
-          <h2 id="enrol-passkey-title">${f.passkeyHeading}</h2>
-          <p class="hint">${f.passkeyIntro}</p>
-          ${passkeyCreation(context, f.passkeyCreate)}
-        </section>`
-      }${otherAccount}`;
+    body = html`    <h1 id="page-heading" tabindex="-1">${t.enrolHeading}</h1>${signingInAs}
+    <p class="intro">${t.enrolIntro}</p>
+    <section class="enrol-option" id="enrol-app" aria-labelledby="enrol-app-title">
+      <h2 id="enrol-app-title">${f.appHeading}</h2>
+      <p class="hint">${f.appIntro}</p>${authenticatorAppSetup(context)}${recoveryCodesReveal(context)}
+    </section>${
+      context.config.auth.passkeysEnabled &&
+      html`
+    <section class="enrol-option" id="enrol-passkey" aria-labelledby="enrol-passkey-title">
+      <h2 id="enrol-passkey-title">${f.passkeyHeading}</h2>
+      <p class="hint">${f.passkeyIntro}</p>${passkeyCreation(context, f.passkeyCreate)}
+    </section>`
+    }${otherAccount}`;
   } else {
-    body = html` <h1>${t.cannotContinueHeading}</h1>
-      <p>${t.cannotContinueMessage}</p>
-      <div class="stack">
-        <a class="button primary" href="${pageHref(context, '/login', { return_to: page.returnTo })}"
-          >${common.signIn}</a
-        >
-      </div>`;
+    body = html`    <h1>${t.cannotContinueHeading}</h1>
+    <p>${t.cannotContinueMessage}</p>
+    <div class="stack"><a class="button primary" href="${pageHref(context, '/login', { return_to: page.returnTo })}">${common.signIn}</a></div>`;
   }
   return renderPage(context, {
     task: t.task,

@@ -29,17 +29,21 @@ export function renderSignOutPage(
 ): string {
   const t = context.text.pages.signOut;
   const inputs = Object.entries(page.fields).map(
-    ([field, value]) => html` <input type="hidden" name="${field}" value="${value}" />`,
+    ([field, value]) => html`
+      <input type="hidden" name="${field}" value="${value}">`,
   );
-  const body = html` <h1>${formatMessage(t.heading, { brand: context.config.branding.name })}</h1>
+  const body = html`    <h1>${formatMessage(t.heading, { brand: context.config.branding.name })}</h1>
     <p class="account">${formatMessage(t.signedInAs, { email: page.email })}</p>
-    <form id="sign-out-form" method="post" action="${page.action}">
-      ${inputs}
-      <div class="actions">
-        ${page.cancelHref !== null && html` <a class="button secondary" href="${page.cancelHref}">${t.cancel}</a>`}
+    <form id="sign-out-form" method="post" action="${page.action}">${inputs}
+      <div class="actions">${
+        page.cancelHref !== null &&
+        html`
+        <a class="button secondary" href="${page.cancelHref}">${t.cancel}</a>`
+      }
         <button type="submit" class="primary" data-busy-label="${t.submitting}">${t.submit}</button>
       </div>
     </form>`;
-  const head = html` <meta name="referrer" content="same-origin" />`;
+  const head = html`
+  <meta name="referrer" content="same-origin">`;
   return renderPage(context, { task: t.task, body, head, script: 'sign-out.js' });
 }

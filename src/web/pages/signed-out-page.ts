@@ -18,14 +18,15 @@ export function renderSignedOutPage(
 ): string {
   const t = context.text.pages.signedOut;
   const head =
-    page.continueTo === null ? undefined : html` <meta http-equiv="refresh" content="0; url=${page.continueTo}" />`;
-  const body = html` <h1>${t.heading}</h1>
-    <p>${page.signedOut ? t.signedOut : t.notSignedIn}</p>
-    ${
+    page.continueTo === null
+      ? undefined
+      : html`
+  <meta http-equiv="refresh" content="0; url=${page.continueTo}">`;
+  const body = html`    <h1>${t.heading}</h1>
+    <p>${page.signedOut ? t.signedOut : t.notSignedIn}</p>${
       page.continueTo !== null &&
-      html` <a class="button primary" href="${page.continueTo}"
-        >${formatMessage(t.continueTo, { host: new URL(page.continueTo).host })}</a
-      >`
+      html`
+    <a class="button primary" href="${page.continueTo}">${formatMessage(t.continueTo, { host: new URL(page.continueTo).host })}</a>`
     }`;
   return renderPage(context, { task: t.task, body, head });
 }

@@ -31,10 +31,9 @@ export function renderTermsPage(context: PageContext, page: TermsPage): string {
   const t = context.text.pages.terms;
   const heading = page.clientName ? formatMessage(t.headingClient, { client: page.clientName }) : t.heading;
   const versionOf = (term: TermRecord) => ({ id: term.id, version: term.version });
-  const body = html` <h1>${heading}</h1>
+  const body = html`    <h1>${heading}</h1>
     <p class="intro">${page.required.length > 0 ? t.intro : t.introUpdated}</p>
-    <form id="terms-form" class="form" novalidate>
-      ${errorSummary('terms-summary', context.text.pages.common.errorSummary)}${termBoxes(context, page.required, true)}${termBoxes(context, page.optional, false)}${implicitNotice(context, page.implicit)}
+    <form id="terms-form" class="form" method="post" novalidate>${errorSummary('terms-summary', context.text.pages.common.errorSummary)}${termBoxes(context, page.required, true)}${termBoxes(context, page.optional, false)}${implicitNotice(context, page.implicit)}
       <div class="actions">
         <button type="button" id="decline" class="secondary">${t.decline}</button>
         ${submitButton(t.continue, t.working)}
@@ -72,7 +71,13 @@ function termBoxes(context: PageContext, terms: TermRecord[], required: boolean)
       required,
       requiredMessage: formatMessage(t.termRequired, { title: content.title }),
     });
-    return content.type === 'text' ? [checkbox, html` <div class="term-text">${content.content}</div>`] : [checkbox];
+    return content.type === 'text'
+      ? [
+          checkbox,
+          html`
+      <div class="term-text">${content.content}</div>`,
+        ]
+      : [checkbox];
   });
 }
 
@@ -81,11 +86,12 @@ function implicitNotice(context: PageContext, terms: TermRecord[]): SafeHtml | '
   const notices = context.config.registration.signupNotice;
   const source =
     notices[context.locale] ?? notices[context.locale.split('-')[0]] ?? notices[context.config.i18n.defaultLocale];
-  if (source) return html` <div class="notice">${sanitizeNotice(source)}</div>`;
+  if (source)
+    return html`
+      <div class="notice">${sanitizeNotice(source)}</div>`;
   const titles = terms.map(
     (term) => termContent(term.content, context.locale, context.config.i18n.defaultLocale)?.title ?? term.id,
   );
-  return html` <p class="notice">
-    ${formatMessage(context.text.pages.terms.updatedNotice, { titles: titles.join(', ') })}
-  </p>`;
+  return html`
+      <p class="notice">${formatMessage(context.text.pages.terms.updatedNotice, { titles: titles.join(', ') })}</p>`;
 }

@@ -14,7 +14,7 @@ import { scriptStrings } from './script-strings.js';
 export function renderVerifyEmailPage(context: PageContext, page: { hasToken: boolean }): string {
   const t = context.text.pages.verifyEmail;
   const common = context.text.pages.common;
-  const body = html` <div id="verifying" ${!page.hasToken && html` hidden`} aria-busy="true">
+  const body = html`    <div id="verifying"${!page.hasToken && html` hidden`} aria-busy="true">
       <h1>${t.heading}</h1>
       <p class="progress">${t.verifying}</p>
     </div>
@@ -23,11 +23,10 @@ export function renderVerifyEmailPage(context: PageContext, page: { hasToken: bo
       <p>${t.successMessage}</p>
       <a id="verified-continue" class="button primary" href="${pageHref(context, '/login')}">${t.continue}</a>
     </div>
-    <div id="verify-failed" ${page.hasToken && html` hidden`}>
+    <div id="verify-failed"${page.hasToken && html` hidden`}>
       <h1 tabindex="-1">${t.failedHeading}</h1>
       <p>${t.failedMessage}</p>
-      <form id="resend-form" class="form" novalidate>
-        ${errorSummary('resend-summary', common.errorSummary)}${statusRegion('resend-status')}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'email', required: true, maxLength: 320 })}${submitButton(t.resend, t.resending)}
+      <form id="resend-form" class="form" method="post" novalidate>${errorSummary('resend-summary', common.errorSummary)}${statusRegion('resend-status')}${textField({ id: 'email', label: common.email, type: 'email', autocomplete: 'email', required: true, maxLength: 320 })}${submitButton(t.resend, t.resending)}
       </form>
       <p class="form-links"><a href="${pageHref(context, '/login')}">${common.backToSignIn}</a></p>
     </div>`;

@@ -9,6 +9,7 @@ import { startOidcUpstream, type OidcUpstream } from './oidc-upstream.js';
 import { startGithubUpstream, type GithubUpstream } from './github-upstream.js';
 import { appleClientSecret, startAppleUpstream, type AppleUpstream } from './apple-upstream.js';
 import { startIdpWithUpstreams } from './start-idp-with-upstreams.js';
+import { seedUser } from '../../support/test-app.js';
 
 export const password = 'correct horse battery staple';
 
@@ -30,7 +31,8 @@ export interface FederationFixture {
  * 127.0.0.1: oidc-provider behind `corp` and `corp-auto` (generic_oauth with
  * openid) and `google` (endpoints overridden); the GitHub-shaped server
  * behind `github` and `github-auto`; the Apple-shaped server behind `apple`;
- * and `off`, disabled. Users alice and bob (config, with a password).
+ * and `off`, disabled. Users alice (database-managed, verified) and bob
+ * (config), both with a password.
  */
 export async function startFederationFixture(
   kind: DatabaseKind,
@@ -82,6 +84,25 @@ export async function startFederationFixture(
         email: null,
         emails: [{ email: 'bob.second@users.example', primary: true, verified: true }],
       },
+      // An attacker's accounts claiming other people's addresses, unverified (test/federation/pre-hijacking.storage.test.ts).
+      {
+        id: 108,
+        login: 'mallory',
+        email: 'victim@example.com',
+        emails: [{ email: 'victim@example.com', primary: true, verified: false }],
+      },
+      {
+        id: 109,
+        login: 'mallory-earlier',
+        email: null,
+        emails: [{ email: 'earlier@example.com', primary: true, verified: false }],
+      },
+      {
+        id: 110,
+        login: 'mallory-earliest',
+        email: null,
+        emails: [{ email: 'earliest@example.com', primary: true, verified: false }],
+      },
     ],
   });
   const apple = await startAppleUpstream({
@@ -122,6 +143,9 @@ export async function startFederationFixture(
         gia: { email: 'gia@example.com', email_verified: true },
         'alice-corp': { email: 'alice@example.com', email_verified: true },
         'alice-unverified': { email: 'Alice@Example.com', email_verified: false },
+        'bob-corp': { email: 'bob@example.com', email_verified: true },
+        'root-corp': { email: 'root@example.com', email_verified: true },
+        mallory: { email: 'victim@example.com', email_verified: false },
         nomail: {},
       },
     });
@@ -134,7 +158,7 @@ export async function startFederationFixture(
     };
     const gh = { clientId: 'gh-client', clientSecret: 'gh-secret-0123456789', ...github.endpoints };
     return {
-      users: [testUser({ sub: 'alice' }), testUser({ sub: 'bob' })],
+      users: [testUser({ sub: 'bob' })],
       registration: {
         enabled: true,
         allowedEmailPatterns: ['*@example.com', '*@users.example', '*@privaterelay.appleid.com'],
@@ -177,6 +201,9 @@ export async function startFederationFixture(
       ...overrides,
     };
   });
+
+  // alice is database-managed, as accounts that auto_link may reach are (docs/http-api.md "Linking rules").
+  await seedUser(idp, { sub: 'alice' });
 
   return {
     idp,

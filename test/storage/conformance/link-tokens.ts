@@ -87,6 +87,17 @@ export function describeLinkTokens(s: Subject): void {
     expect(await tokens.redeem(db, 'b1', 'password_reset', 2_001)).not.toBeNull();
   });
 
+  it('voids every unused token of one user, whatever the purpose, and leaves other users alone', async () => {
+    await tokens.insert(db, token('all-reset'));
+    await tokens.insert(db, token('all-verify', { purpose: 'email_verification' }));
+    await tokens.insert(db, token('all-used', { usedAt: 1_500 }));
+    await tokens.insert(db, token('all-bob', { sub: 'bob', purpose: 'email_verification' }));
+    expect(await tokens.voidAllUnused(db, 'alice', 2_000)).toBe(2);
+    expect(await tokens.redeem(db, 'all-reset', 'password_reset', 2_001)).toBeNull();
+    expect(await tokens.redeem(db, 'all-verify', 'email_verification', 2_001)).toBeNull();
+    expect(await tokens.redeem(db, 'all-bob', 'email_verification', 2_001)).not.toBeNull();
+  });
+
   it('deletes tokens that expired strictly before now, up to the limit', async () => {
     for (const hash of ['x1', 'x2', 'x3'])
       await tokens.insert(db, token(hash, { expiresAt: 300, usedAt: hash === 'x1' ? 200 : null }));

@@ -18,6 +18,8 @@ function state(stateHash: string, overrides: Partial<UpstreamStateRecord> = {}):
   };
 }
 
+const key = (stateHash: string) => ({ stateHash, bindingHash: 'b'.repeat(43) });
+
 export function describeUpstreamStates(s: Subject): void {
   let states: UpstreamStateRepository;
   let db: Tx;
@@ -28,24 +30,25 @@ export function describeUpstreamStates(s: Subject): void {
     } = s);
   });
 
-  it('stores a state and gives it back, field for field, on first redemption; later ones see it consumed', async () => {
+  it('stores a state and gives it back, field for field, on first redemption with its binding; later ones see it consumed', async () => {
     await states.insert(db, state('s1', { intent: 'link', linkSub: 'alice', returnTo: '/account' }));
-    expect(await states.consume(db, 's1', 5000)).toEqual({
+    expect(await states.consume(db, { stateHash: 's1', bindingHash: 'c'.repeat(43) }, 4000)).toBeNull();
+    expect(await states.consume(db, key('s1'), 5000)).toEqual({
       record: state('s1', { intent: 'link', linkSub: 'alice', returnTo: '/account', consumedAt: 5000 }),
       alreadyConsumed: false,
     });
-    expect(await states.consume(db, 's1', 6000)).toEqual({
+    expect(await states.consume(db, key('s1'), 6000)).toEqual({
       record: state('s1', { intent: 'link', linkSub: 'alice', returnTo: '/account', consumedAt: 5000 }),
       alreadyConsumed: true,
     });
-    expect(await states.consume(db, 'unknown', 6000)).toBeNull();
+    expect(await states.consume(db, key('unknown'), 6000)).toBeNull();
   });
 
   it('lets exactly one redemption win across separate connections', async () => {
     await states.insert(db, state('race'));
     const results = await withStorages(s, racers, (storages) =>
       Promise.all(
-        storages.map((storage, i) => storage.repositories.upstreamStates.consume(storage.db, 'race', 10_000 + i)),
+        storages.map((storage, i) => storage.repositories.upstreamStates.consume(storage.db, key('race'), 10_000 + i)),
       ),
     );
     expect(results.filter((r) => r?.alreadyConsumed === false)).toHaveLength(1);
@@ -62,7 +65,7 @@ export function describeUpstreamStates(s: Subject): void {
         limit: 10,
       }),
     ).toBe(1);
-    expect(await states.consume(db, 'old', 300)).toBeNull();
-    expect(await states.consume(db, 'fresh', 300)).not.toBeNull();
+    expect(await states.consume(db, key('old'), 300)).toBeNull();
+    expect(await states.consume(db, key('fresh'), 300)).not.toBeNull();
   });
 }

@@ -15,11 +15,9 @@ describe('html', () => {
     const name = '<b>"Ada" & \'Bob\'</b>';
     const escaped = '&#60;b&#62;&#34;Ada&#34; &#38; &#39;Bob&#39;&#60;/b&#62;';
     expect(html`<p title="${name}">${name}</p>`.value).toBe(`<p title="${escaped}">${escaped}</p>`);
-    expect(
-      html`<ul>
-        ${['a<', 'b'].map((x) => html`<li>${x}</li>`)}
-      </ul>`.value,
-    ).toBe('<ul><li>a&#60;</li><li>b</li></ul>');
+    expect(html`<ul>${['a<', 'b'].map((x) => html`<li>${x}</li>`)}</ul>`.value).toBe(
+      '<ul><li>a&#60;</li><li>b</li></ul>',
+    );
     expect(html`${null}${undefined}${false}${true}${0}${new SafeHtml('<br>')}`.value).toBe('0<br>');
   });
 

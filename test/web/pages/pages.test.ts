@@ -122,6 +122,26 @@ describe('/login', () => {
     );
   });
 
+  it('EMAIL_NOT_VERIFIED naming a provider says no account was created (no mail was sent); without one, to open the mail', () => {
+    const providers = [{ id: 'github', displayName: 'GitHub', iconUrl: null }];
+    expect(
+      renderLoginPage(contextOf(), { ...login, providers, errorCode: 'EMAIL_NOT_VERIFIED', errorProvider: 'github' }),
+    ).toContain(
+      '<p data-code="EMAIL_NOT_VERIFIED">GitHub does not confirm that this email address is yours, so no account was created.',
+    );
+    expect(
+      renderLoginPage(contextOf(german), {
+        ...login,
+        providers,
+        errorCode: 'EMAIL_NOT_VERIFIED',
+        errorProvider: 'github',
+      }),
+    ).toContain('GitHub bestätigt nicht, dass diese E-Mail-Adresse Ihnen gehört');
+    expect(renderLoginPage(contextOf(), { ...login, errorCode: 'EMAIL_NOT_VERIFIED' })).toContain(
+      '<p data-code="EMAIL_NOT_VERIFIED">Confirm your email address first: open the link we sent you.</p>',
+    );
+  });
+
   it('speaks German with lang="de"', () => {
     const page = renderLoginPage(contextOf(german), { ...login, clientName: 'Notizen' });
     expect(page).toContain('<html lang="de">');

@@ -25,7 +25,7 @@ describe('/login/second-factor', () => {
     expect(page).toMatch(
       /<input id="totp-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required/,
     );
-    expect(page).toContain('<form id="recovery-form" class="form" novalidate hidden>');
+    expect(page).toContain('<form id="recovery-form" class="form" method="post" novalidate hidden>');
     expect(page).toContain('>Use a recovery code instead</button>');
     expect(page).toContain('>Use a passkey</button>');
     expect(page).toContain('class="secondary" data-busy-label="Waiting for your passkey…"');

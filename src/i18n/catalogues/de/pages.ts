@@ -50,6 +50,8 @@ export const pages: typeof reference = {
     or: 'oder',
     continueWith: 'Weiter mit {provider}',
     providerFallback: 'den Anbieter',
+    upstreamEmailNotVerified:
+      '{provider} bestätigt nicht, dass diese E-Mail-Adresse Ihnen gehört, daher wurde kein Konto erstellt. Bestätigen Sie die Adresse dort, oder erstellen Sie hier ein Konto damit.',
   },
   register: {
     task: 'Konto erstellen',

@@ -20,7 +20,7 @@ import type {
   Tx,
   UserRepository,
 } from '../storage/repositories.js';
-import type { ProviderDeps } from './provider-deps.js';
+import type { ProtocolDeps } from './protocol-deps.js';
 import { createCachedReads } from './cached-reads.js';
 import { createRefreshTokenBatches } from './tokens/refresh-token-batches.js';
 import { createVerifiedTokenCache } from './tokens/verified-token-cache.js';
@@ -35,7 +35,7 @@ export function issuerOf(baseUrl: string): string {
  * Builds the token side of the engine and loads (or creates) the signing
  * keys. Called once by the composition root with the resolved secret.
  */
-export async function createProviderDeps(deps: {
+export async function createProtocolDeps(deps: {
   config: Pick<Config, 'server' | 'tokens' | 'clients'>;
   secret: string;
   clock: Clock;
@@ -54,7 +54,7 @@ export async function createProviderDeps(deps: {
   /** How many statements the database runs at once (SQLite: one connection). */
   databaseConnections: number;
   verifyArgon2: VerifyArgon2;
-}): Promise<ProviderDeps> {
+}): Promise<ProtocolDeps> {
   const { config, clock, db, repositories } = deps;
   const keys = createKeyStore({
     db,

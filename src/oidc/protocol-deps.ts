@@ -10,9 +10,9 @@ import type { VerifiedTokenCache } from './tokens/verified-token-cache.js';
 /**
  * What the token side of the engine (token, userinfo, revocation,
  * introspection, end-session, discovery) works with. Built once by
- * createProviderDeps from the composition root.
+ * createProtocolDeps from the composition root.
  */
-export interface ProviderDeps {
+export interface ProtocolDeps {
   /** server.base_url without a trailing slash (OIDC Discovery §3: iss must match exactly). */
   issuer: string;
   tokens: TokensConfig;

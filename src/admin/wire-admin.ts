@@ -1,0 +1,35 @@
+import { hashPassword } from '../accounts/index.js';
+import type { AccountsWiring } from '../accounts/wire-accounts.js';
+import type { AreaBase } from '../area-wiring.js';
+import type { EventLog } from '../events/index.js';
+import type { Tx } from '../storage/repositories.js';
+import { createAdminEventsService } from './admin-events-service.js';
+import { createAdminUsersService } from './admin-users-service.js';
+import { createAccountUnlock } from './unlock-account.js';
+import { createUserViewService } from './user-view-service.js';
+
+/** The admin area: the admin API's users, unlocking and audit events (HttpDeps admin), over the accounts area. */
+export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; events: EventLog }) {
+  const { config, storage, clock } = base;
+  const { db, repositories } = storage;
+  const { accounts } = needs;
+  const userViews = createUserViewService({ factors: accounts.factors, auth: config.auth });
+  const users = createAdminUsersService({
+    db,
+    transaction: <T>(work: (tx: Tx) => Promise<T>) => storage.transaction(work),
+    users: repositories.users,
+    views: userViews,
+    revokeUser: accounts.revokeUser,
+    resetSecondFactors: accounts.resetSecondFactors,
+    hashPassword,
+    events: needs.events,
+    clock,
+  });
+  const services = {
+    users,
+    unlock: createAccountUnlock({ db, users: repositories.users, rateLimit: accounts.rateLimit }),
+    userViews,
+    events: createAdminEventsService(storage),
+  };
+  return { services };
+}

@@ -1,0 +1,60 @@
+import { verifyPassword } from '../accounts/index.js';
+import type { AreaBase } from '../area-wiring.js';
+import type { EventLog } from '../events/index.js';
+import { createConsentService, type SignInDeps } from '../interaction/index.js';
+import type { SigningPool } from '../keys/index.js';
+import type { Tx } from '../storage/repositories.js';
+import { createAuthorizeDeps } from './authorize/create-authorize-deps.js';
+import { authorizationRequestReader } from './authorize/read-authorization-request.js';
+import { createProtocolDeps } from './create-protocol-deps.js';
+
+export type ProtocolWiring = Awaited<ReturnType<typeof wireProtocol>>;
+
+/**
+ * The protocol area: the OpenID Connect endpoints (HttpDeps protocol). It
+ * wires the consent page's service too, which reads back the authorization
+ * request it answers through the authorization endpoint's validation (the
+ * interaction area, below this one, cannot). Loads or creates the signing
+ * keys; their periodic refresh is the caller's to start.
+ */
+export async function wireProtocol(
+  base: AreaBase,
+  needs: { signInSteps: SignInDeps; signingPool: SigningPool; events: EventLog },
+) {
+  const { config, storage, clock, secret } = base;
+  const { db, repositories } = storage;
+  const authorize = createAuthorizeDeps({
+    db,
+    clients: repositories.clients,
+    codes: repositories.authorizationCodes,
+    signIn: needs.signInSteps,
+    config,
+    clock,
+  });
+  const engine = await createProtocolDeps({
+    config,
+    secret,
+    clock,
+    db,
+    transaction: <T>(work: (tx: Tx) => Promise<T>) => storage.transaction(work),
+    signingPool: needs.signingPool,
+    repositories: {
+      signingKeys: repositories.signingKeys,
+      clients: repositories.clients,
+      clientProbe: repositories.clientProbe,
+      tokens: repositories.tokens,
+      codes: repositories.authorizationCodes,
+      users: repositories.users,
+      cacheGeneration: repositories.cacheGeneration,
+    },
+    databaseConnections: storage.engine === 'sqlite' ? 1 : config.database.pool.max,
+    verifyArgon2: verifyPassword,
+  });
+  const consent = createConsentService({
+    storage,
+    events: needs.events,
+    readRequest: authorizationRequestReader(authorize),
+    clock,
+  });
+  return { services: { engine, authorize, consent } };
+}

@@ -1,0 +1,24 @@
+import type { MailSendJob } from '../accounts/mail-send-job.js';
+import type { MailOutbox } from '../mail/index.js';
+import type { Scheduler } from './create-scheduler.js';
+
+/** Where services put mail: a `mail.send` job, inserted in the transaction of the change that causes it. */
+export function mailOutbox(scheduler: Pick<Scheduler, 'enqueue'>): MailOutbox {
+  return {
+    async queue(tx, job) {
+      await scheduler.enqueue('mail.send', job, { tx });
+    },
+  };
+}
+
+/**
+ * The handlers of the jobs the areas define (the scheduled cleanup jobs are
+ * the scheduler's own). An instance with email.enabled false has no
+ * `mail.send` handler and leaves those jobs to one that sends (docs/scheduler.md).
+ */
+export function wireJobs(
+  scheduler: Pick<Scheduler, 'registerHandler'>,
+  handlers: { mailSend: MailSendJob | null },
+): void {
+  if (handlers.mailSend) scheduler.registerHandler('mail.send', handlers.mailSend.handle);
+}
