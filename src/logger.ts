@@ -51,6 +51,7 @@ function prettyStream(destination: NodeJS.WritableStream): Writable {
         .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
         .join(' ');
       destination.write(
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- pino writes msg as a string
         `${String(time)} ${levelNames[Number(level)] ?? level} ${String(msg ?? '')}${fields ? ` ${fields}` : ''}\n`,
       );
       done();

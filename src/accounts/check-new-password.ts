@@ -8,7 +8,7 @@ import type { AuthConfig } from '../config/types.js';
  * route's joi schema.
  */
 export function checkNewPassword(password: string, auth: Pick<AuthConfig, 'passwordMinLength'>): void {
-  if ([...password].length >= auth.passwordMinLength) return;
+  if (Array.from(password).length >= auth.passwordMinLength) return;
   throw new ApiError(
     400,
     'PASSWORD_TOO_SHORT',

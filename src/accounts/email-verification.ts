@@ -1,17 +1,18 @@
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
-import type { ConnectionRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type { Tx, UserRepository } from '../storage/repositories.js';
 import type { UserRecord } from '../model/index.js';
 import { invalidToken } from './account-errors.js';
 import type { LinkTokens } from './link-tokens.js';
 import type { MailRequest, MailRequestInput } from './mail-request.js';
-import { dropUnprovenConnections } from './drop-unproven-connections.js';
+import { dropUnprovenAccess, type UnprovenAccessDeps } from './drop-unproven-access.js';
 
 /**
  * E-mail verification (DESIGN.md 11): the link of the verification mail
  * carries a token; redeeming it marks the address verified (and voids the
- * user's other verification links), and removes the connections made
- * before it (./drop-unproven-connections.ts). A token mailed before the
+ * user's other verification links), and removes the connections, passkeys
+ * and authenticator app set up before it (./drop-unproven-access.ts). A
+ * token mailed before the
  * user's address changed verifies nothing.
  */
 export interface EmailVerification {
@@ -21,15 +22,16 @@ export interface EmailVerification {
   resend(input: MailRequestInput): Promise<void>;
 }
 
-export function createEmailVerification(deps: {
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-  users: UserRepository;
-  connections: ConnectionRepository;
-  linkTokens: LinkTokens;
-  resend: MailRequest;
-  events: EventLog;
-  clock: Clock;
-}): EmailVerification {
+export function createEmailVerification(
+  deps: UnprovenAccessDeps & {
+    transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+    users: UserRepository;
+    linkTokens: LinkTokens;
+    resend: MailRequest;
+    events: EventLog;
+    clock: Clock;
+  },
+): EmailVerification {
   return {
     verify(token, context) {
       return deps.transaction(async (tx) => {
@@ -37,7 +39,7 @@ export function createEmailVerification(deps: {
           deps.users.findBySub(tx, sub),
         );
         if (!user) throw invalidToken();
-        await dropUnprovenConnections(deps, tx, user, context.clientAddress);
+        await dropUnprovenAccess(deps, tx, user, context.clientAddress);
         const changes = { emailVerified: true, updatedAt: deps.clock.now() };
         await deps.users.update(tx, user.sub, changes);
         await deps.events.record(tx, {

@@ -283,7 +283,8 @@ export function createPasskeyService(deps: {
         throw invalidPasskey(401, 'this passkey belongs to another account');
       // WebAuthn L2 §7.2 step 6: a user identified before the ceremony (the pending sign-in) may get no
       // handle back; a passwordless sign-in identifies its user by the handle, so it must be there.
-      const userHandleSent = assertion.response?.userHandle;
+      // The browser's answer: `response` may be missing whatever its type says.
+      const userHandleSent = (assertion.response as AuthenticationResponseJSON['response'] | undefined)?.userHandle;
       if (!boundToPending && !userHandleSent)
         throw invalidPasskey(401, 'a sign-in without a password needs the user handle');
       if (userHandleSent && userHandleSent !== Buffer.from(userHandle(passkey.sub)).toString('base64url')) {

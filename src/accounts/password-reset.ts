@@ -1,12 +1,12 @@
 import type { AuthConfig } from '../config/types.js';
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
-import type { ConnectionRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type { Tx, UserRepository } from '../storage/repositories.js';
 import { invalidToken } from './account-errors.js';
 import type { LinkTokens } from './link-tokens.js';
 import type { MailRequest, MailRequestInput } from './mail-request.js';
 import { checkNewPassword } from './check-new-password.js';
-import { dropUnprovenConnections } from './drop-unproven-connections.js';
+import { dropUnprovenAccess, type UnprovenAccessDeps } from './drop-unproven-access.js';
 
 /**
  * A forgotten password (DESIGN.md 11): forgot mails a reset link to a live
@@ -16,7 +16,8 @@ import { dropUnprovenConnections } from './drop-unproven-connections.js';
  * before any argon2 work) → hash → one transaction that redeems the token
  * (the single-use guarantee), sets the password, marks the address
  * verified (the link proved it; when it was not verified yet, the
- * connections made before go: ./drop-unproven-connections.ts), ends every
+ * connections, passkeys and authenticator app set up before go:
+ * ./drop-unproven-access.ts), ends every
  * session and refresh token of the user and every other link it was mailed
  * (verification ones too), and records the password.reset event.
  */
@@ -27,20 +28,21 @@ export interface PasswordReset {
   reset(input: { token: string; password: string; clientAddress: string }): Promise<void>;
 }
 
-export function createPasswordReset(deps: {
-  db: Tx;
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-  users: UserRepository;
-  connections: ConnectionRepository;
-  linkTokens: LinkTokens;
-  forgot: MailRequest;
-  auth: Pick<AuthConfig, 'passwordMinLength'>;
-  hashPassword(plain: string): Promise<string>;
-  /** Ends every session and grant (refresh tokens) of the user, inside the transaction. */
-  revokeUser(tx: Tx, sub: string): Promise<void>;
-  events: EventLog;
-  clock: Clock;
-}): PasswordReset {
+export function createPasswordReset(
+  deps: UnprovenAccessDeps & {
+    db: Tx;
+    transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+    users: UserRepository;
+    linkTokens: LinkTokens;
+    forgot: MailRequest;
+    auth: Pick<AuthConfig, 'passwordMinLength'>;
+    hashPassword(plain: string): Promise<string>;
+    /** Ends every session and grant (refresh tokens) of the user, inside the transaction. */
+    revokeUser(tx: Tx, sub: string): Promise<void>;
+    events: EventLog;
+    clock: Clock;
+  },
+): PasswordReset {
   return {
     forgot: deps.forgot,
     async reset({ token, password, clientAddress }) {
@@ -51,7 +53,7 @@ export function createPasswordReset(deps: {
       await deps.transaction(async (tx) => {
         const user = await deps.linkTokens.redeem(tx, token, 'password_reset', (sub) => deps.users.findBySub(tx, sub));
         if (!user || user.managedBy !== 'database') throw invalidToken();
-        await dropUnprovenConnections(deps, tx, user, clientAddress);
+        await dropUnprovenAccess(deps, tx, user, clientAddress);
         await deps.users.update(tx, user.sub, { passwordHash, emailVerified: true, updatedAt: deps.clock.now() });
         await deps.revokeUser(tx, user.sub);
         await deps.linkTokens.voidAll(tx, user.sub);

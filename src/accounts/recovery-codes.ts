@@ -27,7 +27,7 @@ export function generateRecoveryCodes(): string[] {
 /** The code as stored, or null when the input cannot be one (wrong length or characters). */
 export function normalizeRecoveryCode(input: string): string | null {
   const code = input.toLowerCase().replace(/[\s-]/g, '');
-  if (code.length !== codeLength || [...code].some((c) => !alphabet.includes(c))) return null;
+  if (code.length !== codeLength || Array.from(code).some((c) => !alphabet.includes(c))) return null;
   return code;
 }
 

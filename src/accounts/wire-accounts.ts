@@ -120,6 +120,14 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
     clock,
   });
 
+  // What the first proof of an address removes (./drop-unproven-access.ts).
+  const unprovenAccess = {
+    connections: repositories.connections,
+    passkeys: repositories.passkeys,
+    totp: repositories.totp,
+    recoveryCodes: repositories.recoveryCodes,
+  };
+
   const services = {
     sessions,
     signOut: createSignOut({ storage, events }),
@@ -129,7 +137,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
     emailVerification: createEmailVerification({
       transaction,
       users,
-      connections: repositories.connections,
+      ...unprovenAccess,
       linkTokens,
       resend: mailRequest('email_verification', 'email_resend'),
       events,
@@ -139,7 +147,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
       db,
       transaction,
       users,
-      connections: repositories.connections,
+      ...unprovenAccess,
       linkTokens,
       forgot: mailRequest('password_reset', 'password_forgot'),
       auth: config.auth,

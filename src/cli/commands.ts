@@ -5,7 +5,15 @@ import type { ServeOptions } from './commands/serve.js';
 import type { OpenApiOptions } from './commands/openapi.js';
 import type { JobsListOptions } from './commands/jobs.js';
 import type { RatelimitClearOptions } from './commands/ratelimit.js';
+import type { AdminLoginOptions } from './commands/admin/login.js';
+import type { EventsListOptions } from './commands/admin/events-list.js';
+import type { UsersListOptions } from './commands/admin/users-list.js';
+import type { UsersCreateOptions } from './commands/admin/users-create.js';
+import type { UsersUpdateOptions } from './commands/admin/users-update.js';
+import type { ServerOptions } from './admin/server-url.js';
 import { CliError } from './output.js';
+
+type JsonServerOptions = ServerOptions & { json?: boolean };
 
 /**
  * Every command of the `idp` binary and its options, in one table. Each
@@ -181,7 +189,9 @@ function addAdminCommands(
     )
     .addOption(passwordOption())
     .addOption(jsonOption())
-    .action((opts) => api(async () => (await import('./commands/admin/login.js')).runAdminLogin(ctx, opts)));
+    .action((opts: AdminLoginOptions) =>
+      api(async () => (await import('./commands/admin/login.js')).runAdminLogin(ctx, opts)),
+    );
 
   admin
     .command('logout')
@@ -193,7 +203,9 @@ function addAdminCommands(
     .description('show the signed-in admin')
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((opts) => api(async () => (await import('./commands/admin/me.js')).runAdminMe(ctx, opts)));
+    .action((opts: JsonServerOptions) =>
+      api(async () => (await import('./commands/admin/me.js')).runAdminMe(ctx, opts)),
+    );
 
   const events = admin.command('events').description('read the audit event log');
 
@@ -211,7 +223,9 @@ function addAdminCommands(
     .option('--interval <seconds>', 'seconds between polls under --follow (default 2)', positiveInteger)
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((opts) => api(async () => (await import('./commands/admin/events-list.js')).runEventsList(ctx, opts)));
+    .action((opts: EventsListOptions) =>
+      api(async () => (await import('./commands/admin/events-list.js')).runEventsList(ctx, opts)),
+    );
 
   const users = admin
     .command('users')
@@ -228,7 +242,9 @@ function addAdminCommands(
     .addOption(new Option('--role <role>', 'only users with the role').choices(['user', 'admin']))
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((opts) => api(async () => (await import('./commands/admin/users-list.js')).runUsersList(ctx, opts)));
+    .action((opts: UsersListOptions) =>
+      api(async () => (await import('./commands/admin/users-list.js')).runUsersList(ctx, opts)),
+    );
 
   users
     .command('get')
@@ -236,7 +252,7 @@ function addAdminCommands(
     .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((user: string, opts) =>
+    .action((user: string, opts: JsonServerOptions) =>
       api(async () => (await import('./commands/admin/users-get.js')).runUsersGet(ctx, user, opts)),
     );
 
@@ -250,7 +266,9 @@ function addAdminCommands(
     .addOption(passwordOption())
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((opts) => api(async () => (await import('./commands/admin/users-create.js')).runUsersCreate(ctx, opts)));
+    .action((opts: UsersCreateOptions) =>
+      api(async () => (await import('./commands/admin/users-create.js')).runUsersCreate(ctx, opts)),
+    );
 
   users
     .command('update')
@@ -261,7 +279,7 @@ function addAdminCommands(
     .addOption(new Option('--email-verified <bool>', 'whether the e-mail is verified').choices(['true', 'false']))
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((user: string, opts) =>
+    .action((user: string, opts: UsersUpdateOptions) =>
       api(async () => (await import('./commands/admin/users-update.js')).runUsersUpdate(ctx, user, opts)),
     );
 
@@ -271,7 +289,7 @@ function addAdminCommands(
     .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((user: string, opts) =>
+    .action((user: string, opts: JsonServerOptions) =>
       api(async () => (await import('./commands/admin/users-delete.js')).runUsersDelete(ctx, user, opts)),
     );
 
@@ -280,7 +298,7 @@ function addAdminCommands(
     .description('clear the failed sign-in attempts that block an account (login rate limit)')
     .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
-    .action((user: string, opts) =>
+    .action((user: string, opts: ServerOptions) =>
       api(async () => (await import('./commands/admin/users-unlock.js')).runUsersUnlock(ctx, user, opts)),
     );
 
@@ -290,7 +308,7 @@ function addAdminCommands(
     .argument('<user>', "the user's sub or e-mail")
     .addOption(urlOption())
     .addOption(jsonOption())
-    .action((user: string, opts) =>
+    .action((user: string, opts: JsonServerOptions) =>
       api(async () =>
         (await import('./commands/admin/users-reset-second-factors.js')).runUsersResetSecondFactors(ctx, user, opts),
       ),

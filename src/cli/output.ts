@@ -21,7 +21,8 @@ export function createProcessOutput(env: NodeJS.ProcessEnv = process.env): Outpu
       process.exit(0);
     });
   }
-  const isTTY = Boolean(process.stdout.isTTY);
+  // Undefined, not false, when stdout is a pipe or a file.
+  const isTTY = Boolean(process.stdout.isTTY as boolean | undefined);
   const colorful = isTTY && env.NO_COLOR === undefined;
   return {
     out: (line) => process.stdout.write(`${line}\n`),

@@ -10,7 +10,8 @@ export function parseColour(text: string): Rgb | null {
   const value = text.trim().toLowerCase();
   const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/.exec(value)?.[1];
   if (hex) {
-    const digits = hex.length === 3 ? [...hex].map((d) => d + d) : [hex.slice(0, 2), hex.slice(2, 4), hex.slice(4, 6)];
+    const digits =
+      hex.length === 3 ? Array.from(hex).map((d) => d + d) : [hex.slice(0, 2), hex.slice(2, 4), hex.slice(4, 6)];
     return digits.map((pair) => parseInt(pair, 16)) as unknown as Rgb;
   }
   const functional = /^rgb\(\s*(\d{1,3})\s*[,\s]\s*(\d{1,3})\s*[,\s]\s*(\d{1,3})\s*\)$/.exec(value);

@@ -103,8 +103,8 @@ export function checkAliases(document: Document): { problems: AliasProblem[]; ta
     if (!isScalar(node) && !isCollection(node)) return leaf;
     if (!withinDepth(node, level)) return leaf;
     const anchored = node.anchor ? node : null;
-    if (anchored) {
-      anchors.set(anchored.anchor!, anchored);
+    if (node.anchor) {
+      anchors.set(node.anchor, node);
       open.add(anchored);
     }
     const extent = { size: 1, height: 1 };

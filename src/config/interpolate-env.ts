@@ -98,7 +98,9 @@ export function expandReferences(
       );
       continue;
     }
-    const [, name, fallback] = match;
+    const name = match[1];
+    // Undefined when the reference has no `:-default`.
+    const fallback = match[2] as string | undefined;
     const value = env[name];
     if (value !== undefined && value !== '') out += value;
     else if (fallback !== undefined) out += fallback;

@@ -1,6 +1,11 @@
 import path from 'node:path';
 import type { ConfigFile, ClientFile, IdentityProviderFile, TermFile, UserFile } from './file-types.js';
 import type { ClientConfig, Config, IdentityProviderConfig, TermConfig, UserConfig } from './types.js';
+import { clientFields } from '../model/client-fields.js';
+import { identityProviderFields } from '../model/identity-provider-fields.js';
+import { termFields } from '../model/term-fields.js';
+import { userFields } from '../model/user-fields.js';
+import { copyFromFile, type CopiedProperty } from '../model/entity-fields.js';
 import { processInstanceId } from './process-instance-id.js';
 import { normalizeTrustProxy } from './normalize-trust-proxy.js';
 
@@ -131,53 +136,30 @@ function frontendPath(frontend: ConfigFile['frontend'], resolve: (p: string) => 
 
 function normalizeIdentityProvider(p: IdentityProviderFile): IdentityProviderConfig {
   return {
+    ...(copyFromFile(identityProviderFields, p) as Pick<
+      IdentityProviderConfig,
+      CopiedProperty<typeof identityProviderFields>
+    >),
     id: p.id,
-    type: p.type,
-    enabled: p.enabled,
-    displayName: p.display_name ?? null,
-    iconUrl: p.icon_url ?? null,
-    clientId: p.client_id,
     clientSecret: p.client_secret,
-    authorizationUrl: p.authorization_url ?? null,
-    tokenUrl: p.token_url ?? null,
-    userinfoUrl: p.userinfo_url ?? null,
-    emailUrl: p.email_url ?? null,
     scopes: p.scopes ?? defaultProviderScopes[p.type],
-    emailConflictStrategy: p.email_conflict_strategy,
   };
 }
 
 function normalizeClient(c: ClientFile): ClientConfig {
   return {
+    ...(copyFromFile(clientFields, c) as Pick<ClientConfig, CopiedProperty<typeof clientFields>>),
     clientId: c.client_id,
     name: c.name ?? c.client_id,
     clientSecret: c.client_secret ?? null,
     clientSecretHash: c.client_secret_hash ?? null,
-    redirectUris: c.redirect_uris,
-    postLogoutRedirectUris: c.post_logout_redirect_uris,
-    grantTypes: c.grant_types,
-    tokenEndpointAuthMethod: c.token_endpoint_auth_method,
-    scopes: c.scopes,
-    requirePkce: c.require_pkce,
-    skipConsent: c.skip_consent,
-    idTokenSignedResponseAlg: c.id_token_signed_response_alg,
   };
 }
 
 function normalizeUser(u: UserFile): UserConfig {
-  return {
-    sub: u.sub,
-    email: u.email,
-    role: u.role,
-    emailVerified: u.email_verified,
-    passwordHash: u.password_hash ?? null,
-    name: u.name ?? null,
-    givenName: u.given_name ?? null,
-    familyName: u.family_name ?? null,
-    locale: u.locale ?? null,
-  };
+  return { ...(copyFromFile(userFields, u) as Pick<UserConfig, CopiedProperty<typeof userFields>>), sub: u.sub };
 }
 
 function normalizeTerm(t: TermFile): TermConfig {
-  return { id: t.id, required: t.required, consentMode: t.consent_mode, version: t.version, content: t.content };
+  return { ...(copyFromFile(termFields, t) as Pick<TermConfig, CopiedProperty<typeof termFields>>), id: t.id };
 }

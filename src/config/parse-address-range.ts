@@ -13,7 +13,10 @@ export interface AddressRange {
  * 10.0.0.0/8), as in the CIDR lists of other servers.
  */
 export function parseAddressRange(text: string): AddressRange | { error: string } {
-  const [address, prefixText, ...rest] = text.split('/');
+  const parts = text.split('/');
+  const address = parts[0];
+  const prefixText = parts.at(1);
+  const rest = parts.slice(2);
   const version = isIP(address);
   if (version === 0)
     return { error: `"${text}" is not an IPv4 or IPv6 address or CIDR range (such as 10.0.0.0/8 or 2001:db8::/32)` };

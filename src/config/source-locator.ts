@@ -82,6 +82,7 @@ function resolveAlias(node: unknown, parsed: ParsedYaml): unknown {
 /** A key as the plain value has it: yaml turns an empty key (`? `) into ''. */
 function keyText(key: unknown): string | null {
   if (key === null || key === undefined) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a YAML scalar holds a string, number or boolean
   if (isScalar(key)) return key.value === null || key.value === undefined ? '' : String(key.value);
   return null;
 }

@@ -87,6 +87,7 @@ export function toPlainValue(
     if (!isScalar(resolved)) return null;
     const value = resolved.value;
     if (value === null || value === undefined) return '';
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects are answered with null
     return typeof value === 'object' ? null : String(value);
   };
 

@@ -6,14 +6,16 @@
  */
 
 import type { BlockList } from 'node:net';
-import type {
-  ClientAuthMethod,
-  ClientGrantType,
-  EmailConflictStrategy,
-  IdentityProviderType,
-  SigningAlgorithm,
-  UserRole,
-} from '../model/index.js';
+import type { ClientRecord } from '../model/clients.js';
+import type { IdentityProviderRecord } from '../model/identity-providers.js';
+import type { TermRecord } from '../model/terms.js';
+import type { UserRecord } from '../model/users.js';
+import type { identityProviderFields } from '../model/identity-provider-fields.js';
+import type { termFields } from '../model/term-fields.js';
+import type { userFields } from '../model/user-fields.js';
+import type { clientFields } from '../model/client-fields.js';
+import type { CopiedProperty } from '../model/entity-fields.js';
+import type { SigningAlgorithm } from '../model/index.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -113,53 +115,31 @@ export interface EmailConfig {
   };
 }
 
-export interface IdentityProviderConfig {
-  id: string;
-  type: IdentityProviderType;
-  enabled: boolean;
-  displayName: string | null;
-  iconUrl: string | null;
-  clientId: string;
+/** An upstream provider as the file declares it, the scopes defaulted by type and the secret as written. */
+export type IdentityProviderConfig = Pick<
+  IdentityProviderRecord,
+  'id' | 'scopes' | CopiedProperty<typeof identityProviderFields>
+> & {
   clientSecret: string;
-  authorizationUrl: string | null;
-  tokenUrl: string | null;
-  userinfoUrl: string | null;
-  emailUrl: string | null;
-  scopes: string[];
-  emailConflictStrategy: EmailConflictStrategy;
-}
+};
 
-export interface ClientConfig {
-  clientId: string;
-  name: string;
+/**
+ * A client as the file declares it: the fields src/model/client-fields.ts
+ * copies, and the secret as written (hashed into the record by apply).
+ */
+export type ClientConfig = Pick<ClientRecord, 'clientId' | 'name' | CopiedProperty<typeof clientFields>> & {
   /** Plaintext secret from the file (usually `${ENV}`); never printed. */
   clientSecret: string | null;
   /** Pre-hashed secret (argon2id PHC string) as an alternative to clientSecret. */
   clientSecretHash: string | null;
-  redirectUris: string[];
-  postLogoutRedirectUris: string[];
-  grantTypes: ClientGrantType[];
-  tokenEndpointAuthMethod: ClientAuthMethod;
-  scopes: string[];
-  requirePkce: boolean;
-  skipConsent: boolean;
-  idTokenSignedResponseAlg: SigningAlgorithm;
-}
+};
 
-export interface UserConfig {
-  sub: string;
-  email: string;
-  role: UserRole;
-  emailVerified: boolean;
-  /** argon2id PHC string; null means the user cannot sign in with a password. */
-  passwordHash: string | null;
-  /** The profile (OIDC Core §5.1); null when the file does not declare it. */
-  name: string | null;
-  givenName: string | null;
-  familyName: string | null;
-  /** One of i18n.locales. */
-  locale: string | null;
-}
+/**
+ * A user as the file declares it (src/model/user-fields.ts): the password
+ * hash is an argon2id PHC string or null (no password sign-in); an
+ * undeclared profile field (OIDC Core §5.1) is null.
+ */
+export type UserConfig = Pick<UserRecord, 'sub' | CopiedProperty<typeof userFields>>;
 
 export interface TermContent {
   title: string;
@@ -167,13 +147,7 @@ export interface TermContent {
   content: string;
 }
 
-export interface TermConfig {
-  id: string;
-  required: boolean;
-  consentMode: 'explicit' | 'implicit';
-  version: string;
-  content: Record<string, TermContent>;
-}
+export type TermConfig = Pick<TermRecord, 'id' | CopiedProperty<typeof termFields>>;
 
 export interface SchedulerConfig {
   enabled: boolean;

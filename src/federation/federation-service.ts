@@ -151,7 +151,7 @@ export function createFederationService(deps: {
         providerId: provider.id,
         intent: input.intent,
         returnTo: input.returnTo,
-        linkSub: input.intent === 'link' ? input.session!.sub : null,
+        linkSub: input.intent === 'link' && input.session ? input.session.sub : null,
         binding,
       });
       return { location: authorizationUrl(provider, redirectUri(provider), secrets), binding };

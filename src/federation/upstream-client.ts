@@ -66,7 +66,9 @@ export async function fetchUpstreamIdentity(
   deps: UpstreamClientDeps,
 ): Promise<UpstreamIdentity> {
   const tokens = await redeemCode(provider, exchange, deps.timeoutMs);
-  if (provider.openId) return openIdIdentity(provider, tokens, exchange.nonce, deps);
+  // tokenRequest has refused an OpenID upstream's answer without an id_token.
+  if (provider.openId && tokens.idToken !== null)
+    return openIdIdentity(provider, { ...tokens, idToken: tokens.idToken }, exchange.nonce, deps);
   return oauthIdentity(provider, tokens.accessToken, deps.timeoutMs);
 }
 
@@ -119,13 +121,13 @@ async function redeemCode(
 
 async function openIdIdentity(
   provider: UpstreamProvider,
-  tokens: UpstreamTokens,
+  tokens: UpstreamTokens & { idToken: string },
   nonce: string,
   deps: UpstreamClientDeps,
 ): Promise<UpstreamIdentity> {
   const metadata = await deps.metadata.metadataFor(provider.authorizationUrl);
   const claims = await verifyIdToken(
-    tokens.idToken!,
+    tokens.idToken,
     { metadata, clientId: provider.clientId, nonce, now: deps.clock.now() },
     deps.keySets,
   );

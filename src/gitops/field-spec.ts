@@ -1,3 +1,4 @@
+import type { EntityField } from '../model/entity-fields.js';
 import { SENSITIVE, type FieldChange, type PlanValue } from './plan.js';
 
 /**
@@ -12,6 +13,15 @@ export interface FieldSpec<T> {
   sensitive?: boolean;
   /** Left out of a create while it has no value (a profile field the file does not declare). */
   optional?: boolean;
+}
+
+/** The planned fields of a field table (src/model/entity-fields.ts): those the config file declares. */
+export function plannedFields<T>(fields: readonly EntityField<T>[]): FieldSpec<T>[] {
+  return fields.flatMap((f) =>
+    f.file === undefined
+      ? []
+      : [{ field: f.file, property: f.property, sensitive: f.sensitive === true, optional: f.optional === true }],
+  );
 }
 
 export interface FieldDiff<T> {

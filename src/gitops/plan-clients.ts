@@ -1,7 +1,9 @@
 import type { ClientConfig } from '../config/types.js';
 import type { Tx } from '../storage/repositories.js';
 import type { ClientRecord } from '../model/index.js';
-import { byKey, diffFields, listFields, type FieldSpec } from './field-spec.js';
+import { byKey, diffFields, listFields, plannedFields } from './field-spec.js';
+import { clientFields } from '../model/client-fields.js';
+import type { EntityField } from '../model/entity-fields.js';
 import type { ApplyConflict } from './apply-conflict-error.js';
 import type { GitopsStore } from './gitops-store.js';
 import { hashClientSecret } from '../clients/hash-client-secret.js';
@@ -9,40 +11,17 @@ import type { Change, PlanWrites } from './plan.js';
 
 type DesiredClient = Omit<ClientRecord, 'createdAt' | 'updatedAt'>;
 
-const clientFields: FieldSpec<DesiredClient>[] = [
-  { field: 'name', property: 'name' },
-  { field: 'client_secret', property: 'secretHash', sensitive: true },
-  { field: 'redirect_uris', property: 'redirectUris' },
-  { field: 'post_logout_redirect_uris', property: 'postLogoutRedirectUris' },
-  { field: 'grant_types', property: 'grantTypes' },
-  { field: 'token_endpoint_auth_method', property: 'tokenEndpointAuthMethod' },
-  { field: 'scopes', property: 'scopes' },
-  { field: 'require_pkce', property: 'requirePkce' },
-  { field: 'skip_consent', property: 'skipConsent' },
-  { field: 'id_token_signed_response_alg', property: 'idTokenSignedResponseAlg' },
-];
+const plannedClientFields = plannedFields<DesiredClient>(clientFields as readonly EntityField<DesiredClient>[]);
 
 /** A plaintext secret is stored as its SHA-256; a configured argon2id hash as is; none for public clients. */
-function storedSecret(client: ClientConfig): string | null {
-  if (client.clientSecret !== null) return hashClientSecret(client.clientSecret);
-  return client.clientSecretHash;
+function storedSecret(clientSecret: string | null, clientSecretHash: string | null): string | null {
+  return clientSecret !== null ? hashClientSecret(clientSecret) : clientSecretHash;
 }
 
+/** The record the file asks for: what it declares, with the secret as stored. */
 function toDesired(client: ClientConfig): DesiredClient {
-  return {
-    clientId: client.clientId,
-    name: client.name,
-    secretHash: storedSecret(client),
-    redirectUris: client.redirectUris,
-    postLogoutRedirectUris: client.postLogoutRedirectUris,
-    grantTypes: client.grantTypes,
-    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
-    scopes: client.scopes,
-    requirePkce: client.requirePkce,
-    skipConsent: client.skipConsent,
-    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
-    managedBy: 'config',
-  };
+  const { clientSecret, clientSecretHash, ...declared } = client;
+  return { ...declared, secretHash: storedSecret(clientSecret, clientSecretHash), managedBy: 'config' };
 }
 
 /**
@@ -71,7 +50,7 @@ export async function planClients(
         kind: 'client',
         action: 'create',
         key: client.clientId,
-        fields: listFields(clientFields, desired),
+        fields: listFields(plannedClientFields, desired),
       });
       writes.create.push(desired);
     } else if (current.managedBy !== 'config') {
@@ -80,7 +59,7 @@ export async function planClients(
         message: `client_id "${client.clientId}" is already taken by a database-managed client ("${current.name}")`,
       });
     } else {
-      const diff = diffFields(clientFields, current, desired);
+      const diff = diffFields(plannedClientFields, current, desired);
       if (diff.fields.length === 0) return;
       changes.push({ kind: 'client', action: 'update', key: client.clientId, fields: diff.fields });
       writes.update.push({ clientId: client.clientId, changes: diff.changes });

@@ -1,18 +1,15 @@
 import type { TermConfig } from '../config/types.js';
 import type { Tx } from '../storage/repositories.js';
 import type { TermRecord } from '../model/index.js';
-import { byKey, diffFields, listFields, type FieldSpec } from './field-spec.js';
+import { byKey, diffFields, listFields, plannedFields } from './field-spec.js';
+import { termFields } from '../model/term-fields.js';
+import type { EntityField } from '../model/entity-fields.js';
 import type { GitopsStore } from './gitops-store.js';
 import type { Change, PlanWrites } from './plan.js';
 
 type DesiredTerm = Omit<TermRecord, 'createdAt' | 'updatedAt'>;
 
-const termFields: FieldSpec<DesiredTerm>[] = [
-  { field: 'required', property: 'required' },
-  { field: 'consent_mode', property: 'consentMode' },
-  { field: 'version', property: 'version' },
-  { field: 'content', property: 'content' },
-];
+const plannedTermFields = plannedFields<DesiredTerm>(termFields as readonly EntityField<DesiredTerm>[]);
 
 function toDesired(term: TermConfig): DesiredTerm {
   return {
@@ -39,11 +36,11 @@ export async function planTerms(
     const current = stored.get(term.id);
     stored.delete(term.id);
     if (!current) {
-      changes.push({ kind: 'term', action: 'create', key: term.id, fields: listFields(termFields, desired) });
+      changes.push({ kind: 'term', action: 'create', key: term.id, fields: listFields(plannedTermFields, desired) });
       writes.save.push(desired);
       continue;
     }
-    const diff = diffFields(termFields, { ...current, content: sortedContent(current.content) }, desired);
+    const diff = diffFields(plannedTermFields, { ...current, content: sortedContent(current.content) }, desired);
     if (diff.fields.length === 0) continue;
     changes.push({ kind: 'term', action: 'update', key: term.id, fields: diff.fields });
     writes.save.push(desired);

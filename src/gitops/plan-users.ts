@@ -1,36 +1,16 @@
 import type { UserConfig } from '../config/types.js';
 import type { Tx } from '../storage/repositories.js';
-import { byKey, diffFields, listFields, type FieldSpec } from './field-spec.js';
+import { byKey, diffFields, listFields, plannedFields } from './field-spec.js';
+import { userFields } from '../model/user-fields.js';
+import type { EntityField } from '../model/entity-fields.js';
 import type { GitopsStore } from './gitops-store.js';
 import type { Change, DesiredUser, PlanWrites } from './plan.js';
 
-const userFields: FieldSpec<DesiredUser>[] = [
-  { field: 'email', property: 'email' },
-  { field: 'role', property: 'role' },
-  { field: 'email_verified', property: 'emailVerified' },
-  { field: 'password_hash', property: 'passwordHash', sensitive: true },
-  { field: 'name', property: 'name', optional: true },
-  { field: 'given_name', property: 'givenName', optional: true },
-  { field: 'family_name', property: 'familyName', optional: true },
-  { field: 'locale', property: 'locale', optional: true },
-];
+const plannedUserFields = plannedFields<DesiredUser>(userFields as readonly EntityField<DesiredUser>[]);
 
 function toDesired(user: UserConfig): DesiredUser {
-  return {
-    sub: user.sub,
-    managedBy: 'config',
-    email: user.email,
-    role: user.role,
-    emailVerified: user.emailVerified,
-    emailVerificationRequired: false,
-    passwordHash: user.passwordHash,
-    secondFactorRequired: false,
-    // Undeclared is null: a field removed from the file is cleared (docs/gitops.md).
-    name: user.name,
-    givenName: user.givenName,
-    familyName: user.familyName,
-    locale: user.locale,
-  };
+  // Undeclared profile fields are null: a field removed from the file is cleared (docs/gitops.md).
+  return { ...user, managedBy: 'config', emailVerificationRequired: false, secondFactorRequired: false };
 }
 
 /**
@@ -55,11 +35,11 @@ export async function planUsers(
     const desired = toDesired(user);
     const current = stored.get(user.sub);
     if (!current) {
-      changes.push({ kind: 'user', action: 'create', key: user.sub, fields: listFields(userFields, desired) });
+      changes.push({ kind: 'user', action: 'create', key: user.sub, fields: listFields(plannedUserFields, desired) });
       writes.create.push(desired);
       continue;
     }
-    const diff = diffFields(userFields, current, desired);
+    const diff = diffFields(plannedUserFields, current, desired);
     const wasDeleted = current.deletedAt !== null;
     if (wasDeleted)
       diff.fields.push({ field: 'deleted_at', old: new Date(current.deletedAt as number).toISOString(), new: null });

@@ -136,10 +136,9 @@ function groupByChanges(
 /** Every revoker, for every removed id: in batches when the revoker can, else one by one. */
 async function revokeAll(tx: Tx, revokers: GrantRevoker[], ids: string[], kind: 'user' | 'client'): Promise<void> {
   for (const revoker of revokers) {
-    const batch = kind === 'user' ? revoker.revokeUsers : revoker.revokeClients;
+    const batch = kind === 'user' ? revoker.revokeUsers?.bind(revoker) : revoker.revokeClients?.bind(revoker);
     if (batch) {
-      for (let i = 0; i < ids.length; i += REVOKE_BATCH_SIZE)
-        await batch.call(revoker, tx, ids.slice(i, i + REVOKE_BATCH_SIZE));
+      for (let i = 0; i < ids.length; i += REVOKE_BATCH_SIZE) await batch(tx, ids.slice(i, i + REVOKE_BATCH_SIZE));
       continue;
     }
     for (const id of ids) await (kind === 'user' ? revoker.revokeUser(tx, id) : revoker.revokeClient(tx, id));

@@ -17,8 +17,8 @@ export function createOriginCheck(baseUrl: string): Lifecycle.Method {
     if (safeMethods.has(request.method)) return h.continue;
     const origin = request.headers.origin;
     if (origin === undefined || origin === ownOrigin) return h.continue;
-    const app = request.route.settings.app as { checkOrigin?: boolean } | undefined;
-    const cookieAuthenticated = request.auth.isAuthenticated && cookieStrategies.includes(request.auth.strategy ?? '');
+    const app = request.route.settings.app;
+    const cookieAuthenticated = request.auth.isAuthenticated && cookieStrategies.includes(request.auth.strategy);
     if (!cookieAuthenticated && !app?.checkOrigin) return h.continue;
     throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'Cross-origin requests are not allowed for this resource.');
   };

@@ -32,8 +32,10 @@ export function clientAddress(request: AddressedRequest, trustProxy: TrustProxy)
   // Node joins repeated X-Forwarded-For headers with ", ", in arrival order.
   const forwarded = typeof header === 'string' ? header.split(',') : [];
   let address = peer;
-  for (let hop = 0; isTrusted(address, hop, trustProxy) && forwarded.length > 0; hop++) {
-    const next = forwarded.pop()!.trim();
+  for (let hop = 0; isTrusted(address, hop, trustProxy); hop++) {
+    const last = forwarded.pop();
+    if (last === undefined) break;
+    const next = last.trim();
     if (isIP(next) === 0) break;
     address = next;
   }

@@ -101,6 +101,16 @@ function toHapiValidate(validate: RouteDefinition['validate']): RouteOptions['va
   };
 }
 
+declare module '@hapi/hapi' {
+  /** What toHapiRoute puts in every route's `app`, read back by the error renderer and the origin check. */
+  interface RouteOptionsApp {
+    /** Errors render as OAuth errors (RFC 6749 §5.2) rather than the JSON API's. */
+    protocol?: boolean;
+    /** Cross-origin requests are refused even without a session cookie. */
+    checkOrigin?: boolean;
+  }
+}
+
 function toHapiRoute(route: RouteDefinition, deps: HttpDeps, originCheck: Lifecycle.Method, cors: Cors): ServerRoute {
   const status: Record<number, import('joi').Schema> = {};
   for (const [code, response] of Object.entries(route.responses)) {

@@ -44,8 +44,7 @@ function pathOf(frame: Frame | null, last?: string | number): (string | number)[
 export function findControlCharacter(input: unknown): ControlCharacterAt | null {
   if (typeof input === 'string') return controlCharacter.test(input) ? { path: [], inKey: false } : null;
   const stack: Frame[] = [{ node: input, key: null, parent: null }];
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
     const node = frame.node;
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {

@@ -9,7 +9,7 @@ import { OAuthError } from '../oidc/errors.js';
  * default body). Returned, not thrown, so callers read as `throw invalidInput(…)`.
  */
 export function invalidInput(request: Request, details: ApiErrorDetail[]): ApiError | OAuthError {
-  const app = request.route.settings.app as { protocol?: boolean } | undefined;
+  const app = request.route.settings.app;
   if (app?.protocol) return new OAuthError('invalid_request', details[0]?.message ?? 'The request is invalid.');
   return new ApiError(400, 'VALIDATION_ERROR', 'The request is invalid.', { details });
 }

@@ -29,14 +29,15 @@ export function createPagePolicy(config: Pick<Config, 'branding' | 'server' | 'i
     // default a string payload gets at transmission: text/html.
     const response = request.response as ResponseObject & { readonly contentType: string | null };
     if ((response.app as PagePolicyState).operatorFrontEnd) return h.continue;
-    if (response.headers['content-security-policy'] !== undefined) return h.continue;
+    const headers: Partial<Record<string, unknown>> = response.headers;
+    if (headers['content-security-policy'] !== undefined) return h.continue;
     // A JSON answer (an object with no type of its own) is no page: skip the contentType getter, which builds a string.
     if (
       response.variety === 'plain' &&
       typeof response.source === 'object' &&
       response.source !== null &&
       !Buffer.isBuffer(response.source) &&
-      response.headers['content-type'] === undefined
+      headers['content-type'] === undefined
     )
       return h.continue;
     if (!response.contentType?.startsWith('text/html')) return h.continue;

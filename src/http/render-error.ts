@@ -14,12 +14,12 @@ import { OAuthError } from '../oidc/errors.js';
 export function createErrorRenderer(logger: Logger): Lifecycle.Method {
   return (request: Request, h: ResponseToolkit) => {
     const response = request.response;
-    if (!(response instanceof Error) || !(response as Boom).isBoom) return h.continue;
-    const error = response as Boom;
+    if (!(response instanceof Error) || !response.isBoom) return h.continue;
+    const error = response;
     if (error.output.statusCode >= 500 && !(error instanceof ApiError) && !(error instanceof OAuthError)) {
       logger.error({ err: error, method: request.method, path: request.path }, 'request failed');
     }
-    const app = request.route.settings.app as { protocol?: boolean } | undefined;
+    const app = request.route.settings.app;
     const rendered = app?.protocol ? toOAuthBody(error) : toApiBody(error);
     const reply = h.response(rendered.body).code(rendered.status).type('application/json');
     for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
@@ -34,7 +34,7 @@ interface Rendered {
   headers: Record<string, string>;
 }
 
-const genericByStatus: Record<number, () => ApiError> = {
+const genericByStatus: Partial<Record<number, () => ApiError>> = {
   401: unauthorized,
   403: forbidden,
   404: () => new ApiError(404, 'NOT_FOUND', 'The requested resource was not found.'),
@@ -63,9 +63,10 @@ function toKnownApiError(error: Boom): ApiError {
       ? new ApiError(400, 'MALFORMED_JSON', 'The request body is not valid JSON.')
       : new ApiError(400, 'BAD_REQUEST', 'The request is malformed.');
   }
-  if (genericByStatus[status]) return genericByStatus[status]();
+  const generic = genericByStatus[status];
+  if (generic) return generic();
   if (status >= 500) return new ApiError(500, 'INTERNAL_ERROR', 'An unexpected error occurred.');
-  const code = String(error.output.payload.error ?? 'Bad Request')
+  const code = ((error.output.payload.error as string | undefined) ?? 'Bad Request')
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, '_');
   return new ApiError(status, code, error.output.payload.message || 'The request could not be processed.');

@@ -12,7 +12,7 @@ interface JoiLikeError extends Error {
  * `query.page_size`), answered as invalid input (./invalid-input.ts).
  */
 export function validationFailure(request: Request, _h: ResponseToolkit, error?: Error): never {
-  const joiError = error as JoiLikeError | undefined;
+  const joiError: JoiLikeError | undefined = error;
   const source = joiError?.output?.payload?.validation?.source ?? 'request';
   const details: ApiErrorDetail[] = (joiError?.details ?? []).map((d) => ({
     path: [source, ...d.path].join('.'),

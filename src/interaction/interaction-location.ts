@@ -22,7 +22,7 @@ export const authorizePath = '/oauth2/authorize';
 export function authorizeReturnTo(params: Readonly<Record<string, string>>, changes: ReturnToChanges = {}): string {
   const next: Record<string, string> = { ...params, ...changes.set };
   if (changes.dropPrompt !== undefined) {
-    const prompt = (next.prompt ?? '').split(' ').filter((p) => p !== '' && p !== changes.dropPrompt);
+    const prompt = ('prompt' in next ? next.prompt : '').split(' ').filter((p) => p !== '' && p !== changes.dropPrompt);
     if (prompt.length > 0) next.prompt = prompt.join(' ');
     else delete next.prompt;
   }

@@ -10,8 +10,8 @@ import { selectAccount } from './steps/select-account.js';
 import { terms } from './steps/terms.js';
 
 /** The first step turns "maybe someone" into "someone"; every later one knows who. */
-type IdentifyStep = (state: SignInStart, deps: SignInDeps) => StepResult | Promise<StepResult>;
-type SignInStep = (state: Identified, deps: SignInDeps) => StepResult | Promise<StepResult>;
+export type IdentifyStep = (state: SignInStart, deps: SignInDeps) => StepResult | Promise<StepResult>;
+export type SignInStep = (state: Identified, deps: SignInDeps) => StepResult | Promise<StepResult>;
 
 /**
  * The sign-in, in order (DESIGN.md 12; ./index.ts says what each decides).

@@ -34,7 +34,7 @@ export async function rotateSigningKey(
   basedOn?: number,
 ): Promise<SigningKeyRecord | null> {
   const now = deps.clock.now();
-  const newestGeneration = basedOn ?? (await deps.keys.listAll(deps.db))[0]?.generation ?? 0;
+  const newestGeneration = basedOn ?? (await deps.keys.listAll(deps.db)).at(0)?.generation ?? 0;
   const record = generateSigningKey(alg, newestGeneration + 1, deps.kek, now);
   if (!(await deps.keys.insertIfGenerationFree(deps.db, record))) return null;
   await deps.keys.retireOlderThan(deps.db, alg, record.generation, now + deps.retireAfterMs);

@@ -6,7 +6,7 @@ const headerCache = new WeakMap<SigningKey, Map<string, string>>();
 /** The encoded protected header for this key and `typ`, built once per pair. */
 function encodedHeader(key: SigningKey, typ: string): string {
   let byTyp = headerCache.get(key);
-  if (!byTyp) headerCache.set(key, (byTyp = new Map()));
+  if (!byTyp) headerCache.set(key, (byTyp = new Map<string, string>()));
   let header = byTyp.get(typ);
   if (!header) {
     header = Buffer.from(JSON.stringify({ alg: key.alg, typ, kid: key.kid })).toString('base64url');

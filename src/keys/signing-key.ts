@@ -14,7 +14,7 @@ export interface SigningKey {
 }
 
 /** RFC 7638 §3.2: the required members in lexicographic order, hashed with SHA-256. */
-const thumbprintMembers: Record<string, string[]> = {
+const thumbprintMembers: Partial<Record<string, string[]>> = {
   RSA: ['e', 'kty', 'n'],
   EC: ['crv', 'kty', 'x', 'y'],
   OKP: ['crv', 'kty', 'x'],

@@ -22,7 +22,12 @@ function safeColor(color: string | null): string {
 function textOn(background: string): string {
   const match = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(background);
   if (!match) return '#ffffff';
-  const digits = match[1].length === 3 ? [...match[1]].map((d) => d + d).join('') : match[1];
+  const digits =
+    match[1].length === 3
+      ? Array.from(match[1])
+          .map((d) => d + d)
+          .join('')
+      : match[1];
   const [r, g, b] = [0, 2, 4].map((i) => {
     const channel = parseInt(digits.slice(i, i + 2), 16) / 255;
     return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;

@@ -10,14 +10,6 @@ export interface TotpCredentialRecord {
   createdAt: number;
 }
 
-/** One recovery code, as its keyed hash; single use. */
-export interface RecoveryCodeRecord {
-  sub: string;
-  codeHash: string;
-  usedAt: number | null;
-  createdAt: number;
-}
-
 /** singleDevice: bound to one authenticator; multiDevice: a synced passkey (WebAuthn BE flag). */
 export type PasskeyDeviceType = 'singleDevice' | 'multiDevice';
 

@@ -73,7 +73,7 @@ export async function createProtocolDeps(deps: {
     tokens: config.tokens,
     clock,
     db,
-    transaction: deps.transaction,
+    transaction: deps.transaction.bind(deps),
     keys,
     signingPool: deps.signingPool,
     clients: createClientDirectory({ db, clients: repositories.clients, probe: repositories.clientProbe, clock }),

@@ -76,7 +76,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   let schedules: ScheduleRunner | null = null;
 
   return {
-    enqueue: queue.enqueue,
+    enqueue: queue.enqueue.bind(queue),
     registerHandler: (kind, handler) => handlers.register(kind, handler),
     scheduledJobs,
     worker,

@@ -38,7 +38,7 @@ export function databaseSchedules(
 ): DatabaseSchedules {
   const { db, leases, clock, logger, config } = deps;
   const owner = config.instanceId;
-  const crons = new Map(jobs.map((job) => [job.name, parseCron(job.schedule)]));
+  const scheduled = jobs.map((job) => ({ job, cron: parseCron(job.schedule) }));
   const running = new Map<string, Promise<unknown>>();
   const idle = createIdleWaiter();
   let loop: Promise<void> | null = null;
@@ -46,11 +46,11 @@ export function databaseSchedules(
 
   async function pollOnce(): Promise<Promise<unknown>[]> {
     const started: Promise<unknown>[] = [];
-    for (const job of jobs) {
+    for (const { job, cron } of scheduled) {
       if (running.has(job.name)) continue;
       const now = clock.now();
       const lease = await leases.ensure(db, job.name, now);
-      const tick = latestTick(crons.get(job.name)!, lease.lastTickAt, now);
+      const tick = latestTick(cron, lease.lastTickAt, now);
       if (tick === null) continue;
       const won = await leases.claimTick(db, { name: job.name, owner, tick, now, expiresAt: now + config.lockTtlMs });
       if (!won) continue;
@@ -94,8 +94,10 @@ export function databaseSchedules(
       if (loop) return;
       stopping = false;
       loop = (async () => {
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() sets it while this loop awaits
         while (!stopping) {
           try {
+            // eslint-disable-next-line @typescript-eslint/no-floating-promises -- the jobs it starts are kept in `running`, where stop() waits for them
             await pollOnce();
           } catch (error) {
             logger.error(
@@ -103,6 +105,7 @@ export function databaseSchedules(
               'scheduler poll failed',
             );
           }
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() sets it while this loop awaits
           if (!stopping) await idle.wait(config.pollIntervalMs);
         }
       })();

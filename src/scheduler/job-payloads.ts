@@ -19,4 +19,4 @@ export interface JobPayloads {
   'mail.send': MailJob;
 }
 
-export type JobKind = keyof JobPayloads & string;
+export type JobKind = Extract<keyof JobPayloads, string>;

@@ -182,6 +182,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           'background job worker error',
         );
       }
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() sets it while this loop awaits
       if (result === null && !stopping) await idle.wait(config.pollIntervalMs);
     }
   }

@@ -9,7 +9,8 @@ export const noopMaxDelayMs = 60_000;
  * log lines. The multi-instance tests and the benchmark run it on real
  * `idp serve` processes, which is why every instance registers it.
  */
-export const noopHandler: JobHandler<'noop'> = async (payload, { signal }) => {
+// The payload is read back from the database: whatever was enqueued, checked here.
+export const noopHandler: JobHandler<'noop'> = async (payload: { delayMs?: unknown } | null, { signal }) => {
   const delayMs = Math.min(Math.max(Number(payload?.delayMs ?? 0), 0), noopMaxDelayMs);
   if (delayMs === 0) return;
   await new Promise<void>((resolve, reject) => {

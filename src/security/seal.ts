@@ -19,8 +19,9 @@ export function seal(plain: Buffer, key: Buffer, boundTo: string): string {
 
 /** The plain bytes; null when the value is not in this format, or was sealed with another key or for another row. */
 export function unseal(sealed: string, key: Buffer, boundTo: string): Buffer | null {
-  const [version, iv, tag, ciphertext, extra] = sealed.split('.');
-  if (version !== 'v1' || !iv || !tag || ciphertext === undefined || extra !== undefined) return null;
+  const parts = sealed.split('.');
+  const [version, iv, tag, ciphertext] = parts;
+  if (parts.length !== 4 || version !== 'v1' || !iv || !tag) return null;
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(boundTo));

@@ -27,7 +27,8 @@ import type { IdentityProviderRepository } from './contracts/identity-providers.
 import type { ConnectionRepository, UpstreamStateRepository } from './contracts/connections.js';
 import type { SettingsRepository } from './contracts/settings.js';
 import type { GrantRevoker } from './contracts/grant-revoker.js';
-import type { BackgroundJobRepository, ExpiredRowsRepository, SchedulerLeaseRepository } from './contracts/jobs.js';
+import type { BackgroundJobRepository, SchedulerLeaseRepository } from './contracts/jobs.js';
+import type { GarbageCollector } from './contracts/garbage.js';
 import type { SigningKeyRepository } from './contracts/keys.js';
 import type { CacheGenerationRepository, TokenRepository } from './contracts/tokens.js';
 import type { EventRepository } from './contracts/events.js';
@@ -45,6 +46,7 @@ export type * from './contracts/connections.js';
 export type * from './contracts/settings.js';
 export type * from './contracts/grant-revoker.js';
 export type * from './contracts/jobs.js';
+export type * from './contracts/garbage.js';
 export type * from './contracts/keys.js';
 export type * from './contracts/tokens.js';
 export type * from './contracts/events.js';
@@ -72,7 +74,8 @@ export interface Repositories {
   settings: SettingsRepository;
   backgroundJobs: BackgroundJobRepository;
   schedulerLeases: SchedulerLeaseRepository;
-  expiredRows: ExpiredRowsRepository;
+  /** The cleanup job's deletions: the scheduler names no table or column. */
+  garbage: GarbageCollector;
   signingKeys: SigningKeyRepository;
   tokens: TokenRepository;
   cacheGeneration: CacheGenerationRepository;

@@ -98,7 +98,7 @@ export function createProxyFrontend(
             incoming = answer;
             const responseHeaders = forwardable(incoming.headers);
             const status = incoming.statusCode ?? 502;
-            if (!String(incoming.headers['content-type'] ?? '').startsWith('text/html')) {
+            if (!(incoming.headers['content-type'] ?? '').startsWith('text/html')) {
               resolve({ status, headers: responseHeaders, body: incoming });
               return;
             }

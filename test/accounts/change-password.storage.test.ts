@@ -61,6 +61,7 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
       sub,
       scopes: ['openid', 'offline_access'],
       authTime: now,
+      amr: [],
       sessionId,
       revokedAt: null,
       expiresAt: now + 60_000,
@@ -72,8 +73,8 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
       grant('g-none', 'bob', null),
       grant('g-carol', 'carol', 'x'),
     ]) {
-      await tokens.insertGrant(t.database.db, g);
-      await tokens.insertRefreshToken(t.database.db, {
+      await tokens.insertGrant(t.database.tx, g);
+      await tokens.insertRefreshToken(t.database.tx, {
         tokenHash: `rt-${g.grantId}`,
         grantId: g.grantId,
         clientId: 'web',
@@ -110,6 +111,7 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
       codeChallenge: null,
       codeChallengeMethod: null,
       authTime: now,
+      amr: [],
       sessionId,
       expiresAt: now + 60_000,
       consumedAt,
@@ -121,7 +123,7 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
       code('c-none', null),
       code('c-used', otherHash, now),
     ])
-      await codes.insert(t.database.db, c);
+      await codes.insert(t.database.tx, c);
 
     expect((await change(mine, { current_password: testPassword, new_password: newPassword })).statusCode).toBe(204);
 
@@ -130,8 +132,8 @@ describe.each(databaseKinds)('changing the password on %s', (kind) => {
     expect((await inject(t, 'GET', '/api/auth/session', carol)).statusCode).toBe(200);
     expect(await sessionsOf('bob')).toEqual([mineHash]);
     const revoked = async (grantId: string) => [
-      (await tokens.findGrant(t.database.db, grantId))?.revokedAt !== null,
-      (await tokens.findRefreshToken(t.database.db, `rt-${grantId}`))?.revokedAt !== null,
+      (await tokens.findGrant(t.database.tx, grantId))?.revokedAt !== null,
+      (await tokens.findRefreshToken(t.database.tx, `rt-${grantId}`))?.revokedAt !== null,
     ];
     expect(await revoked('g-mine')).toEqual([false, false]);
     expect(await revoked('g-other')).toEqual([true, true]);

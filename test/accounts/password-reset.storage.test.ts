@@ -42,6 +42,7 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
       codeChallenge: sha256(verifier),
       codeChallengeMethod: 'S256',
       authTime: now,
+      amr: [],
       sessionId: null,
       expiresAt: now + 60_000,
       consumedAt: null,

@@ -63,10 +63,10 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
       const response = await call(method, url, userCookie, payload);
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual(FORBIDDEN);
-      const bob = await knexUserRepository.findBySub(t.database.db, 'bob');
+      const bob = await knexUserRepository.findBySub(t.database.tx, 'bob');
       expect(bob?.role).toBe('user');
       expect(bob?.deletedAt).toBeNull();
-      expect(await knexUserRepository.findLiveByEmail(t.database.db, 'new@example.com')).toBeNull();
+      expect(await knexUserRepository.findLiveByEmail(t.database.tx, 'new@example.com')).toBeNull();
     });
   });
 
@@ -197,7 +197,7 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
         deleted_at: null,
       });
       expect(user.sub).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      const stored = await knexUserRepository.findBySub(t.database.db, user.sub);
+      const stored = await knexUserRepository.findBySub(t.database.tx, user.sub);
       expect(stored?.passwordHash).toMatch(/^\$argon2id\$/);
       await signIn(t, 'carol@example.com', 'pw');
     });
@@ -295,7 +295,7 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
         expect(response.statusCode).toBe(403);
         expect(response.json()).toEqual(NOT_EDITABLE);
       }
-      expect((await knexUserRepository.findBySub(t.database.db, 'root'))?.role).toBe('admin');
+      expect((await knexUserRepository.findBySub(t.database.tx, 'root'))?.role).toBe('admin');
     });
 
     it('lets an admin change their own e-mail flag', async () => {
@@ -342,7 +342,7 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
         const response = await call('DELETE', `/api/admin/users/${sub}`, admin);
         expect(response.statusCode).toBe(403);
         expect(response.json()).toEqual(NOT_EDITABLE);
-        expect((await knexUserRepository.findBySub(t.database.db, sub))?.deletedAt).toBeNull();
+        expect((await knexUserRepository.findBySub(t.database.tx, sub))?.deletedAt).toBeNull();
       }
     });
 

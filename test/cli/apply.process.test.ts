@@ -31,7 +31,7 @@ describe.each(databaseKinds)('idp apply on %s', (kind) => {
     const dry = await runIdp(['apply', '-c', 'idp.yaml', '--dry-run'], work.dir);
     expect(dry.code).toBe(0);
     expect(dry.stdout.at(-1)).toBe('Dry run: nothing was applied.');
-    expect(await knexUserRepository.findBySub(t.db, 'alice')).toBeNull();
+    expect(await knexUserRepository.findBySub(t.tx, 'alice')).toBeNull();
 
     const first = await runIdp(['apply', '-c', 'idp.yaml'], work.dir);
     expect(first.code).toBe(0);
@@ -47,12 +47,12 @@ describe.each(databaseKinds)('idp apply on %s', (kind) => {
     expect(removal.code).toBe(0);
     expect(removal.stdout).toContain('- user bob');
     expect(removal.stdout.at(-1)).toBe('Applied: 0 created, 0 updated, 1 removed.');
-    const bob = await knexUserRepository.findBySub(t.db, 'bob');
+    const bob = await knexUserRepository.findBySub(t.tx, 'bob');
     expect(bob?.deletedAt).toEqual(expect.any(Number));
   });
 
   it('aborts a collision with a database-managed user with exit 1, naming both sides, and writes nothing', async () => {
-    await knexUserRepository.insert(t.db, {
+    await knexUserRepository.insert(t.tx, {
       sub: 'db-user-7',
       managedBy: 'database',
       email: 'Zoe@Example.com',
@@ -81,7 +81,7 @@ describe.each(databaseKinds)('idp apply on %s', (kind) => {
       'error: the config collides with database-managed objects (1 problem); nothing was applied',
     ]);
     expect(await tableCounts(t)).toEqual(before);
-    expect(await knexUserRepository.findBySub(t.db, 'newcomer')).toBeNull();
+    expect(await knexUserRepository.findBySub(t.tx, 'newcomer')).toBeNull();
     expect((await runIdp(['diff', '-c', 'clash.yaml'], work.dir)).code).toBe(1);
   });
 

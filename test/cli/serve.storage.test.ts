@@ -44,14 +44,14 @@ describe('runServe', () => {
     logs = [];
     onLog = () => {};
     const write = process.stdout.write.bind(process.stdout);
-    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
       for (const text of String(chunk).split('\n')) {
         if (!text.startsWith('{')) continue;
         logs.push(JSON.parse(text));
         onLog(logs.at(-1)!);
       }
       return isLogLine(chunk) ? true : (write as (...a: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof process.stdout.write);
+    });
   });
   afterEach(async () => {
     vi.restoreAllMocks();

@@ -125,7 +125,7 @@ describe('each class of error is located by file:line:column and config path', (
       ],
     ],
   ])('%s', (_name, text, expected) => {
-    expect(errorLines(`${text}`)).toEqual(expected);
+    expect(errorLines(text)).toEqual(expected);
   });
 
   it('reports every problem of a file in one run, in file order', () => {

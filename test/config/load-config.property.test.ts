@@ -89,7 +89,7 @@ function mutate(original: Json, mutations: Mutation[]): Json {
     const last = target[target.length - 1];
     if (m.kind === 'delete') {
       if (Array.isArray(parent)) parent.splice(last as number, 1);
-      else delete parent[last];
+      else Reflect.deleteProperty(parent, last);
     } else if (m.kind === 'replace') {
       parent[last] = m.value;
     } else if (parent[last] !== null && typeof parent[last] === 'object' && !Array.isArray(parent[last])) {

@@ -175,13 +175,14 @@ describe.each(databaseKinds)('consent management and the event log on %s', (kind
     const past = await list({ until: '2000-01-01T00:00:00Z' });
     expect(past.body.events).toEqual([]);
 
-    for (const bad of [
+    const refusedQueries: Record<string, string>[] = [
       { type: 'nope' },
       { since: 'yesterday' },
       { until: '2026-13-45' },
       { page_size: '101' },
       { actor: '' },
-    ]) {
+    ];
+    for (const bad of refusedQueries) {
       const refused = await list(bad);
       expect(refused.status).toBe(400);
       expect(refused.body.code).toBe('VALIDATION_ERROR');

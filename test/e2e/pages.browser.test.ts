@@ -68,7 +68,7 @@ describe('the built-in pages in Chromium', () => {
       clients: [testClient({ clientId: 'notes', name: 'Acme Notes' })],
     });
     const now = Date.now();
-    await knexUserRepository.insert(idp.database.db, {
+    await knexUserRepository.insert(idp.database.tx, {
       sub: 'bob',
       managedBy: 'database',
       email: 'bob@example.com',

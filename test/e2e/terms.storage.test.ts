@@ -249,6 +249,6 @@ describe.each(databaseKinds)('terms of service on %s', (kind) => {
       { id: 'privacy', version: 'b', required: false, accepted: 1, pending: 2 },
       { id: 'tos', version: '2', required: true, accepted: 1, pending: 2 },
     ]);
-    expect(await (await jar.fetch(`${idp.url}/api/admin/terms`)).status).toBe(403);
+    expect((await jar.fetch(`${idp.url}/api/admin/terms`)).status).toBe(403);
   });
 });

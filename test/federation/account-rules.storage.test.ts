@@ -56,6 +56,8 @@ describe.each(databaseKinds)('account rules on %s', (kind) => {
         email: { ...base.email, enabled: true },
       },
       hashPassword: async () => 'unused',
+      // Unlimited: accounts come from upstreams here (registerFromUpstream), which the limit does not count.
+      rateLimit: { count: () => Promise.resolve() },
       clock: systemClock,
     });
     rules = createAccountRules({

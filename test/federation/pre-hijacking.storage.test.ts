@@ -10,7 +10,7 @@ import { authorizePath, walkUpstream } from './support/walk-upstream.js';
 
 /**
  * Issue 22 item 1, account pre-hijacking (docs/http-api.md "Linking
- * rules"): an attacker whose upstream account claims the victim's address,
+ * rules" and "Proving an address"): an attacker whose upstream account claims the victim's address,
  * unverified, must not end up holding a way into the account the victim
  * later registers, verifies or recovers. Each test is the whole attack
  * against the real idp and real upstreams: the attacker's upstream sign-in,

@@ -104,7 +104,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     ]);
     expect(first.plan.summary).toEqual({ create: 6, update: 0, remove: 0 });
 
-    const alice = await knexUserRepository.findBySub(t.db, 'alice');
+    const alice = await knexUserRepository.findBySub(t.tx, 'alice');
     expect(alice).toMatchObject({
       managedBy: 'config',
       role: 'admin',
@@ -112,13 +112,13 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       deletedAt: null,
       createdAt: clock.now(),
     });
-    const web = await knexClientRepository.findById(t.db, 'web');
+    const web = await knexClientRepository.findById(t.tx, 'web');
     expect(web?.secretHash).toBe(hashClientSecret('secret-of-web-0123456789abcdef'));
-    expect((await knexClientRepository.findById(t.db, 'spa'))?.secretHash).toBeNull();
-    const github = await knexIdentityProviderRepository.findById(t.db, 'github');
+    expect((await knexClientRepository.findById(t.tx, 'spa'))?.secretHash).toBeNull();
+    const github = await knexIdentityProviderRepository.findById(t.tx, 'github');
     expect(github?.clientSecretFingerprint).toMatch(/^hmac-sha256:/);
     expect(JSON.stringify(await t.db('identity_providers'))).not.toContain('gh-secret-0123456789');
-    expect((await knexTermRepository.listVersions(t.db, 'tos')).map((v) => v.version)).toEqual(['1']);
+    expect((await knexTermRepository.listVersions(t.tx, 'tos')).map((v) => v.version)).toEqual(['1']);
 
     const second = await applyConfig(storage, full, { clock });
     expect(second.applied).toBe(false);
@@ -209,10 +209,10 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       },
       { kind: 'term', action: 'update', key: 'tos', fields: [{ field: 'version', old: '1', new: '2' }] },
     ]);
-    const alice = await knexUserRepository.findBySub(t.db, 'alice');
+    const alice = await knexUserRepository.findBySub(t.tx, 'alice');
     expect(alice).toMatchObject({ email: 'Alice@New.example', role: 'user', updatedAt: 1_700_000_100_000 });
-    expect((await knexUserRepository.findBySub(t.db, 'bob'))?.updatedAt).toBe(1_700_000_000_000);
-    expect((await knexTermRepository.listVersions(t.db, 'tos')).map((v) => v.version)).toEqual(['1', '2']);
+    expect((await knexUserRepository.findBySub(t.tx, 'bob'))?.updatedAt).toBe(1_700_000_000_000);
+    expect((await knexTermRepository.listVersions(t.tx, 'tos')).map((v) => v.version)).toEqual(['1', '2']);
     clock.set(1_700_000_000_000);
   });
 
@@ -228,7 +228,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       { field: 'given_name', old: null, new: 'Ada' },
       { field: 'locale', old: null, new: 'de' },
     ]);
-    expect(await knexUserRepository.findBySub(t.db, 'ada')).toMatchObject({
+    expect(await knexUserRepository.findBySub(t.tx, 'ada')).toMatchObject({
       name: 'Ada Lovelace',
       givenName: 'Ada',
       familyName: null,
@@ -248,7 +248,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
         { field: 'locale', old: 'de', new: null },
       ],
     });
-    expect(await knexUserRepository.findBySub(t.db, 'ada')).toMatchObject({
+    expect(await knexUserRepository.findBySub(t.tx, 'ada')).toMatchObject({
       name: 'Augusta Ada King',
       givenName: null,
       familyName: 'King',
@@ -276,7 +276,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
         fields: [{ field: 'id_token_signed_response_alg', old: 'RS256', new: 'ES256' }],
       },
     ]);
-    expect((await knexClientRepository.findById(t.db, 'web'))?.idTokenSignedResponseAlg).toBe('ES256');
+    expect((await knexClientRepository.findById(t.tx, 'web'))?.idTokenSignedResponseAlg).toBe('ES256');
     expect((await applyConfig(storage, es256, { clock })).plan.changes).toEqual([]);
   });
 
@@ -290,13 +290,13 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       'remove user bob',
       'remove term tos',
     ]);
-    expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBe(clock.now());
-    expect(await knexClientRepository.findById(t.db, 'spa')).toBeNull();
+    expect((await knexUserRepository.findBySub(t.tx, 'bob'))?.deletedAt).toBe(clock.now());
+    expect(await knexClientRepository.findById(t.tx, 'spa')).toBeNull();
     expect(await t.db('settings').where('key', 'like', 'revoked:%').orderBy('key').pluck('key')).toEqual([
       'revoked:client:spa',
       'revoked:user:bob',
     ]);
-    expect(await knexTermRepository.findById(t.db, 'tos')).toBeNull();
+    expect(await knexTermRepository.findById(t.tx, 'tos')).toBeNull();
     expect((await applyConfig(storage, pruned, { clock })).plan.changes).toEqual([]);
 
     const back = await applyConfig(storage, testConfig({ users: full.users }), { clock });
@@ -307,20 +307,20 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       key: 'bob',
       fields: [{ field: 'deleted_at', old: new Date(clock.now()).toISOString(), new: null }],
     });
-    expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBeNull();
+    expect((await knexUserRepository.findBySub(t.tx, 'bob'))?.deletedAt).toBeNull();
   });
 
   it('never touches database-managed users', async () => {
-    await knexUserRepository.insert(t.db, databaseUser('db-1', 'carol@example.com'));
+    await knexUserRepository.insert(t.tx, databaseUser('db-1', 'carol@example.com'));
     await applyConfig(storage, full, { clock });
     const result = await applyConfig(storage, testConfig(), { clock });
     expect(summaryOf(result.plan.changes)).not.toContain('remove user db-1');
-    expect(await knexUserRepository.findBySub(t.db, 'db-1')).toEqual(databaseUser('db-1', 'carol@example.com'));
+    expect(await knexUserRepository.findBySub(t.tx, 'db-1')).toEqual(databaseUser('db-1', 'carol@example.com'));
   });
 
   it('refuses a collision with a database-managed user, naming both sides, and writes nothing', async () => {
-    await knexUserRepository.insert(t.db, databaseUser('db-1', 'Carol@Example.com'));
-    await knexUserRepository.insert(t.db, databaseUser('dave', 'dave@example.com'));
+    await knexUserRepository.insert(t.tx, databaseUser('db-1', 'Carol@Example.com'));
+    await knexUserRepository.insert(t.tx, databaseUser('dave', 'dave@example.com'));
     const before = await counts(t);
     const colliding = testConfig({
       ...full,
@@ -349,8 +349,8 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       users: [testUser({ sub: 'a', email: 'two@example.com' }), testUser({ sub: 'b', email: 'one@example.com' })],
     });
     await applyConfig(storage, swapped, { clock });
-    expect((await knexUserRepository.findBySub(t.db, 'a'))?.email).toBe('two@example.com');
-    expect((await knexUserRepository.findBySub(t.db, 'b'))?.email).toBe('one@example.com');
+    expect((await knexUserRepository.findBySub(t.tx, 'a'))?.email).toBe('two@example.com');
+    expect((await knexUserRepository.findBySub(t.tx, 'b'))?.email).toBe('one@example.com');
     expect((await applyConfig(storage, swapped, { clock })).plan.changes).toEqual([]);
   });
 
@@ -371,8 +371,8 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
     );
     expect(await counts(t)).toEqual(before);
     expect((await storage.repositories.events.list(storage.db, { page: 1, pageSize: 10 })).total).toBe(1);
-    expect((await knexUserRepository.findBySub(t.db, 'bob'))?.deletedAt).toBeNull();
-    expect(await knexClientRepository.findById(t.db, 'spa')).not.toBeNull();
+    expect((await knexUserRepository.findBySub(t.tx, 'bob'))?.deletedAt).toBeNull();
+    expect(await knexClientRepository.findById(t.tx, 'spa')).not.toBeNull();
   });
 
   it('serialises concurrent applies: both succeed, the second sees the first and has nothing to do', async () => {

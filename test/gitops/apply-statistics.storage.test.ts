@@ -28,10 +28,10 @@ describe('apply refreshes the planner statistics on postgres', () => {
     const [size] = (await t.db.raw('SELECT reltuples FROM pg_class WHERE oid = ?::regclass', [table])).rows as {
       reltuples: number;
     }[];
-    const columns = (await t.db('pg_stats').where({ tablename: table }).count({ n: '*' })) as { n: string }[];
+    const columns = await t.db('pg_stats').where({ tablename: table }).count<{ n: string }[]>({ n: '*' });
     const [runs] = (await t.db.raw('SELECT analyze_count FROM pg_stat_user_tables WHERE relname = ?', [table]))
       .rows as { analyze_count: string }[];
-    return { rows: Number(size.reltuples), columns: Number(columns[0].n), analyzed: Number(runs.analyze_count) };
+    return { rows: size.reltuples, columns: Number(columns[0].n), analyzed: Number(runs.analyze_count) };
   }
 
   it('analyzes the tables the first apply filled, in its transaction', async () => {

@@ -77,7 +77,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; message: string };
 const outcomeOf = (promise: Promise<unknown>): Promise<Outcome> =>
   promise.then(
     (value) => ({ ok: true, value }),
-    (error: Error) => ({ ok: false, message: error.message }),
+    (error: unknown) => ({ ok: false, message: (error as Error).message }),
   );
 
 describe('compileInputValidator', () => {

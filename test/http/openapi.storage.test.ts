@@ -279,7 +279,7 @@ describe('OpenAPI with configured values', () => {
 
 describe('OpenAPI defaults follow branding.name', () => {
   it('titles the document "<branding.name> API" and the UI "<branding.name> API Reference"', async () => {
-    const result = await loadConfigText('branding:\n  name: Acme\n', { file: null, env: {}, cwd: process.cwd() });
+    const result = loadConfigText('branding:\n  name: Acme\n', { file: null, env: {}, cwd: process.cwd() });
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     const database = await createTestDatabase('sqlite');
     const app = await createApp(

@@ -47,7 +47,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     await Promise.all(stores.map((s) => s.init()));
     const kids = new Set(stores.map((s) => s.current().kid));
     expect(kids.size).toBe(1);
-    expect(await knexSigningKeyRepository.listAll(database.db)).toHaveLength(1);
+    expect(await knexSigningKeyRepository.listAll(database.tx)).toHaveLength(1);
   });
 
   it.each(['RS256', 'ES256', 'EdDSA'] as const)(
@@ -61,7 +61,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
       expect(payload).toEqual({ sub: 'a' });
       expect(keys.jwks().keys[0]).toMatchObject({ kid: keys.current().kid, alg, use: 'sig' });
       expect(keys.jwks().keys[0]).not.toHaveProperty('d');
-      const [row] = await knexSigningKeyRepository.listAll(database.db);
+      const [row] = await knexSigningKeyRepository.listAll(database.tx);
       expect(row.privateKey).toMatch(/^v1\./);
       await expect(store(alg, 'another-secret-0123456789abcdef-xyz').init()).rejects.toThrow(/cannot be decrypted/);
     },
@@ -95,7 +95,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
   it('holds one signing key per algorithm: RS256 always, rotation per algorithm, a new algorithm on demand', async () => {
     const stores = [store('ES256'), store('ES256'), store('ES256')];
     await Promise.all(stores.map((s) => s.init()));
-    expect((await knexSigningKeyRepository.listAll(database.db)).map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+    expect((await knexSigningKeyRepository.listAll(database.tx)).map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
     const [keys, other] = stores;
     expect(keys.algorithms()).toEqual(['RS256', 'ES256']);
     const rs = keys.current('RS256');
@@ -114,7 +114,7 @@ describe.each(databaseKinds)('signing keys on %s', (kind) => {
     // A client applied while running names EdDSA: instances that ask at once make one key between them.
     const [a, b] = await Promise.all([keys.signingKey('EdDSA'), other.signingKey('EdDSA')]);
     expect(a.kid).toBe(b.kid);
-    expect((await knexSigningKeyRepository.listAll(database.db)).filter((k) => k.alg === 'EdDSA')).toHaveLength(1);
+    expect((await knexSigningKeyRepository.listAll(database.tx)).filter((k) => k.alg === 'EdDSA')).toHaveLength(1);
     expect(keys.algorithms()).toEqual(['RS256', 'ES256', 'EdDSA']);
     expect(keys.algorithms()).toBe(keys.algorithms());
     expect(() => store('ES256').current('EdDSA')).toThrow(/no EdDSA signing key/);

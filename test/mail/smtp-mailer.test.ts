@@ -8,7 +8,7 @@ import { createSmtpMailer } from '../../src/mail/index.js';
 describe('createSmtpMailer', () => {
   let server: SMTPServer;
   let port: number;
-  const logins: { username?: string; password?: string }[] = [];
+  const logins: { username?: string; password?: string | null }[] = [];
   const received: ParsedMail[] = [];
 
   beforeAll(async () => {
@@ -18,7 +18,10 @@ describe('createSmtpMailer', () => {
       logger: false,
       onAuth(auth, _session, callback) {
         logins.push({ username: auth.username, password: auth.password });
-        if (auth.password !== 'smtp-secret') return callback(new Error('Invalid username or password'));
+        if (auth.password !== 'smtp-secret') {
+          callback(new Error('Invalid username or password'));
+          return;
+        }
         callback(null, { user: auth.username });
       },
       onData(stream, _session, callback) {

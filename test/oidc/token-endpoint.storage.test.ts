@@ -212,7 +212,7 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
   it('leaves a revoked grant behind when a replay overtakes the first redemption', async () => {
     const issued = await issueCode(provider, { clientId: 'web', redirectUri });
     // The first redemption has consumed the code but not yet stored its grant.
-    await knexAuthorizationCodeRepository.consume(provider.idp.database.db, issued.record.codeHash, Date.now());
+    await knexAuthorizationCodeRepository.consume(provider.idp.database.tx, issued.record.codeHash, Date.now());
     const replay = await oauth.authorizationCodeGrantRequest(
       provider.as,
       web,
@@ -225,10 +225,10 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
     await expect(oauth.processAuthorizationCodeResponse(provider.as, web, replay)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
-    const grant = await knexTokenRepository.findGrant(provider.idp.database.db, issued.record.grantId);
+    const grant = await knexTokenRepository.findGrant(provider.idp.database.tx, issued.record.grantId);
     expect(grant?.revokedAt).not.toBeNull();
     // So the first redemption, storing its grant now, finds it taken and fails.
-    expect(await knexTokenRepository.insertGrant(provider.idp.database.db, { ...grant!, revokedAt: null })).toBe(false);
+    expect(await knexTokenRepository.insertGrant(provider.idp.database.tx, { ...grant!, revokedAt: null })).toBe(false);
   });
 
   it.each([
@@ -261,7 +261,7 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
       code_verifier: issued.verifier,
     };
     for (const [name, value] of Object.entries(change)) {
-      if (value === undefined) delete form[name];
+      if (value === undefined) Reflect.deleteProperty(form, name);
       else form[name] = value;
     }
     const response = await postForm(provider, '/oauth2/token', form, {

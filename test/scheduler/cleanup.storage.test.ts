@@ -37,7 +37,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
       updatedAt: at,
       finishedAt: terminal ? at : null,
     };
-    await jobs.insert(t.db, job);
+    await jobs.insert(t.tx, job);
   }
 
   it('deletes terminal jobs older than background_retention_ms and never pending or running ones', async () => {
@@ -47,10 +47,10 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     await insertJob('old-running', 'running', 30 * day);
     await insertJob('recent-succeeded', 'succeeded', 6 * day);
     await insertJob('recent-failed', 'failed', 7 * day - 1);
-    const scheduler = testScheduler(t.db, { clock });
+    const scheduler = testScheduler(t.tx, { clock });
     const deleted = await scheduler.runNow('cleanup');
     expect(deleted.background_jobs).toBe(2);
-    const left = (await jobs.list(t.db, { limit: 100 })).map((j) => j.id).sort();
+    const left = (await jobs.list(t.tx, { limit: 100 })).map((j) => j.id).sort();
     expect(left).toEqual(['old-pending', 'old-running', 'recent-failed', 'recent-succeeded']);
   });
 
@@ -61,9 +61,9 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
       ...schedulerConfig({ backgroundRetentionMs: day }),
       cleanup: { enabled: true, batchSize: 2, eventsRetentionDays: 90 },
     };
-    const deleted = await testScheduler(t.db, { clock, config }).runNow('cleanup');
+    const deleted = await testScheduler(t.tx, { clock, config }).runNow('cleanup');
     expect(deleted.background_jobs).toBe(7);
-    expect((await jobs.list(t.db, { limit: 100 })).map((j) => j.id)).toEqual(['waiting']);
+    expect((await jobs.list(t.tx, { limit: 100 })).map((j) => j.id)).toEqual(['waiting']);
   });
 
   it('deletes expired authorization codes and keeps live ones, consumed or not', async () => {
@@ -91,7 +91,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
       updated_at: now,
     });
     const code = (codeHash: string, expiresAt: number, consumedAt: number | null) =>
-      codes.insert(t.db, {
+      codes.insert(t.tx, {
         codeHash,
         grantId: `g-${codeHash}`,
         clientId: 'c1',
@@ -112,7 +112,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     await code('expired-consumed', now - 60_000, now - 100_000);
     await code('live', now + 30_000, null);
     await code('live-consumed', now + 30_000, now - 1000);
-    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    const deleted = await testScheduler(t.tx, { clock }).runNow('cleanup');
     expect(deleted.authorization_codes).toBe(2);
     const left = (await t.db('authorization_codes').select('code_hash').orderBy('code_hash')).map(
       (r: { code_hash: string }) => r.code_hash,
@@ -123,7 +123,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
   it('deletes expired and idle sessions and keeps live ones', async () => {
     const now = clock.now();
     const session = (idHash: string, lastSeenAt: number, expiresAt: number) =>
-      sessions.insert(t.db, {
+      sessions.insert(t.tx, {
         idHash,
         sub: 'u1',
         createdAt: now - 7_200_000,
@@ -137,7 +137,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     await session('idle', now - 3_600_001, now + 80_000_000); // idle limit 3600 s in the test config
     await session('live', now - 60_000, now + 80_000_000);
     await session('live-at-idle-edge', now - 3_599_000, now + 80_000_000);
-    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    const deleted = await testScheduler(t.tx, { clock }).runNow('cleanup');
     expect(deleted).toMatchObject({ sessions: 1, sessions_idle: 1 });
     const left = (await t.db('sessions').select('id_hash').orderBy('id_hash')).map(
       (r: { id_hash: string }) => r.id_hash,
@@ -151,7 +151,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
       { key: 'account:old@example.test', failures: 5, window_started_at: now - 900_001 },
       { key: 'address:10.0.0.1', failures: 2, window_started_at: now - 899_000 },
     ]);
-    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    const deleted = await testScheduler(t.tx, { clock }).runNow('cleanup');
     expect(deleted.login_rate_limits).toBe(1);
     expect((await t.db('login_rate_limits').select('key')).map((r: { key: string }) => r.key)).toEqual([
       'address:10.0.0.1',
@@ -165,7 +165,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
         grant_id: grantId,
         client_id: 'c1',
         sub: 'u1',
-        scopes: 'openid',
+        scopes: '["openid"]',
         auth_time: now,
         session_id: null,
         revoked_at: null,
@@ -178,7 +178,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
         grant_id: grantId,
         client_id: 'c1',
         sub: 'u1',
-        scopes: 'openid',
+        scopes: '["openid"]',
         expires_at: expiresAt,
         rotated_at: rotatedAt,
         revoked_at: null,
@@ -194,7 +194,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
       { jti: 'expired-jti', expires_at: now - 1 },
       { jti: 'live-jti', expires_at: now + 60_000 },
     ]);
-    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    const deleted = await testScheduler(t.tx, { clock }).runNow('cleanup');
     expect(deleted).toMatchObject({ refresh_tokens: 2, revoked_access_tokens: 1, grants: 1 });
     expect(
       (await t.db('refresh_tokens').select('token_hash').orderBy('token_hash')).map(
@@ -223,14 +223,14 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     await t
       .db('events')
       .insert([event('old', now - 90 * day - 1), event('edge', now - 90 * day), event('recent', now - day)]);
-    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    const deleted = await testScheduler(t.tx, { clock }).runNow('cleanup');
     expect(deleted.events).toBe(1);
     expect((await t.db('events').select('actor').orderBy('actor')).map((r: { actor: string }) => r.actor)).toEqual([
       'edge',
       'recent',
     ]);
     const shorter = { ...schedulerConfig(), cleanup: { enabled: true, batchSize: 1000, eventsRetentionDays: 1 } };
-    expect((await testScheduler(t.db, { clock, config: shorter }).runNow('cleanup')).events).toBe(1);
+    expect((await testScheduler(t.tx, { clock, config: shorter }).runNow('cleanup')).events).toBe(1);
   });
 
   it("deletes mailed links' tokens once they expired, used or not, and keeps live ones", async () => {
@@ -261,7 +261,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     await token('expired-used', now - 1000, now - 2000);
     await token('live', now + 60_000, null);
     await token('live-used', now + 60_000, now - 1000);
-    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    const deleted = await testScheduler(t.tx, { clock }).runNow('cleanup');
     expect(deleted.link_tokens).toBe(2);
     expect(
       (await t.db('link_tokens').select('token_hash').orderBy('token_hash')).map(
@@ -281,7 +281,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
       created_at: expiresAt - 300_000,
     });
     await t.db('webauthn_challenges').insert([challenge('expired', now - 1), challenge('open', now + 60_000)]);
-    const deleted = await testScheduler(t.db, { clock }).runNow('cleanup');
+    const deleted = await testScheduler(t.tx, { clock }).runNow('cleanup');
     expect(deleted.webauthn_challenges).toBe(1);
     expect(
       (await t.db('webauthn_challenges').select('challenge')).map((r: { challenge: string }) => r.challenge),
@@ -289,6 +289,6 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
   });
 
   it('an unknown scheduled job name is refused', async () => {
-    await expect(testScheduler(t.db, { clock }).runNow('nope')).rejects.toThrow('unknown scheduled job "nope"');
+    await expect(testScheduler(t.tx, { clock }).runNow('nope')).rejects.toThrow('unknown scheduled job "nope"');
   });
 });

@@ -4,6 +4,7 @@ import { databaseSchedules } from '../../src/scheduler/database-schedules.js';
 import type { ScheduledJob } from '../../src/scheduler/index.js';
 import { knexSchedulerLeaseRepository as leases } from '../../src/storage/knex/scheduler-leases.js';
 import { connectDatabase } from '../../src/storage/knex/connect.js';
+import { txOf } from '../../src/storage/knex/on-knex.js';
 import type { Tx } from '../../src/storage/repositories.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { manualClock, type ManualClock } from './scheduler-fixture.js';
@@ -23,7 +24,7 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
     await t.destroy();
   });
 
-  function instance(name: string, db: Tx = t.db, lockTtlMs = 10_000, hold?: Promise<void>) {
+  function instance(name: string, db: Tx = t.tx, lockTtlMs = 10_000, hold?: Promise<void>) {
     return databaseSchedules(
       [everySecond],
       async (_job, tick) => {
@@ -44,7 +45,7 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
   it('each tick runs exactly once across instances that poll at the same moment', async () => {
     const extra = [connectDatabase(t.config), connectDatabase(t.config)];
     try {
-      const instances = [instance('a'), instance('b', extra[0]), instance('c', extra[1])];
+      const instances = [instance('a'), instance('b', txOf(extra[0])), instance('c', txOf(extra[1]))];
       await Promise.all(instances.map(async (i) => Promise.all(await i.pollOnce())));
       expect(runs).toEqual([]); // the first poll records "now" as the last tick: no past tick runs
       for (let second = 1; second <= 10; second += 1) {
@@ -52,7 +53,7 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
         await Promise.all(instances.map(async (i) => Promise.all(await i.pollOnce())));
       }
       expect(runs.map((r) => r.tick)).toEqual(Array.from({ length: 10 }, (_, i) => Date.UTC(2026, 0, 1, 0, 0, 1 + i)));
-      expect(await leases.find(t.db, 'cleanup')).toMatchObject({
+      expect(await leases.find(t.tx, 'cleanup')).toMatchObject({
         owner: null,
         expiresAt: null,
         lastTickAt: Date.UTC(2026, 0, 1, 0, 0, 10),
@@ -65,7 +66,7 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
 
   it('ticks missed while every instance was down run once, for the latest', async () => {
     const a = instance('a');
-    await a.pollOnce();
+    expect(await a.pollOnce()).toEqual([]);
     clock.advance(3_600_000);
     await Promise.all(await a.pollOnce());
     expect(runs).toEqual([{ instance: 'a', tick: Date.UTC(2026, 0, 1, 1, 0, 0) }]);
@@ -76,9 +77,9 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
     const hold = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const a = instance('a', t.db, 5000, hold);
-    const b = instance('b', t.db, 5000);
-    await a.pollOnce();
+    const a = instance('a', t.tx, 5000, hold);
+    const b = instance('b', t.tx, 5000);
+    expect(await a.pollOnce()).toEqual([]);
     clock.advance(1000);
     const running = await a.pollOnce(); // a claims 00:00:01 and stays in its run
     expect(running).toHaveLength(1);
@@ -93,7 +94,7 @@ describe.each(databaseKinds)('database-mode schedules on %s', (kind) => {
     release();
     await Promise.all(running);
     // a's late finish does not clear b's record: finish is conditional on the owner.
-    expect(await leases.find(t.db, 'cleanup')).toMatchObject({
+    expect(await leases.find(t.tx, 'cleanup')).toMatchObject({
       lastTickAt: Date.UTC(2026, 0, 1, 0, 0, 6),
       owner: null,
     });

@@ -3,6 +3,7 @@ import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/back
 import { connectDatabase } from '../../src/storage/knex/connect.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { capturedLogger, manualClock, schedulerConfig, testScheduler, type ManualClock } from './scheduler-fixture.js';
+import { txOf } from '../../src/storage/knex/on-knex.js';
 
 describe.each(databaseKinds)('background jobs on %s', (kind) => {
   let t: TestDatabase;
@@ -17,14 +18,14 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
 
   it('enqueue → pending → running → succeeded, with one log line per transition', async () => {
     const { logger, lines } = capturedLogger();
-    const scheduler = testScheduler(t.db, { clock, logger });
+    const scheduler = testScheduler(t.tx, { clock, logger });
     const seen: unknown[] = [];
     scheduler.registerHandler('test.step', async (payload, context) => {
-      seen.push({ payload, attempt: context.attempt, row: await jobs.findById(t.db, context.jobId) });
+      seen.push({ payload, attempt: context.attempt, row: await jobs.findById(t.tx, context.jobId) });
       clock.advance(25);
     });
     const id = await scheduler.enqueue('test.step', { label: 'one' });
-    expect(await jobs.findById(t.db, id)).toMatchObject({
+    expect(await jobs.findById(t.tx, id)).toMatchObject({
       state: 'pending',
       attempts: 0,
       maxAttempts: 3,
@@ -46,7 +47,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
         }),
       },
     ]);
-    expect(await jobs.findById(t.db, id)).toMatchObject({
+    expect(await jobs.findById(t.tx, id)).toMatchObject({
       state: 'succeeded',
       attempts: 1,
       finishedAt: clock.now(),
@@ -73,7 +74,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
   });
 
   it('retries a failing handler after background_retry_delay_ms, counting attempts', async () => {
-    const scheduler = testScheduler(t.db, { clock });
+    const scheduler = testScheduler(t.tx, { clock });
     let calls = 0;
     scheduler.registerHandler('test.step', async () => {
       calls += 1;
@@ -81,7 +82,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     });
     const id = await scheduler.enqueue('test.step', { label: 'retry' });
     expect((await scheduler.worker.runNext())?.outcome).toBe('retry');
-    const after = await jobs.findById(t.db, id);
+    const after = await jobs.findById(t.tx, id);
     expect(after).toMatchObject({
       state: 'pending',
       attempts: 1,
@@ -95,7 +96,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     expect(await scheduler.worker.runNext()).toBeNull();
     clock.advance(1);
     expect((await scheduler.worker.runNext())?.outcome).toBe('succeeded');
-    expect(await jobs.findById(t.db, id)).toMatchObject({
+    expect(await jobs.findById(t.tx, id)).toMatchObject({
       state: 'succeeded',
       attempts: 2,
       lastError: 'smtp unreachable',
@@ -103,7 +104,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
   });
 
   it('marks a job failed with its last error after background_max_attempts', async () => {
-    const scheduler = testScheduler(t.db, { clock, config: schedulerConfig({ backgroundMaxAttempts: 2 }) });
+    const scheduler = testScheduler(t.tx, { clock, config: schedulerConfig({ backgroundMaxAttempts: 2 }) });
     let calls = 0;
     scheduler.registerHandler('test.step', async () => {
       calls += 1;
@@ -113,7 +114,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     expect((await scheduler.worker.runNext())?.outcome).toBe('retry');
     clock.advance(1000);
     expect((await scheduler.worker.runNext())?.outcome).toBe('failed');
-    expect(await jobs.findById(t.db, id)).toMatchObject({
+    expect(await jobs.findById(t.tx, id)).toMatchObject({
       state: 'failed',
       attempts: 2,
       maxAttempts: 2,
@@ -126,7 +127,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
   });
 
   it('does not run a job before its runAt, and honours a per-job maxAttempts', async () => {
-    const scheduler = testScheduler(t.db, { clock });
+    const scheduler = testScheduler(t.tx, { clock });
     scheduler.registerHandler('test.step', async () => {
       throw new Error('no');
     });
@@ -134,23 +135,23 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     expect(await scheduler.worker.runNext()).toBeNull();
     clock.advance(5000);
     expect((await scheduler.worker.runNext())?.outcome).toBe('failed');
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'failed', attempts: 1, lastError: 'no' });
+    expect(await jobs.findById(t.tx, id)).toMatchObject({ state: 'failed', attempts: 1, lastError: 'no' });
     await expect(scheduler.enqueue('test.step', { label: 'x' }, { maxAttempts: 0 })).rejects.toThrow(
       'maxAttempts must be an integer >= 1',
     );
   });
 
   it('leaves jobs of kinds this instance has no handler for pending', async () => {
-    const scheduler = testScheduler(t.db, { clock });
+    const scheduler = testScheduler(t.tx, { clock });
     const id = await scheduler.enqueue('test.step', { label: 'nobody' });
     expect(await scheduler.worker.runNext()).toBeNull();
-    expect((await jobs.findById(t.db, id))?.state).toBe('pending');
+    expect((await jobs.findById(t.tx, id))?.state).toBe('pending');
   });
 
   it('re-claims a running job whose lease expired (its worker died) and refuses the dead worker a late completion', async () => {
-    const id = await testScheduler(t.db, { clock }).enqueue('test.step', { label: 'orphan' });
+    const id = await testScheduler(t.tx, { clock }).enqueue('test.step', { label: 'orphan' });
     // Instance "dead" claims the job and then never renews its lease.
-    const dead = await jobs.claim(t.db, {
+    const dead = await jobs.claim(t.tx, {
       owner: 'dead',
       now: clock.now(),
       leaseExpiresAt: clock.now() + 60_000,
@@ -158,7 +159,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     });
     expect(dead).toMatchObject({ id, state: 'running', attempts: 1, leaseOwner: 'dead' });
 
-    const survivor = testScheduler(t.db, { clock, config: schedulerConfig({ instanceId: 'survivor' }) });
+    const survivor = testScheduler(t.tx, { clock, config: schedulerConfig({ instanceId: 'survivor' }) });
     survivor.registerHandler('test.step', async () => {});
     clock.advance(59_999);
     expect(await survivor.worker.runNext()).toBeNull();
@@ -169,18 +170,18 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
 
     // The dead worker wakes up and tries to record its outcome: every write is conditional on its lease.
     const lease = { id, owner: 'dead', attempt: 1 };
-    expect(await jobs.markSucceeded(t.db, lease, clock.now())).toBe(false);
-    expect(await jobs.markFailed(t.db, lease, clock.now(), 'late')).toBe(false);
-    expect(await jobs.renewLease(t.db, lease, clock.now(), clock.now() + 1)).toBe(false);
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'succeeded', attempts: 2 });
+    expect(await jobs.markSucceeded(t.tx, lease, clock.now())).toBe(false);
+    expect(await jobs.markFailed(t.tx, lease, clock.now(), 'late')).toBe(false);
+    expect(await jobs.renewLease(t.tx, lease, clock.now(), clock.now() + 1)).toBe(false);
+    expect(await jobs.findById(t.tx, id)).toMatchObject({ state: 'succeeded', attempts: 2 });
   });
 
   it('fails a job whose worker died on its last attempt instead of losing it', async () => {
     const { logger, lines } = capturedLogger();
-    const scheduler = testScheduler(t.db, { clock, logger, config: schedulerConfig({ backgroundMaxAttempts: 1 }) });
+    const scheduler = testScheduler(t.tx, { clock, logger, config: schedulerConfig({ backgroundMaxAttempts: 1 }) });
     scheduler.registerHandler('test.step', async () => {});
     const id = await scheduler.enqueue('test.step', { label: 'last' });
-    await jobs.claim(t.db, {
+    await jobs.claim(t.tx, {
       owner: 'dead',
       now: clock.now(),
       leaseExpiresAt: clock.now() + 1000,
@@ -188,7 +189,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     });
     clock.advance(1000);
     expect(await scheduler.worker.runNext()).toBeNull();
-    expect(await jobs.findById(t.db, id)).toMatchObject({
+    expect(await jobs.findById(t.tx, id)).toMatchObject({
       state: 'failed',
       attempts: 1,
       lastError: 'lease of dead expired on the last attempt',
@@ -198,8 +199,8 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
   });
 
   it('a worker whose lease was taken over discards its outcome (lease_lost)', async () => {
-    const slow = testScheduler(t.db, { clock, config: schedulerConfig({ instanceId: 'slow', lockTtlMs: 1000 }) });
-    const other = testScheduler(t.db, { clock, config: schedulerConfig({ instanceId: 'other', lockTtlMs: 1000 }) });
+    const slow = testScheduler(t.tx, { clock, config: schedulerConfig({ instanceId: 'slow', lockTtlMs: 1000 }) });
+    const other = testScheduler(t.tx, { clock, config: schedulerConfig({ instanceId: 'other', lockTtlMs: 1000 }) });
     other.registerHandler('test.step', async () => {});
     const id = await slow.enqueue('test.step', { label: 'contested' });
     slow.registerHandler('test.step', async () => {
@@ -209,7 +210,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
       throw new Error('slow failure');
     });
     expect((await slow.worker.runNext())?.outcome).toBe('lease_lost');
-    expect(await jobs.findById(t.db, id)).toMatchObject({
+    expect(await jobs.findById(t.tx, id)).toMatchObject({
       state: 'succeeded',
       attempts: 2,
       lastError: 'lease of slow expired',
@@ -217,7 +218,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
   });
 
   it('graceful shutdown lets a running job finish', async () => {
-    const scheduler = testScheduler(t.db, { concurrency: 1 });
+    const scheduler = testScheduler(t.tx, { concurrency: 1 });
     let finished = false;
     scheduler.registerHandler('test.step', async () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -225,14 +226,14 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     });
     const id = await scheduler.enqueue('test.step', { label: 'finish' });
     scheduler.worker.start();
-    await waitFor(async () => (await jobs.findById(t.db, id))?.state === 'running');
+    await waitFor(async () => (await jobs.findById(t.tx, id))?.state === 'running');
     await scheduler.worker.stop({ graceMs: 5000 });
     expect(finished).toBe(true);
-    expect((await jobs.findById(t.db, id))?.state).toBe('succeeded');
+    expect((await jobs.findById(t.tx, id))?.state).toBe('succeeded');
   });
 
   it('graceful shutdown releases the lease of a job that does not finish in time, without counting the attempt', async () => {
-    const scheduler = testScheduler(t.db, { concurrency: 1 });
+    const scheduler = testScheduler(t.tx, { concurrency: 1 });
     let aborted = false;
     scheduler.registerHandler(
       'test.step',
@@ -246,18 +247,18 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     );
     const id = await scheduler.enqueue('test.step', { label: 'hang' });
     scheduler.worker.start();
-    await waitFor(async () => (await jobs.findById(t.db, id))?.state === 'running');
+    await waitFor(async () => (await jobs.findById(t.tx, id))?.state === 'running');
     await scheduler.worker.stop({ graceMs: 100 });
     expect(aborted).toBe(true);
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'pending', attempts: 0, leaseOwner: null });
+    expect(await jobs.findById(t.tx, id)).toMatchObject({ state: 'pending', attempts: 0, leaseOwner: null });
     // Claiming has stopped: nothing picks it up again in this process.
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect((await jobs.findById(t.db, id))?.state).toBe('pending');
+    expect((await jobs.findById(t.tx, id))?.state).toBe('pending');
   });
 
   it('the heartbeat keeps the lease of a job running past lock_ttl_ms', async () => {
-    const scheduler = testScheduler(t.db, { config: schedulerConfig({ lockTtlMs: 300 }), concurrency: 1 });
-    const rival = testScheduler(t.db, { config: schedulerConfig({ lockTtlMs: 300, instanceId: 'rival' }) });
+    const scheduler = testScheduler(t.tx, { config: schedulerConfig({ lockTtlMs: 300 }), concurrency: 1 });
+    const rival = testScheduler(t.tx, { config: schedulerConfig({ lockTtlMs: 300, instanceId: 'rival' }) });
     let runs = 0;
     const handler = async () => {
       runs += 1;
@@ -267,18 +268,18 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
     rival.registerHandler('test.step', handler);
     const id = await scheduler.enqueue('test.step', { label: 'long' });
     const first = scheduler.worker.runNext();
-    await waitFor(async () => (await jobs.findById(t.db, id))?.state === 'running');
+    await waitFor(async () => (await jobs.findById(t.tx, id))?.state === 'running');
     for (let i = 0; i < 5; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(await rival.worker.runNext()).toBeNull();
     }
     expect((await first)?.outcome).toBe('succeeded');
     expect(runs).toBe(1);
-    expect(await jobs.findById(t.db, id)).toMatchObject({ state: 'succeeded', attempts: 1 });
+    expect(await jobs.findById(t.tx, id)).toMatchObject({ state: 'succeeded', attempts: 1 });
   });
 
   it('concurrent claimers on separate connections never get the same job', async () => {
-    const scheduler = testScheduler(t.db, { clock });
+    const scheduler = testScheduler(t.tx, { clock });
     for (let i = 0; i < 60; i += 1) await scheduler.enqueue('test.step', { label: `j${i}` });
     const connections = [t.db, ...Array.from({ length: 3 }, () => connectDatabase(t.config))];
     try {
@@ -286,7 +287,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
       await Promise.all(
         connections.map(async (db, n) => {
           for (;;) {
-            const job = await jobs.claim(db, {
+            const job = await jobs.claim(txOf(db), {
               owner: `claimer-${n}`,
               now: clock.now(),
               leaseExpiresAt: clock.now() + 60_000,
@@ -299,7 +300,7 @@ describe.each(databaseKinds)('background jobs on %s', (kind) => {
       );
       expect(claimed).toHaveLength(60);
       expect(new Set(claimed).size).toBe(60);
-      expect(await jobs.countByState(t.db)).toEqual({ pending: 0, running: 60, succeeded: 0, failed: 0 });
+      expect(await jobs.countByState(t.tx)).toEqual({ pending: 0, running: 60, succeeded: 0, failed: 0 });
     } finally {
       await Promise.all(connections.slice(1).map((db) => db.destroy()));
     }

@@ -38,7 +38,7 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
 
   async function seed() {
     const clock = manualClock(Date.UTC(2026, 2, 3, 4, 5, 6));
-    const scheduler = testScheduler(t.db, { clock });
+    const scheduler = testScheduler(t.tx, { clock });
     scheduler.registerHandler('test.step', async ({ label }) => {
       if (label === 'bad') throw new Error('handler exploded');
     });
@@ -87,7 +87,7 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
 
   it('runs the cleanup job once from the CLI', async () => {
     const now = Date.now();
-    await jobs.insert(t.db, {
+    await jobs.insert(t.tx, {
       id: 'ancient',
       kind: 'noop',
       payload: {},
@@ -122,7 +122,7 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
         users_erased: 0,
       },
     });
-    expect(await jobs.findById(t.db, 'ancient')).toBeNull();
+    expect(await jobs.findById(t.tx, 'ancient')).toBeNull();
   });
 
   it('refuses bad input with one line and a usage exit code', async () => {

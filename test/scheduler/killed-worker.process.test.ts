@@ -31,7 +31,7 @@ describe.each(databaseKinds)('a worker killed mid-job on %s', (kind) => {
     });
     await doomed.waitForLine((l) => l.event === 'fixture.ready');
     const { logger, lines } = capturedLogger();
-    const heir = testScheduler(t.db, {
+    const heir = testScheduler(t.tx, {
       clock: systemClock,
       logger,
       concurrency: 1,
@@ -41,7 +41,7 @@ describe.each(databaseKinds)('a worker killed mid-job on %s', (kind) => {
     const doomedClaim = await doomed.waitForLine((l) => l.jobId === id && l.to === 'running');
     // Let the heartbeat renew the lease at least once, so the test sees renewal, then kill -9 mid-job.
     await new Promise((resolve) => setTimeout(resolve, 700));
-    const beforeKill = await jobs.findById(t.db, id);
+    const beforeKill = await jobs.findById(t.tx, id);
     expect(beforeKill).toMatchObject({ state: 'running', leaseOwner: 'doomed', attempts: 1 });
     expect(beforeKill!.leaseExpiresAt!).toBeGreaterThan((doomedClaim.time as number) + 1500 + 200);
     doomed.child.kill('SIGKILL');
@@ -49,13 +49,13 @@ describe.each(databaseKinds)('a worker killed mid-job on %s', (kind) => {
 
     heir.worker.start();
     try {
-      await waitUntil(async () => (await jobs.findById(t.db, id))?.state === 'succeeded', 20_000, 'job succeeded');
+      await waitUntil(async () => (await jobs.findById(t.tx, id))?.state === 'succeeded', 20_000, 'job succeeded');
     } finally {
       await heir.stop({ graceMs: 5000 });
     }
     const claimed = lines.find((l) => l.jobId === id && l.to === 'running')!;
     expect(claimed.time as number).toBeGreaterThanOrEqual(beforeKill!.leaseExpiresAt!);
-    expect(await jobs.findById(t.db, id)).toMatchObject({
+    expect(await jobs.findById(t.tx, id)).toMatchObject({
       state: 'succeeded',
       attempts: 2,
       lastError: 'lease of doomed expired',

@@ -85,7 +85,7 @@ describe('three idp serve processes sharing PostgreSQL (scheduler.mode database)
       for (const url of urls) expect((await fetch(`${url}/api/health`)).status).toBe(200);
 
       const queue = createJobQueue({
-        db: t.db,
+        db: t.tx,
         jobs,
         clock: systemClock,
         config: { backgroundMaxAttempts: 3, instanceId: 'test' },
@@ -102,13 +102,13 @@ describe('three idp serve processes sharing PostgreSQL (scheduler.mode database)
       );
       await killDuringJob(victim, 20);
       await waitUntil(
-        async () => (await jobs.countByState(t.db)).succeeded === 1000,
+        async () => (await jobs.countByState(t.tx)).succeeded === 1000,
         120_000,
         'all 1,000 jobs succeeded',
       );
       await new Promise((resolve) => setTimeout(resolve, 2500)); // a few ticks with two instances left
 
-      const finalJobs = await jobs.list(t.db, { limit: 10_000 });
+      const finalJobs = await jobs.list(t.tx, { limit: 10_000 });
       expect(finalJobs.map((j) => j.id).sort()).toEqual([...ids].sort());
       const report = checkExactlyOnce(
         servers.map((s) => s.lines),
@@ -119,7 +119,7 @@ describe('three idp serve processes sharing PostgreSQL (scheduler.mode database)
       expect(report.problems).toEqual([]);
       expect(report.interruptedByKill).toBeGreaterThan(0);
       expect(report.ticks).toBeGreaterThanOrEqual(5);
-      expect(await jobs.countByState(t.db)).toEqual({ pending: 0, running: 0, succeeded: 1000, failed: 0 });
+      expect(await jobs.countByState(t.tx)).toEqual({ pending: 0, running: 0, succeeded: 1000, failed: 0 });
 
       // The survivors shut down gracefully on SIGTERM.
       await Promise.all([servers[0].stop(), servers[2].stop()]);

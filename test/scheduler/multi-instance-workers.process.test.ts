@@ -48,7 +48,7 @@ describe('three scheduler processes sharing PostgreSQL', () => {
       );
       await Promise.all(workers.map((w) => w.waitForLine((l) => l.event === 'fixture.ready')));
       const queue = createJobQueue({
-        db: t.db,
+        db: t.tx,
         jobs,
         clock: systemClock,
         config: { backgroundMaxAttempts: 3, instanceId: 'test' },
@@ -64,11 +64,11 @@ describe('three scheduler processes sharing PostgreSQL', () => {
         'w2 ran 50 jobs',
       );
       await killDuringJob(workers[1], 20);
-      await waitUntil(async () => (await jobs.countByState(t.db)).succeeded === 1000, 90_000, 'all jobs succeeded');
+      await waitUntil(async () => (await jobs.countByState(t.tx)).succeeded === 1000, 90_000, 'all jobs succeeded');
       // Let a few more ticks pass with only two instances left.
       await new Promise((resolve) => setTimeout(resolve, 2500));
 
-      const finalJobs = await jobs.list(t.db, { limit: 10_000 });
+      const finalJobs = await jobs.list(t.tx, { limit: 10_000 });
       expect(finalJobs.map((j) => j.id).sort()).toEqual([...ids].sort());
       const report = checkExactlyOnce(
         workers.map((w) => w.lines),
@@ -79,7 +79,7 @@ describe('three scheduler processes sharing PostgreSQL', () => {
       expect(report.problems).toEqual([]);
       expect(report.interruptedByKill).toBeGreaterThan(0);
       expect(report.ticks).toBeGreaterThanOrEqual(4);
-      expect(await jobs.countByState(t.db)).toEqual({ pending: 0, running: 0, succeeded: 1000, failed: 0 });
+      expect(await jobs.countByState(t.tx)).toEqual({ pending: 0, running: 0, succeeded: 1000, failed: 0 });
     },
   );
 });

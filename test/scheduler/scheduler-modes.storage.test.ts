@@ -17,7 +17,7 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
 
   it('croner mode fires the cleanup in-process on cleanup_cron and runs enqueued jobs at once', async () => {
     const { logger, lines } = capturedLogger();
-    const scheduler = testScheduler(t.db, {
+    const scheduler = testScheduler(t.tx, {
       clock: systemClock,
       logger,
       config: schedulerConfig({ mode: 'croner', cleanupCron: '* * * * * *', pollIntervalMs: 60_000 }),
@@ -31,7 +31,7 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
       );
       // The poll interval is a minute: only the local wake-up on enqueue can run this job quickly.
       const id = await scheduler.enqueue('noop', {});
-      await waitUntil(async () => (await jobs.findById(t.db, id))?.state === 'succeeded', 3000, 'noop succeeded');
+      await waitUntil(async () => (await jobs.findById(t.tx, id))?.state === 'succeeded', 3000, 'noop succeeded');
     } finally {
       await scheduler.stop();
     }
@@ -42,13 +42,13 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
       summary: { background_jobs: 0, authorization_codes: 0 },
     });
     expect(new Set(runs.map((l) => l.tick)).size).toBe(runs.length);
-    expect(await leases.list(t.db)).toEqual([]); // croner mode keeps no lease rows
+    expect(await leases.list(t.tx)).toEqual([]); // croner mode keeps no lease rows
     expect(lines.at(-1)).toMatchObject({ event: 'scheduler.stopped' });
   });
 
   it('database mode records its schedule in a lease row', async () => {
     const { logger, lines } = capturedLogger();
-    const scheduler = testScheduler(t.db, {
+    const scheduler = testScheduler(t.tx, {
       clock: systemClock,
       logger,
       config: schedulerConfig({ mode: 'database', cleanupCron: '* * * * * *', pollIntervalMs: 50 }),
@@ -64,14 +64,14 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
       await scheduler.stop();
     }
     const claimed = lines.find((l) => l.event === 'schedule.tick_claimed')!;
-    const row = await leases.find(t.db, 'cleanup');
+    const row = await leases.find(t.tx, 'cleanup');
     expect(row).toMatchObject({ owner: null, lastError: null });
     expect(row!.lastTickAt).toBeGreaterThanOrEqual(claimed.tick as number);
   });
 
   it('scheduler.enabled false starts nothing; enqueued jobs wait in the database', async () => {
     const { logger, lines } = capturedLogger();
-    const scheduler = testScheduler(t.db, {
+    const scheduler = testScheduler(t.tx, {
       clock: systemClock,
       logger,
       config: schedulerConfig({ enabled: false, cleanupCron: '* * * * * *', pollIntervalMs: 20 }),
@@ -80,7 +80,7 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
     const id = await scheduler.enqueue('noop', {});
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await scheduler.stop();
-    expect((await jobs.findById(t.db, id))?.state).toBe('pending');
+    expect((await jobs.findById(t.tx, id))?.state).toBe('pending');
     expect(lines.some((l) => l.event === 'schedule.run')).toBe(false);
     expect(lines[0]).toMatchObject({ event: 'scheduler.disabled' });
   });
@@ -90,7 +90,7 @@ describe.each(databaseKinds)('createScheduler start/stop on %s', (kind) => {
       ...schedulerConfig({ cleanupCron: '* * * * * *' }),
       cleanup: { enabled: false, batchSize: 100, eventsRetentionDays: 90 },
     };
-    const scheduler = testScheduler(t.db, { config });
+    const scheduler = testScheduler(t.tx, { config });
     expect(scheduler.scheduledJobs).toEqual([]);
     expect(await scheduler.runNow('cleanup')).toMatchObject({ background_jobs: 0 });
   });

@@ -5,13 +5,14 @@ import { knexSessionRepository as sessions } from '../../src/storage/knex/sessio
 import { knexTokenRepository as tokens } from '../../src/storage/knex/tokens.js';
 import type { GrantRevoker, Tx } from '../../src/storage/repositories.js';
 import type { Knex } from 'knex';
+import { txOf } from '../../src/storage/knex/on-knex.js';
 
 /** More ids than one SQLite IN list holds (400). */
 const many = Array.from({ length: 450 }, (_, i) => `u${i}`);
 
 /** One session, and one grant of `clientId` with one refresh token, for `sub`. */
 async function seed(db: Knex, sub: string, clientId: string): Promise<void> {
-  await sessions.insert(db, {
+  await sessions.insert(txOf(db), {
     idHash: `s-${sub}-${clientId}`,
     sub,
     createdAt: 1,
@@ -22,7 +23,7 @@ async function seed(db: Knex, sub: string, clientId: string): Promise<void> {
     secondFactorPending: false,
   });
   const grantId = `g-${sub}-${clientId}`;
-  await tokens.insertGrant(db, {
+  await tokens.insertGrant(txOf(db), {
     grantId,
     clientId,
     sub,
@@ -34,7 +35,7 @@ async function seed(db: Knex, sub: string, clientId: string): Promise<void> {
     expiresAt: 9e12,
     createdAt: 1,
   });
-  await tokens.insertRefreshToken(db, {
+  await tokens.insertRefreshToken(txOf(db), {
     tokenHash: `r-${grantId}`,
     grantId,
     clientId,
@@ -104,7 +105,7 @@ describe.each(databaseKinds)('the built-in grant revokers on %s', (kind) => {
     });
     await revokeAll(t.storage.db, 'revokeClients', many);
     expect(await standing(t.db, 'alice')).toEqual({ sessions: many.length + 1, grants: 1, refreshTokens: 1 });
-    expect((await tokens.findGrant(t.db, 'g-alice-kept'))?.revokedAt).toBeNull();
+    expect((await tokens.findGrant(t.tx, 'g-alice-kept'))?.revokedAt).toBeNull();
   });
 
   it('revoke one user or one client with the single forms', async () => {

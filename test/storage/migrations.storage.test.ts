@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds } from '../support/databases.js';
-import { migrateUp, migrationStatus } from '../../src/storage/knex/migrate.js';
+import { migrateUp, migrationOptions, migrationStatus } from '../../src/storage/knex/migrate.js';
 
 describe.each(databaseKinds)('migrations on %s', (kind) => {
   it('run forward from empty, then report nothing pending', async () => {
@@ -38,6 +38,101 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
       await t.db('users').insert(row('one', 5));
       await t.db('users').insert(row('two', null));
       await expect(t.db('users').insert(row('three', null))).rejects.toThrow();
+    } finally {
+      await t.destroy();
+    }
+  });
+
+  it('0019 turns space-joined scopes and a missing amr into JSON arrays, and back', async () => {
+    const t = await createTestDatabase(kind);
+    try {
+      // The rows as the code before 0019 wrote them.
+      const [, undone] = (await t.db.migrate.down(migrationOptions)) as [number, string[]];
+      expect(undone).toEqual(['0019_json_lists.js']);
+      await t.db('users').insert({
+        sub: 'alice',
+        managed_by: 'database',
+        email: 'alice@x.io',
+        email_normalized: 'alice@x.io',
+        role: 'user',
+        email_verified: true,
+        email_verification_required: false,
+        second_factor_required: false,
+        created_at: 1,
+        updated_at: 1,
+      });
+      await t.db('clients').insert({
+        client_id: 'app',
+        name: 'App',
+        redirect_uris: '[]',
+        post_logout_redirect_uris: '[]',
+        grant_types: '["authorization_code"]',
+        token_endpoint_auth_method: 'none',
+        scopes: '["openid"]',
+        require_pkce: true,
+        skip_consent: false,
+        created_at: 1,
+        updated_at: 1,
+      });
+      const owner = { client_id: 'app', sub: 'alice' };
+      await t.db('grants').insert([
+        { grant_id: 'g1', ...owner, scopes: 'openid email', auth_time: 1, amr: null, expires_at: 9, created_at: 1 },
+        { grant_id: 'g2', ...owner, scopes: '', auth_time: 1, amr: '["pwd","otp"]', expires_at: 9, created_at: 1 },
+      ]);
+      await t.db('refresh_tokens').insert({
+        token_hash: 'r1',
+        grant_id: 'g1',
+        ...owner,
+        scopes: 'openid offline_access',
+        expires_at: 9,
+        created_at: 1,
+      });
+      await t.db('authorization_codes').insert({
+        code_hash: 'c1',
+        grant_id: 'g1',
+        ...owner,
+        redirect_uri: 'https://app.example/cb',
+        scopes: 'openid',
+        auth_time: 1,
+        amr: null,
+        expires_at: 9,
+        created_at: 1,
+      });
+      await t.db('consents').insert({ ...owner, scopes: 'openid profile email', granted_at: 1 });
+
+      expect(await migrateUp(t.db)).toEqual(['0019_json_lists.js']);
+      const stored = async () => ({
+        grants: await t.db('grants').select('grant_id', 'scopes', 'amr').orderBy('grant_id'),
+        refresh: await t.db('refresh_tokens').select('scopes'),
+        codes: await t.db('authorization_codes').select('scopes', 'amr'),
+        consents: await t.db('consents').select('scopes'),
+      });
+      expect(await stored()).toEqual({
+        grants: [
+          { grant_id: 'g1', scopes: '["openid","email"]', amr: '[]' },
+          { grant_id: 'g2', scopes: '[]', amr: '["pwd","otp"]' },
+        ],
+        refresh: [{ scopes: '["openid","offline_access"]' }],
+        codes: [{ scopes: '["openid"]', amr: '[]' }],
+        consents: [{ scopes: '["openid","profile","email"]' }],
+      });
+      const { tokens, consents } = t.storage.repositories;
+      const found = await tokens.findRefreshTokensWithGrants(t.storage.db, ['r1']);
+      expect(found.get('r1')?.token.scopes).toEqual(['openid', 'offline_access']);
+      expect(found.get('r1')?.grant).toMatchObject({ scopes: ['openid', 'email'], amr: [] });
+      expect((await consents.find(t.storage.db, 'alice', 'app'))?.scopes).toEqual(['openid', 'profile', 'email']);
+
+      // Down restores the space-joined scopes (an empty amr stays '[]', which the older code read as none).
+      await t.db.migrate.down(migrationOptions);
+      expect(await stored()).toEqual({
+        grants: [
+          { grant_id: 'g1', scopes: 'openid email', amr: '[]' },
+          { grant_id: 'g2', scopes: '', amr: '["pwd","otp"]' },
+        ],
+        refresh: [{ scopes: 'openid offline_access' }],
+        codes: [{ scopes: 'openid', amr: '[]' }],
+        consents: [{ scopes: 'openid profile email' }],
+      });
     } finally {
       await t.destroy();
     }

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { knexUserRepository as users } from '../../src/storage/knex/users.js';
 import type { UserRecord } from '../../src/model/index.js';
+import { txOf } from '../../src/storage/knex/on-knex.js';
 
 function bulkUser(i: number): UserRecord {
   return {
@@ -50,8 +51,8 @@ describe('user lookup plans on postgres just after a bulk load', () => {
 
   /** EXPLAIN of the first statement `lookup` sends, after `settings` (SET LOCAL …) in the same transaction. */
   async function planOf(lookup: (db: Knex) => Promise<unknown>, settings: string[] = []): Promise<string> {
-    const sent: { sql: string; bindings: unknown[] }[] = [];
-    const record = (query: { sql: string; bindings: unknown[] }) => sent.push(query);
+    const sent: { sql: string; bindings: Knex.RawBinding[] }[] = [];
+    const record = (query: { sql: string; bindings: Knex.RawBinding[] }) => sent.push(query);
     t.db.on('query', record);
     try {
       await lookup(t.db);
@@ -67,13 +68,13 @@ describe('user lookup plans on postgres just after a bulk load', () => {
   }
 
   it('looks up 400 e-mails without a trigram index, and with the unique B-tree when it uses an index', async () => {
-    const lookup = (db: Knex) => users.findLiveByEmails(db, emails);
+    const lookup = (db: Knex) => users.findLiveByEmails(txOf(db), emails);
     expect(await planOf(lookup)).not.toMatch(/trgm/);
     expect(await planOf(lookup, ['SET LOCAL enable_seqscan = off'])).toContain('users_email_live_unique');
   });
 
   it('looks up one e-mail (sign-in) on the unique B-tree', async () => {
-    const lookup = (db: Knex) => users.findLiveByEmail(db, emails[0]);
+    const lookup = (db: Knex) => users.findLiveByEmail(txOf(db), emails[0]);
     expect(await planOf(lookup)).toContain('users_email_live_unique');
   });
 });

@@ -6,7 +6,7 @@ import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { openStorage } from '../../src/app.js';
 import { knexOf } from '../../src/storage/knex/on-knex.js';
-import type { Storage } from '../../src/storage/repositories.js';
+import type { Storage, Tx } from '../../src/storage/repositories.js';
 import type { DatabaseConfig } from '../../src/config/types.js';
 
 /** Every storage test runs against both engines. */
@@ -22,6 +22,8 @@ export interface TestDatabase {
   storage: Storage;
   /** The knex handle behind `storage`, for tests that look at rows directly. */
   db: Knex;
+  /** The same handle as the unit of work the repositories take. */
+  tx: Tx;
   destroy(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function createTestDatabase(
     config: config.config,
     storage,
     db: knexOf(storage.db),
+    tx: storage.db,
     async destroy() {
       await storage.close();
       await config.cleanup();

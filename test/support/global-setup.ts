@@ -18,6 +18,7 @@ export default async function setup(): Promise<void> {
   } catch (error) {
     throw new Error(
       `PostgreSQL is not reachable at ${postgresAdminUrl}: ${(error as Error).message}. Start it (see .ci/run) or set IDP_TEST_PG_URL.`,
+      { cause: error },
     );
   } finally {
     await db.destroy();

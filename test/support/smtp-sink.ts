@@ -26,7 +26,10 @@ export async function startSmtpSink(options: { refuse?: boolean } = {}): Promise
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (!options.refuse) return callback();
+      if (!options.refuse) {
+        callback();
+        return;
+      }
       callback(Object.assign(new Error(`mailbox ${address.address} unavailable`), { responseCode: 550 }));
     },
     onData(stream, _session, callback) {
@@ -36,7 +39,7 @@ export async function startSmtpSink(options: { refuse?: boolean } = {}): Promise
           for (const wake of waiters.splice(0)) wake();
           callback();
         },
-        (error: Error) => callback(error),
+        (error: unknown) => callback(error as Error),
       );
     },
   });

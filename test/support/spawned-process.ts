@@ -37,7 +37,7 @@ export function spawnProcess(
   const lines: Record<string, unknown>[] = [];
   const stderr: string[] = [];
   let buffered = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     buffered += chunk;
     const parts = buffered.split('\n');
     buffered = parts.pop()!;
@@ -53,7 +53,7 @@ export function spawnProcess(
       }
     }
   });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     child,

@@ -74,7 +74,7 @@ export async function seedUser(
     updatedAt: now,
     ...overrides,
   };
-  await knexUserRepository.insert(testApp.database.db, user);
+  await knexUserRepository.insert(testApp.database.tx, user);
   return user;
 }
 

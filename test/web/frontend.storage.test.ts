@@ -93,8 +93,8 @@ describe('static mode', () => {
         branding,
       );
       if (frontend.mode !== 'static') throw new Error('expected static');
-      expect(String((await frontend.static.load('/'))?.body)).toBe('<h1>idp hello</h1>');
-      expect(String((await frontend.static.load('/settings/profile'))?.body)).toBe('<h1>idp hello</h1>');
+      expect(await frontend.static.load('/')).toMatchObject({ body: '<h1>idp hello</h1>' });
+      expect(await frontend.static.load('/settings/profile')).toMatchObject({ body: '<h1>idp hello</h1>' });
       expect(await frontend.static.load('/assets/app.js')).toEqual({
         contentType: 'text/javascript; charset=utf-8',
         file: path.join(dir, 'assets', 'app.js'),

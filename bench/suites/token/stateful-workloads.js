@@ -28,7 +28,9 @@ async function expectJson(url, init, expected) {
   let body = null;
   try {
     body = JSON.parse(text);
-  } catch {}
+  } catch {
+    // Not JSON: body stays null and the check below reports the answer.
+  }
   if (response.status !== 200 || !expected(body))
     throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status} ${text.slice(0, 300)}`);
   return body;

@@ -66,9 +66,15 @@ function promptHidden(terminal: ReadStream, showPrompt: () => void): Promise<str
       // An arrow or function key: an escape sequence, not part of a password.
       if (text.startsWith('\u001b')) return;
       for (const char of text) {
-        if (char === '\r' || char === '\n') return finish();
-        if (char === '\u0003' || (char === '\u0004' && value === '')) return finish(new CliError('cancelled'));
-        if (char === '\u007f' || char === '\b') value = [...value].slice(0, -1).join('');
+        if (char === '\r' || char === '\n') {
+          finish();
+          return;
+        }
+        if (char === '\u0003' || (char === '\u0004' && value === '')) {
+          finish(new CliError('cancelled'));
+          return;
+        }
+        if (char === '\u007f' || char === '\b') value = Array.from(value).slice(0, -1).join('');
         else if (char === '\u0015') value = '';
         else if (char >= ' ') value += char;
       }

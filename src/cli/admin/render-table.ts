@@ -57,7 +57,7 @@ function chooseColumns<Row>(columns: TableColumn<Row>[], natural: number[], avai
   const visible = columns.map((_, index) => index);
   const droppable = visible
     .filter((index) => columns[index].dropOrder !== undefined)
-    .sort((a, b) => columns[a].dropOrder! - columns[b].dropOrder!);
+    .sort((a, b) => (columns[a].dropOrder ?? 0) - (columns[b].dropOrder ?? 0));
   for (const index of droppable) {
     if (totalWidth(visible, natural) <= available) break;
     visible.splice(visible.indexOf(index), 1);
@@ -89,11 +89,11 @@ function totalWidth(visible: number[], widths: number[]): number {
 
 /** Code points, not UTF-16 units: close enough for e-mails and subs. */
 function width(text: string): number {
-  return [...text].length;
+  return Array.from(text).length;
 }
 
 function truncate(text: string, size: number): string {
-  const chars = [...text];
+  const chars = Array.from(text);
   return chars.length <= size ? text : `${chars.slice(0, Math.max(size - 1, 0)).join('')}…`;
 }
 

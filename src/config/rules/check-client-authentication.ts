@@ -21,7 +21,7 @@ export const checkClientAuthentication: ConfigRule = (config) => {
         problems.push(
           error(at('client_secret_hash'), 'must not be set for a public client (token_endpoint_auth_method none)'),
         );
-      if (client.require_pkce === false)
+      if (!client.require_pkce)
         problems.push(error(at('require_pkce'), 'must be true for a public client (token_endpoint_auth_method none)'));
       if (client.grant_types.includes('client_credentials'))
         problems.push(

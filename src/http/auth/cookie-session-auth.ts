@@ -91,7 +91,7 @@ export function registerCookieSessionAuth(
 
 /** The session of an authenticated (or 'optional-session') request, else null; `session.secondFactorPending` tells a pending one. */
 export function readSession(request: Request): SessionCredentials | null {
-  if (!request.auth.isAuthenticated || !cookieStrategies.includes(request.auth.strategy ?? '')) return null;
+  if (!request.auth.isAuthenticated || !cookieStrategies.includes(request.auth.strategy)) return null;
   return request.auth.credentials as unknown as SessionCredentials;
 }
 

@@ -28,7 +28,7 @@ export function setRememberedAccountsCookie(h: ResponseToolkit, deps: HttpDeps, 
 }
 
 function readCookie(request: Request): string | undefined {
-  const value = (request.state as Record<string, unknown>)[rememberedAccountsCookie];
+  const value = request.state[rememberedAccountsCookie];
   return typeof value === 'string' ? value : undefined;
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../../oidc/authorize/index.js';
 import { renderErrorPage, renderFormPostPage } from '../../web/index.js';
 import { pageContextOf, pageResponse } from '../page-context.js';
+import { payloadOf } from '../payload-of.js';
 
 /**
  * GET and POST /oauth2/authorize (RFC 6749 §3.1, OIDC Core §3.1.2.1). The
@@ -80,7 +81,7 @@ export const authorizePostRoute: RouteSpec = {
   responses,
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
   handler: (deps) => async (request, h) =>
-    handleAuthorize(deps, request, h, (request.payload ?? {}) as RawAuthorizationParams),
+    handleAuthorize(deps, request, h, payloadOf(request) as RawAuthorizationParams),
 };
 
 async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseToolkit, params: RawAuthorizationParams) {
@@ -89,7 +90,7 @@ async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseTool
   const sessionId = readSessionCookieId(request);
   // The account chooser of prompt=select_account offers the sessions seen here.
   if (session && sessionId) {
-    const cookie = (request.state as Record<string, unknown>)[rememberedAccountsCookie];
+    const cookie = request.state[rememberedAccountsCookie];
     setRememberedAccountsCookie(
       h,
       deps,

@@ -38,5 +38,5 @@ export const resendVerificationRoute = mailRequestRoute({
   description:
     '202 always, whether or not the address belongs to an account that needs verifying (nothing is sent then): the answer and its timing do not tell which addresses are registered. Rate limited per e-mail and per client address (security.login_rate_limit): 429 with Retry-After.',
   accepted: 'Accepted: a mail is sent if the address needs verifying',
-  send: (deps) => deps.accounts.emailVerification.resend,
+  send: (deps) => (input) => deps.accounts.emailVerification.resend(input),
 });

@@ -9,6 +9,7 @@ import { OAuthError } from '../../oidc/errors.js';
 import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from '../../web/index.js';
 import { errorResponse } from '../schemas/error-schema.js';
 import { pageContextOf } from '../page-context.js';
+import { payloadOf } from '../payload-of.js';
 
 /**
  * GET and POST /oauth2/logout (OpenID Connect RP-Initiated Logout 1.0), and
@@ -62,13 +63,14 @@ async function handle(
       deps.protocol.engine,
     );
     if (outcome.kind === 'confirm') {
+      if (!session) throw new Error('end_session asked for a confirmation without a session');
       const fields: Record<string, string> = {};
       for (const name of carriedParams) if (input[name] !== undefined) fields[name] = input[name];
       const cancelHref = deps.config.frontend.enabled ? '/' : null;
       return page(
         h,
         200,
-        renderSignOutPage(context, { email: session!.user.email, action: confirmPath, fields, cancelHref }),
+        renderSignOutPage(context, { email: session.user.email, action: confirmPath, fields, cancelHref }),
       );
     }
     if (outcome.endSession && session) {
@@ -134,7 +136,7 @@ export const endSessionPostRoute: RouteSpec = {
   responses,
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
   handler: (deps) => async (request, h) =>
-    handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, await testSession(request), false),
+    handle(deps, request, h, payloadOf(request) as EndSessionInput, await testSession(request), false),
 };
 
 /**
@@ -161,5 +163,5 @@ export const endSessionConfirmRoute: RouteSpec = {
   },
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
   handler: (deps) => (request, h) =>
-    handle(deps, request, h, (request.payload ?? {}) as EndSessionInput, readSession(request), true),
+    handle(deps, request, h, payloadOf(request) as EndSessionInput, readSession(request), true),
 };

@@ -30,7 +30,7 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
   if (isApiPath(request.path) || frontend.mode === 'disabled') throw notFound();
   const reads = request.method === 'get' || request.method === 'head';
   if (!reads && frontend.mode !== 'proxy') throw notFound();
-  const returnTo = request.query.return_to as unknown;
+  const returnTo = request.query.return_to;
   if (interactionPages.has(request.path) && returnTo !== undefined && !isSafeReturnTo(returnTo)) {
     const context = pageContextOf(deps, request);
     const t = context.text.pages.errorPages;

@@ -50,7 +50,7 @@ function pageRoute(summary: string, handler: PageHandler): RouteSpec {
  * unsafe one (DESIGN.md 7: never an open redirect) before any script could follow it.
  */
 function returnToOf(request: Request): { ok: true; value: string | null } | { ok: false } {
-  const value = request.query.return_to as unknown;
+  const value = request.query.return_to;
   if (value === undefined) return { ok: true, value: null };
   return isSafeReturnTo(value) ? { ok: true, value } : { ok: false };
 }

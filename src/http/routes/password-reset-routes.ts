@@ -12,7 +12,7 @@ export const forgotPasswordRoute = mailRequestRoute({
   description:
     '202 always: a link (valid 1 hour) goes only to a live database-managed account with this address (config-managed users get their password from git), and neither the answer nor its timing tells whether one exists. Rate limited per e-mail and per client address (security.login_rate_limit): 429 with Retry-After.',
   accepted: 'Accepted: a mail is sent if the address belongs to such an account',
-  send: (deps) => deps.accounts.passwordReset.forgot,
+  send: (deps) => (input) => deps.accounts.passwordReset.forgot(input),
 });
 
 export const resetPasswordRoute: RouteSpec = {

@@ -8,6 +8,7 @@ import type { HttpDeps } from '../http-deps.js';
 import { readSession, setSessionCookie } from '../auth/cookie-session-auth.js';
 import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
+import { payloadOf } from '../payload-of.js';
 
 /**
  * Sign-in through upstream identity providers (DESIGN.md 11, Auth rows;
@@ -36,7 +37,7 @@ function cookieOptions(deps: HttpDeps, ttlMs: number) {
 }
 
 function readCookie(request: Request, name: string): string | null {
-  const value = (request.state as Record<string, unknown>)[name];
+  const value = request.state[name];
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
@@ -167,8 +168,8 @@ export const providerCallbackPostRoute: RouteSpec = {
   validate: { params: providerId, payload: callbackParams },
   responses: { 303: { description: 'To the GET callback with the same code, state and error' } },
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
-  handler: () => async (request, h) => {
-    const body = (request.payload ?? {}) as Record<string, unknown>;
+  handler: () => (request, h) => {
+    const body = payloadOf(request) as Record<string, unknown>;
     const forwarded = new URLSearchParams();
     for (const name of ['code', 'state', 'error', 'error_description']) {
       if (typeof body[name] === 'string') forwarded.set(name, body[name]);

@@ -6,6 +6,7 @@ import { revokeToken } from '../../oidc/revocation/index.js';
 import { introspectToken } from '../../oidc/introspection/index.js';
 import { readClientCredentials } from '../../clients/index.js';
 import { clientAuthParams, formParam, noStoreHeaders, oauthErrorResponse } from '../schemas/oauth-schemas.js';
+import { payloadOf } from '../payload-of.js';
 
 /**
  * The client-authenticated protocol endpoints: POST /oauth2/token
@@ -54,7 +55,7 @@ export const tokenRoute: RouteSpec = {
   // so it is not validated again on the way out (the schema documents it).
   hapiOptions: { ...form, response: { sample: 0 } },
   handler: (deps) => async (request, h) => {
-    const tokenRequest = readTokenRequest((request.payload ?? {}) as TokenForm, authorizationOf(request));
+    const tokenRequest = readTokenRequest(payloadOf(request) as TokenForm, authorizationOf(request));
     const response = await handleTokenRequest(tokenRequest, deps.protocol.engine);
     const reply = h.response(response);
     for (const [name, value] of Object.entries(noStoreHeaders)) reply.header(name, value);

@@ -4,6 +4,7 @@ import { clearSessionCookie, sessionOf } from '../auth/cookie-session-auth.js';
 import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { isoDateTime, profileSchema, toProfileBody } from '../schemas/user-schemas.js';
+import { payloadOf } from '../payload-of.js';
 
 /**
  * The signed-in user's own account (SPEC tag User, DESIGN.md 11): the
@@ -173,7 +174,7 @@ export const userDeleteRoute: RouteSpec = {
   },
   handler: (deps) => async (request, h) => {
     const { session, user } = sessionOf(request);
-    const body = (request.payload ?? {}) as { password?: string };
+    const body = payloadOf(request) as { password?: string };
     const deleted = await deps.accounts.accountDeletion.delete({
       user,
       session,

@@ -19,7 +19,9 @@ const s256Challenge = /^[A-Za-z0-9_-]{43}$/;
  * means plain, §4.3, and plain is refused).
  */
 export function checkPkce(state: WithScopes): WithPkce {
-  const { params, client } = state;
+  const { client } = state;
+  // Only the parameters that were sent are there.
+  const params: Readonly<Partial<Record<string, string>>> = state.params;
   const challenge = params.code_challenge;
   if (challenge === undefined) {
     if (params.code_challenge_method !== undefined) {

@@ -20,7 +20,8 @@ const epochMs = /^\d{1,15}$/;
 
 /** OIDC Core §3.1.2.1: prompt values, max_age and nonce. */
 export function checkPrompt(state: WithPkce): WithPrompt {
-  const { params } = state;
+  // Only the parameters that were sent are there.
+  const params: Readonly<Partial<Record<string, string>>> = state.params;
   const values = (params.prompt ?? '').split(' ').filter((p) => p !== '');
   const unknown = values.find((p) => !prompts.includes(p as Prompt));
   if (unknown !== undefined) throw new OAuthError('invalid_request', `The prompt value ${unknown} is not supported.`);

@@ -12,11 +12,13 @@ export interface WithTarget extends WithClient {
  * the client; before, they are shown as a page.
  */
 export function checkRedirectUri(state: WithClient): WithTarget {
-  const redirectUri = state.params.redirect_uri;
+  // Only the parameters that were sent are there.
+  const params: Readonly<Partial<Record<string, string>>> = state.params;
+  const redirectUri = params.redirect_uri;
   if (redirectUri === undefined) throw new OAuthError('invalid_request', 'The redirect_uri parameter is missing.');
   if (!state.client.redirectUris.includes(redirectUri)) {
     throw new OAuthError('invalid_request', 'The redirect_uri is not registered for this client.');
   }
   const responseMode = state.params.response_mode === 'form_post' ? 'form_post' : 'query';
-  return { ...state, target: { redirectUri, responseMode, state: state.params.state ?? null } };
+  return { ...state, target: { redirectUri, responseMode, state: params.state ?? null } };
 }

@@ -9,7 +9,9 @@ const responseModes = ['query', 'form_post'];
  * supported (OIDC Core §6).
  */
 export function checkResponseType(state: WithTarget): WithTarget {
-  const { params, client } = state;
+  const { client } = state;
+  // Only the parameters that were sent are there.
+  const params: Readonly<Partial<Record<string, string>>> = state.params;
   if (params.request !== undefined) throw new OAuthError('request_not_supported', 'Request objects are not supported.');
   if (params.request_uri !== undefined)
     throw new OAuthError('request_uri_not_supported', 'The request_uri parameter is not supported.');

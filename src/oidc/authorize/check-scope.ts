@@ -14,7 +14,9 @@ export interface WithScopes extends WithTarget {
  * clients that may use refresh tokens.
  */
 export function checkScope(state: WithTarget): WithScopes {
-  const requested = (state.params.scope ?? '').split(' ').filter((s) => s !== '');
+  // Only the parameters that were sent are there.
+  const params: Readonly<Partial<Record<string, string>>> = state.params;
+  const requested = (params.scope ?? '').split(' ').filter((s) => s !== '');
   if (!requested.includes('openid')) throw new OAuthError('invalid_scope', 'The openid scope is required.');
   const { client } = state;
   if (!client.scopes.includes('openid'))

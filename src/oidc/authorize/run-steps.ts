@@ -13,7 +13,7 @@ export function finish(outcome: AuthorizeOutcome): Finished {
   return new Finished(outcome);
 }
 
-// `any` only here: the array holds steps of different types; Chain checks each against its neighbour.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the array holds steps of different types; Chain checks each against its neighbour.
 export type Step = (state: any, deps: AuthorizeDeps) => unknown;
 
 /** The state after running `S` on `In`, or never when two neighbours do not fit. */

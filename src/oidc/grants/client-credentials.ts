@@ -1,7 +1,7 @@
 import { OAuthError } from '../errors.js';
 import { openIdScopes } from '../scopes.js';
 import { issueAccessToken } from '../tokens/index.js';
-import type { Checked, Grant } from './grant.js';
+import type { Grant } from './grant.js';
 import type { ClientCredentialsRequest } from './grant-request.js';
 
 const userScopes = new Set<string>(openIdScopes);
@@ -11,13 +11,13 @@ const userScopes = new Set<string>(openIdScopes);
  * allowed scopes that do not need a user. No database access: the client
  * comes from the in-memory directory and the token is a signed JWT.
  */
-export const clientCredentialsGrant: Grant<ClientCredentialsRequest, Checked> = {
+export const clientCredentialsGrant: Grant<ClientCredentialsRequest> = {
   grantType: 'client_credentials',
   read: (form) => ({ grantType: 'client_credentials', scope: form.scope }),
-  async check(_request, client) {
+  check(_request, client) {
     if (client.tokenEndpointAuthMethod === 'none')
-      throw new OAuthError('unauthorized_client', 'A public client cannot use client_credentials.');
-    return { allowedScopes: client.scopes.filter((s) => !userScopes.has(s)) };
+      return Promise.reject(new OAuthError('unauthorized_client', 'A public client cannot use client_credentials.'));
+    return Promise.resolve({ allowedScopes: client.scopes.filter((s) => !userScopes.has(s)) });
   },
   scopeRefusal: 'Scopes not allowed for client_credentials: ',
   async issue(_checked, scopes, client, deps) {

@@ -44,9 +44,10 @@ export const refreshTokenGrant: Grant<RefreshTokenRequest, CheckedRefreshToken> 
       return { allowedScopes: claimed.token.scopes, tokenHash, claimed };
     }
     const stored = await deps.refreshTokens.find(tokenHash);
+    if (!stored) throw invalid('The refresh token is invalid.');
     const refusal = whyRefused(stored, client, deps.clock.now());
     if (refusal) throw refusal;
-    return { allowedScopes: stored?.token.scopes ?? [], tokenHash, claimed: null };
+    return { allowedScopes: stored.token.scopes, tokenHash, claimed: null };
   },
   scopeRefusal: 'The scope may only be narrowed; not granted: ',
   async issue({ tokenHash, claimed }, scopes, client, deps) {
@@ -66,17 +67,18 @@ async function claim(tokenHash: string, client: ClientRecord, deps: ProtocolDeps
     return claimed;
   }
   const stored = await deps.refreshTokens.find(tokenHash);
+  if (!stored) throw invalid('The refresh token is invalid.');
   const refusal = whyRefused(stored, client, deps.clock.now());
   if (refusal) throw refusal;
   // Rotated already: someone holds a stolen copy. Revoke the family.
-  await deps.tokenStore.revokeGrant(deps.db, stored!.token.grantId, deps.clock.now());
+  await deps.tokenStore.revokeGrant(deps.db, stored.token.grantId, deps.clock.now());
   throw invalid('The refresh token has already been used; the grant has been revoked.');
 }
 
 /** Why this token cannot be refreshed, in the order of the checks; null when only a rotation (a reuse) or nothing stands against it. */
-function whyRefused(stored: StoredRefreshToken | null, client: ClientRecord, now: number): OAuthError | null {
-  const record = stored?.token;
-  if (!stored || !record || record.clientId !== client.clientId) return invalid('The refresh token is invalid.');
+function whyRefused(stored: StoredRefreshToken, client: ClientRecord, now: number): OAuthError | null {
+  const record = stored.token;
+  if (record.clientId !== client.clientId) return invalid('The refresh token is invalid.');
   if (record.revokedAt !== null) return invalid('The refresh token has been revoked.');
   if (record.expiresAt <= now) return invalid('The refresh token has expired.');
   if (!record.scopes.includes('offline_access')) return invalid('The grant does not include offline_access.');

@@ -80,7 +80,7 @@ async function verifySignedAccessToken(
   ) {
     throw invalidToken('The access token lacks required claims.');
   }
-  const grantId = typeof payload[grantIdClaim] === 'string' ? (payload[grantIdClaim] as string) : null;
+  const grantId = typeof payload[grantIdClaim] === 'string' ? payload[grantIdClaim] : null;
   const scopes = typeof scope === 'string' && scope !== '' ? scope.split(' ') : [];
   return { sub, clientId, scopes, jti, exp, iat, grantId, claims: payload };
 }

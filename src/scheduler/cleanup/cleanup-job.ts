@@ -1,20 +1,32 @@
+import type { Config } from '../../config/types.js';
+import type { GarbagePolicy } from '../../storage/repositories.js';
 import type { ScheduledJob } from '../scheduled-job.js';
-import { cleanupTasks } from './cleanup-tasks.js';
+
+const day = 86_400_000;
+
+/** How long rows outlive their use, from the config. */
+export function garbagePolicy(config: Config): GarbagePolicy {
+  return {
+    batchSize: config.cleanup.batchSize,
+    erasureGraceMs: config.accountDeletion.gracePeriodDays * day,
+    sessionIdleMs: config.security.sessionIdleTtlSeconds * 1000,
+    rateLimitWindowMs: config.security.loginRateLimit.windowSeconds * 1000,
+    jobRetentionMs: config.scheduler.backgroundRetentionMs,
+    eventRetentionMs: config.cleanup.eventsRetentionDays * day,
+  };
+}
 
 /**
- * The built-in cleanup (SPEC 2.5 scheduler.cleanup_cron): runs every
- * cleanup task with one clock reading, and returns the rows deleted per table.
+ * The built-in cleanup (scheduler.cleanup_cron): deletes, with one clock
+ * reading, every row that has outlived its use under the config's policy,
+ * and returns the rows deleted per table.
  */
 export function cleanupJob(schedule: string): ScheduledJob {
   return {
     name: 'cleanup',
     schedule,
     async run({ db, clock, config, repositories, logger }) {
-      const now = clock.now();
-      const deleted: Record<string, number> = {};
-      for (const task of cleanupTasks(config, repositories)) {
-        deleted[task.name] = await task.run(db, now, config.cleanup.batchSize);
-      }
+      const deleted = await repositories.garbage.collect(db, clock.now(), garbagePolicy(config));
       logger.info({ event: 'cleanup.finished', deleted }, 'cleanup finished');
       return deleted;
     },

@@ -1,9 +1,8 @@
 /**
  * Cleanup: the built-in scheduled job that deletes expired rows. Flow:
  * cleanupJob (scheduled on scheduler.cleanup_cron, or `idp jobs run cleanup`)
- * → cleanupTasks (one per table) → each task deletes in batches of
- * cleanup.batch_size through its table's repository.
+ * → garbagePolicy (the config's retention times) → the storage's
+ * GarbageCollector, which deletes table by table in batches of
+ * cleanup.batch_size.
  */
 export { cleanupJob } from './cleanup-job.js';
-export { cleanupTasks } from './cleanup-tasks.js';
-export type { CleanupTask } from './cleanup-task.js';

@@ -1,4 +1,4 @@
-/** Scheduler: background jobs, schedule leases, expired rows. */
+/** Scheduler: background jobs and schedule leases. */
 import type { BackgroundJobRecord, BackgroundJobState, JobLease, SchedulerLeaseRecord } from '../../model/index.js';
 import type { Tx } from './tx.js';
 
@@ -57,13 +57,4 @@ export interface SchedulerLeaseRepository {
   renew(tx: Tx, name: string, owner: string, expiresAt: number, now: number): Promise<boolean>;
   /** Releases a held lease and records the outcome of the run. */
   finish(tx: Tx, name: string, owner: string, now: number, error: string | null): Promise<boolean>;
-}
-
-/** Batched deletion of expired rows from another capability's table (cleanup jobs). */
-export interface ExpiredRowsRepository {
-  /**
-   * Deletes up to `limit` rows of `table` where `column` < `before`.
-   * Returns the count deleted; callers repeat until it is below `limit`.
-   */
-  deleteBatch(tx: Tx, target: { table: string; column: string; before: number; limit: number }): Promise<number>;
 }

@@ -1,69 +1,29 @@
 import type { AuthorizationCodeRepository } from '../repositories.js';
 import type { AuthorizationCodeRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
-import { parseAmr } from './parse-amr.js';
+import { defineTable, list, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface AuthorizationCodeRow {
-  code_hash: string;
-  grant_id: string;
-  client_id: string;
-  sub: string;
-  redirect_uri: string;
-  scopes: string;
-  nonce: string | null;
-  code_challenge: string | null;
-  code_challenge_method: string | null;
-  auth_time: number;
-  amr: string | null;
-  session_id: string | null;
-  expires_at: number;
-  consumed_at: number | null;
-  created_at: number;
-}
-
-function fromRow(row: AuthorizationCodeRow): AuthorizationCodeRecord {
-  return {
-    codeHash: row.code_hash,
-    grantId: row.grant_id,
-    clientId: row.client_id,
-    sub: row.sub,
-    redirectUri: row.redirect_uri,
-    scopes: row.scopes === '' ? [] : row.scopes.split(' '),
-    nonce: row.nonce,
-    codeChallenge: row.code_challenge,
-    codeChallengeMethod: row.code_challenge_method === 'S256' ? 'S256' : null,
-    authTime: Number(row.auth_time),
-    amr: parseAmr(row.amr),
-    sessionId: row.session_id,
-    expiresAt: Number(row.expires_at),
-    consumedAt: row.consumed_at === null ? null : Number(row.consumed_at),
-    createdAt: Number(row.created_at),
-  };
-}
-
-function toRow(record: AuthorizationCodeRecord): AuthorizationCodeRow {
-  return {
-    code_hash: record.codeHash,
-    grant_id: record.grantId,
-    client_id: record.clientId,
-    sub: record.sub,
-    redirect_uri: record.redirectUri,
-    scopes: record.scopes.join(' '),
-    nonce: record.nonce,
-    code_challenge: record.codeChallenge,
-    code_challenge_method: record.codeChallengeMethod,
-    auth_time: record.authTime,
-    amr: JSON.stringify(record.amr),
-    session_id: record.sessionId,
-    expires_at: record.expiresAt,
-    consumed_at: record.consumedAt,
-    created_at: record.createdAt,
-  };
-}
+const codes = defineTable<AuthorizationCodeRecord>('authorization_codes', {
+  codeHash: ['code_hash', text()],
+  grantId: ['grant_id', text()],
+  clientId: ['client_id', text()],
+  sub: ['sub', text()],
+  redirectUri: ['redirect_uri', text()],
+  scopes: ['scopes', list()],
+  nonce: ['nonce', nullable(text())],
+  codeChallenge: ['code_challenge', nullable(text())],
+  codeChallengeMethod: ['code_challenge_method', nullable(text())],
+  authTime: ['auth_time', timestamp],
+  amr: ['amr', list()],
+  sessionId: ['session_id', nullable(text())],
+  expiresAt: ['expires_at', timestamp],
+  consumedAt: ['consumed_at', nullable(timestamp)],
+  createdAt: ['created_at', timestamp],
+});
 
 export const knexAuthorizationCodeRepository = onKnex<AuthorizationCodeRepository>({
   async insert(tx, record) {
-    await tx('authorization_codes').insert(toRow(record));
+    await tx('authorization_codes').insert(codes.toRow(record));
   },
   async consume(tx, codeHash, now) {
     // The conditional update is the single-use guarantee: both engines apply
@@ -72,10 +32,9 @@ export const knexAuthorizationCodeRepository = onKnex<AuthorizationCodeRepositor
       .where({ code_hash: codeHash })
       .whereNull('consumed_at')
       .update({ consumed_at: now });
-    const row = (await tx('authorization_codes').where({ code_hash: codeHash }).first()) as
-      AuthorizationCodeRow | undefined;
+    const row = (await tx('authorization_codes').where({ code_hash: codeHash }).first()) as Row | undefined;
     if (!row) return null;
-    return { record: fromRow(row), alreadyConsumed: changed === 0 };
+    return { record: codes.fromRow(row), alreadyConsumed: changed === 0 };
   },
   async deleteExpired(tx, now, limit) {
     const expired = tx('authorization_codes').select('code_hash').where('expires_at', '<', now).limit(limit);

@@ -3,22 +3,23 @@ import type { BackgroundJobRecord, BackgroundJobState, JobLease } from '../../mo
 import { isPostgres } from './connect.js';
 import type { Knex } from 'knex';
 import { onKnex } from './on-knex.js';
+import { defineTable, integer, json, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface JobRow {
-  id: string;
-  kind: string;
-  payload: string;
-  state: BackgroundJobState;
-  attempts: number;
-  max_attempts: number;
-  run_at: number;
-  lease_owner: string | null;
-  lease_expires_at: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-  finished_at: number | null;
-}
+const jobs = defineTable<BackgroundJobRecord>('background_jobs', {
+  id: ['id', text()],
+  kind: ['kind', text()],
+  payload: ['payload', json()],
+  state: ['state', text()],
+  attempts: ['attempts', integer],
+  maxAttempts: ['max_attempts', integer],
+  runAt: ['run_at', timestamp],
+  leaseOwner: ['lease_owner', nullable(text())],
+  leaseExpiresAt: ['lease_expires_at', nullable(timestamp)],
+  lastError: ['last_error', nullable(text())],
+  createdAt: ['created_at', timestamp],
+  updatedAt: ['updated_at', timestamp],
+  finishedAt: ['finished_at', nullable(timestamp)],
+});
 
 const terminalStates: BackgroundJobState[] = ['succeeded', 'failed'];
 const allStates: BackgroundJobState[] = ['pending', 'running', 'succeeded', 'failed'];
@@ -26,12 +27,13 @@ const allStates: BackgroundJobState[] = ['pending', 'running', 'succeeded', 'fai
 /** The background job queue on SQLite and PostgreSQL (migrations/0005_jobs.js). */
 export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
   async insert(tx, job) {
-    await tx('background_jobs').insert(toRow(job));
+    // A job without a payload stores JSON null.
+    await tx('background_jobs').insert(jobs.toRow({ ...job, payload: job.payload ?? null }));
   },
 
   async findById(tx, id) {
-    const row = (await tx('background_jobs').where({ id }).first()) as JobRow | undefined;
-    return row ? fromRow(row) : null;
+    const row = (await tx('background_jobs').where({ id }).first()) as Row | undefined;
+    return row ? jobs.fromRow(row) : null;
   },
 
   async list(tx, query) {
@@ -40,8 +42,8 @@ export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
       { column: 'id', order: 'desc' },
     ]);
     if (query.state) q.where({ state: query.state });
-    const rows = (await q.limit(query.limit)) as JobRow[];
-    return rows.map(fromRow);
+    const rows = (await q.limit(query.limit)) as Row[];
+    return rows.map(jobs.fromRow);
   },
 
   async countByState(tx) {
@@ -82,7 +84,7 @@ export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
         RETURNING *`,
       [owner, leaseExpiresAt, now, ...kinds, now, now],
     );
-    return rows.length === 0 ? null : fromRow(rows[0]);
+    return rows.length === 0 ? null : jobs.fromRow(rows[0]);
   },
 
   async failExpiredExhausted(tx, now) {
@@ -99,7 +101,7 @@ export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
         RETURNING *`,
       [now, now, now],
     );
-    return rows.map(fromRow);
+    return rows.map(jobs.fromRow);
   },
 
   async renewLease(tx, lease, now, leaseExpiresAt) {
@@ -163,7 +165,7 @@ export const knexBackgroundJobRepository = onKnex<BackgroundJobRepository>({
       .whereIn('state', terminalStates)
       .andWhere('finished_at', '<', before)
       .limit(limit);
-    return Number(await tx('background_jobs').whereIn('id', batch).del());
+    return await tx('background_jobs').whereIn('id', batch).del();
   },
 });
 
@@ -177,43 +179,7 @@ function whereLeased(tx: Knex, lease: JobLease) {
   });
 }
 
-async function raw(tx: Knex, sql: string, bindings: unknown[]): Promise<JobRow[]> {
-  const result = (await tx.raw(sql, bindings as never[])) as { rows: JobRow[] } | JobRow[];
+async function raw(tx: Knex, sql: string, bindings: unknown[]): Promise<Row[]> {
+  const result = (await tx.raw(sql, bindings as never[])) as { rows: Row[] } | Row[];
   return Array.isArray(result) ? result : result.rows;
-}
-
-function toRow(job: BackgroundJobRecord): JobRow {
-  return {
-    id: job.id,
-    kind: job.kind,
-    payload: JSON.stringify(job.payload ?? null),
-    state: job.state,
-    attempts: job.attempts,
-    max_attempts: job.maxAttempts,
-    run_at: job.runAt,
-    lease_owner: job.leaseOwner,
-    lease_expires_at: job.leaseExpiresAt,
-    last_error: job.lastError,
-    created_at: job.createdAt,
-    updated_at: job.updatedAt,
-    finished_at: job.finishedAt,
-  };
-}
-
-function fromRow(row: JobRow): BackgroundJobRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    payload: JSON.parse(row.payload) as unknown,
-    state: row.state,
-    attempts: Number(row.attempts),
-    maxAttempts: Number(row.max_attempts),
-    runAt: Number(row.run_at),
-    leaseOwner: row.lease_owner,
-    leaseExpiresAt: row.lease_expires_at === null ? null : Number(row.lease_expires_at),
-    lastError: row.last_error,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
-  };
 }

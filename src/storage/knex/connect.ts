@@ -58,5 +58,5 @@ const quietLog = {
 };
 
 export function isPostgres(db: Knex): boolean {
-  return db.client.config.client === 'pg';
+  return (db.client as { config: { client: unknown } }).config.client === 'pg';
 }

@@ -1,47 +1,34 @@
 import type { ConnectionRepository } from '../repositories.js';
 import type { ConnectionRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface ConnectionRow {
-  provider_id: string;
-  subject: string;
-  sub: string;
-  email: string | null;
-  linked_at: number;
-}
-
-function fromRow(row: ConnectionRow): ConnectionRecord {
-  return {
-    providerId: row.provider_id,
-    subject: row.subject,
-    sub: row.sub,
-    email: row.email,
-    linkedAt: Number(row.linked_at),
-  };
-}
+const connections = defineTable<ConnectionRecord>('connections', {
+  providerId: ['provider_id', text()],
+  subject: ['subject', text()],
+  sub: ['sub', text()],
+  email: ['email', nullable(text())],
+  linkedAt: ['linked_at', timestamp],
+});
 
 export const knexConnectionRepository = onKnex<ConnectionRepository>({
   async findByUpstream(tx, providerId, subject) {
-    const row = (await tx('connections').where({ provider_id: providerId, subject }).first()) as
-      ConnectionRow | undefined;
-    return row ? fromRow(row) : null;
+    const row = (await tx('connections').where({ provider_id: providerId, subject }).first()) as Row | undefined;
+    return row ? connections.fromRow(row) : null;
   },
 
   async listBySub(tx, sub) {
-    const rows = (await tx('connections').where({ sub }).orderBy('provider_id')) as ConnectionRow[];
-    return rows.map(fromRow);
+    const rows = (await tx('connections').where({ sub }).orderBy('provider_id')) as Row[];
+    return rows.map(connections.fromRow);
   },
 
   async insert(tx, connection) {
-    const row: ConnectionRow = {
-      provider_id: connection.providerId,
-      subject: connection.subject,
-      sub: connection.sub,
-      email: connection.email,
-      linked_at: connection.linkedAt,
-    };
     // No conflict target: either unique key (upstream account, or user and provider) makes it a no-op.
-    const inserted = await tx('connections').insert(row).onConflict().ignore().returning('provider_id');
+    const inserted = await tx('connections')
+      .insert(connections.toRow(connection))
+      .onConflict()
+      .ignore()
+      .returning('provider_id');
     return (inserted as unknown[]).length === 1;
   },
 

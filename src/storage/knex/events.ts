@@ -1,28 +1,18 @@
 import type { Knex } from 'knex';
 import type { EventListQuery, EventRepository } from '../repositories.js';
-import type { EventDetail, EventRecord, EventType } from '../../model/index.js';
+import type { EventRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, integer, json, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface EventRow {
-  id: number | string;
-  time: number | string;
-  type: string;
-  actor: string;
-  subject: string | null;
-  client_address: string | null;
-  client_id: string | null;
-  detail: string;
-}
-
-const eventFromRow = (row: EventRow): EventRecord => ({
-  id: Number(row.id),
-  time: Number(row.time),
-  type: row.type as EventType,
-  actor: row.actor,
-  subject: row.subject,
-  clientAddress: row.client_address,
-  clientId: row.client_id,
-  detail: JSON.parse(row.detail) as EventDetail,
+const events = defineTable<EventRecord>('events', {
+  id: ['id', integer],
+  time: ['time', timestamp],
+  type: ['type', text()],
+  actor: ['actor', text()],
+  subject: ['subject', nullable(text())],
+  clientAddress: ['client_address', nullable(text())],
+  clientId: ['client_id', nullable(text())],
+  detail: ['detail', json()],
 });
 
 function matching(tx: Knex, query: EventListQuery): Knex.QueryBuilder {
@@ -37,15 +27,7 @@ function matching(tx: Knex, query: EventListQuery): Knex.QueryBuilder {
 
 export const knexEventRepository = onKnex<EventRepository>({
   async append(tx, event) {
-    await tx('events').insert({
-      time: event.time,
-      type: event.type,
-      actor: event.actor,
-      subject: event.subject,
-      client_address: event.clientAddress,
-      client_id: event.clientId,
-      detail: JSON.stringify(event.detail),
-    });
+    await tx('events').insert(events.toColumns(event));
   },
   async list(tx, query) {
     const [rows, [{ total }]] = await Promise.all([
@@ -55,10 +37,10 @@ export const knexEventRepository = onKnex<EventRepository>({
           { column: 'id', order: 'desc' },
         ])
         .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize) as Promise<EventRow[]>,
+        .offset((query.page - 1) * query.pageSize) as Promise<Row[]>,
       matching(tx, query).count({ total: '*' }) as Promise<{ total: number | string }[]>,
     ]);
-    return { events: rows.map(eventFromRow), total: Number(total) };
+    return { events: rows.map(events.fromRow), total: Number(total) };
   },
   async deleteBefore(tx, before, limit) {
     // A bounded batch by id, so that a large backlog never holds one long lock.

@@ -1,44 +1,25 @@
 import type { LinkTokenRepository } from '../repositories.js';
-import type { LinkTokenPurpose, LinkTokenRecord } from '../../model/index.js';
+import type { LinkTokenRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface LinkTokenRow {
-  token_hash: string;
-  sub: string;
-  purpose: LinkTokenPurpose;
-  email: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
-}
-
-function fromRow(row: LinkTokenRow): LinkTokenRecord {
-  return {
-    tokenHash: row.token_hash,
-    sub: row.sub,
-    purpose: row.purpose,
-    email: row.email,
-    createdAt: Number(row.created_at),
-    expiresAt: Number(row.expires_at),
-    usedAt: row.used_at === null ? null : Number(row.used_at),
-  };
-}
+const linkTokens = defineTable<LinkTokenRecord>('link_tokens', {
+  tokenHash: ['token_hash', text()],
+  sub: ['sub', text()],
+  purpose: ['purpose', text()],
+  email: ['email', text()],
+  createdAt: ['created_at', timestamp],
+  expiresAt: ['expires_at', timestamp],
+  usedAt: ['used_at', nullable(timestamp)],
+});
 
 export const knexLinkTokenRepository = onKnex<LinkTokenRepository>({
   async insert(tx, token) {
-    await tx('link_tokens').insert({
-      token_hash: token.tokenHash,
-      sub: token.sub,
-      purpose: token.purpose,
-      email: token.email,
-      created_at: token.createdAt,
-      expires_at: token.expiresAt,
-      used_at: token.usedAt,
-    });
+    await tx('link_tokens').insert(linkTokens.toRow(token));
   },
   async find(tx, tokenHash) {
-    const row = (await tx('link_tokens').where({ token_hash: tokenHash }).first()) as LinkTokenRow | undefined;
-    return row ? fromRow(row) : null;
+    const row = (await tx('link_tokens').where({ token_hash: tokenHash }).first()) as Row | undefined;
+    return row ? linkTokens.fromRow(row) : null;
   },
   async redeem(tx, tokenHash, purpose, now) {
     // The conditional update is the single-use guarantee: both engines apply
@@ -50,8 +31,8 @@ export const knexLinkTokenRepository = onKnex<LinkTokenRepository>({
       .andWhere('expires_at', '>', now)
       .update({ used_at: now });
     if (changed === 0) return null;
-    const row = (await tx('link_tokens').where({ token_hash: tokenHash }).first()) as LinkTokenRow;
-    return fromRow(row);
+    const row = (await tx('link_tokens').where({ token_hash: tokenHash }).first()) as Row;
+    return linkTokens.fromRow(row);
   },
   async voidUnused(tx, sub, purpose, now) {
     return tx('link_tokens').where({ sub, purpose }).whereNull('used_at').update({ used_at: now });

@@ -1,23 +1,18 @@
 import type { LoginRateLimitRepository } from '../repositories.js';
 import type { LoginRateLimitCounter } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, integer, text, timestamp, type Row } from './define-table.js';
 
-interface CounterRow {
-  key: string;
-  failures: number;
-  window_started_at: number;
-}
-
-const counterFromRow = (row: CounterRow): LoginRateLimitCounter => ({
-  key: row.key,
-  failures: Number(row.failures),
-  windowStartedAt: Number(row.window_started_at),
+const counters = defineTable<LoginRateLimitCounter>('login_rate_limits', {
+  key: ['key', text()],
+  failures: ['failures', integer],
+  windowStartedAt: ['window_started_at', timestamp],
 });
 
 export const knexLoginRateLimitRepository = onKnex<LoginRateLimitRepository>({
   async find(tx, keys) {
-    const rows = (await tx('login_rate_limits').whereIn('key', keys)) as CounterRow[];
-    return rows.map(counterFromRow);
+    const rows = (await tx('login_rate_limits').whereIn('key', keys)) as Row[];
+    return rows.map(counters.fromRow);
   },
   async countAttempt(tx, key, now, windowStartsAfter) {
     // One statement with RETURNING: concurrent attempts from several
@@ -35,8 +30,8 @@ export const knexLoginRateLimitRepository = onKnex<LoginRateLimitRepository>({
           [windowStartsAfter, now],
         ),
       })
-      .returning(['key', 'failures', 'window_started_at'])) as CounterRow[];
-    return counterFromRow(row);
+      .returning(counters.columns)) as Row[];
+    return counters.fromRow(row);
   },
   async release(tx, key, countedAt) {
     await tx('login_rate_limits')

@@ -29,14 +29,15 @@ const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
-const options = { migrationSource, tableName: 'knex_migrations' } as const;
+/** What knex's migrator needs to find our migrations (also for a test that steps back one migration). */
+export const migrationOptions = { migrationSource, tableName: 'knex_migrations' } as const;
 
 export async function migrateUp(db: Knex): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest(options)) as [number, string[]];
+  const [, applied] = (await db.migrate.latest(migrationOptions)) as [number, string[]];
   return applied;
 }
 
 export async function migrationStatus(db: Knex): Promise<MigrationStatus> {
-  const [applied, pending] = (await db.migrate.list(options)) as [{ name: string }[], string[]];
-  return { applied: applied.map((m) => m.name), pending: pending.map((p) => String(p)) };
+  const [applied, pending] = (await db.migrate.list(migrationOptions)) as [{ name: string }[], string[]];
+  return { applied: applied.map((m) => m.name), pending: [...pending] };
 }

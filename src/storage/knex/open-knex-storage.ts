@@ -27,7 +27,7 @@ import { knexUpstreamStateRepository } from './upstream-states.js';
 import { knexSettingsRepository } from './settings.js';
 import { knexBackgroundJobRepository } from './background-jobs.js';
 import { knexSchedulerLeaseRepository } from './scheduler-leases.js';
-import { knexExpiredRowsRepository } from './expired-rows.js';
+import { knexGarbageCollector } from './collect-garbage.js';
 import { knexSigningKeyRepository } from './signing-keys.js';
 import { knexTokenRepository } from './tokens.js';
 import { knexCacheGenerationRepository } from './cache-generation.js';
@@ -54,7 +54,7 @@ export const knexRepositories: Repositories = {
   settings: knexSettingsRepository,
   backgroundJobs: knexBackgroundJobRepository,
   schedulerLeases: knexSchedulerLeaseRepository,
-  expiredRows: knexExpiredRowsRepository,
+  garbage: knexGarbageCollector,
   signingKeys: knexSigningKeyRepository,
   tokens: knexTokenRepository,
   cacheGeneration: knexCacheGenerationRepository,

@@ -1,58 +1,27 @@
 import type { PasskeyRepository } from '../repositories.js';
-import type { PasskeyDeviceType, PasskeyRecord } from '../../model/index.js';
+import type { PasskeyRecord } from '../../model/index.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import { boolean, defineTable, integer, list, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface PasskeyRow {
-  id: string;
-  sub: string;
-  credential_id: string;
-  name: string;
-  public_key: string;
-  sign_count: number;
-  transports: string;
-  device_type: PasskeyDeviceType;
-  backed_up: boolean | number;
-  created_at: number;
-  last_used_at: number | null;
-}
-
-function fromRow(row: PasskeyRow): PasskeyRecord {
-  return {
-    id: row.id,
-    sub: row.sub,
-    credentialId: row.credential_id,
-    name: row.name,
-    publicKey: row.public_key,
-    signCount: Number(row.sign_count),
-    transports: JSON.parse(row.transports) as string[],
-    deviceType: row.device_type,
-    backedUp: Boolean(row.backed_up),
-    createdAt: Number(row.created_at),
-    lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
-  };
-}
-
-function toRow(passkey: PasskeyRecord): PasskeyRow {
-  return {
-    id: passkey.id,
-    sub: passkey.sub,
-    credential_id: passkey.credentialId,
-    name: passkey.name,
-    public_key: passkey.publicKey,
-    sign_count: passkey.signCount,
-    transports: JSON.stringify(passkey.transports),
-    device_type: passkey.deviceType,
-    backed_up: passkey.backedUp,
-    created_at: passkey.createdAt,
-    last_used_at: passkey.lastUsedAt,
-  };
-}
+const passkeys = defineTable<PasskeyRecord>('passkeys', {
+  id: ['id', text()],
+  sub: ['sub', text()],
+  credentialId: ['credential_id', text()],
+  name: ['name', text()],
+  publicKey: ['public_key', text()],
+  signCount: ['sign_count', integer],
+  transports: ['transports', list()],
+  deviceType: ['device_type', text()],
+  backedUp: ['backed_up', boolean],
+  createdAt: ['created_at', timestamp],
+  lastUsedAt: ['last_used_at', nullable(timestamp)],
+});
 
 export const knexPasskeyRepository = onKnex<PasskeyRepository>({
   async insert(tx, passkey) {
     const inserted = (await tx('passkeys')
-      .insert(toRow(passkey))
+      .insert(passkeys.toRow(passkey))
       .onConflict('credential_id')
       .ignore()
       .returning('id')) as unknown[];
@@ -61,12 +30,12 @@ export const knexPasskeyRepository = onKnex<PasskeyRepository>({
   async listBySub(tx, sub) {
     const rows = (await tx('passkeys')
       .where({ sub })
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])) as PasskeyRow[];
-    return rows.map(fromRow);
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])) as Row[];
+    return rows.map(passkeys.fromRow);
   },
   async findByCredentialId(tx, credentialId) {
-    const row = (await tx('passkeys').where({ credential_id: credentialId }).first()) as PasskeyRow | undefined;
-    return row ? fromRow(row) : null;
+    const row = (await tx('passkeys').where({ credential_id: credentialId }).first()) as Row | undefined;
+    return row ? passkeys.fromRow(row) : null;
   },
   async recordUse(tx, id, use) {
     // WebAuthn §6.1.1: authenticators without a counter always send 0; one that has a counter must raise it.

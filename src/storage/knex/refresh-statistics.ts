@@ -28,7 +28,7 @@ export async function refreshStatistics(db: Knex, changed: Record<string, number
     'SELECT relname, reltuples FROM pg_class WHERE oid = ANY(?::regclass[])',
     [written.map(([table]) => table)],
   );
-  const reltuples = new Map(sizes.rows.map((row) => [row.relname, Number(row.reltuples)]));
+  const reltuples = new Map(sizes.rows.map((row) => [row.relname, row.reltuples]));
   const due = written
     .filter(([table, rows]) => {
       const tuples = reltuples.get(table) ?? -1;

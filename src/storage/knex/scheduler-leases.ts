@@ -1,17 +1,18 @@
 import type { SchedulerLeaseRepository } from '../repositories.js';
 import type { SchedulerLeaseRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface LeaseRow {
-  name: string;
-  owner: string | null;
-  expires_at: number | null;
-  last_tick_at: number;
-  last_started_at: number | null;
-  last_finished_at: number | null;
-  last_error: string | null;
-  updated_at: number;
-}
+const leases = defineTable<SchedulerLeaseRecord>('scheduler_leases', {
+  name: ['name', text()],
+  owner: ['owner', nullable(text())],
+  expiresAt: ['expires_at', nullable(timestamp)],
+  lastTickAt: ['last_tick_at', timestamp],
+  lastStartedAt: ['last_started_at', nullable(timestamp)],
+  lastFinishedAt: ['last_finished_at', nullable(timestamp)],
+  lastError: ['last_error', nullable(text())],
+  updatedAt: ['updated_at', timestamp],
+});
 
 /** One lease row per schedule (migrations/0005_jobs.js): the database mode's guard against running a tick twice. */
 export const knexSchedulerLeaseRepository = onKnex<SchedulerLeaseRepository>({
@@ -20,18 +21,18 @@ export const knexSchedulerLeaseRepository = onKnex<SchedulerLeaseRepository>({
       .insert({ name, owner: null, expires_at: null, last_tick_at: now, updated_at: now })
       .onConflict('name')
       .ignore();
-    const row = (await tx('scheduler_leases').where({ name }).first()) as LeaseRow;
-    return fromRow(row);
+    const row = (await tx('scheduler_leases').where({ name }).first()) as Row;
+    return leases.fromRow(row);
   },
 
   async find(tx, name) {
-    const row = (await tx('scheduler_leases').where({ name }).first()) as LeaseRow | undefined;
-    return row ? fromRow(row) : null;
+    const row = (await tx('scheduler_leases').where({ name }).first()) as Row | undefined;
+    return row ? leases.fromRow(row) : null;
   },
 
   async list(tx) {
-    const rows = (await tx('scheduler_leases').orderBy('name')) as LeaseRow[];
-    return rows.map(fromRow);
+    const rows = (await tx('scheduler_leases').orderBy('name')) as Row[];
+    return rows.map(leases.fromRow);
   },
 
   async claimTick(tx, { name, owner, tick, now, expiresAt }) {
@@ -56,16 +57,3 @@ export const knexSchedulerLeaseRepository = onKnex<SchedulerLeaseRepository>({
     return updated === 1;
   },
 });
-
-function fromRow(row: LeaseRow): SchedulerLeaseRecord {
-  return {
-    name: row.name,
-    owner: row.owner,
-    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
-    lastTickAt: Number(row.last_tick_at),
-    lastStartedAt: row.last_started_at === null ? null : Number(row.last_started_at),
-    lastFinishedAt: row.last_finished_at === null ? null : Number(row.last_finished_at),
-    lastError: row.last_error,
-    updatedAt: Number(row.updated_at),
-  };
-}

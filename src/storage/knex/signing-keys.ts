@@ -1,53 +1,34 @@
 import type { SigningKeyRepository } from '../repositories.js';
 import type { SigningKeyRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, integer, json, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface SigningKeyRow {
-  kid: string;
-  generation: number;
-  alg: SigningKeyRecord['alg'];
-  public_jwk: string;
-  private_key: string;
-  created_at: number;
-  retire_at: number | null;
-}
-
-function fromRow(row: SigningKeyRow): SigningKeyRecord {
-  return {
-    kid: row.kid,
-    generation: Number(row.generation),
-    alg: row.alg,
-    publicJwk: JSON.parse(row.public_jwk) as Record<string, unknown>,
-    privateKey: row.private_key,
-    createdAt: Number(row.created_at),
-    retireAt: row.retire_at === null ? null : Number(row.retire_at),
-  };
-}
+const keys = defineTable<SigningKeyRecord>('signing_keys', {
+  kid: ['kid', text()],
+  generation: ['generation', integer],
+  alg: ['alg', text()],
+  publicJwk: ['public_jwk', json()],
+  privateKey: ['private_key', text()],
+  createdAt: ['created_at', timestamp],
+  retireAt: ['retire_at', nullable(timestamp)],
+});
 
 export const knexSigningKeyRepository = onKnex<SigningKeyRepository>({
   async listLive(tx, now) {
-    const rows = (await tx<SigningKeyRow>('signing_keys')
+    const rows = (await tx('signing_keys')
       .where((q) => q.whereNull('retire_at').orWhere('retire_at', '>', now))
-      .orderBy('generation', 'desc')) as SigningKeyRow[];
-    return rows.map(fromRow);
+      .orderBy('generation', 'desc')) as Row[];
+    return rows.map(keys.fromRow);
   },
 
   async listAll(tx) {
-    const rows = (await tx<SigningKeyRow>('signing_keys').orderBy('generation', 'desc')) as SigningKeyRow[];
-    return rows.map(fromRow);
+    const rows = (await tx('signing_keys').orderBy('generation', 'desc')) as Row[];
+    return rows.map(keys.fromRow);
   },
 
   async insertIfGenerationFree(tx, key) {
     const inserted = await tx('signing_keys')
-      .insert({
-        kid: key.kid,
-        generation: key.generation,
-        alg: key.alg,
-        public_jwk: JSON.stringify(key.publicJwk),
-        private_key: key.privateKey,
-        created_at: key.createdAt,
-        retire_at: key.retireAt,
-      })
+      .insert(keys.toRow(key))
       .onConflict('generation')
       .ignore()
       .returning('kid');

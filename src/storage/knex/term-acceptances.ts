@@ -1,24 +1,22 @@
 import type { TermAcceptanceRepository } from '../repositories.js';
 import type { TermAcceptanceRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, text, timestamp, type Row } from './define-table.js';
 
-interface TermAcceptanceRow {
-  sub: string;
-  term_id: string;
-  version: string;
-  accepted_at: number;
-}
+const acceptances = defineTable<TermAcceptanceRecord>('term_acceptances', {
+  sub: ['sub', text()],
+  termId: ['term_id', text()],
+  version: ['version', text()],
+  acceptedAt: ['accepted_at', timestamp],
+});
 
 export const knexTermAcceptanceRepository = onKnex<TermAcceptanceRepository>({
-  async record(tx, acceptances) {
-    if (acceptances.length === 0) return;
-    const rows: TermAcceptanceRow[] = acceptances.map((a) => ({
-      sub: a.sub,
-      term_id: a.termId,
-      version: a.version,
-      accepted_at: a.acceptedAt,
-    }));
-    await tx('term_acceptances').insert(rows).onConflict(['sub', 'term_id', 'version']).ignore();
+  async record(tx, records) {
+    if (records.length === 0) return;
+    await tx('term_acceptances')
+      .insert(records.map(acceptances.toRow))
+      .onConflict(['sub', 'term_id', 'version'])
+      .ignore();
   },
   async countLive(tx, versions) {
     const live = tx('users').whereNull('deleted_at');
@@ -38,12 +36,7 @@ export const knexTermAcceptanceRepository = onKnex<TermAcceptanceRepository>({
   async listBySub(tx, sub) {
     const rows = (await tx('term_acceptances')
       .where({ sub })
-      .orderBy([{ column: 'accepted_at' }, { column: 'term_id' }, { column: 'version' }])) as TermAcceptanceRow[];
-    return rows.map((row): TermAcceptanceRecord => ({
-      sub: row.sub,
-      termId: row.term_id,
-      version: row.version,
-      acceptedAt: Number(row.accepted_at),
-    }));
+      .orderBy([{ column: 'accepted_at' }, { column: 'term_id' }, { column: 'version' }])) as Row[];
+    return rows.map(acceptances.fromRow);
   },
 });

@@ -1,74 +1,36 @@
 import type { TermRepository } from '../repositories.js';
-import type { TermContentRecord, TermRecord, TermVersionRecord } from '../../model/index.js';
+import type { TermRecord, TermVersionRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, json, tableOf, text, timestamp, type Row } from './define-table.js';
+import { termFields } from '../../model/term-fields.js';
 
-interface TermRow {
-  id: string;
-  required: boolean | number;
-  consent_mode: TermRecord['consentMode'];
-  version: string;
-  content: string;
-  created_at: number;
-  updated_at: number;
-}
+const terms = tableOf<TermRecord, typeof termFields>('terms', termFields);
 
-interface TermVersionRow {
-  term_id: string;
-  version: string;
-  content: string;
-  created_at: number;
-}
-
-function fromRow(row: TermRow): TermRecord {
-  return {
-    id: row.id,
-    required: Boolean(row.required),
-    consentMode: row.consent_mode,
-    version: row.version,
-    content: JSON.parse(row.content) as Record<string, TermContentRecord>,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
-
-function fromVersionRow(row: TermVersionRow): TermVersionRecord {
-  return {
-    termId: row.term_id,
-    version: row.version,
-    content: JSON.parse(row.content) as Record<string, TermContentRecord>,
-    createdAt: Number(row.created_at),
-  };
-}
+const termVersions = defineTable<TermVersionRecord>('term_versions', {
+  termId: ['term_id', text()],
+  version: ['version', text()],
+  content: ['content', json()],
+  createdAt: ['created_at', timestamp],
+});
 
 export const knexTermRepository = onKnex<TermRepository>({
   async findById(tx, id) {
-    const row = (await tx<TermRow>('terms').where({ id }).first()) as TermRow | undefined;
-    return row ? fromRow(row) : null;
+    const row = (await tx('terms').where({ id }).first()) as Row | undefined;
+    return row ? terms.fromRow(row) : null;
   },
 
   async listAll(tx) {
-    const rows = (await tx<TermRow>('terms').orderBy('id')) as TermRow[];
-    return rows.map(fromRow);
+    const rows = (await tx('terms').orderBy('id')) as Row[];
+    return rows.map(terms.fromRow);
   },
 
   async save(tx, term) {
-    const content = JSON.stringify(term.content);
     await tx('terms')
-      .insert({
-        id: term.id,
-        required: term.required,
-        consent_mode: term.consentMode,
-        version: term.version,
-        content,
-        created_at: term.createdAt,
-        updated_at: term.updatedAt,
-      })
+      .insert(terms.toRow(term))
       .onConflict('id')
       .merge(['required', 'consent_mode', 'version', 'content', 'updated_at']);
-    await tx('term_versions')
-      .insert({ term_id: term.id, version: term.version, content, created_at: term.updatedAt })
-      .onConflict(['term_id', 'version'])
-      .merge(['content']);
+    const version = { termId: term.id, version: term.version, content: term.content, createdAt: term.updatedAt };
+    await tx('term_versions').insert(termVersions.toRow(version)).onConflict(['term_id', 'version']).merge(['content']);
   },
 
   async delete(tx, id) {
@@ -76,9 +38,9 @@ export const knexTermRepository = onKnex<TermRepository>({
   },
 
   async listVersions(tx, termId) {
-    const rows = (await tx<TermVersionRow>('term_versions')
+    const rows = (await tx('term_versions')
       .where({ term_id: termId })
-      .orderBy([{ column: 'created_at' }, { column: 'version' }])) as TermVersionRow[];
-    return rows.map(fromVersionRow);
+      .orderBy([{ column: 'created_at' }, { column: 'version' }])) as Row[];
+    return rows.map(termVersions.fromRow);
   },
 });

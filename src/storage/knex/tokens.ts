@@ -3,122 +3,35 @@ import type { RefreshClaim, TokenRepository } from '../repositories.js';
 import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
-import { parseAmr } from './parse-amr.js';
+import { defineTable, list, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface GrantRow {
-  grant_id: string;
-  client_id: string;
-  sub: string;
-  scopes: string;
-  auth_time: number;
-  amr: string | null;
-  session_id: string | null;
-  revoked_at: number | null;
-  expires_at: number;
-  created_at: number;
-}
+const grants = defineTable<GrantRecord>('grants', {
+  grantId: ['grant_id', text()],
+  clientId: ['client_id', text()],
+  sub: ['sub', text()],
+  scopes: ['scopes', list()],
+  authTime: ['auth_time', timestamp],
+  amr: ['amr', list()],
+  sessionId: ['session_id', nullable(text())],
+  revokedAt: ['revoked_at', nullable(timestamp)],
+  expiresAt: ['expires_at', timestamp],
+  createdAt: ['created_at', timestamp],
+});
 
-interface RefreshTokenRow {
-  token_hash: string;
-  grant_id: string;
-  client_id: string;
-  sub: string;
-  scopes: string;
-  expires_at: number;
-  rotated_at: number | null;
-  revoked_at: number | null;
-  created_at: number;
-}
+const refreshTokens = defineTable<RefreshTokenRecord>('refresh_tokens', {
+  tokenHash: ['token_hash', text()],
+  grantId: ['grant_id', text()],
+  clientId: ['client_id', text()],
+  sub: ['sub', text()],
+  scopes: ['scopes', list()],
+  expiresAt: ['expires_at', timestamp],
+  rotatedAt: ['rotated_at', nullable(timestamp)],
+  revokedAt: ['revoked_at', nullable(timestamp)],
+  createdAt: ['created_at', timestamp],
+});
 
-const splitScopes = (scopes: string) => (scopes === '' ? [] : scopes.split(' '));
-const optionalNumber = (value: number | null) => (value === null ? null : Number(value));
-
-function grantFromRow(row: GrantRow): GrantRecord {
-  return {
-    grantId: row.grant_id,
-    clientId: row.client_id,
-    sub: row.sub,
-    scopes: splitScopes(row.scopes),
-    authTime: Number(row.auth_time),
-    amr: parseAmr(row.amr),
-    sessionId: row.session_id,
-    revokedAt: optionalNumber(row.revoked_at),
-    expiresAt: Number(row.expires_at),
-    createdAt: Number(row.created_at),
-  };
-}
-
-function refreshFromRow(row: RefreshTokenRow): RefreshTokenRecord {
-  return {
-    tokenHash: row.token_hash,
-    grantId: row.grant_id,
-    clientId: row.client_id,
-    sub: row.sub,
-    scopes: splitScopes(row.scopes),
-    expiresAt: Number(row.expires_at),
-    rotatedAt: optionalNumber(row.rotated_at),
-    revokedAt: optionalNumber(row.revoked_at),
-    createdAt: Number(row.created_at),
-  };
-}
-
-function refreshRow(token: RefreshTokenRecord): RefreshTokenRow {
-  return {
-    token_hash: token.tokenHash,
-    grant_id: token.grantId,
-    client_id: token.clientId,
-    sub: token.sub,
-    scopes: token.scopes.join(' '),
-    expires_at: token.expiresAt,
-    rotated_at: token.rotatedAt,
-    revoked_at: token.revokedAt,
-    created_at: token.createdAt,
-  };
-}
-
-const grantColumns = [
-  'grant_id',
-  'client_id',
-  'sub',
-  'scopes',
-  'auth_time',
-  'amr',
-  'session_id',
-  'revoked_at',
-  'expires_at',
-  'created_at',
-] as const;
-type PrefixedGrantRow = { [K in keyof GrantRow as `g_${K}`]: GrantRow[K] | null };
-
-function unprefixed(row: PrefixedGrantRow): GrantRow {
-  return Object.fromEntries(grantColumns.map((column) => [column, row[`g_${column}`]])) as unknown as GrantRow;
-}
-
-const refreshColumns = [
-  'token_hash',
-  'grant_id',
-  'client_id',
-  'sub',
-  'scopes',
-  'expires_at',
-  'rotated_at',
-  'revoked_at',
-  'created_at',
-] as const;
-
-type ClaimedRow = RefreshTokenRow & ClaimedGrantColumns & { cache_generation: number | string };
-
-/** The grant's own columns (grant_id, client_id and sub are the token's too). */
-const claimedGrantColumns = [
-  'scopes',
-  'auth_time',
-  'amr',
-  'session_id',
-  'revoked_at',
-  'expires_at',
-  'created_at',
-] as const;
-type ClaimedGrantColumns = { [K in (typeof claimedGrantColumns)[number] as `g_${K}`]: GrantRow[K] };
+/** The grant's own columns, read with a `g_` prefix beside a token (grant_id, client_id and sub are the token's too). */
+const claimedGrantColumns = grants.columns.filter((column) => !['grant_id', 'client_id', 'sub'].includes(column));
 
 /**
  * The claimed token, its grant and the cache generation in the claiming statement itself: SQLite's
@@ -127,7 +40,7 @@ type ClaimedGrantColumns = { [K in (typeof claimedGrantColumns)[number] as `g_${
  */
 function claimReturning(tx: Knex) {
   return [
-    ...refreshColumns,
+    ...refreshTokens.columns,
     ...claimedGrantColumns.map((column) =>
       tx.raw(`(SELECT ?? FROM grants WHERE grants.grant_id = refresh_tokens.grant_id) AS ??`, [column, `g_${column}`]),
     ),
@@ -152,18 +65,7 @@ async function revokeGrantsWhereOneOf(
 export const knexTokenRepository = onKnex<TokenRepository>({
   async insertGrant(tx, grant) {
     const inserted = await tx('grants')
-      .insert({
-        grant_id: grant.grantId,
-        client_id: grant.clientId,
-        sub: grant.sub,
-        scopes: grant.scopes.join(' '),
-        auth_time: grant.authTime,
-        amr: JSON.stringify(grant.amr),
-        session_id: grant.sessionId,
-        revoked_at: grant.revokedAt,
-        expires_at: grant.expiresAt,
-        created_at: grant.createdAt,
-      })
+      .insert(grants.toRow(grant))
       .onConflict('grant_id')
       .ignore()
       .returning('grant_id');
@@ -171,8 +73,8 @@ export const knexTokenRepository = onKnex<TokenRepository>({
   },
 
   async findGrant(tx, grantId) {
-    const row = (await tx<GrantRow>('grants').where({ grant_id: grantId }).first()) as GrantRow | undefined;
-    return row ? grantFromRow(row) : null;
+    const row = (await tx('grants').where({ grant_id: grantId }).first()) as Row | undefined;
+    return row ? grants.fromRow(row) : null;
   },
 
   async extendGrant(tx, grantId, expiresAt) {
@@ -206,13 +108,12 @@ export const knexTokenRepository = onKnex<TokenRepository>({
   },
 
   async insertRefreshToken(tx, token) {
-    await tx('refresh_tokens').insert(refreshRow(token));
+    await tx('refresh_tokens').insert(refreshTokens.toRow(token));
   },
 
   async findRefreshToken(tx, tokenHash) {
-    const row = (await tx<RefreshTokenRow>('refresh_tokens').where({ token_hash: tokenHash }).first()) as
-      RefreshTokenRow | undefined;
-    return row ? refreshFromRow(row) : null;
+    const row = (await tx('refresh_tokens').where({ token_hash: tokenHash }).first()) as Row | undefined;
+    return row ? refreshTokens.fromRow(row) : null;
   },
 
   async findRefreshTokensWithGrants(tx, tokenHashes) {
@@ -220,13 +121,10 @@ export const knexTokenRepository = onKnex<TokenRepository>({
     for (const list of oneOfLists(tx, tokenHashes)) {
       const rows = (await whereOneOf(tx, 'refresh_tokens', 'refresh_tokens.token_hash', list)
         .leftJoin('grants', 'grants.grant_id', 'refresh_tokens.grant_id')
-        .select(
-          'refresh_tokens.*',
-          ...grantColumns.map((column) => `grants.${column} as g_${column}`),
-        )) as (RefreshTokenRow & PrefixedGrantRow)[];
+        .select('refresh_tokens.*', ...grants.columns.map((column) => `grants.${column} as g_${column}`))) as Row[];
       for (const row of rows) {
-        const grant = row.g_grant_id === null ? null : grantFromRow(unprefixed(row));
-        found.set(row.token_hash, { token: refreshFromRow(row), grant });
+        const grant = row.g_grant_id === null ? null : grants.fromPrefixedRow(row, 'g_');
+        found.set(row.token_hash as string, { token: refreshTokens.fromRow(row), grant });
       }
     }
     return found;
@@ -250,29 +148,23 @@ export const knexTokenRepository = onKnex<TokenRepository>({
             .whereNull('revoked_at')
             .where('expires_at', '>', now)
             .update({ rotated_at: now, successor_hash: successor(db), successor_expires_at: successorExpiresAt })
-            .returning(claimReturning(db))) as ClaimedRow[],
+            .returning(claimReturning(db))) as Row[],
       );
     });
     // One statement is atomic by itself; several (clients mixed in one group) share a transaction, so a group fails or succeeds whole.
     const run = async (db: Knex) => {
-      const rows: ClaimedRow[] = [];
+      const rows: Row[] = [];
       for (const statement of statements) rows.push(...(await statement(db)));
       return rows;
     };
     const rows = statements.length > 1 ? await tx.transaction(run) : await run(tx);
     const claimed = new Map<string, { token: RefreshTokenRecord; grant: GrantRecord }>();
     for (const row of rows) {
-      const grant = grantFromRow({
-        ...row,
-        scopes: row.g_scopes,
-        auth_time: row.g_auth_time,
-        amr: row.g_amr,
-        session_id: row.g_session_id,
-        revoked_at: row.g_revoked_at,
-        expires_at: row.g_expires_at,
-        created_at: row.g_created_at,
-      });
-      claimed.set(row.token_hash, { token: refreshFromRow(row), grant });
+      const grant = grants.fromPrefixedRow(
+        { ...row, g_grant_id: row.grant_id, g_client_id: row.client_id, g_sub: row.sub },
+        'g_',
+      );
+      claimed.set(row.token_hash as string, { token: refreshTokens.fromRow(row), grant });
     }
     return { claimed, generation: rows.length === 0 ? null : Number(rows[0].cache_generation) };
   },

@@ -2,40 +2,23 @@ import type { TotpRepository } from '../repositories.js';
 import type { TotpCredentialRecord } from '../../model/index.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, integer, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface TotpRow {
-  sub: string;
-  secret: string;
-  confirmed_at: number | null;
-  last_used_step: number | null;
-  created_at: number;
-}
-
-const optionalNumber = (value: number | null) => (value === null ? null : Number(value));
-
-function fromRow(row: TotpRow): TotpCredentialRecord {
-  return {
-    sub: row.sub,
-    sealedSecret: row.secret,
-    confirmedAt: optionalNumber(row.confirmed_at),
-    lastUsedStep: optionalNumber(row.last_used_step),
-    createdAt: Number(row.created_at),
-  };
-}
+const totp = defineTable<TotpCredentialRecord>('totp_credentials', {
+  sub: ['sub', text()],
+  sealedSecret: ['secret', text()],
+  confirmedAt: ['confirmed_at', nullable(timestamp)],
+  lastUsedStep: ['last_used_step', nullable(integer)],
+  createdAt: ['created_at', timestamp],
+});
 
 export const knexTotpRepository = onKnex<TotpRepository>({
   async find(tx, sub) {
-    const row = (await tx('totp_credentials').where({ sub }).first()) as TotpRow | undefined;
-    return row ? fromRow(row) : null;
+    const row = (await tx('totp_credentials').where({ sub }).first()) as Row | undefined;
+    return row ? totp.fromRow(row) : null;
   },
   async savePending(tx, record) {
-    const row: TotpRow = {
-      sub: record.sub,
-      secret: record.sealedSecret,
-      confirmed_at: null,
-      last_used_step: null,
-      created_at: record.createdAt,
-    };
+    const row = totp.toRow({ ...record, confirmedAt: null, lastUsedStep: null });
     // The WHERE of the upsert keeps a confirmed TOTP out of reach: then no row is written or returned.
     const written = (await tx('totp_credentials')
       .insert(row)

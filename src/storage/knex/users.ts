@@ -1,30 +1,15 @@
 import type { Knex } from 'knex';
 import type { UserListQuery, UserRepository } from '../repositories.js';
-import type { ManagedBy, UserRecord } from '../../model/index.js';
+import type { UserRecord } from '../../model/index.js';
 import { escapeLike } from './escape-like.js';
 import { inBatches } from './in-batches.js';
 import { isPostgres } from './connect.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import { tableOf, type Row } from './define-table.js';
+import { userFields } from '../../model/user-fields.js';
 
-interface UserRow {
-  sub: string;
-  managed_by: ManagedBy;
-  email: string;
-  email_normalized: string;
-  role: UserRecord['role'];
-  email_verified: boolean | number;
-  email_verification_required: boolean | number;
-  password_hash: string | null;
-  second_factor_required: boolean | number;
-  name: string | null;
-  given_name: string | null;
-  family_name: string | null;
-  locale: string | null;
-  deleted_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
+const users = tableOf<UserRecord, typeof userFields>('users', userFields);
 
 type UserChanges = Partial<Omit<UserRecord, 'sub' | 'createdAt'>>;
 
@@ -39,68 +24,14 @@ export function normalizeEmail(email: string): string {
   return email.toLowerCase();
 }
 
-function fromRow(row: UserRow): UserRecord {
-  return {
-    sub: row.sub,
-    managedBy: row.managed_by,
-    email: row.email,
-    role: row.role,
-    emailVerified: Boolean(row.email_verified),
-    emailVerificationRequired: Boolean(row.email_verification_required),
-    passwordHash: row.password_hash,
-    secondFactorRequired: Boolean(row.second_factor_required),
-    name: row.name,
-    givenName: row.given_name,
-    familyName: row.family_name,
-    locale: row.locale,
-    deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
-
-function toRow(user: UserRecord): UserRow {
-  return {
-    sub: user.sub,
-    managed_by: user.managedBy,
-    email: user.email,
-    email_normalized: normalizeEmail(user.email),
-    role: user.role,
-    email_verified: user.emailVerified,
-    email_verification_required: user.emailVerificationRequired,
-    password_hash: user.passwordHash,
-    second_factor_required: user.secondFactorRequired,
-    name: user.name,
-    given_name: user.givenName,
-    family_name: user.familyName,
-    locale: user.locale,
-    deleted_at: user.deletedAt,
-    created_at: user.createdAt,
-    updated_at: user.updatedAt,
-  };
-}
-
-function toColumns(changes: UserChanges): Partial<UserRow> {
-  const columns: Partial<UserRow> = {};
-  if (changes.managedBy !== undefined) columns.managed_by = changes.managedBy;
-  if (changes.email !== undefined) {
-    columns.email = changes.email;
-    columns.email_normalized = normalizeEmail(changes.email);
-  }
-  if (changes.role !== undefined) columns.role = changes.role;
-  if (changes.emailVerified !== undefined) columns.email_verified = changes.emailVerified;
-  if (changes.emailVerificationRequired !== undefined)
-    columns.email_verification_required = changes.emailVerificationRequired;
-  if (changes.passwordHash !== undefined) columns.password_hash = changes.passwordHash;
-  if (changes.secondFactorRequired !== undefined) columns.second_factor_required = changes.secondFactorRequired;
-  if (changes.name !== undefined) columns.name = changes.name;
-  if (changes.givenName !== undefined) columns.given_name = changes.givenName;
-  if (changes.familyName !== undefined) columns.family_name = changes.familyName;
-  if (changes.locale !== undefined) columns.locale = changes.locale;
-  if (changes.deletedAt !== undefined) columns.deleted_at = changes.deletedAt;
-  if (changes.updatedAt !== undefined) columns.updated_at = changes.updatedAt;
+/** The columns of the changes, with the lower-cased e-mail that lookups compare beside the e-mail itself. */
+function toColumns(changes: UserChanges): Row {
+  const columns = users.toColumns(changes);
+  if (changes.email !== undefined) columns.email_normalized = normalizeEmail(changes.email);
   return columns;
 }
+
+const toRow = (user: UserRecord): Row => toColumns(user);
 
 function applyListFilters(builder: Knex.QueryBuilder, query: UserListQuery, postgres: boolean): void {
   if (!query.includeDeleted) builder.whereNull('deleted_at');
@@ -122,46 +53,46 @@ function applyListFilters(builder: Knex.QueryBuilder, query: UserListQuery, post
 
 export const knexUserRepository = onKnex<UserRepository>({
   async findBySub(tx, sub) {
-    const row = (await tx<UserRow>('users').where({ sub }).first()) as UserRow | undefined;
-    return row ? fromRow(row) : null;
+    const row = (await tx(users.name).where({ sub }).first()) as Row | undefined;
+    return row ? users.fromRow(row) : null;
   },
 
   async findLiveByEmail(tx, email) {
-    const row = (await tx<UserRow>('users')
+    const row = (await tx(users.name)
       .where({ email_normalized: normalizeEmail(email) })
       .whereNull('deleted_at')
-      .first()) as UserRow | undefined;
-    return row ? fromRow(row) : null;
+      .first()) as Row | undefined;
+    return row ? users.fromRow(row) : null;
   },
 
   async listByManager(tx, managedBy) {
-    const rows = (await tx<UserRow>('users').where({ managed_by: managedBy }).orderBy('sub')) as UserRow[];
-    return rows.map(fromRow);
+    const rows = (await tx(users.name).where({ managed_by: managedBy }).orderBy('sub')) as Row[];
+    return rows.map(users.fromRow);
   },
 
   async list(tx, query) {
     const offset = (query.page - 1) * query.pageSize;
-    const page = tx<UserRow>('users');
+    const page = tx(users.name);
     applyListFilters(page, query, isPostgres(tx));
     const rows = (await page
       .orderBy([{ column: 'email_normalized' }, { column: 'sub' }])
       .limit(query.pageSize)
-      .offset(offset)) as UserRow[];
+      .offset(offset)) as Row[];
     // A partly filled page is the last one: the total is known without a
     // second scan (a narrow search over 100,000 users then costs one scan).
     if (rows.length > 0 && rows.length < query.pageSize)
-      return { users: rows.map(fromRow), total: offset + rows.length };
-    const count = tx<UserRow>('users');
+      return { users: rows.map(users.fromRow), total: offset + rows.length };
+    const count = tx(users.name);
     applyListFilters(count, query, isPostgres(tx));
     const totals = await count.count<{ total: number | string }[]>({ total: '*' });
-    return { users: rows.map(fromRow), total: Number(totals[0].total) };
+    return { users: rows.map(users.fromRow), total: Number(totals[0].total) };
   },
 
   async findBySubs(tx, subs) {
     const found: UserRecord[] = [];
     for (const list of oneOfLists(tx, subs)) {
-      const rows = (await whereOneOf(tx, 'users', 'sub', list)) as UserRow[];
-      found.push(...rows.map(fromRow));
+      const rows = (await whereOneOf(tx, users.name, 'sub', list)) as Row[];
+      found.push(...rows.map(users.fromRow));
     }
     return found;
   },
@@ -169,33 +100,33 @@ export const knexUserRepository = onKnex<UserRepository>({
   async findLiveByEmails(tx, emails) {
     const found: UserRecord[] = [];
     for (const list of oneOfLists(tx, emails.map(normalizeEmail))) {
-      const rows = (await whereOneOf(tx, 'users', 'email_normalized', list).whereNull('deleted_at')) as UserRow[];
-      found.push(...rows.map(fromRow));
+      const rows = (await whereOneOf(tx, users.name, 'email_normalized', list).whereNull('deleted_at')) as Row[];
+      found.push(...rows.map(users.fromRow));
     }
     return found;
   },
 
   async insert(tx, user) {
-    await tx('users').insert(toRow(user));
+    await tx(users.name).insert(toRow(user));
   },
 
-  async insertMany(tx, users) {
-    for (const batch of inBatches(users, BATCH_SIZE)) await tx('users').insert(batch.map(toRow));
+  async insertMany(tx, records) {
+    for (const batch of inBatches(records, BATCH_SIZE)) await tx(users.name).insert(batch.map(toRow));
   },
 
   async update(tx, sub, changes) {
     const columns = toColumns(changes);
-    if (Object.keys(columns).length > 0) await tx('users').where({ sub }).update(columns);
+    if (Object.keys(columns).length > 0) await tx(users.name).where({ sub }).update(columns);
   },
 
   async updateMany(tx, subs, changes) {
     const columns = toColumns(changes);
     if (Object.keys(columns).length === 0) return;
-    for (const list of oneOfLists(tx, subs)) await whereOneOf(tx, 'users', 'sub', list).update(columns);
+    for (const list of oneOfLists(tx, subs)) await whereOneOf(tx, users.name, 'sub', list).update(columns);
   },
 
   async eraseDeleted(tx, { before, limit, now }) {
-    const rows = (await tx('users')
+    const rows = (await tx(users.name)
       .select('sub')
       .where({ managed_by: 'database' })
       .where('deleted_at', '<', before)
@@ -210,7 +141,7 @@ export const knexUserRepository = onKnex<UserRepository>({
       .ignore();
     let erased = 0;
     for (const list of oneOfLists(tx, subs))
-      erased += Number(await whereOneOf(tx, 'users', 'sub', list).whereNotNull('deleted_at').delete());
+      erased += await whereOneOf(tx, users.name, 'sub', list).whereNotNull('deleted_at').delete();
     return erased;
   },
 

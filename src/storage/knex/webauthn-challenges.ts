@@ -1,40 +1,26 @@
 import type { WebAuthnChallengeRepository } from '../repositories.js';
-import type { WebAuthnCeremony, WebAuthnChallengeRecord } from '../../model/index.js';
+import type { WebAuthnChallengeRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { defineTable, nullable, text, timestamp, type Row } from './define-table.js';
 
-interface ChallengeRow {
-  challenge: string;
-  purpose: WebAuthnCeremony;
-  sub: string | null;
-  session_id: string | null;
-  expires_at: number;
-  created_at: number;
-}
+const challenges = defineTable<WebAuthnChallengeRecord>('webauthn_challenges', {
+  challenge: ['challenge', text()],
+  purpose: ['purpose', text()],
+  sub: ['sub', nullable(text())],
+  sessionId: ['session_id', nullable(text())],
+  expiresAt: ['expires_at', timestamp],
+  createdAt: ['created_at', timestamp],
+});
 
 export const knexWebAuthnChallengeRepository = onKnex<WebAuthnChallengeRepository>({
   async insert(tx, record) {
-    const row: ChallengeRow = {
-      challenge: record.challenge,
-      purpose: record.purpose,
-      sub: record.sub,
-      session_id: record.sessionId,
-      expires_at: record.expiresAt,
-      created_at: record.createdAt,
-    };
-    await tx('webauthn_challenges').insert(row);
+    await tx('webauthn_challenges').insert(challenges.toRow(record));
   },
   async consume(tx, challenge) {
-    const row = (await tx('webauthn_challenges').where({ challenge }).first()) as ChallengeRow | undefined;
+    const row = (await tx('webauthn_challenges').where({ challenge }).first()) as Row | undefined;
     if (!row) return null;
     // The delete is the single-use guarantee: of concurrent deletes of one row, one removes it; the others took nothing.
     if ((await tx('webauthn_challenges').where({ challenge }).delete()) !== 1) return null;
-    return {
-      challenge: row.challenge,
-      purpose: row.purpose,
-      sub: row.sub,
-      sessionId: row.session_id,
-      expiresAt: Number(row.expires_at),
-      createdAt: Number(row.created_at),
-    };
+    return challenges.fromRow(row);
   },
 });

@@ -7,9 +7,14 @@ export class SafeHtml {
 
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
+/** Array.isArray does not narrow a readonly array type; this does. */
+function isList(value: HtmlValue): value is readonly HtmlValue[] {
+  return Array.isArray(value);
+}
+
 function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
+  if (isList(value)) return value.map(render).join('');
   if (value === null || value === undefined || value === false || value === true) return '';
   return escapeHtml(String(value));
 }

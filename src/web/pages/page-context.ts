@@ -73,7 +73,7 @@ export function pageHref(
 
 /** The content of a term in a locale: the locale, its language, the default locale, else the first written. */
 export function termContent(
-  content: Readonly<Record<string, TermContent>>,
+  content: Readonly<Partial<Record<string, TermContent>>>,
   locale: string,
   defaultLocale: string,
 ): TermContent | null {
@@ -90,8 +90,8 @@ function termLinks(config: Config, locale: string): TermLink[] {
 
 /** Versioned by the colour, so a browser never keeps the stylesheet of another one. */
 function themeHref(primaryColor: string | null): string | null {
-  if (!accentPalette(primaryColor)) return null;
-  const version = createHash('sha256').update(primaryColor!).digest('hex').slice(0, 12);
+  if (primaryColor === null || !accentPalette(primaryColor)) return null;
+  const version = createHash('sha256').update(primaryColor).digest('hex').slice(0, 12);
   return `/ui/theme.css?v=${version}`;
 }
 

@@ -68,7 +68,7 @@ export function renderRegisterPage(context: PageContext, page: RegisterPage): { 
 
 /** The notice of the page's locale, else of its language, else of the default locale. */
 function signupNotice(context: PageContext): SafeHtml | null {
-  const notices = context.config.registration.signupNotice;
+  const notices: Partial<Record<string, string>> = context.config.registration.signupNotice;
   const language = context.locale.split('-')[0];
   const source = notices[context.locale] ?? notices[language] ?? notices[context.config.i18n.defaultLocale];
   return source ? sanitizeNotice(source) : null;

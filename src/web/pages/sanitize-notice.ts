@@ -53,8 +53,9 @@ export function sanitizeNotice(source: string): SafeHtml {
 }
 
 function openLink(attributes: string): string {
-  const found = hrefPattern.exec(attributes);
-  const raw = found ? (found[1] ?? found[2] ?? found[3]).replace(/&amp;/g, '&') : null;
+  // One of the three alternatives matched: the other groups are undefined.
+  const found: (string | undefined)[] | null = hrefPattern.exec(attributes);
+  const raw = found ? (found[1] ?? found[2] ?? found[3] ?? '').replace(/&amp;/g, '&') : null;
   const href = raw === null ? null : safeHref(raw, { allowMailto: true });
   return href === null ? '<a>' : `<a href="${escapeHtml(href)}">`;
 }

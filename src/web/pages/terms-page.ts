@@ -83,7 +83,7 @@ function termBoxes(context: PageContext, terms: TermRecord[], required: boolean)
 
 function implicitNotice(context: PageContext, terms: TermRecord[]): SafeHtml | '' {
   if (terms.length === 0) return '';
-  const notices = context.config.registration.signupNotice;
+  const notices: Partial<Record<string, string>> = context.config.registration.signupNotice;
   const source =
     notices[context.locale] ?? notices[context.locale.split('-')[0]] ?? notices[context.config.i18n.defaultLocale];
   if (source)

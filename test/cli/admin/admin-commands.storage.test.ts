@@ -362,7 +362,7 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
         stdin: Readable.from([]),
       });
       expect(code).toBe(0);
-      for (const line of output.stdout) expect([...line].length).toBeLessThanOrEqual(columns);
+      for (const line of output.stdout) expect(Array.from(line).length).toBeLessThanOrEqual(columns);
       if (columns === 60) expect(output.stdout[1]).toContain('…');
     }
   });

@@ -122,13 +122,14 @@ describe('bin/idp admin against bin/idp serve', () => {
       buffer: false,
       reject: false,
     });
-    serve.stdout?.on('data', (chunk) => (serveLog += chunk));
-    serve.stderr?.on('data', (chunk) => (serveLog += chunk));
+    serve.stdout?.on('data', (chunk: Buffer) => (serveLog += chunk.toString()));
+    serve.stderr?.on('data', (chunk: Buffer) => (serveLog += chunk.toString()));
     await waitForHealth(url, serve, () => serveLog);
   }, 60_000);
 
   afterAll(async () => {
-    if (serve && serve.exitCode === null) {
+    // Undefined when the set-up failed before starting it.
+    if ((serve as ResultPromise | undefined) !== undefined && serve.exitCode === null) {
       serve.kill('SIGTERM');
       await serve;
     }

@@ -137,7 +137,9 @@ describe('idp admin events list', () => {
     stop.abort();
     expect(await following).toBe(0);
     expect(output.stdout).toEqual([
-      expect.stringMatching(/^\S+ \S+  config\.applied  config  -  -  -  \{"created":2,"updated":0,"deleted":1\}$/),
+      expect.stringMatching(
+        /^\S+ \S+ {2}config\.applied {2}config {2}- {2}- {2}- {2}\{"created":2,"updated":0,"deleted":1\}$/,
+      ),
     ]);
   });
 });

@@ -22,7 +22,7 @@ const rows: Row[] = [
 ];
 
 const outputOf = (columns: number) => ({ ...createCapturedOutput(), columns });
-const widest = (lines: string[]) => Math.max(...lines.map((line) => [...line].length));
+const widest = (lines: string[]) => Math.max(...lines.map((line) => Array.from(line).length));
 
 describe('renderTable', () => {
   it('prints a header and aligned rows at natural width when the terminal is wide', () => {

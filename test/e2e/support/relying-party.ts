@@ -47,6 +47,7 @@ export class RelyingParty {
   async discover(issuer: string): Promise<oidc.Configuration> {
     const auth = this.options.clientSecret === null ? oidc.None() : oidc.ClientSecretBasic(this.options.clientSecret);
     this.configuration = await oidc.discovery(new URL(issuer), this.options.clientId, this.options.metadata, auth, {
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the test servers speak plain HTTP on 127.0.0.1
       execute: [oidc.allowInsecureRequests],
     });
     return this.configuration;

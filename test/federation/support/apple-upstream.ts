@@ -52,7 +52,7 @@ export async function startAppleUpstream(options: {
   const server = await listen(async (req, res, requestUrl, body) => {
     const path = requestUrl.pathname;
     if (path === '/.well-known/openid-configuration') {
-      return json(res, 200, {
+      json(res, 200, {
         issuer: url,
         authorization_endpoint: `${url}/auth/authorize`,
         token_endpoint: `${url}/auth/token`,
@@ -63,13 +63,19 @@ export async function startAppleUpstream(options: {
         id_token_signing_alg_values_supported: ['RS256'],
         scopes_supported: ['openid', 'email', 'name'],
       });
+      return;
     }
-    if (path === '/auth/keys')
-      return json(res, 200, { keys: [{ ...(await exportJWK(signingKey.publicKey)), kid, use: 'sig', alg: 'RS256' }] });
+    if (path === '/auth/keys') {
+      json(res, 200, { keys: [{ ...(await exportJWK(signingKey.publicKey)), kid, use: 'sig', alg: 'RS256' }] });
+      return;
+    }
     if (req.method === 'GET' && path === '/auth/authorize') {
       const q = requestUrl.searchParams;
       authorizationRequests.push(q);
-      if (q.get('client_id') !== options.servicesId) return json(res, 400, { error: 'invalid_client' });
+      if (q.get('client_id') !== options.servicesId) {
+        json(res, 400, { error: 'invalid_client' });
+        return;
+      }
       const code = randomToken();
       const redirectUri = q.get('redirect_uri') ?? '';
       codes.set(code, { account: current, redirectUri, challenge: q.get('code_challenge'), nonce: q.get('nonce') });
@@ -96,8 +102,10 @@ export async function startAppleUpstream(options: {
     if (req.method === 'POST' && path === '/auth/token') {
       if (misbehave(res, behaviour.token)) return;
       const form = new URLSearchParams(body);
-      if (!(await clientSecretIsValid(form.get('client_secret'), form.get('client_id'))))
-        return json(res, 400, { error: 'invalid_client' });
+      if (!(await clientSecretIsValid(form.get('client_secret'), form.get('client_id')))) {
+        json(res, 400, { error: 'invalid_client' });
+        return;
+      }
       const code = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
       if (
@@ -105,7 +113,8 @@ export async function startAppleUpstream(options: {
         code.redirectUri !== form.get('redirect_uri') ||
         !pkceMatches(form.get('code_verifier'), code.challenge)
       ) {
-        return json(res, 400, { error: 'invalid_grant' });
+        json(res, 400, { error: 'invalid_grant' });
+        return;
       }
       const tamper = behaviour.tamper;
       behaviour.tamper = {};
@@ -124,13 +133,14 @@ export async function startAppleUpstream(options: {
         .setIssuedAt(now)
         .setExpirationTime(now + (tamper.expiresIn ?? 600))
         .sign(tamper.foreignKey ? foreignKey.privateKey : signingKey.privateKey);
-      return json(res, 200, {
+      json(res, 200, {
         access_token: randomToken(),
         token_type: 'Bearer',
         expires_in: 3600,
         refresh_token: randomToken(),
         ...(tamper.omit ? {} : { id_token: idToken }),
       });
+      return;
     }
     json(res, 404, { error: 'not_found' });
   });

@@ -37,7 +37,10 @@ export async function startGithubUpstream(options: {
       authorizationRequests.push(url.searchParams);
       const redirect = new URL(url.searchParams.get('redirect_uri') ?? '');
       const state = url.searchParams.get('state');
-      if (url.searchParams.get('client_id') !== options.clientId) return json(res, 404, { message: 'unknown client' });
+      if (url.searchParams.get('client_id') !== options.clientId) {
+        json(res, 404, { message: 'unknown client' });
+        return;
+      }
       if (behaviour.authorize === 'deny') {
         redirect.searchParams.set('error', 'access_denied');
         redirect.searchParams.set('error_description', 'The user has denied your application access.');
@@ -69,29 +72,39 @@ export async function startGithubUpstream(options: {
         ? { access_token: `gho_${randomToken()}`, token_type: 'bearer', scope: 'read:user,user:email' }
         : { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' };
       if (ok) tokens.set(answer.access_token, code.account);
-      if (req.headers.accept?.includes('application/json')) return json(res, 200, answer);
+      if (req.headers.accept?.includes('application/json')) {
+        json(res, 200, answer);
+        return;
+      }
       res
         .writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' })
         .end(new URLSearchParams(answer).toString());
       return;
     }
     if (req.method === 'GET' && (url.pathname === '/user' || url.pathname === '/user/emails')) {
-      if (!req.headers['user-agent'])
-        return json(res, 403, {
+      if (!req.headers['user-agent']) {
+        json(res, 403, {
           message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header',
         });
+        return;
+      }
       const account = tokens.get((req.headers.authorization ?? '').replace(/^(Bearer|token) /, ''));
-      if (!account) return json(res, 401, { message: 'Bad credentials' });
+      if (!account) {
+        json(res, 401, { message: 'Bad credentials' });
+        return;
+      }
       if (url.pathname === '/user') {
         if (misbehave(res, behaviour.user)) return;
-        return json(res, 200, { login: account.login, id: account.id, email: account.email, name: null });
+        json(res, 200, { login: account.login, id: account.id, email: account.email, name: null });
+        return;
       }
       if (misbehave(res, behaviour.emails)) return;
-      return json(
+      json(
         res,
         200,
         account.emails.map((e) => ({ ...e, visibility: e.primary ? 'private' : null })),
       );
+      return;
     }
     json(res, 404, { message: 'Not Found' });
   });

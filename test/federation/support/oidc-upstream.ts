@@ -83,8 +83,8 @@ export async function startOidcUpstream(options: {
         { login: { accountId: current }, consent: { grantId } },
         { mergeWithLastSubmission: false },
       );
-    })().catch((error: Error) => {
-      res.writeHead(500).end(error.message);
+    })().catch((error: unknown) => {
+      res.writeHead(500).end((error as Error).message);
     });
   });
 

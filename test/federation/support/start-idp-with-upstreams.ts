@@ -21,7 +21,7 @@ export async function startIdpWithUpstreams(
   const url = `http://127.0.0.1:${port}`;
   const database = await createTestDatabase(kind);
   const config = testConfig({
-    server: { baseUrl: url, host: '127.0.0.1', port, trustProxy: false },
+    server: { baseUrl: url, baseUrlDerived: false, host: '127.0.0.1', port, trustProxy: false },
     database: database.config,
     logging: { level: (process.env.IDP_TEST_LOG_LEVEL ?? 'silent') as Config['logging']['level'], format: 'json' },
     ...(await overrides(url)),

@@ -12,9 +12,9 @@ export async function listen(
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      Promise.resolve(handler(req, res, url, body)).catch((error: Error) => {
+      Promise.resolve(handler(req, res, url, body)).catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end(error.message);
+        res.end((error as Error).message);
       });
     });
   });

@@ -45,11 +45,11 @@ describe('identify', () => {
       `/login ← ${backAfterNow}`,
     ],
   ])('%s → %s', async (_, identity, request, expected) => {
-    expect(summary(await identify({ identity, request }, signInDeps()))).toBe(expected);
+    expect(summary(identify({ identity, request }, signInDeps()))).toBe(expected);
   });
 
   it('passes the login_hint on to /login', async () => {
-    const result = await identify(
+    const result = identify(
       { identity: null, request: pending({ params: { client_id: 'web', login_hint: 'alice@example.com' } }) },
       signInDeps(),
     );
@@ -60,7 +60,7 @@ describe('identify', () => {
 
   it('lets a new sign-in through the API pass: it has no request to check', async () => {
     const identity = newIdentity();
-    expect(await identify({ identity, request: null }, signInDeps())).toEqual({
+    expect(identify({ identity, request: null }, signInDeps())).toEqual({
       kind: 'continue',
       state: { identity, request: null },
     });

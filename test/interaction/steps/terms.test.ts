@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { terms } from '../../../src/interaction/steps/terms.js';
 import type { PendingAuthorization } from '../../../src/interaction/sign-in-state.js';
 import type { OutstandingTerms } from '../../../src/accounts/user-terms.js';
-import type { TermConfig } from '../../../src/config/types.js';
+import type { TermRecord } from '../../../src/model/index.js';
 import { newIdentity, pending, session, signInDeps, summary } from '../sign-in-fixtures.js';
 
-const term = (id: string, required: boolean, consentMode: 'explicit' | 'implicit'): TermConfig => ({
+const term = (id: string, required: boolean, consentMode: 'explicit' | 'implicit'): TermRecord => ({
   id,
   required,
   consentMode,
   version: '2',
   content: { en: { title: id, type: 'link', content: 'https://example.com/' + id } },
+  createdAt: 0,
+  updatedAt: 0,
 });
 const none: OutstandingTerms = { required: [], optional: [], implicit: [] };
 const toTerms = '/terms ← /oauth2/authorize?client_id=web';

@@ -97,11 +97,11 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     });
     await applyConfig(t.storage, config);
     deps = createAuthorizeDeps({
-      db: t.db,
+      db: t.tx,
       clients: knexClientRepository,
       codes: knexAuthorizationCodeRepository,
       signIn: createSignInDeps({
-        db: t.db,
+        db: t.tx,
         consents: knexConsentRepository,
         factors: noRegisteredFactors,
         terms: createUserTerms({ storage: t.storage, events: createEventLog({ storage: t.storage, clock }), clock }),
@@ -211,7 +211,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     if (done.kind !== 'client_response') throw new Error(JSON.stringify(done));
     expect(Object.keys(done.params)).toEqual(['code', 'state', 'iss']);
     expect(done.params).toMatchObject({ state: 'st', iss: issuer });
-    const stored = await knexAuthorizationCodeRepository.consume(t.db, hashOpaqueToken(done.params.code), clock.now());
+    const stored = await knexAuthorizationCodeRepository.consume(t.tx, hashOpaqueToken(done.params.code), clock.now());
     expect(stored?.record).toMatchObject({
       clientId: 'web',
       sub: 'alice',

@@ -8,6 +8,7 @@ import type { AuthorizationCodeRecord } from '../../../src/model/index.js';
 import type { DatabaseKind } from '../../support/databases.js';
 import { startIdp, type RunningIdp } from '../../e2e/support/start-idp.js';
 
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- the test servers speak plain HTTP on 127.0.0.1
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 export interface Provider {
@@ -85,7 +86,7 @@ export async function issueCode(
     createdAt: now,
     ...record,
   };
-  await knexAuthorizationCodeRepository.insert(provider.idp.database.db, full);
+  await knexAuthorizationCodeRepository.insert(provider.idp.database.tx, full);
   return { code, verifier, nonce, record: full };
 }
 

@@ -20,7 +20,7 @@ import { describeUpstreamStates } from './upstream-states.js';
 import { describeSettings } from './settings.js';
 import { describeBackgroundJobs } from './background-jobs.js';
 import { describeSchedulerLeases } from './scheduler-leases.js';
-import { describeExpiredRows } from './expired-rows.js';
+import { describeGarbage } from './garbage.js';
 import { describeSigningKeys } from './signing-keys.js';
 import { describeTokens } from './tokens.js';
 import { describeCacheGeneration } from './cache-generation.js';
@@ -52,7 +52,7 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   settings: describeSettings,
   backgroundJobs: describeBackgroundJobs,
   schedulerLeases: describeSchedulerLeases,
-  expiredRows: describeExpiredRows,
+  garbage: describeGarbage,
   signingKeys: describeSigningKeys,
   tokens: describeTokens,
   cacheGeneration: describeCacheGeneration,

@@ -47,11 +47,11 @@ async function listTables(db: Knex): Promise<string[]> {
   const names =
     db.client.config.client === 'pg'
       ? (
-          (await db.raw(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`)) as {
-            rows: { name: string }[];
-          }
+          await db.raw<{ rows: { name: string }[] }>(
+            `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`,
+          )
         ).rows
-      : ((await db.raw(`SELECT name FROM sqlite_master WHERE type = 'table'`)) as { name: string }[]);
+      : await db.raw<{ name: string }[]>(`SELECT name FROM sqlite_master WHERE type = 'table'`);
   // cache_generation is one fixed row (migrations/0017), not data to empty.
   return names
     .map((row) => row.name)

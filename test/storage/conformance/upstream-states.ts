@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Tx, UpstreamStateRepository } from '../../../src/storage/repositories.js';
 import type { UpstreamStateRecord } from '../../../src/model/index.js';
 import { racers, withStorages, type Subject } from './subject.js';
+import { onlyExpired } from './garbage.js';
 
 function state(stateHash: string, overrides: Partial<UpstreamStateRecord> = {}): UpstreamStateRecord {
   return {
@@ -57,14 +58,7 @@ export function describeUpstreamStates(s: Subject): void {
   it('is removed by the cleanup once expired', async () => {
     await states.insert(db, state('old', { expiresAt: 100 }));
     await states.insert(db, state('fresh', { expiresAt: 10_000_000 }));
-    expect(
-      await s.repositories.expiredRows.deleteBatch(db, {
-        table: 'upstream_states',
-        column: 'expires_at',
-        before: 200,
-        limit: 10,
-      }),
-    ).toBe(1);
+    expect((await s.repositories.garbage.collect(db, 200, onlyExpired)).upstream_states).toBe(1);
     expect(await states.consume(db, key('old'), 300)).toBeNull();
     expect(await states.consume(db, key('fresh'), 300)).not.toBeNull();
   });

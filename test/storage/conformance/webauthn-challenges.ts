@@ -2,6 +2,7 @@ import { beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Tx, WebAuthnChallengeRepository } from '../../../src/storage/repositories.js';
 import type { WebAuthnChallengeRecord } from '../../../src/model/index.js';
 import { cleanTables, racers, withStorages, type Subject } from './subject.js';
+import { onlyExpired } from './garbage.js';
 
 function challenge(value: string, overrides: Partial<WebAuthnChallengeRecord> = {}): WebAuthnChallengeRecord {
   return {
@@ -48,14 +49,7 @@ export function describeWebAuthnChallenges(s: Subject): void {
   it('leaves expired challenges to the cleanup of expires_at', async () => {
     await challenges.insert(db, challenge('old', { expiresAt: 100 }));
     await challenges.insert(db, challenge('fresh', { expiresAt: 900 }));
-    expect(
-      await s.repositories.expiredRows.deleteBatch(db, {
-        table: 'webauthn_challenges',
-        column: 'expires_at',
-        before: 500,
-        limit: 10,
-      }),
-    ).toBe(1);
+    expect((await s.repositories.garbage.collect(db, 500, onlyExpired)).webauthn_challenges).toBe(1);
     expect(await challenges.consume(db, 'old')).toBeNull();
     expect(await challenges.consume(db, 'fresh')).not.toBeNull();
   });

@@ -32,7 +32,7 @@ export async function callApi(method, path, body) {
   }
   const text = await response.text();
   /** @type {any} */
-  let parsed = null;
+  let parsed;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {

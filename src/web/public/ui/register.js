@@ -1,6 +1,6 @@
 // @ts-check
 import { byId, callApi, format, pageData, safeReturnTo } from './api.js';
-import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
+import { enhanceForm, errorMessage, setBusy } from './form.js';
 
 /**
  * Registration (src/web/pages/register-page.ts): POST /api/auth/register

@@ -1,0 +1,30 @@
+/** What the cleanup job deletes, and when (src/scheduler/cleanup). */
+import type { Tx } from './tx.js';
+
+/** How long rows outlive their use, in milliseconds, from the config (cleanup, scheduler, security, account_deletion). */
+export interface GarbagePolicy {
+  /** Rows per delete statement (cleanup.batch_size): short statements never hold a long lock against sign-ins. */
+  batchSize: number;
+  /** A database-managed user soft-deleted longer ago is erased (account_deletion.grace_period_days). */
+  erasureGraceMs: number;
+  /** A session unused for longer is refused even before it expires (security.session_idle_ttl_seconds). */
+  sessionIdleMs: number;
+  /** A login rate-limit window that ended longer ago limits no one (security.login_rate_limit.window_seconds). */
+  rateLimitWindowMs: number;
+  /** Succeeded and failed background jobs are kept this long (scheduler.background_retention_ms). */
+  jobRetentionMs: number;
+  /** Audit events are kept this long (cleanup.events_retention_days). */
+  eventRetentionMs: number;
+}
+
+export interface GarbageCollector {
+  /**
+   * Deletes every row that has outlived its use at `now` under `policy`, in
+   * batches of `policy.batchSize`, table by table, and resolves with how
+   * many rows went per kind (users_erased, sessions, sessions_idle,
+   * login_rate_limits, refresh_tokens, revoked_access_tokens, grants,
+   * webauthn_challenges, authorization_codes, link_tokens, upstream_states,
+   * background_jobs, events).
+   */
+  collect(tx: Tx, now: number, policy: GarbagePolicy): Promise<Record<string, number>>;
+}

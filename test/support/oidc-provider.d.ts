@@ -1,0 +1,2 @@
+// oidc-provider ships no type declarations: the test upstreams (test/federation/support) use it untyped.
+declare module 'oidc-provider';
