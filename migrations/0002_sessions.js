@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Browser sessions and login rate-limit counters. Both live in the database
- * so that several instances behind a load balancer share them (DESIGN.md 9).
+ * so that several instances behind a load balancer share them (docs/architecture.md, "Several instances").
  *
  * @param {import('knex').Knex} knex
  */

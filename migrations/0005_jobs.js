@@ -11,7 +11,7 @@ export async function up(knex) {
     t.string('id', 36).primary();
     t.string('kind', 100).notNullable();
     t.text('payload').notNullable();
-    // pending → running → succeeded | failed (SPEC 3.2); succeeded and failed are terminal.
+    // pending → running → succeeded | failed (docs/scheduler.md); succeeded and failed are terminal.
     t.string('state', 16).notNullable();
     t.integer('attempts').notNullable().defaultTo(0);
     t.integer('max_attempts').notNullable();

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The profile of a user (DESIGN.md 11: name, given_name, family_name,
+ * The profile of a user (docs/http-api.md, "Your own account": name, given_name, family_name,
  * locale; OIDC Core §5.1 claims of the profile scope), the subs of erased
  * users, and authorization codes indexed by user. The profile columns
  * are nullable: a user without a name has none, and the claims are left out.

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Second factors (DESIGN.md 11): a user's authenticator app (TOTP), its
+ * Second factors (docs/http-api.md, "Second factors"): a user's authenticator app (TOTP), its
  * recovery codes, passkeys (WebAuthn credentials) and the WebAuthn
  * challenges of ceremonies in progress, kept here so that any instance can
  * finish a ceremony another began. Every factor row follows its user.

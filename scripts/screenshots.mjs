@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Screenshots of every built-in page (UI.md "How to check a page"): at
+ * Screenshots of every built-in page (docs/ui.md, "How to check a page"): at
  * 360 × 740 and 1280 × 800, light and dark, English and German, written to
  * screenshots/ (git-ignored) for a person to open and look at.
  *

@@ -1,5 +1,5 @@
 /**
- * The JSON API's one error type (DESIGN.md 6, SPEC.md 2.4 and 7). Services
+ * The JSON API's one error type (docs/http-api.md, "Conventions", "Admin API"). Services
  * throw it with the status, the machine-readable code and the exact
  * human-readable message; src/http renders it as `{ code, message }` (plus
  * `details` for validation errors). Protocol endpoints use OAuthError instead.
@@ -21,7 +21,7 @@ export class ApiError extends Error {
   }
 }
 
-// SPEC.md 5 and 7: the exact messages of the admin operations.
+// The exact messages of the admin operations (docs/http-api.md, "Admin API").
 export const unauthorized = () =>
   new ApiError(401, 'UNAUTHORIZED', 'Authentication is required to access this resource.');
 export const forbidden = () => new ApiError(403, 'FORBIDDEN', 'You do not have permission to access this resource.');

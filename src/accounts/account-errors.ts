@@ -1,6 +1,6 @@
 import { ApiError } from '../api-error.js';
 
-/** The errors of the self-service account routes (DESIGN.md 11), with the messages people read. */
+/** The errors of the self-service account routes (docs/http-api.md, "Self-service accounts"), with the messages people read. */
 export const registrationDisabled = () =>
   new ApiError(403, 'REGISTRATION_DISABLED', 'Self-registration is not enabled on this server.');
 export const emailNotAllowed = () =>

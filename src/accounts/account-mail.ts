@@ -15,7 +15,7 @@ const linkPaths: Readonly<Record<MailTemplate, string>> = {
  * when it was asked for, so that a request answers the same for every
  * address (no enumeration) and a mail never goes out for an account that
  * changed meanwhile. Only database-managed users: a config user's e-mail
- * state and password come from git (DESIGN.md 11), so neither a
+ * state and password come from git (docs/http-api.md, "Self-service accounts"), so neither a
  * verification nor a reset link could change them.
  */
 const eligible: Readonly<Record<MailTemplate, (user: UserRecord) => boolean>> = {

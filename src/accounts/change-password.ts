@@ -25,7 +25,7 @@ export interface PasswordChangeInput {
 }
 
 /**
- * A signed-in user setting a new password (DESIGN.md 11), as steps:
+ * A signed-in user setting a new password (docs/http-api.md, "Your own account"), as steps:
  * config-managed users' passwords come from the file (403
  * USER_NOT_EDITABLE) → a user who has a password names it (400 when
  * absent) → the new one is long enough (400 PASSWORD_TOO_SHORT) → the

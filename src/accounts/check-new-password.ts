@@ -4,7 +4,7 @@ import type { AuthConfig } from '../config/types.js';
 /**
  * A password a user is about to set is at least auth.password_min_length
  * characters long (Unicode code points, so an emoji counts once), else 400
- * PASSWORD_TOO_SHORT (DESIGN.md 11). The upper bound (256, SPEC.md 8) is the
+ * PASSWORD_TOO_SHORT (docs/http-api.md, "Self-service accounts"). The upper bound (256, as in docs/http-api.md, "Admin API") is the
  * route's joi schema.
  */
 export function checkNewPassword(password: string, auth: Pick<AuthConfig, 'passwordMinLength'>): void {

@@ -33,7 +33,7 @@ export const reauthenticationRequired = () =>
   );
 
 /**
- * A user deleting their own account (DESIGN.md 11), as steps: the service
+ * A user deleting their own account (docs/http-api.md, "Your own account"), as steps: the service
  * allows it (403 ACCOUNT_DELETION_DISABLED) → the account is
  * database-managed (403 USER_NOT_EDITABLE: the file owns config users) →
  * the user confirms: with their password when they have one (400 when

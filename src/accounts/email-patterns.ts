@@ -1,5 +1,5 @@
 /**
- * registration.allowed_email_patterns (SPEC.md 2.5): `*` matches any run of
+ * registration.allowed_email_patterns (docs/configuration.md, registration): `*` matches any run of
  * characters (none included), everything else itself, compared
  * case-insensitively against the whole address. No pattern means anyone.
  */

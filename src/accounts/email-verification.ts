@@ -8,7 +8,7 @@ import type { MailRequest, MailRequestInput } from './mail-request.js';
 import { dropUnprovenAccess, type UnprovenAccessDeps } from './drop-unproven-access.js';
 
 /**
- * E-mail verification (DESIGN.md 11): the link of the verification mail
+ * E-mail verification (docs/http-api.md, "Self-service accounts"): the link of the verification mail
  * carries a token; redeeming it marks the address verified (and voids the
  * user's other verification links), and removes the connections, passkeys
  * and authenticator app set up before it (./drop-unproven-access.ts). A

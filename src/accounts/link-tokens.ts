@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { LinkTokenRepository, Tx } from '../storage/repositories.js';
 import type { LinkTokenPurpose, LinkTokenRecord, UserRecord } from '../model/index.js';
 
-/** DESIGN.md 11: how long a mailed link works. */
+/** How long a mailed link works (docs/http-api.md, "Self-service accounts"). */
 export const linkTokenLifetimeHours: Readonly<Record<LinkTokenPurpose, number>> = {
   email_verification: 24,
   password_reset: 1,
@@ -17,7 +17,7 @@ export function hashLinkToken(token: string): string {
 }
 
 /**
- * The single-use tokens of mailed links (DESIGN.md 11): 32 random bytes in
+ * The single-use tokens of mailed links (docs/http-api.md, "Self-service accounts"): 32 random bytes in
  * the link, only their SHA-256 in the database, redeemed by one conditional
  * update (LinkTokenRepository.redeem). A token is bound to the address it
  * was mailed to: once the user's e-mail changes, it no longer redeems. A

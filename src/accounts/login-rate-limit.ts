@@ -6,7 +6,7 @@ import type { LoginRateLimitRepository, Tx } from '../storage/repositories.js';
 import type { LoginRateLimitCounter } from '../model/index.js';
 
 /**
- * The login rate limit (DESIGN.md 10, docs/http-api.md): failed attempts
+ * The login rate limit (docs/http-api.md, "Login rate limit"): failed attempts
  * are counted per account and per client address in fixed windows of
  * `security.login_rate_limit.window_seconds`. The two counters have their
  * own limits: `max_attempts` for an account (a guessed password), and the

@@ -4,7 +4,7 @@ import type { PasskeyRepository, RecoveryCodeRepository, TotpRepository, Tx } fr
 
 /**
  * What a user has registered as second factors. The admin API reports it
- * (SPEC.md 2.1 totp_registered, totp_recovery_codes_missing, passkey_count)
+ * (the admin user's totp_registered, totp_recovery_codes_missing, passkey_count: docs/http-api.md, "Admin API")
  * and the sign-in decides with it whether a second step is needed.
  */
 export interface UserFactorSummary {
@@ -14,7 +14,7 @@ export interface UserFactorSummary {
   passkeyCount: number;
 }
 
-/** DESIGN.md 11: the names of the factors in the login answer's `factors`. */
+/** The names of the factors in the login answer's `factors` (docs/http-api.md, "Second factors"). */
 export type SecondFactor = 'totp' | 'recovery_code' | 'passkey';
 
 export interface UserFactorReader {
@@ -51,7 +51,7 @@ export function createUserFactorReader(deps: {
   };
 }
 
-/** SPEC.md 2.1 second_factor_required: the user's own flag or the auth.second_factor policy. */
+/** The admin user's second_factor_required (docs/http-api.md, "Admin API"): the user's own flag or the auth.second_factor policy. */
 export function isSecondFactorRequired(user: UserRecord, policy: AuthConfig['secondFactor']): boolean {
   if (user.secondFactorRequired || policy === 'required') return true;
   return policy === 'required_for_admins' && user.role === 'admin';

@@ -11,7 +11,7 @@ export interface MailRequestInput {
 }
 
 /**
- * "Send me a link" (DESIGN.md 11 resend and forgot, "202 always"):
+ * "Send me a link" (docs/http-api.md, "Self-service accounts": resend and forgot, "202 always"):
  * email.enabled (503 EMAIL_DISABLED) → the rate limit per e-mail and per
  * address (429) → queue the mail job. Every address gets exactly this work,
  * two counter upserts and one insert, whether or not it belongs to an

@@ -32,7 +32,7 @@ import {
 import { challengeOf } from './webauthn-challenge.js';
 
 /**
- * Passkeys (WebAuthn Level 3 through @simplewebauthn/server; DESIGN.md 11):
+ * Passkeys (WebAuthn Level 3 through @simplewebauthn/server; docs/http-api.md, "Second factors"):
  * registration (options → the browser's attestation → a stored credential)
  * and authentication (options → the browser's assertion → the user it
  * proves). The relying party is server.base_url: its host is the RP ID and

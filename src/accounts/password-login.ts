@@ -5,7 +5,7 @@ import type { UserRecord } from '../model/index.js';
 import type { LoginRateLimit } from './login-rate-limit.js';
 
 /**
- * Who an e-mail and password belong to (DESIGN.md 6), as steps:
+ * Who an e-mail and password belong to (docs/http-api.md, "Sessions and login"), as steps:
  * checkRateLimit → beginAttempt → findLiveUser → verifyPassword → recordSuccess.
  * A wrong e-mail, a wrong password, a user without a password and a
  * soft-deleted user all answer the same 401 INVALID_CREDENTIALS after the

@@ -9,7 +9,7 @@ import { checkNewPassword } from './check-new-password.js';
 import { dropUnprovenAccess, type UnprovenAccessDeps } from './drop-unproven-access.js';
 
 /**
- * A forgotten password (DESIGN.md 11): forgot mails a reset link to a live
+ * A forgotten password (docs/http-api.md, "Self-service accounts"): forgot mails a reset link to a live
  * database-managed account (a config user's password comes from git, so
  * none is sent; ./account-mail.ts decides when the job runs), reset
  * redeems it: PASSWORD_TOO_SHORT → a look at the token (400 INVALID_TOKEN

@@ -1,7 +1,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 
 /**
- * Recovery codes (DESIGN.md 11): 10 per user, shown once, stored as keyed
+ * Recovery codes (docs/http-api.md, "Second factors"): 10 per user, shown once, stored as keyed
  * hashes, each single use. A code is 10 characters of an alphabet without
  * look-alikes (no 0/o, 1/l), 50 random bits, shown as `abcde-fghij`; what a
  * user types back is compared without case, spaces or dashes.

@@ -35,7 +35,7 @@ export interface Registered {
 }
 
 /**
- * Self-registration (DESIGN.md 11, SPEC.md 2.5 registration), as checks in
+ * Self-registration (docs/http-api.md, "Self-service accounts"; docs/configuration.md, registration), as checks in
  * this order: registration.enabled (403 REGISTRATION_DISABLED) → the rate
  * limit per client address (429 TOO_MANY_REQUESTS) → a mail can
  * be sent when one is needed (503 EMAIL_DISABLED) → allowed_email_patterns
@@ -52,7 +52,7 @@ export interface Registration {
   register(input: RegistrationInput): Promise<Registered>;
   /**
    * The account of a first sign-in through an upstream identity provider
-   * (SPEC 2.5: registration gates first-time OAuth signup), created inside
+   * (docs/configuration.md, registration: it gates first-time OAuth signup), created inside
    * the caller's transaction with its connection (src/federation). The same
    * gates as a password signup: registration.enabled (REGISTRATION_DISABLED),
    * allowed_email_patterns (EMAIL_NOT_ALLOWED); then only an address the

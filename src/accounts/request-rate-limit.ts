@@ -4,8 +4,8 @@ import type { LoginRateLimitConfig } from '../config/types.js';
 import type { LoginRateLimitRepository, Tx } from '../storage/repositories.js';
 
 /**
- * A rate limit of requests that mail someone or create something (DESIGN.md
- * 11: forgot and resend; registration), with the login counters' mechanism
+ * A rate limit of requests that mail someone or create something (docs/http-api.md, "Self-service accounts":
+ * forgot and resend; registration), with the login counters' mechanism
  * (./login-rate-limit.ts): fixed windows in the database shared by every
  * instance, one counter per e-mail (when the request names one to mail) and
  * one per client address, each raised by one atomic upsert before anything

@@ -1,6 +1,6 @@
 import { ApiError } from '../api-error.js';
 
-/** The errors of the second-factor routes (DESIGN.md 11; docs/http-api.md lists them). */
+/** The errors of the second-factor routes (docs/http-api.md lists them). */
 export const invalidCode = () => new ApiError(401, 'INVALID_CODE', 'The code is incorrect, expired or already used.');
 export const totpAlreadyRegistered = () =>
   new ApiError(

@@ -7,7 +7,7 @@ import type {
 } from '../storage/repositories.js';
 
 /**
- * For a user who lost their device (DESIGN.md 11, the admin's
+ * For a user who lost their device (docs/http-api.md, "Second factors", the admin's
  * DELETE /api/admin/users/{sub}/second-factors): their authenticator app,
  * recovery codes and passkeys are removed, and their sessions end, inside
  * the caller's transaction. The next sign-in is a password alone, or the

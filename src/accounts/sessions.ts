@@ -5,7 +5,7 @@ import type { SessionRepository, Tx, UserRepository } from '../storage/repositor
 import type { SessionRecord, UserRecord } from '../model/index.js';
 
 /**
- * Server-side browser sessions (DESIGN.md 6). The `session` cookie carries a
+ * Server-side browser sessions (docs/http-api.md, "Sessions and login"). The `session` cookie carries a
  * random id; the row it points at decides, so logout, user deletion and
  * revocation take effect on the next request. Lifetime: an absolute
  * `security.session_ttl_seconds` from sign-in and an idle limit

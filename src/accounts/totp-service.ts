@@ -17,7 +17,7 @@ import {
 import { generateTotpSecret, matchTotpStep, totpUri } from './totp.js';
 
 /**
- * A user's authenticator app and its recovery codes (DESIGN.md 11):
+ * A user's authenticator app and its recovery codes (docs/http-api.md, "Second factors"):
  * begin → confirm with a first code (which hands out 10 recovery codes) →
  * sign-ins with codes → regenerate the recovery codes → remove. The secret
  * is sealed at rest for its user (src/security/seal.ts). Every code is

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { authenticator } from 'otplib';
 
 /**
- * RFC 6238 TOTP as DESIGN.md 11 fixes it: HMAC-SHA-1, 6 digits, 30-second
+ * RFC 6238 TOTP as docs/http-api.md ("Second factors") fixes it: HMAC-SHA-1, 6 digits, 30-second
  * steps, a code accepted one step early or late (clock drift between the
  * phone and the server). otplib computes the codes; which step a code
  * belongs to is decided here, so that a step once used can be refused

@@ -9,7 +9,7 @@ import { invalidField } from './invalid-field.js';
 export type ProfileChanges = Partial<UserProfileFields>;
 
 /**
- * A user editing their own profile (DESIGN.md 11). Config-managed users'
+ * A user editing their own profile (docs/http-api.md, "Your own account"). Config-managed users'
  * profiles come from the file, all four fields, declared or not
  * (docs/http-api.md "Profile"): any change answers 403 USER_NOT_EDITABLE.
  * The locale must be one of i18n.locales, compared case-insensitively and

@@ -11,7 +11,7 @@ export interface UserConsent {
   grantedAt: number;
 }
 
-/** The user's own view of the applications they let in (DESIGN.md 11, Consent tag; "Apps with access" on /account). */
+/** The user's own view of the applications they let in (docs/http-api.md, "Consents"; "Apps with access" on /account). */
 export interface UserConsents {
   list(sub: string): Promise<UserConsent[]>;
   /**

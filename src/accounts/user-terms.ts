@@ -11,7 +11,7 @@ export interface TermStanding {
   acceptedAt: number | null;
 }
 
-/** What a user has not accepted at the current version, by how the sign-in treats it (DESIGN.md 12). */
+/** What a user has not accepted at the current version, by how the sign-in treats it (docs/oidc.md, "Interaction: the sign-in steps"). */
 export interface OutstandingTerms {
   /** Required explicit terms: the sign-in stops on /terms until they are accepted. */
   required: TermRecord[];

@@ -8,7 +8,7 @@ import type { UserRecord, UserRole, ManagedBy } from '../model/index.js';
 import type { AdminUserView, UserViewService } from './user-view-service.js';
 
 /**
- * The rules of the admin API (SPEC.md 3.1, 4, 5, 7, 8). Every operation takes
+ * The rules of the admin API (docs/http-api.md, "Admin API"). Every operation takes
  * the calling user and checks, in order: the caller is an admin (403
  * FORBIDDEN) → the target exists (404 USER_NOT_FOUND) → the target may be
  * changed (403 USER_NOT_EDITABLE: config-managed, soft-deleted, or the
@@ -52,7 +52,7 @@ export interface AdminUsersService {
   /**
    * Removes the user's authenticator app, recovery codes and passkeys and
    * ends their sessions (a lost device). Any user, config-managed too: personal
-   * credentials are the user's own on every account (DESIGN.md 11).
+   * credentials are the user's own on every account (docs/http-api.md, "For admins").
    */
   resetSecondFactors(caller: UserRecord, sub: string, context: AdminRequestContext): Promise<void>;
 }

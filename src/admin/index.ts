@@ -1,7 +1,7 @@
 /**
- * The admin API's rules (SPEC.md 3.1, 4 and 7): listing, creating, updating
+ * The admin API's rules (docs/http-api.md, "Admin API"): listing, creating, updating
  * and soft-deleting users, unlocking an account blocked by the login rate
- * limit, and the user views SPEC.md 2.1 and 2.2 define.
+ * limit, and the user views it defines.
  * The HTTP routes (src/http/routes/admin-routes.ts) only parse and render;
  * every rule, such as "config-managed users are read-only", lives here.
  */

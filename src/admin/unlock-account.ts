@@ -4,7 +4,7 @@ import type { Tx, UserRepository } from '../storage/repositories.js';
 import type { UserRecord } from '../model/index.js';
 
 /**
- * POST /api/admin/users/{sub}/unlock (DESIGN.md 11): an admin clears the
+ * POST /api/admin/users/{sub}/unlock (docs/http-api.md, "Login rate limit"): an admin clears the
  * failed sign-in attempts counted against a user's e-mail, so the account
  * can sign in again before the window ends. The address counters are left
  * alone: they concern a network, not this user (`idp ratelimit clear

@@ -7,7 +7,7 @@ import {
   type UserFactorSummary,
 } from '../accounts/login-second-factors.js';
 
-/** SPEC.md 2.2: the session user, eleven fields. */
+/** The session user, eleven fields (docs/http-api.md, "Admin API"). */
 export interface SessionUserView {
   managedBy: UserRecord['managedBy'];
   sub: string;
@@ -22,13 +22,13 @@ export interface SessionUserView {
   passkeyCount: number;
 }
 
-/** SPEC.md 2.1: the admin user, the session user plus deleted_at (ISO 8601 UTC, Z) or null. */
+/** The admin user (docs/http-api.md, "Admin API"): the session user plus deleted_at (ISO 8601 UTC, Z) or null. */
 export interface AdminUserView extends SessionUserView {
   deletedAt: string | null;
 }
 
 /**
- * DESIGN.md 11: the profile (GET /api/user), the session user plus the
+ * The profile (docs/http-api.md, "Your own account"; GET /api/user), the session user plus the
  * profile fields (null when not given), the recovery codes left and when
  * the account was created (ISO 8601 UTC, Z).
  */

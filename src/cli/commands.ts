@@ -158,7 +158,7 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
 }
 
 /**
- * `idp admin …` (DESIGN.md 4): a terminal client of the admin API. Every
+ * `idp admin …` (docs/cli-admin.md): a terminal client of the admin API. Every
  * subcommand maps an API error to one `CODE: message` line and exit code 1.
  */
 function addAdminCommands(

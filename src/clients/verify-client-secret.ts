@@ -13,7 +13,7 @@ const maxCachedSecrets = 10_000;
 const sha256 = (value: string) => hash('sha256', value, 'buffer');
 
 /**
- * Client secrets are stored hashed (DESIGN.md 10): `sha256:<base64url>` for
+ * Client secrets are stored hashed (docs/architecture.md, "Security rules every change keeps"): `sha256:<base64url>` for
  * high-entropy configured secrets, compared in constant time, or an argon2id
  * PHC string from `client_secret_hash`. argon2 costs tens of milliseconds on
  * purpose, so it must not sit on every token request: a secret that verified

@@ -100,7 +100,7 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
       batchSize: f.cleanup.batch_size,
       eventsRetentionDays: f.cleanup.events_retention_days,
     },
-    // SPEC 2.5: "<service name> API" and "<service name> API Reference".
+    // docs/configuration.md, openapi: "<service name> API" and "<service name> API Reference".
     openapi: {
       enabled: f.openapi.enabled,
       title: f.openapi.title ?? `${f.branding.name} API`,

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 let instanceId: string | null = null;
 
 /**
- * SPEC 2.5 scheduler.instance_id "empty means a unique per-process id": one
+ * scheduler.instance_id "empty means a unique per-process id" (docs/configuration.md): one
  * id for the life of the process (host, pid and a random part, so that two
  * containers with the same host name and pid 1 still differ), stable across
  * config reloads.

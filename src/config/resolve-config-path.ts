@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * DESIGN 4: `-c/--config`, else `$IDP_CONFIG`, else `./idp.yaml` when it
+ * docs/cli.md: `-c/--config`, else `$IDP_CONFIG`, else `./idp.yaml` when it
  * exists, else null (built-in defaults). An explicit flag or variable is
  * returned even when the file is missing, so that the load reports it.
  */

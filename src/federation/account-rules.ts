@@ -9,8 +9,8 @@ import type { UpstreamProvider } from './upstream-provider.js';
 
 /**
  * Creates the database-managed user of a first upstream sign-in, inside
- * the caller's transaction, when registration allows it (SPEC 2.5:
- * registration gates first-time OAuth signup) and the upstream asserts the
+ * the caller's transaction, when registration allows it (docs/configuration.md,
+ * registration: it gates first-time OAuth signup) and the upstream asserts the
  * address verified, and records its `registration` event; refuses with
  * ApiError REGISTRATION_DISABLED, EMAIL_NOT_ALLOWED or EMAIL_NOT_VERIFIED
  * otherwise. src/accounts (Registration.registerFromUpstream) implements
@@ -42,7 +42,7 @@ const autoLinkable = (user: UserRecord) => user.role !== 'admin' && user.managed
 const signupRefusals = new Set(['REGISTRATION_DISABLED', 'EMAIL_NOT_ALLOWED', 'EMAIL_NOT_VERIFIED']);
 
 /**
- * Who an upstream identity is here (DESIGN.md 12):
+ * Who an upstream identity is here (docs/oidc.md, "Interaction: the sign-in steps"):
  * 1. a connection of (provider, subject) signs its user in;
  * 2. else an existing account holding the upstream's address is linked at
  *    once only under auto_link, when the upstream asserts the address

@@ -27,7 +27,7 @@ export const lastSignInMethod = () =>
   );
 
 /**
- * The OAuth Connect API (DESIGN.md 11): a user's connections, and removing
+ * The OAuth Connect API (docs/http-api.md, "Upstream identity providers"): a user's connections, and removing
  * one unless it is the last way into the account: no password, no passkey,
  * and no other connection to a provider that works now.
  */

@@ -1,5 +1,5 @@
 /**
- * Why an upstream sign-in ended on /login (DESIGN.md 11: `/login?error=CODE`).
+ * Why an upstream sign-in ended on /login (docs/http-api.md, "Upstream identity providers": `/login?error=CODE`).
  * The page shows each code as a sentence (src/i18n, errors); docs/http-api.md
  * lists them.
  */

@@ -49,7 +49,7 @@ const withQuery = (path: string, query: Record<string, string | undefined>) => {
   return `${path}?${params.toString()}`;
 };
 
-/** DESIGN.md 11: every failure of an upstream sign-in lands on /login?error=CODE (with where the user was going). */
+/** docs/http-api.md, "Upstream identity providers": every failure of an upstream sign-in lands on /login?error=CODE (with where the user was going). */
 export function loginErrorLocation(
   code: FederationErrorCode,
   returnTo: string | null,
@@ -59,7 +59,7 @@ export function loginErrorLocation(
 }
 
 /**
- * Upstream sign-in and linking (DESIGN.md 11 and 12; docs/http-api.md
+ * Upstream sign-in and linking (docs/oidc.md, "Interaction: the sign-in steps"; docs/http-api.md
  * "Upstream identity providers"):
  *
  *   begin (authorize) → upstream → finish (callback) → account rules →

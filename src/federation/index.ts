@@ -1,5 +1,5 @@
 /**
- * Upstream identity providers (DESIGN.md 11-13): signing in with GitHub,
+ * Upstream identity providers (docs/http-api.md, "Upstream identity providers"): signing in with GitHub,
  * Google, Apple or any OAuth 2.0 / OpenID Connect provider of the config's
  * `identity_providers`, linking them to accounts, and the OAuth Connect API.
  *

@@ -14,7 +14,7 @@ const cacheMs = 60 * 60 * 1000;
 
 /**
  * The issuer behind an authorization endpoint. The config names no issuer
- * (SPEC 2.5 has no such field), so idp finds the discovery document the
+ * (docs/configuration.md: the identity_providers group has no such field), so idp finds the discovery document the
  * way its URL is built (Discovery §4: `{issuer}/.well-known/openid-configuration`):
  * it tries each path prefix of the authorization URL, shortest first, and
  * takes the first document whose `authorization_endpoint` IS that URL and

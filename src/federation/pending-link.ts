@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import { sealValue, unsealValue } from '../interaction/sealed-value.js';
 
 /**
- * A link waiting for its user to sign in (DESIGN.md 12): the upstream's
+ * A link waiting for its user to sign in (docs/oidc.md, "Interaction: the sign-in steps"): the upstream's
  * address belongs to an existing account, and the strategy (require_link,
  * or an address the upstream does not assert verified) asks for proof that
  * this person owns that account. The browser keeps it in a sealed cookie,

@@ -29,7 +29,7 @@ interface BuiltIn {
 }
 
 /**
- * The public endpoints of the built-in types (DESIGN.md 13); the config's
+ * The public endpoints of the built-in types (docs/configuration.md, identity_providers); the config's
  * authorization_url, token_url, userinfo_url and email_url override them
  * (GitHub Enterprise Server, tests). The issuer and key set of the OpenID
  * types come from their discovery documents (./openid-metadata.ts).

@@ -25,7 +25,7 @@ export interface ApplyResult {
 }
 
 /**
- * Reconciles the database with the config (DESIGN.md 5), in ONE
+ * Reconciles the database with the config (docs/gitops.md, "Apply semantics"), in ONE
  * transaction:
  *
  * 1. take the apply lock (concurrent applies run one after the other; the

@@ -6,7 +6,7 @@ export interface ApplyConflict {
 
 /**
  * The config cannot be applied to this database: a config object collides
- * with one the database manages (DESIGN.md 5). Thrown before anything is
+ * with one the database manages (docs/gitops.md, "Apply semantics"). Thrown before anything is
  * written; `conflicts` holds every collision, naming both sides.
  */
 export class ApplyConflictError extends Error {

@@ -4,7 +4,7 @@ import type { ApplyConflict } from './apply-conflict-error.js';
 import type { GitopsStore } from './gitops-store.js';
 
 /**
- * DESIGN.md 5: a config user whose sub or e-mail is held by a
+ * docs/gitops.md, "Apply semantics": a config user whose sub or e-mail is held by a
  * database-managed user cannot be applied, nor one whose sub belonged to
  * an erased user (a sub is never given twice: relying parties key on it).
  * Returns one line per collision, naming the config side (`users[3]`) and

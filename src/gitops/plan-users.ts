@@ -14,7 +14,7 @@ function toDesired(user: UserConfig): DesiredUser {
 }
 
 /**
- * Config users against the database's config-managed users (DESIGN.md 5):
+ * Config users against the database's config-managed users (docs/gitops.md, "Apply semantics"):
  * new subs are created; changed ones updated; a soft-deleted one that is
  * back in the file is restored (deleted_at → null); a live one that left
  * the file is removed (soft-deleted). Database-managed users are never read

@@ -1,6 +1,6 @@
 import type { ClientRecord, IdentityProviderRecord, TermRecord, UserRecord } from '../model/index.js';
 
-/** The kinds of config-managed objects, in the order a plan lists them (SPEC.md 2.5's order of groups). */
+/** The kinds of config-managed objects, in the order a plan lists them (the order of the config groups, docs/configuration.md). */
 export const changeKinds = ['identity_provider', 'client', 'user', 'term'] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 export type ChangeAction = 'create' | 'update' | 'remove';

@@ -5,7 +5,7 @@ import { cookieStrategies } from './auth/cookie-session-auth.js';
 const safeMethods = new Set(['get', 'head', 'options']);
 
 /**
- * The Origin rule (DESIGN.md 6), an onPostAuth step: a cookie-authenticated
+ * The Origin rule (docs/http-api.md, "Origin rule"), an onPostAuth step: a cookie-authenticated
  * unsafe request (and the login request, which creates the cookie) whose
  * Origin header is not the service's own origin is refused with 403
  * ORIGIN_NOT_ALLOWED. Requests without Origin (CLI, curl) pass: browsers

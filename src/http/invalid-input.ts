@@ -5,7 +5,7 @@ import { OAuthError } from '../oidc/errors.js';
 /**
  * The one answer to input the edge refuses, whoever refused it (joi, or the
  * control-character check): 400 VALIDATION_ERROR with the details on the
- * JSON API, invalid_request on protocol routes (STYLE.md 5: never hapi's
+ * JSON API, invalid_request on protocol routes (CONTRIBUTING.md, "How the code is written", 5: never hapi's
  * default body). Returned, not thrown, so callers read as `throw invalidInput(…)`.
  */
 export function invalidInput(request: Request, details: ApiErrorDetail[]): ApiError | OAuthError {

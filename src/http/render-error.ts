@@ -6,7 +6,7 @@ import { OAuthError } from '../oidc/errors.js';
 
 /**
  * The one place where errors become responses (onPreResponse). The JSON API
- * answers `{ code, message }` (DESIGN.md 6, SPEC.md 2.4); protocol routes
+ * answers `{ code, message }` (docs/http-api.md, "Conventions"); protocol routes
  * (RouteDefinition.protocol) answer RFC 6749 §5.2 `{ error, error_description }`.
  * Server errors are logged with their cause and shown as a plain message:
  * never a stack trace or an internal detail.

@@ -2,7 +2,7 @@ import type { Lifecycle, RouteOptions } from '@hapi/hapi';
 import type Joi from 'joi';
 import type { HttpDeps } from './http-deps.js';
 
-/** The endpoint groups of SPEC.md 1; every documented route carries at least one. */
+/** The endpoint groups (docs/http-api.md, "Conventions"); every documented route carries at least one. */
 export type ApiTag = 'Auth' | 'User' | 'Consent' | 'Terms' | 'OAuth Connect' | 'OpenID' | 'Health' | 'Admin';
 
 /**

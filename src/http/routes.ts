@@ -76,7 +76,7 @@ import {
 import { connectionDeleteRoute, connectionsListRoute } from './routes/connection-routes.js';
 
 /**
- * THE route table (STYLE.md 2): every METHOD path → handler of the server,
+ * THE route table (CONTRIBUTING.md, "How the code is written", 2): every METHOD path → handler of the server,
  * with its auth mode (see RouteAuth) and, on the few that allow other
  * origins, its CORS mode (RouteCors), in blocks. The method, path, auth and
  * CORS mode written here are the only ones: the specs under ./routes/ hold
@@ -111,7 +111,7 @@ const publicRoutes: RouteDefinition[] = [
 ];
 
 /**
- * The signed-in user's own account (SPEC tag User, DESIGN.md 11). The
+ * The signed-in user's own account (User tag, docs/http-api.md, "Your own account"). The
  * enrolment of a second factor also takes the pending session of a user
  * who must register one at sign-in (session-or-pending).
  */
@@ -132,7 +132,7 @@ const userRoutes: RouteDefinition[] = [
 ];
 
 /**
- * Upstream identity providers (DESIGN.md 11, Auth and OAuth Connect). The
+ * Upstream identity providers (docs/http-api.md, "Upstream identity providers"). The
  * provider routes are browser navigations answered with redirects; the
  * form_post callback is a cross-site POST by design (Apple), so it is not
  * session-authenticated and only hands the answer on to the GET callback.
@@ -148,7 +148,7 @@ const federationRoutes: RouteDefinition[] = [
 ];
 
 /**
- * OpenID Connect protocol endpoints (DESIGN.md 7): their specs say
+ * OpenID Connect protocol endpoints (docs/oidc.md): their specs say
  * `protocol: true`, so errors render as OAuthError. Auth none because each
  * authenticates in the engine: the client (RFC 6749 §2.3), the userinfo
  * bearer token (RFC 6750), the optional session of /oauth2/authorize and
@@ -174,7 +174,7 @@ const protocolRoutes: RouteDefinition[] = [
   route('POST', '/oauth2/logout/confirm', 'optional-session', endSessionConfirmRoute),
 ];
 
-/** SPEC.md 4: every operation requires an admin session (cookieSessionAuth). */
+/** docs/http-api.md, "Admin API": every operation requires an admin session (cookieSessionAuth). */
 const adminRoutes: RouteDefinition[] = [
   route('GET', '/api/admin/me', 'admin', adminMeRoute),
   route('GET', '/api/admin/users', 'admin', adminListUsersRoute),

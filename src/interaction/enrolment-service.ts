@@ -13,7 +13,7 @@ import type { PasskeyRecord } from '../model/index.js';
 import type { SignInService } from './sign-in-service.js';
 
 /**
- * Registering a second factor (DESIGN.md 11): an authenticator app (begin,
+ * Registering a second factor (docs/http-api.md, "Second factors"): an authenticator app (begin,
  * confirm) or a passkey (options, register), from a signed-in session, or
  * from the pending session of the enrolment step (enrolSecondFactor): a
  * user the policy requires a factor of, who has none. The factor that

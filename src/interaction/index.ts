@@ -1,5 +1,5 @@
 /**
- * The sign-in (DESIGN.md 12): one list of named steps, ./sign-in-steps.ts,
+ * The sign-in (docs/oidc.md, "Interaction: the sign-in steps"): one list of named steps, ./sign-in-steps.ts,
  * that every way of signing in passes through:
  *
  *   identify → selectAccount → secondFactor → enrolSecondFactor → emailVerified → terms → consent → (answer)
@@ -50,7 +50,7 @@
  * (null: a sign-in through the API, without an authorization request). Add
  * what it reads to SignInDeps (./sign-in-deps.ts), its page location to
  * ./interaction-location.ts, insert it into signInSteps at its place in
- * DESIGN.md 12's order, and give it a decision table in test/interaction/.
+ * the order docs/oidc.md states, and give it a decision table in test/interaction/.
  * Only when it needs an answer that StepResult cannot express yet does a
  * caller change: add the kind there and answer it in ./sign-in-service.ts
  * and src/oidc/authorize/resolve-interaction.ts.

@@ -2,7 +2,7 @@ import type { Prompt } from './sign-in-state.js';
 
 /**
  * Parameters this server adds to the authorization request it sends the
- * browser back to after an interaction (DESIGN.md 7). They only ever make
+ * browser back to after an interaction (docs/oidc.md). They only ever make
  * the request stricter or end it, so a user editing them gains nothing:
  * - auth_after: the sign-in must be at least this recent (epoch ms); set
  *   when the user is sent to /login, it replaces prompt=login and satisfies

@@ -3,7 +3,7 @@ import type { ActiveSession, SessionService } from '../accounts/sessions.js';
 import { sealValue, unsealValue } from './sealed-value.js';
 
 /**
- * Accounts remembered in this browser (SPEC.md 4: GET /api/auth/accounts and
+ * Accounts remembered in this browser (docs/http-api.md, "Remembered accounts": GET /api/auth/accounts and
  * POST /api/auth/accounts/select), for prompt=select_account. The browser
  * keeps a sealed cookie listing the raw ids of the sessions it signed in
  * with; a session that ended (logout, expiry, revocation, deleted user)

@@ -1,5 +1,5 @@
 /**
- * return_to is always a same-origin relative path (DESIGN.md 7): a single
+ * return_to is always a same-origin relative path (docs/oidc.md): a single
  * leading `/`, not `//` or `/\` (which browsers read as another host), no
  * scheme, no control characters. Anything else is refused, never followed:
  * this is what keeps /login and /consent from being open redirects.

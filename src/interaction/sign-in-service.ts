@@ -14,7 +14,7 @@ import type { SignInDeps } from './sign-in-deps.js';
 import type { NewIdentity } from './sign-in-state.js';
 
 /**
- * How a sign-in through the API ends (DESIGN.md 6 and 11): signed in, or
+ * How a sign-in through the API ends (docs/http-api.md, "Sessions and login"): signed in, or
  * waiting in a pending session that only the second-factor routes accept,
  * for one of the user's factors or for the enrolment of a first one. Both
  * carry the raw session id for the cookie.

@@ -14,7 +14,7 @@ export type IdentifyStep = (state: SignInStart, deps: SignInDeps) => StepResult 
 export type SignInStep = (state: Identified, deps: SignInDeps) => StepResult | Promise<StepResult>;
 
 /**
- * The sign-in, in order (DESIGN.md 12; ./index.ts says what each decides).
+ * The sign-in, in order (docs/oidc.md, "Interaction: the sign-in steps"; ./index.ts says what each decides).
  * A new step is a module in ./steps/ inserted here, at its place in the order.
  */
 export const signInSteps = [

@@ -1,5 +1,5 @@
 /**
- * Signing keys and the JWKS (DESIGN.md 7). Flow: on start the KeyStore loads
+ * Signing keys and the JWKS (docs/oidc.md). Flow: on start the KeyStore loads
  * the keys from the signing_keys table, creates one for each algorithm it
  * needs that has none (RS256 always, tokens.signing_alg, the clients'
  * id_token_signed_response_alg; race-safe across instances by unique

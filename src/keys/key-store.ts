@@ -60,7 +60,7 @@ export const keyRefreshIntervalMs = 10_000;
 export const keySwitchWithinMs = keyRefreshIntervalMs + 5_000;
 
 /**
- * The signing keys every instance shares (DESIGN.md 9: nothing shared lives
+ * The signing keys every instance shares (docs/architecture.md, "Several instances": nothing shared lives
  * only in one process). Keys live in the signing_keys table, one signing
  * key per algorithm (the newest generation of that algorithm without a
  * retire time) plus the replaced ones still published; each instance holds

@@ -2,7 +2,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { seal, unseal } from '../security/index.js';
 
 /**
- * Private keys at rest (DESIGN.md 7): the PKCS#8 DER sealed by
+ * Private keys at rest (docs/oidc.md): the PKCS#8 DER sealed by
  * src/security/seal.ts, bound to the kid so that a sealed key cannot be
  * swapped onto another row.
  */

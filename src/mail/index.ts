@@ -1,5 +1,5 @@
 /**
- * E-mail delivery (DESIGN.md 13). A capability that mails someone queues a
+ * E-mail delivery (docs/configuration.md, "email"). A capability that mails someone queues a
  * MailJob through a MailOutbox inside the transaction of the change that
  * causes the mail; the scheduler's worker runs the job (retries, attempt
  * limit, once across instances); its handler (src/accounts/account-mail.ts

@@ -1,4 +1,4 @@
-/** The mails idp sends, each with a single-use link (DESIGN.md 11). */
+/** The mails idp sends, each with a single-use link (docs/http-api.md, "Self-service accounts"). */
 export type MailTemplate = 'email_verification' | 'password_reset';
 
 /**

@@ -1,6 +1,6 @@
 /**
- * A user's link to an account at an upstream identity provider (SPEC 1,
- * OAuth Connect). The provider id and the upstream subject identify it:
+ * A user's link to an account at an upstream identity provider (the OAuth Connect tag,
+ * docs/http-api.md). The provider id and the upstream subject identify it:
  * one upstream account signs in one user, and a user has at most one
  * connection per provider.
  */

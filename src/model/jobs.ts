@@ -1,4 +1,4 @@
-/** SPEC 3.2: succeeded and failed are terminal. */
+/** docs/scheduler.md, "Background jobs": succeeded and failed are terminal. */
 export type BackgroundJobState = 'pending' | 'running' | 'succeeded' | 'failed';
 
 export interface BackgroundJobRecord {

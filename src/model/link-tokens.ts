@@ -1,4 +1,4 @@
-/** What a mailed link lets its holder do once (DESIGN.md 11). */
+/** What a mailed link lets its holder do once (docs/http-api.md, "Self-service accounts"). */
 export type LinkTokenPurpose = 'email_verification' | 'password_reset';
 
 /** A single-use token of a mailed link; the raw token is only ever in the mail. */

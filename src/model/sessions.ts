@@ -1,4 +1,4 @@
-/** A server-side browser session (DESIGN.md 6); the cookie holds the raw id. */
+/** A server-side browser session (docs/http-api.md, "Sessions and login"); the cookie holds the raw id. */
 export interface SessionRecord {
   /** SHA-256 (base64url) of the random id in the cookie; the raw id is never stored. */
   idHash: string;

@@ -8,7 +8,7 @@ export interface TermRecord {
   id: string;
   required: boolean;
   consentMode: 'explicit' | 'implicit';
-  /** Re-consent tracking (SPEC.md 9): acceptances record the version they accepted. */
+  /** Re-consent tracking (docs/http-api.md, "Terms of service"): acceptances record the version they accepted. */
   version: string;
   /** Locale → content. */
   content: Record<string, TermContentRecord>;

@@ -3,7 +3,7 @@ export type ManagedBy = 'database' | 'config';
 export type UserRole = 'user' | 'admin';
 
 /**
- * The profile of a user (DESIGN.md 11; OIDC Core §5.1 name, given_name,
+ * The profile of a user (docs/http-api.md, "Your own account"; OIDC Core §5.1 name, given_name,
  * family_name, locale): null when not given. A config-managed user's come
  * from the file; a database-managed user edits their own (PATCH /api/user).
  */

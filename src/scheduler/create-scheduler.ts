@@ -46,7 +46,7 @@ export function allScheduledJobs(config: Config): ScheduledJob[] {
 /**
  * The scheduler of one process: the background job queue and worker (both
  * modes keep jobs in the database) and the scheduled jobs, fired in-process
- * by croner or through lease rows in database mode (SPEC 2.5 scheduler).
+ * by croner or through lease rows in database mode (docs/scheduler.md).
  */
 export function createScheduler(deps: SchedulerDeps): Scheduler {
   const { config, logger } = deps;

@@ -8,7 +8,7 @@ export interface ScheduleRunner {
 }
 
 /**
- * croner mode (SPEC 2.5 scheduler.mode): every instance fires its own
+ * croner mode (docs/scheduler.md, scheduler.mode): every instance fires its own
  * schedules in-process; right for a single instance. `protect` skips a tick
  * while the previous run of the same job is still going.
  */

@@ -22,7 +22,7 @@ export interface DatabaseSchedulesDeps {
 }
 
 /**
- * database mode (SPEC 2.5 scheduler.mode): every instance polls every
+ * database mode (docs/scheduler.md, scheduler.mode): every instance polls every
  * poll_interval_ms; for each schedule it computes the latest cron tick after
  * the one recorded in the schedule's lease row and tries to claim it with one
  * conditional update (SchedulerLeaseRepository.claimTick). One instance wins

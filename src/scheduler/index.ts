@@ -1,5 +1,5 @@
 /**
- * The scheduler (SPEC 2.5 scheduler, 3.2 background job states).
+ * The scheduler (docs/scheduler.md: the scheduler group, the background job states).
  *
  * Background jobs live in the database in both modes: `enqueue(kind, payload)`
  * adds a pending row; each instance's worker claims due jobs atomically,

@@ -4,7 +4,7 @@ import type { Config } from '../config/types.js';
 import type { Tx } from '../storage/repositories.js';
 import type { SchedulerRepositories } from './scheduler-repositories.js';
 
-/** What a scheduled job may use: passed in, never imported (STYLE.md habit 11). */
+/** What a scheduled job may use: passed in, never imported (CONTRIBUTING.md, "How the code is written", 11). */
 export interface ScheduledJobDeps {
   db: Tx;
   clock: Clock;
@@ -14,7 +14,7 @@ export interface ScheduledJobDeps {
 }
 
 /**
- * A job run on a schedule (STYLE.md habit 13: jobs are data). The scheduler
+ * A job run on a schedule (CONTRIBUTING.md, "How the code is written", 13: jobs are data). The scheduler
  * runs it on `schedule`; `idp jobs run <name>` runs it once from the CLI.
  * `run` returns a summary of counts (for the log line and the CLI).
  */

@@ -9,7 +9,7 @@ export const serverSecretSetting = 'security.generated_secret';
 /**
  * security.secret, or (when the config leaves it out) a random one generated
  * once and kept in the settings table so that every instance and every
- * restart shares it (DESIGN.md 5). The generated one is a warning: whoever
+ * restart shares it (docs/configuration.md, security). The generated one is a warning: whoever
  * reads the database can forge cookies, so production should set it.
  */
 export async function resolveServerSecret(deps: {

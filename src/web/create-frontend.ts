@@ -22,7 +22,7 @@ export function usesBuiltinUi(frontend: FrontendConfig): boolean {
 }
 
 /**
- * The `frontend` group (SPEC.md 2.5): `enabled: false` serves no pages
+ * The `frontend` group (docs/oidc.md, "Frontend serving"): `enabled: false` serves no pages
  * (API-only); `static` serves `path`, by default the built-in UI; `proxy`
  * forwards to the URL in `path`. html_variables fill `{{KEY}}` in HTML;
  * BRANDING_NAME (branding.name, escaped) is always there unless overridden.

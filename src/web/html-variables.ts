@@ -2,7 +2,7 @@
 const placeholder = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
 /**
- * Fills `{{KEY}}` placeholders in served HTML (SPEC.md 2.5 frontend.html_variables).
+ * Fills `{{KEY}}` placeholders in served HTML (docs/configuration.md, frontend.html_variables).
  * Values are inserted as they are: they come from the operator's config and
  * may hold markup. A placeholder without a value stays visible, so a typo
  * shows up on the page instead of vanishing.

@@ -1,5 +1,5 @@
 /**
- * The built-in web UI and the `frontend` serving of SPEC.md 2.5 / DESIGN.md 8.
+ * The built-in web UI and the `frontend` serving (docs/oidc.md, "Frontend serving"; docs/ui.md).
  * ./pages renders the pages in the request's locale; ./public/ui holds their
  * small ES modules and the CSS, served as they are; the pages talk only to
  * the JSON API. createFrontend picks static files, a proxy to the

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 
 /**
- * A QR code as SVG, drawn here (DESIGN.md 11: no outside service ever sees
+ * A QR code as SVG, drawn here (docs/http-api.md, "Second factors": no outside service ever sees
  * the authenticator app's secret): dark modules on white with a quiet zone
  * (ISO/IEC 18004 §6.3.8), error correction M, which phone cameras read at
  * the size the pages show it.

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
- * @simplewebauthn/browser's ES modules, for the pages' scripts (DESIGN.md
- * 11: passkeys in the UI). The pages allow scripts of their own origin only
+ * @simplewebauthn/browser's ES modules, for the pages' scripts (docs/http-api.md, "Second factors",
+ * passkeys). The pages allow scripts of their own origin only
  * (script-src 'self'), so the package's files are served by idp itself, from
  * the installed package: read once at start, every `.js` file of its `esm`
  * directory by its path there ("index.js", "methods/startRegistration.js").

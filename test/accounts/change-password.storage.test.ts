@@ -7,7 +7,7 @@ import { databaseKinds } from '../support/databases.js';
 import { createTestApp, inject, seedUser, signIn, testPassword, type TestApp } from '../support/test-app.js';
 import { NOT_EDITABLE, UNAUTHORIZED } from '../support/spec-shapes.js';
 
-/** DESIGN.md 11: POST /api/user/password through the real server (the tokens' side: test/e2e/account-tokens.storage.test.ts). */
+/** docs/http-api.md, "Your own account": POST /api/user/password through the real server (the tokens' side: test/e2e/account-tokens.storage.test.ts). */
 const WRONG = { code: 'INVALID_CREDENTIALS', message: 'The password is incorrect.' };
 const newPassword = 'a brand new passphrase';
 

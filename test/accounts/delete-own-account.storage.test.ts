@@ -9,7 +9,7 @@ import { NOT_EDITABLE, NOT_FOUND, UNAUTHORIZED } from '../support/spec-shapes.js
 import { manualClock, type ManualClock } from '../scheduler/scheduler-fixture.js';
 
 /**
- * DESIGN.md 11: DELETE /api/user through the real server, with a clock the
+ * docs/http-api.md, "Your own account": DELETE /api/user through the real server, with a clock the
  * test moves: the recent sign-in rule, and cleanup's erasure after
  * account_deletion.grace_period_days (the tokens' side: test/e2e/account-tokens.storage.test.ts).
  */
@@ -74,7 +74,7 @@ describe.each(databaseKinds)('deleting your own account on %s', (kind) => {
     expect(login.statusCode).toBe(401);
   });
 
-  it('keeps the admin API as SPEC.md 3.1 says: the user is soft-deleted, listed only with include_deleted, and its e-mail is free again', async () => {
+  it('keeps the soft delete of the admin API: the user is listed only with include_deleted, and its e-mail is free again', async () => {
     const got = await inject(t, 'GET', '/api/admin/users/alice', admin);
     expect(got.json().user.deleted_at).toBe(new Date(Number((await userRow('alice')).deleted_at)).toISOString());
     const listed = async (includeDeleted: boolean) =>

@@ -8,7 +8,7 @@ import { createTestApp, inject, seedUser, signIn, testPassword, type TestApp } f
 import { freshAddress, mailConfig, runJobs } from './mail-app.js';
 
 /**
- * DESIGN.md 11: POST /api/auth/password/forgot (202 always) and
+ * docs/http-api.md, "Self-service accounts": POST /api/auth/password/forgot (202 always) and
  * /api/auth/password/reset, through the real server, a real SMTP server and
  * the mail it receives; the reset ends every session and refresh token.
  */

@@ -18,7 +18,7 @@ import {
 import { freshAddress, mailConfig, runJobs } from './mail-app.js';
 
 /**
- * DESIGN.md 11: POST /api/auth/register, /api/auth/email/verify and
+ * docs/http-api.md, "Self-service accounts": POST /api/auth/register, /api/auth/email/verify and
  * /api/auth/email/resend, and the login's 403 EMAIL_NOT_VERIFIED, through
  * the real server, a real SMTP server and the mail it receives.
  */
@@ -97,7 +97,7 @@ describe.each(databaseKinds)('registration and e-mail verification on %s', (kind
     });
     expect(response.headers['set-cookie']).toBeUndefined();
 
-    // SPEC.md 2.1 through the admin API.
+    // The admin user fields, through the admin API.
     const listed = await inject(t, 'GET', `/api/admin/users/${body.user.sub}`, admin);
     expect(Object.keys(listed.json().user).sort()).toEqual(adminUserFields);
     expect(listed.json().user).toMatchObject({
@@ -264,7 +264,7 @@ describe.each(databaseKinds)('registration and e-mail verification on %s', (kind
     ).toBe(201);
   });
 
-  it('answers 409 EMAIL_ALREADY_EXISTS with the SPEC.md 7 message, whatever the case, and for a config or admin-made user', async () => {
+  it('answers 409 EMAIL_ALREADY_EXISTS with the admin API message, whatever the case, and for a config or admin-made user', async () => {
     await seedUser(t, { sub: 'gina', email: 'gina@example.com', managedBy: 'config' });
     for (const email of ['root@example.com', 'GINA@example.com', 'Ada@example.COM']) {
       const response = await register({ email, password: 'a long password', accepted_terms: ['tos'] });

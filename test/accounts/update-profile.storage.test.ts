@@ -5,7 +5,7 @@ import { databaseKinds } from '../support/databases.js';
 import { createTestApp, inject, seedUser, signIn, type TestApp } from '../support/test-app.js';
 import { NOT_EDITABLE, UNAUTHORIZED, sessionUserFields } from '../support/spec-shapes.js';
 
-/** DESIGN.md 11: GET and PATCH /api/user through the real server. */
+/** docs/http-api.md, "Your own account": GET and PATCH /api/user through the real server. */
 const profileFields = [
   ...sessionUserFields,
   'recovery_codes_left',

@@ -12,7 +12,7 @@ import {
   sessionUserFields,
 } from '../support/spec-shapes.js';
 
-/** SPEC.md 4, 5, 7 and 8, row by row, with the exact messages, through the real server. */
+/** docs/http-api.md, "Admin API", row by row, with the exact messages, through the real server. */
 
 describe.each(databaseKinds)('admin users API on %s', (kind) => {
   let t: TestApp;
@@ -40,7 +40,7 @@ describe.each(databaseKinds)('admin users API on %s', (kind) => {
   });
   afterAll(() => t.destroy());
 
-  describe('authentication and permission (SPEC.md 5)', () => {
+  describe('authentication and permission', () => {
     const routes: [string, string, unknown?][] = [
       ['GET', '/api/admin/me'],
       ['GET', '/api/admin/users'],

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The direction of imports (docs/architecture.md, STYLE.md): each part of
+ * The direction of imports (docs/architecture.md, "Layers"): each part of
  * src/ may import only parts of a LOWER layer, and the libraries that tie
  * code to one edge (hapi and joi for HTTP, knex for storage, chalk for the
  * terminal) are imported only at that edge. The rules are data, so the

@@ -6,7 +6,7 @@ import { loadConfig, loadConfigText, resolveConfigPath } from '../../src/config/
 import { load, secretLine, yaml } from './load-text.js';
 
 describe('built-in defaults (no config file)', () => {
-  it('are the schema defaults of DESIGN 4/5 and SPEC 2.5', async () => {
+  it('are the schema defaults (docs/configuration.md)', async () => {
     const result = await loadConfig({ file: null, env: {}, cwd: '/srv/idp' });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -200,7 +200,7 @@ describe('normalize', () => {
   });
 });
 
-describe('resolveConfigPath (DESIGN 4)', () => {
+describe('resolveConfigPath (docs/cli.md)', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'idp-resolve-'));
   const empty = mkdtempSync(path.join(os.tmpdir(), 'idp-resolve-empty-'));
   writeFileSync(path.join(dir, 'idp.yaml'), '');

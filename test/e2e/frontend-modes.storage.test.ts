@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdp, type RunningIdp } from './support/start-idp.js';
 
-/** The frontend group through the real server (SPEC.md 2.5); config only, so SQLite is enough. */
+/** The frontend group through the real server (docs/oidc.md, "Frontend serving"); config only, so SQLite is enough. */
 describe('frontend modes through the server', () => {
   let upstream: http.Server;
   let upstreamUrl: string;

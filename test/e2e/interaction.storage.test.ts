@@ -209,7 +209,7 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
     expect(crossOrigin.status).toBe(403);
   });
 
-  it('remembers the accounts of this browser and switches between them (SPEC.md 4)', async () => {
+  it('remembers the accounts of this browser and switches between them', async () => {
     const jar = new CookieJar();
     await signIn(jar, 'alice@example.com');
     await jar.fetch(request({ prompt: 'none' }));

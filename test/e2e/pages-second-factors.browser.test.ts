@@ -101,7 +101,7 @@ describe.each(databaseKinds)('second factors in the pages on %s', (kind) => {
     ((await (await page.context().request.get(`${idp.url}/api/auth/session`)).json()) as { session: { amr: string[] } })
       .session.amr;
 
-  /** UI.md: nothing scrolls sideways at 360 px, and every visible field has an accessible name. */
+  /** docs/ui.md, "How to check a page": nothing scrolls sideways at 360 px, and every visible field has an accessible name. */
   async function checkNarrowAndNamed(page: Page) {
     await page.setViewportSize({ width: 360, height: 740 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

@@ -9,7 +9,7 @@ import { launchChromium, watchPage, type PageReports } from './support/browser.j
 import { startIdp, type RunningIdp } from './support/start-idp.js';
 
 /**
- * The built-in pages in Chromium (UI.md "How to check a page", issue 11):
+ * The built-in pages in Chromium (docs/ui.md, "How to check a page", issue 11):
  * every page fits 360 px without sideways scrolling and every control has
  * an accessible name (read from Chromium's accessibility tree); the locale
  * follows Accept-Language and the language switcher, with <html lang>
@@ -139,7 +139,7 @@ describe('the built-in pages in Chromium', () => {
       name: 'consent',
       async open(page, context) {
         await signIn(context, 'alice@example.com');
-        // The terms step comes before consent (DESIGN.md 12).
+        // The terms step comes before consent (docs/oidc.md, "Interaction: the sign-in steps").
         expect(
           (
             await context.request.post(`${idp.url}/api/terms/accept`, {

@@ -5,7 +5,7 @@ import { RelyingParty } from './support/relying-party.js';
 import { freePort, startIdp, type RunningIdp } from './support/start-idp.js';
 
 /**
- * DESIGN.md 8 and issue 4: a real Chromium signs in through the built-in
+ * docs/ui.md and issue 4: a real Chromium signs in through the built-in
  * pages, allows consent and reaches the relying party's callback, where
  * openid-client redeems the code and validates the ID token.
  */
@@ -92,7 +92,7 @@ describe('signing in through the built-in pages in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/callback');
     expect(await page.locator('#who').textContent()).toBe('Signed in as alice (alice@example.com)');
 
-    // The same choice at its own address (DESIGN.md 14), for a front end that links to it.
+    // The same choice at its own address (docs/ui.md, "Which pages"), for a front end that links to it.
     await page.goto((await rp.authorizationUrl({ prompt: 'select_account' })).href);
     await page.waitForURL((url) => url.pathname === '/login');
     const returnTo = new URL(page.url()).searchParams.get('return_to') ?? '';

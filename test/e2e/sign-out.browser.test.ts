@@ -129,7 +129,7 @@ describe('signing out through the question in Chromium', () => {
         await page.goto(`${idp.url}/oauth2/logout`);
         await page.getByRole('button', { name: 'Sign out' }).waitFor();
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-        // UI.md: tap targets at least 44 px high.
+        // docs/ui.md, "How to check a page": tap targets at least 44 px high.
         for (const target of [
           page.getByRole('button', { name: 'Sign out' }),
           page.getByRole('link', { name: 'Cancel' }),

@@ -2,7 +2,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-/** DESIGN.md 6: the self-hosted reference renders in a real browser, from this server only. */
+/** docs/http-api.md, "OpenAPI": the self-hosted reference renders in a real browser, from this server only. */
 describe('GET /api/docs in Chromium', () => {
   let t: TestApp;
   let browser: Browser;

@@ -3,7 +3,7 @@ import { maxPayloadBytes } from '../../src/http/create-server.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTestApp, inject, seedUser, signIn, type TestApp } from '../support/test-app.js';
 
-/** DESIGN.md 6 / issue 3: one error model, `{ code, message }`, no internals; protocol routes answer RFC 6749. */
+/** docs/http-api.md, "Errors" (issue 3): one error model, `{ code, message }`, no internals; protocol routes answer RFC 6749. */
 const stackLike = /\bat [\w.<>]+ \(|node:internal|\/src\/|\.ts:\d+|\.js:\d+|Error:/;
 
 function expectApiError(

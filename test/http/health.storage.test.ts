@@ -3,7 +3,7 @@ import { healthTimeoutMs } from '../../src/http/routes/health-route.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTestApp, inject, type TestApp } from '../support/test-app.js';
 
-/** DESIGN.md 6: GET /api/health → 200 { status: 'ok' } when the database answers, 503 otherwise. */
+/** docs/http-api.md, "Health": GET /api/health → 200 { status: 'ok' } when the database answers, 503 otherwise. */
 describe.each(databaseKinds)('GET /api/health on %s', (kind) => {
   let t: TestApp | undefined;
   afterEach(async () => {

@@ -14,7 +14,7 @@ import {
 } from '../support/test-app.js';
 import { UNAUTHORIZED, sessionUserFields } from '../support/spec-shapes.js';
 
-/** DESIGN.md 6 sessions, the login rate limit and the Origin rule, through the real server. */
+/** Sessions (docs/http-api.md, "Sessions and login"), the login rate limit and the Origin rule, through the real server. */
 const INVALID = { code: 'INVALID_CREDENTIALS', message: 'The email or password is incorrect.' };
 
 function setCookies(header: string | string[] | undefined): string[] {

@@ -9,7 +9,7 @@ import { testConfig } from '../support/config-fixture.js';
 import { createTestDatabase } from '../support/databases.js';
 import { pino } from 'pino';
 
-/** DESIGN.md 6, SPEC.md 1, 2.5 (openapi), 4, 5, 7 and 9: the API description and its reference UI. */
+/** docs/http-api.md, "OpenAPI", "Conventions", "Admin API": the API description and its reference UI. */
 const specTags = ['Auth', 'User', 'Consent', 'Terms', 'OAuth Connect', 'OpenID', 'Health', 'Admin'];
 const adminErrors: Record<string, string[]> = {
   'post /api/admin/users': ['401', '403', '409'],
@@ -38,17 +38,17 @@ describe('OpenAPI document and reference', () => {
     expect(doc.openapi).toBe('3.1.0');
   });
 
-  it('declares the default title, description and version 1.0.0 (SPEC.md 2.5, 9)', () => {
+  it('declares the default title, description and version 1.0.0', () => {
     expect(doc.info).toEqual({ title: 'idp API', description: 'OpenID Connect Provider API', version: '1.0.0' });
   });
 
-  it('declares both security schemes of SPEC.md 5', () => {
+  it('declares both security schemes (cookieSessionAuth, bearerAuth)', () => {
     const schemes = doc.components.securitySchemes;
     expect(schemes.cookieSessionAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'session' });
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
-  it('declares the tags of SPEC.md 1, and every operation uses only those', () => {
+  it('declares the eight tags, and every operation uses only those', () => {
     const declared = (doc.tags as { name: string }[]).map((tag) => tag.name);
     expect(declared.sort()).toEqual([...specTags].sort());
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
@@ -59,11 +59,11 @@ describe('OpenAPI document and reference', () => {
     }
   });
 
-  it('lists every admin operation of SPEC.md 4 with cookieSessionAuth, tag Admin and the SPEC.md 7 errors', () => {
+  it('lists every admin operation with cookieSessionAuth, tag Admin and the admin errors', () => {
     const adminOps = Object.entries(doc.paths as Record<string, Record<string, any>>)
       .filter(([path]) => path.startsWith('/api/admin/'))
       .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method} ${path}`, op] as const));
-    // SPEC.md 4's operations, and DESIGN.md 11's additions under the same rules.
+    // The admin user operations, and the later admin operations under the same rules.
     expect(adminOps.map(([name]) => name)).toEqual(
       expect.arrayContaining([
         'get /api/admin/me',
@@ -119,7 +119,7 @@ describe('OpenAPI document and reference', () => {
     );
   });
 
-  it('lists the User operations of DESIGN.md 11 with cookieSessionAuth, tag User and their errors; the DELETE body is optional', () => {
+  it('lists the User operations with cookieSessionAuth, tag User and their errors; the DELETE body is optional', () => {
     const userOps: Record<string, string[]> = {
       'get /api/user': ['200', '401'],
       'patch /api/user': ['200', '400', '401', '403'],
@@ -144,7 +144,7 @@ describe('OpenAPI document and reference', () => {
     expect(doc.paths['/api/user'].patch.requestBody.required).toBe(true);
   });
 
-  it('lists every second-factor operation of DESIGN.md 11 with its tag, security and responses', () => {
+  it('lists every second-factor operation with its tag, security and responses', () => {
     const cookie = [{ cookieSessionAuth: [] }];
     const ops: Record<string, { tag: string; security: unknown; statuses: string[] }> = {
       'post /api/auth/login/totp': {

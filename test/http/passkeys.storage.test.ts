@@ -7,7 +7,7 @@ import { SoftwareAuthenticator, type CeremonyOverrides } from '../support/softwa
 import { UNAUTHORIZED } from '../support/spec-shapes.js';
 
 /**
- * DESIGN.md 11 passkeys through the real server and a software
+ * Passkeys (docs/http-api.md, "Second factors") through the real server and a software
  * authenticator (test/support/software-authenticator.ts) that builds real
  * attestations and assertions: registration, list, rename, removal,
  * passwordless sign-in and the second factor of a pending one, and every

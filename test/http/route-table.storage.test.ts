@@ -11,7 +11,7 @@ import {
 import { createTestApp, inject, type TestApp } from '../support/test-app.js';
 
 /**
- * STYLE.md 2: src/http/routes.ts is the one route table. This suite prints
+ * CONTRIBUTING.md, "How the code is written", 2: src/http/routes.ts is the one route table. This suite prints
  * it, and fails when the server serves a route the table does not list (or
  * with another auth mode), or when a row is missing from the OpenAPI
  * document without a reason written here.

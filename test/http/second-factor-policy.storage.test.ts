@@ -7,9 +7,9 @@ import { SoftwareAuthenticator } from '../support/software-authenticator.js';
 import { FORBIDDEN, NOT_FOUND, UNAUTHORIZED } from '../support/spec-shapes.js';
 
 /**
- * auth.second_factor (DESIGN.md 11): enrolment at sign-in for a user the
+ * auth.second_factor (docs/http-api.md, "Second factors"): enrolment at sign-in for a user the
  * policy covers who has no factor, the last factor kept, the admin's reset
- * for a lost device, and the SPEC 2.1 fields that report all of it.
+ * for a lost device, and the admin user fields that report all of it.
  */
 const origin = 'http://localhost:8080';
 const step = 30_000;
@@ -221,7 +221,7 @@ describe.each(databaseKinds)('the second-factor policy on %s', (kind) => {
     });
   });
 
-  it('reports the SPEC 2.1 fields in the admin list, get and me, from the policy and the role', async () => {
+  it('reports the admin user fields in the admin list, get and me, from the policy and the role', async () => {
     await admin('fields');
     const b = browser();
     const { cookie } = await b.enrolTotp((await b.login('fields@example.com')).cookie, clock.now());

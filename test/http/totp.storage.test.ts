@@ -5,7 +5,7 @@ import { createTestApp, seedUser, sessionCookieOf, type TestApp } from '../suppo
 import { browserAt, testClock, totpCode } from '../support/second-factor-client.js';
 import { UNAUTHORIZED } from '../support/spec-shapes.js';
 
-/** DESIGN.md 11: the authenticator app, its recovery codes, and signing in with them, through the real server. */
+/** docs/http-api.md, "Second factors": the authenticator app, its recovery codes, and signing in with them, through the real server. */
 const INVALID_CODE = { code: 'INVALID_CODE', message: 'The code is incorrect, expired or already used.' };
 const step = 30_000;
 /** A step boundary, so that "the same step" and "the next step" are exact. */
@@ -259,7 +259,7 @@ describe.each(databaseKinds)('authenticator apps on %s', (kind) => {
     expect(used.json()).toMatchObject({ user: { sub: 'recover' }, recovery_codes_left: 9 });
     const signedIn = sessionCookieOf(used.headers['set-cookie']);
     expect((await b.call('GET', '/api/auth/session', signedIn)).json().session.amr).toEqual(['pwd', 'otp']);
-    // The profile says the same (DESIGN.md 11); a user without an app has none.
+    // The profile says the same (docs/http-api.md, "Second factors"); a user without an app has none.
     expect((await b.call('GET', '/api/user', signedIn)).json().user).toMatchObject({
       totp_registered: true,
       recovery_codes_left: 9,

@@ -24,7 +24,7 @@ describe('the catalogues', () => {
     expect(german.size).toBe(strings(en).length);
   });
 
-  it('has a sentence for every error code the account API answers with (DESIGN.md 11), so no page falls back to the generic one', () => {
+  it('has a sentence for every error code the account API answers with, so no page falls back to the generic one', () => {
     const accountApiCodes = [
       'INVALID_CREDENTIALS',
       'TOO_MANY_REQUESTS',

@@ -202,7 +202,7 @@ describe('signing in a user who must verify their e-mail', () => {
     const { login, created } = setUp('optional', unverified);
     await expect(login('right')).rejects.toMatchObject({ status: 403, code: 'EMAIL_NOT_VERIFIED' });
     expect(created).toEqual([]);
-    // DESIGN.md 12: the second factor comes first.
+    // docs/oidc.md, "Interaction: the sign-in steps": the second factor comes first.
     const second = setUp('required', unverified);
     expect(await second.login('right')).toMatchObject({ status: 'second_factor_required' });
   });

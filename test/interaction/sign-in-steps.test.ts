@@ -7,7 +7,7 @@ import { newIdentity, pending, session, signInDeps } from './sign-in-fixtures.js
 const documentedOrder = 'identify → selectAccount → secondFactor → enrolSecondFactor → emailVerified → terms → consent';
 
 describe('the sign-in steps', () => {
-  it('run in the documented order (DESIGN.md 12), and the docs say the same', () => {
+  it('run in the documented order, and the docs say the same', () => {
     expect(signInSteps.map((step) => step.name).join(' → ')).toBe(documentedOrder);
     for (const doc of ['src/interaction/index.ts', 'docs/oidc.md'])
       expect(readFileSync(doc, 'utf8').includes(documentedOrder), doc).toBe(true);

@@ -7,7 +7,7 @@ import { callbackOf, insecure, issueCode, startProvider, type Provider } from '.
 
 const redirectUri = 'https://web.example.com/callback';
 
-/** DESIGN.md 5: a user or client removed by apply loses its tokens (tokenGrantRevoker). */
+/** docs/gitops.md, "Apply semantics": a user or client removed by apply loses its tokens (tokenGrantRevoker). */
 describe.each(databaseKinds)('apply revokes the tokens of removed principals on %s', (kind) => {
   let provider: Provider;
   const web: oauth.Client = { client_id: 'web' };

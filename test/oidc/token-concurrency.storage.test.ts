@@ -17,7 +17,7 @@ import {
 /**
  * What refresh, userinfo and introspection guarantee under concurrency, on
  * real servers, and on two instances sharing one PostgreSQL database
- * (DESIGN.md 9): a refresh token is redeemed once however many copies arrive
+ * (docs/architecture.md, "Several instances"): a refresh token is redeemed once however many copies arrive
  * together, and a reuse revokes its family; a revocation of any kind refuses
  * every call sent after its answer arrived; a changed user shows at once.
  * No timing: "after" means sent once the response had been awaited.

@@ -19,7 +19,7 @@ import {
 const lockTtlMs = 1500;
 
 /**
- * Production shape (DESIGN.md 9): three `idp serve` processes in database
+ * Production shape (docs/architecture.md, "Several instances"): three `idp serve` processes in database
  * mode on one PostgreSQL, sharing one config file (instance_id empty, so each
  * process generates its own), with an every-second cleanup.
  */

@@ -1,7 +1,7 @@
 /**
- * Shapes SPEC.md states to the letter, written once for every test that
- * asserts them: the admin error bodies of section 7 and the user fields of
- * sections 2.1 and 2.2.
+ * Shapes the admin API states to the letter (docs/http-api.md, "Admin API"),
+ * written once for every test that asserts them: the admin error bodies and the fields of the admin
+ * user and the session user.
  */
 export const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Authentication is required to access this resource.' };
 export const FORBIDDEN = { code: 'FORBIDDEN', message: 'You do not have permission to access this resource.' };
@@ -9,7 +9,7 @@ export const NOT_EDITABLE = { code: 'USER_NOT_EDITABLE', message: 'This user acc
 export const NOT_FOUND = { code: 'USER_NOT_FOUND', message: 'User not found.' };
 export const EMAIL_EXISTS = { code: 'EMAIL_ALREADY_EXISTS', message: 'The provided email is already registered.' };
 
-/** SPEC.md 2.2: the eleven fields of the session user, sorted. */
+/** The eleven fields of the session user, sorted. */
 export const sessionUserFields = [
   'managed_by',
   'sub',
@@ -24,5 +24,5 @@ export const sessionUserFields = [
   'passkey_count',
 ].sort();
 
-/** SPEC.md 2.1: the admin user adds deleted_at. */
+/** The admin user adds deleted_at. */
 export const adminUserFields = [...sessionUserFields, 'deleted_at'].sort();

@@ -1,7 +1,7 @@
 import type { ApiErrorBody } from './admin-api-types.js';
 
 /**
- * An error answer of the admin API (SPEC.md 2.4 / 7). Commands let it
+ * An error answer of the admin API (docs/http-api.md, "Admin API"). Commands let it
  * propagate; runAdminCommand prints it as one `CODE: message` line.
  */
 export class AdminApiError extends Error {

@@ -1,11 +1,11 @@
 /**
- * The wire shapes of the admin API as SPEC.md 2 states them (snake_case, as
+ * The wire shapes of the admin API as docs/http-api.md ("Admin API") states them (snake_case, as
  * the server sends them). The CLI prints them as is under --json.
  */
 
 import type { ManagedBy, UserRole } from '../../model/index.js';
 
-/** SPEC.md 2.2: the eleven fields of the session user. */
+/** The eleven fields of the session user (docs/http-api.md, "Admin API"). */
 export interface SessionUser {
   managed_by: ManagedBy;
   sub: string;
@@ -20,12 +20,12 @@ export interface SessionUser {
   passkey_count: number;
 }
 
-/** SPEC.md 2.1: the session user plus deleted_at (ISO 8601 UTC or null). */
+/** The admin user: the session user plus deleted_at (ISO 8601 UTC or null). */
 export interface AdminUser extends SessionUser {
   deleted_at: string | null;
 }
 
-/** SPEC.md 2.3. */
+/** The pagination object of the admin API. */
 export interface Pagination {
   page: number;
   page_size: number;
@@ -37,7 +37,7 @@ export interface UserListResponse {
   pagination: Pagination;
 }
 
-/** SPEC.md 4.1, every parameter optional. */
+/** The query of GET /api/admin/users, every parameter optional. */
 export interface ListUsersParams {
   query?: string;
   page?: number;
@@ -47,7 +47,7 @@ export interface ListUsersParams {
   role?: UserRole;
 }
 
-/** SPEC.md 4.2. */
+/** The body of POST /api/admin/users. */
 export interface CreateUserBody {
   email: string;
   password: string;
@@ -55,21 +55,21 @@ export interface CreateUserBody {
   email_verified?: boolean;
 }
 
-/** SPEC.md 4.3. */
+/** The body of PATCH /api/admin/users/{sub}. */
 export interface UpdateUserBody {
   email?: string;
   role?: UserRole;
   email_verified?: boolean;
 }
 
-/** SPEC.md 2.4, plus the `details` of DESIGN.md 6 on VALIDATION_ERROR. */
+/** docs/http-api.md, "Conventions": `{ code, message }`, plus `details` on VALIDATION_ERROR. */
 export interface ApiErrorBody {
   code: string;
   message: string;
   details?: { path: string; message: string }[];
 }
 
-/** One audit event (GET /api/admin/events; DESIGN.md 11). */
+/** One audit event (GET /api/admin/events; docs/http-api.md, "Audit events"). */
 export interface AuditEvent {
   id: number;
   time: string;

@@ -14,7 +14,7 @@ import type {
 export interface AdminClient {
   readonly baseUrl: string;
   /**
-   * POST /api/auth/login (DESIGN.md 6): the session user and the `session`
+   * POST /api/auth/login (docs/http-api.md, "Sessions and login"): the session user and the `session`
    * cookie to keep. When the account confirms sign-ins with a second factor,
    * `askCode` is asked for an authenticator app's code or a recovery code,
    * which completes the sign-in (POST /api/auth/login/totp or /recovery-code)
@@ -32,10 +32,10 @@ export interface AdminClient {
   createUser(body: CreateUserBody): Promise<{ user: AdminUser }>;
   updateUser(sub: string, body: UpdateUserBody): Promise<{ user: AdminUser }>;
   deleteUser(sub: string): Promise<{ user: AdminUser }>;
-  /** DELETE /api/admin/users/{sub}/second-factors (DESIGN.md 11). */
+  /** DELETE /api/admin/users/{sub}/second-factors (docs/http-api.md, "For admins"). */
   resetSecondFactors(sub: string): Promise<void>;
   listEvents(params: ListEventsParams): Promise<EventListResponse>;
-  /** POST /api/admin/users/{sub}/unlock (DESIGN.md 11): 204. */
+  /** POST /api/admin/users/{sub}/unlock (docs/http-api.md, "Login rate limit"): 204. */
   unlockUser(sub: string): Promise<void>;
 }
 
@@ -46,7 +46,7 @@ export interface AdminClientOptions {
   onCookie?: (cookie: string) => Promise<void>;
 }
 
-/** The admin API of SPEC.md 4 as typed calls; answers are returned exactly as the server sent them. */
+/** The admin API (docs/http-api.md, "Admin API") as typed calls; answers are returned exactly as the server sent them. */
 export function createAdminClient(baseUrl: string, options: AdminClientOptions): AdminClient {
   let cookie = options.cookie;
 

@@ -1,5 +1,5 @@
 /**
- * The terminal client of the admin API (`idp admin …`, DESIGN.md 4).
+ * The terminal client of the admin API (`idp admin …`, docs/cli-admin.md).
  *
  * Flow: `login` posts to /api/auth/login and keeps `{ url, cookie }` in the
  * credential store (0600 file in a 0700 directory); every other command opens

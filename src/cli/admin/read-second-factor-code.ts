@@ -4,7 +4,7 @@ import { promptHiddenLine } from './read-password.js';
 
 /**
  * The code that completes an `idp admin login` of an account with a second
- * factor (DESIGN.md 11): --code when given, else a hidden prompt at the
+ * factor (docs/http-api.md, "Second factors"): --code when given, else a hidden prompt at the
  * terminal. Either an authenticator app's 6 digits or a recovery code; the
  * server tells which by its shape. Both are single use, so --code in shell
  * history is spent; the prompt is still the better habit for recovery codes.

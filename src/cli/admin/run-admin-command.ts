@@ -3,7 +3,7 @@ import { AdminApiError } from './admin-api-error.js';
 
 /**
  * Runs an admin subcommand and renders an API error as the one line
- * DESIGN.md 4 asks for, `CODE: message`, with exit code 1. Other failures
+ * docs/cli.md asks for, `CODE: message`, with exit code 1. Other failures
  * (CliError, usage) keep going up to main().
  */
 export async function runAdminCommand(ctx: CliContext, command: () => Promise<number>): Promise<number> {

@@ -8,7 +8,7 @@ export const diffFormats = ['text', 'json'] as const;
 /**
  * `idp diff [-c FILE] [--format text|json] [--exit-code]`: what apply would
  * change, written nowhere. With --exit-code: 2 when changes are pending,
- * 0 when none (DESIGN.md 4).
+ * 0 when none (docs/cli.md).
  */
 export async function runDiff(
   ctx: CliContext,

@@ -2,7 +2,7 @@ import { error, type ConfigRule, type RuleProblem } from './config-rule.js';
 
 /**
  * A public client (token_endpoint_auth_method none) has no secret and must
- * use PKCE (DESIGN 7); a confidential client needs exactly one of
+ * use PKCE (docs/oidc.md); a confidential client needs exactly one of
  * client_secret and client_secret_hash. client_credentials needs a client
  * that can authenticate.
  */

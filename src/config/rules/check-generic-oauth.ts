@@ -2,7 +2,7 @@ import { error, type ConfigRule, type RuleProblem } from './config-rule.js';
 
 const requiredForGeneric = ['display_name', 'authorization_url', 'token_url'] as const;
 
-/** SPEC 2.5: a generic_oauth provider has no built-in endpoints or label, so the file must give them. */
+/** docs/configuration.md, identity_providers: a generic_oauth provider has no built-in endpoints or label, so the file must give them. */
 export const checkGenericOauth: ConfigRule = (config) => {
   const problems: RuleProblem[] = [];
   config.identity_providers.forEach((provider, index) => {

@@ -15,7 +15,7 @@ export function isArgon2idPhc(text: string): boolean {
   return names.sort().join('') === 'mpt';
 }
 
-/** DESIGN 5: the file carries only argon2id hashes of passwords and client secrets. */
+/** docs/configuration.md, Rules: the file carries only argon2id hashes of passwords and client secrets. */
 export const checkPasswordHashes: ConfigRule = (config) => {
   const problems: RuleProblem[] = [];
   config.users.forEach((user, index) => {

@@ -3,7 +3,7 @@ import { error, type ConfigRule, type RuleProblem } from './config-rule.js';
 const lists = ['redirect_uris', 'post_logout_redirect_uris'] as const;
 
 /**
- * Redirect URIs are compared exactly (DESIGN 7), so each must be an absolute
+ * Redirect URIs are compared exactly (docs/oidc.md), so each must be an absolute
  * URL; a fragment is never allowed (RFC 6749 §3.1.2).
  */
 export const checkRedirectUris: ConfigRule = (config) => {

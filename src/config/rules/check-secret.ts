@@ -1,6 +1,6 @@
 import { warning, type ConfigRule } from './config-rule.js';
 
-/** DESIGN 5: without security.secret a random one is generated and stored in the database. */
+/** docs/configuration.md, security: without security.secret a random one is generated and stored in the database. */
 export const checkSecret: ConfigRule = (config) =>
   config.security.secret === undefined
     ? [

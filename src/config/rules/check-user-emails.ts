@@ -1,11 +1,11 @@
 import { error, type ConfigRule, type RuleProblem } from './config-rule.js';
 
 // One @, a local part and a domain with a dot-separated label structure; the
-// dot rules of SPEC 2.1 get their own messages below.
+// dot rules (docs/http-api.md, "Admin API") get their own messages below.
 const emailShape = /^[^\s@]+@[^\s@]+$/;
 const domainShape = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
 
-/** SPEC 2.1: e-mail format; no leading dot, no consecutive dots. */
+/** docs/http-api.md, "Admin API": e-mail format; no leading dot, no consecutive dots. */
 export function describeEmail(email: string): string | null {
   if (!emailShape.test(email)) return 'must be an e-mail address (name@example.com)';
   if (email.startsWith('.')) return 'must not start with a dot';

@@ -9,7 +9,7 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 const nameFields = ['name', 'given_name', 'family_name'] as const;
 
 /**
- * The profile a config user declares (DESIGN.md 11): names are one line of
+ * The profile a config user declares (docs/http-api.md, "Your own account"): names are one line of
  * visible text, and the locale is one the service offers (i18n.locales,
  * spelled as there), since pages, e-mails and the locale claim use it as is.
  */

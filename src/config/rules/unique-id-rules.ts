@@ -5,7 +5,7 @@ import { findDuplicates } from './find-duplicates.js';
 
 export const checkUniqueUserSubs: ConfigRule = (config) => findDuplicates(config.users, 'users', 'sub');
 
-// DESIGN 6: e-mails are compared case-insensitively.
+// E-mails are compared case-insensitively (docs/http-api.md, "Admin API").
 export const checkUniqueUserEmails: ConfigRule = (config) =>
   findDuplicates(config.users, 'users', 'email', { caseInsensitive: true });
 

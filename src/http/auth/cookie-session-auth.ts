@@ -4,7 +4,7 @@ import type { SessionService } from '../../accounts/sessions.js';
 import { ApiError } from '../../api-error.js';
 import type { SessionRecord, UserRecord } from '../../model/index.js';
 
-/** SPEC.md 5: cookieSessionAuth, an encrypted cookie named `session`. */
+/** cookieSessionAuth (docs/http-api.md, "Conventions"), an encrypted cookie named `session`. */
 export const sessionCookieName = 'session';
 /** A signed-in session (every sign-in step passed). */
 export const sessionStrategy = 'session';

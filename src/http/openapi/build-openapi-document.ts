@@ -7,7 +7,7 @@ import type { OpenApiConfig } from '../../config/types.js';
 import type { ApiTag, RouteAuth, RouteDefinition } from '../route-definition.js';
 
 /**
- * Builds the OpenAPI 3.1.0 document (SPEC.md 2.5 openapi, 5, 9) from the
+ * Builds the OpenAPI 3.1.0 document (docs/http-api.md, "OpenAPI", "Conventions") from the
  * route table: the joi schemas on the routes are the one source of truth,
  * converted with joi-to-json's OpenAPI 3.1 (JSON Schema 2020-12) mode.
  */

@@ -8,7 +8,7 @@ import { sessionUserSchema, subSchema, toSessionUserBody } from '../schemas/user
 import { rememberedAccountsCookie } from '../../interaction/index.js';
 
 /**
- * SPEC.md 4: the accounts remembered in this browser session, and switching
+ * docs/http-api.md, "Remembered accounts": the accounts remembered in this browser session, and switching
  * to one of them (prompt=select_account). The list lives in a sealed cookie
  * of session ids (src/interaction/remembered-accounts.ts).
  */

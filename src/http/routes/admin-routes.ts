@@ -14,7 +14,7 @@ import {
   toSessionUserBody,
 } from '../schemas/user-schemas.js';
 
-/** The admin API, SPEC.md 4 (shapes 2.1–2.3, errors 7, limits 8). Rules live in src/admin. */
+/** The admin API (docs/http-api.md, "Admin API": shapes, errors, limits). Rules live in src/admin. */
 const caller = (request: Request) => sessionOf(request).user;
 const requestContext = (request: Request) => ({
   clientAddress: addressOf(request),

@@ -5,7 +5,7 @@ import { sessionOf } from '../auth/cookie-session-auth.js';
 import { adminErrors, errorResponse } from '../schemas/error-schema.js';
 import { subSchema } from '../schemas/user-schemas.js';
 
-/** POST /api/admin/users/{sub}/unlock (DESIGN.md 11). The rule lives in src/admin/unlock-account.ts. */
+/** POST /api/admin/users/{sub}/unlock (docs/http-api.md, "Login rate limit"). The rule lives in src/admin/unlock-account.ts. */
 export const adminUnlockUserRoute: RouteSpec = {
   tags: ['Admin'],
   summary: "Clear a user's failed sign-in attempts",

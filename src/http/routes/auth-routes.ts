@@ -15,7 +15,7 @@ import type { HttpDeps } from '../http-deps.js';
 import type { SignInOutcome } from '../../interaction/index.js';
 
 /**
- * Browser sign-in (DESIGN.md 6). The login answers either the signed-in
+ * Browser sign-in (docs/http-api.md, "Sessions and login"). The login answers either the signed-in
  * session user, or, when a second factor is required, which factors may
  * complete the sign-in (the cookie then holds a pending session that only
  * the second-factor routes accept), or that one must be enrolled first:

@@ -5,7 +5,7 @@ import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 
 /**
- * The OAuth Connect API (DESIGN.md 11): the signed-in user's connections to
+ * The OAuth Connect API (docs/http-api.md, "Upstream identity providers"): the signed-in user's connections to
  * upstream identity providers, as the "Connected providers" section of
  * /account lists them, and disconnecting one. Connecting is a navigation:
  * GET /api/auth/providers/{id}/authorize?intent=link.

@@ -9,7 +9,7 @@ import type { RouteSpec } from '../route-definition.js';
 import type { OpenApiDocument } from '../openapi/build-openapi-document.js';
 
 /**
- * The API reference (DESIGN.md 6): the live document, a self-hosted Swagger
+ * The API reference (docs/http-api.md, "OpenAPI"): the live document, a self-hosted Swagger
  * UI (files from swagger-ui-dist, never a CDN) titled openapi.ui_title, and
  * the document generated at build time. Left out of the document itself.
  */

@@ -6,7 +6,7 @@ import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
 import { linkTokenSchema, originRefused } from '../schemas/account-schemas.js';
 
-/** E-mail verification (DESIGN.md 11): src/accounts/email-verification.ts. */
+/** E-mail verification (docs/http-api.md, "Self-service accounts"): src/accounts/email-verification.ts. */
 export const verifyEmailRoute: RouteSpec = {
   checkOrigin: true,
   tags: ['Auth'],

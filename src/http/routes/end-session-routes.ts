@@ -140,7 +140,7 @@ export const endSessionPostRoute: RouteSpec = {
 };
 
 /**
- * The answer "Sign out": the Origin rule (DESIGN.md 6) refuses it from any
+ * The answer "Sign out": the Origin rule (docs/http-api.md, "Origin rule") refuses it from any
  * other origin with 403 ORIGIN_NOT_ALLOWED, with or without a session
  * (and the session cookie, SameSite=Lax, is not even sent on a cross-site
  * POST). Not a protocol route: only our page calls it.

@@ -11,7 +11,7 @@ import { pageContextOf, pageResponse } from '../page-context.js';
 import { leaveToOperator } from '../page-policy.js';
 
 /**
- * Every path no other route owns (SPEC.md 2.5 frontend): files of the
+ * Every path no other route owns (docs/oidc.md, "Frontend serving"): files of the
  * static directory (the built-in UI by default), or the developer's front
  * end in proxy mode. API paths (/api, /oauth2, /.well-known, /openapi.json)
  * are never served from here: an unknown one is the JSON API's 404.

@@ -16,7 +16,7 @@ function withinTimeout(work: Promise<void>): Promise<void> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** DESIGN.md 6: 200 { status: 'ok' } when the database answers, 503 otherwise. */
+/** docs/http-api.md, "Health": 200 { status: 'ok' } when the database answers, 503 otherwise. */
 export const healthRoute: RouteSpec = {
   tags: ['Health'],
   summary: 'Server health check',

@@ -14,7 +14,7 @@ import {
 } from '../schemas/account-schemas.js';
 
 /**
- * A "send me a link" route (DESIGN.md 11: resend and forgot): `{ email }`
+ * A "send me a link" route (docs/http-api.md, "Self-service accounts": resend and forgot): `{ email }`
  * in, 202 whatever the address, the mail in the request's locale, 429 from
  * the rate limit, 503 while e-mail is off (src/accounts/mail-request.ts).
  */

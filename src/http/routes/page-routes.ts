@@ -47,7 +47,7 @@ function pageRoute(summary: string, handler: PageHandler): RouteSpec {
 
 /**
  * return_to of an interaction page: null when absent; a page refuses an
- * unsafe one (DESIGN.md 7: never an open redirect) before any script could follow it.
+ * unsafe one (docs/oidc.md, "The contract at a glance": never an open redirect) before any script could follow it.
  */
 function returnToOf(request: Request): { ok: true; value: string | null } | { ok: false } {
   const value = request.query.return_to;
@@ -76,7 +76,7 @@ export const homePageRoute = pageRoute('The start page', (deps, request, h) => {
   return pageResponse(h, renderHomePage(pageContextOf(deps, request), { email: session?.user.email ?? null }));
 });
 
-/** The sign-in page; `/select-account` (DESIGN.md 14) is the same page offering the remembered accounts first. */
+/** The sign-in page; `/select-account` (docs/ui.md, "Which pages") is the same page offering the remembered accounts first. */
 const signInPage = (selectAccount: boolean) =>
   pageRoute('Sign in', async (deps, request, h) => {
     const context = pageContextOf(deps, request);
@@ -181,7 +181,7 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
 });
 
 /**
- * The second step of a sign-in (DESIGN.md 11): the cookie's pending
+ * The second step of a sign-in (docs/http-api.md, "Second factors"): the cookie's pending
  * session, resolved here (no other page accepts one). Without a session
  * the browser signs in first; with a finished one it goes on to return_to.
  */

@@ -14,7 +14,7 @@ import {
 } from '../schemas/second-factor-schemas.js';
 
 /**
- * The user's passkeys (DESIGN.md 11, User tag): registration (options, then
+ * The user's passkeys (docs/http-api.md, "Second factors"): registration (options, then
  * the browser's attestation), list, rename, remove. Registration is open to
  * the pending session of the enrolment at sign-in too, and completes that
  * sign-in. With auth.passkeys_enabled false every route answers 403

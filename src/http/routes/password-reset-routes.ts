@@ -5,7 +5,7 @@ import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { linkTokenSchema, newPasswordSchema, originRefused } from '../schemas/account-schemas.js';
 
-/** A forgotten password (DESIGN.md 11): src/accounts/password-reset.ts. */
+/** A forgotten password (docs/http-api.md, "Self-service accounts"): src/accounts/password-reset.ts. */
 export const forgotPasswordRoute = mailRequestRoute({
   label: 'ForgotPasswordRequest',
   summary: 'Mail a password reset link',

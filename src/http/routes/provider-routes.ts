@@ -11,7 +11,7 @@ import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { payloadOf } from '../payload-of.js';
 
 /**
- * Sign-in through upstream identity providers (DESIGN.md 11, Auth rows;
+ * Sign-in through upstream identity providers (docs/http-api.md, "Upstream identity providers";
  * src/federation says how the flow runs). The browser navigates through
  * these routes, so apart from a bad request they answer with redirects: to
  * the upstream, back to return_to, or to /login?error=CODE.

@@ -8,7 +8,7 @@ import { sessionUserSchema, emailSchema, toSessionUserBody } from '../schemas/us
 import { emailDisabledResponse, localeQuery, newPasswordSchema } from '../schemas/account-schemas.js';
 
 /**
- * Self-registration (DESIGN.md 11): the rules are src/accounts/registration.ts;
+ * Self-registration (docs/http-api.md, "Self-service accounts"): the rules are src/accounts/registration.ts;
  * an account that is active at once goes through the sign-in steps of
  * src/interaction like a login, and gets its session cookie here.
  */

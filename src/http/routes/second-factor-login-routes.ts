@@ -12,7 +12,7 @@ import { totpCodeSchema, webAuthnOptionsSchema, webAuthnResponseSchema } from '.
 import { signInBody, signInResponse } from './auth-routes.js';
 
 /**
- * The second step of a sign-in (DESIGN.md 11): the pending session a right
+ * The second step of a sign-in (docs/http-api.md, "Second factors"): the pending session a right
  * password left in the cookie is completed with an authenticator app's
  * code, a recovery code or a passkey, and becomes a signed-in session under
  * a new cookie value (the pending one stops working: docs/http-api.md

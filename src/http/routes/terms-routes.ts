@@ -8,7 +8,7 @@ import { addressOf } from '../client-address.js';
 import { requestLocale } from '../request-locale.js';
 import { adminErrors, commonErrors, errorResponse } from '../schemas/error-schema.js';
 
-/** The terms of service (DESIGN.md 11, Terms tag; issue #14), in the request's locale. */
+/** The terms of service (docs/http-api.md, "Terms of service"), in the request's locale. */
 const termSchema = Joi.object({
   id: Joi.string().required(),
   version: Joi.string().required(),

@@ -8,7 +8,7 @@ import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { recoveryCodesSchema, totpCodeSchema } from '../schemas/second-factor-schemas.js';
 
 /**
- * The user's authenticator app and recovery codes (DESIGN.md 11, User tag).
+ * The user's authenticator app and recovery codes (docs/http-api.md, "Second factors").
  * Enrolment (POST /api/user/totp, /confirm) is open to the pending session
  * of the enrolment at sign-in too, and its confirmation completes that
  * sign-in; removal and new recovery codes need a signed-in session and a

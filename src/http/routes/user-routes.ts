@@ -7,7 +7,7 @@ import { isoDateTime, profileSchema, toProfileBody } from '../schemas/user-schem
 import { payloadOf } from '../payload-of.js';
 
 /**
- * The signed-in user's own account (SPEC tag User, DESIGN.md 11): the
+ * The signed-in user's own account (User tag, docs/http-api.md, "Your own account"): the
  * profile, the password, and deleting the account. The rules live in
  * src/accounts; docs/http-api.md "Your own account" explains the decisions.
  */
@@ -51,7 +51,7 @@ const orNull = (value: string | null | undefined) => (value === '' ? null : valu
 export const userGetRoute: RouteSpec = {
   tags: ['User'],
   summary: 'Your profile',
-  description: 'The session user (SPEC.md 2.2) with the profile fields and when the account was created.',
+  description: 'The session user with the profile fields and when the account was created.',
   responses: { 200: profileResponse('The profile'), 401: unauthorized },
   handler: (deps) => async (request, h) => {
     const body = { user: toProfileBody(await deps.admin.userViews.profile(sessionOf(request).user)) };

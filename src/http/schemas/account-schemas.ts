@@ -2,11 +2,11 @@ import Joi from 'joi';
 import { errorResponse } from './error-schema.js';
 
 /**
- * Wire pieces shared by the self-service account routes (DESIGN.md 11):
+ * Wire pieces shared by the self-service account routes (docs/http-api.md, "Self-service accounts"):
  * registration, e-mail verification and the forgotten password.
  */
 
-/** A new password: SPEC.md 8's 1..256 upper bound; below auth.password_min_length the service answers PASSWORD_TOO_SHORT, the empty one included. */
+/** A new password: at most 256 characters, as the admin API's; below auth.password_min_length the service answers PASSWORD_TOO_SHORT, the empty one included. */
 export const newPasswordSchema = Joi.string().allow('').max(256);
 
 /** The token of a mailed link as the page found it in the URL; anything that is not one answers INVALID_TOKEN. */

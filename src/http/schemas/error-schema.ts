@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { ResponseSpec } from '../route-definition.js';
 
-/** SPEC.md 2.4, plus the optional validation details of DESIGN.md 6. */
+/** docs/http-api.md, "Conventions": `{ code, message }`, plus `details` on VALIDATION_ERROR. */
 export const errorSchema = Joi.object({
   code: Joi.string().required().description('Machine-readable error code'),
   message: Joi.string().required().description('Human-readable message'),
@@ -19,7 +19,7 @@ export const commonErrors: Record<number, ResponseSpec> = {
   400: errorResponse('VALIDATION_ERROR, MALFORMED_JSON or BAD_REQUEST'),
 };
 
-/** SPEC.md 5 and 7: what an admin operation declares besides its own errors. */
+/** What an admin operation declares besides its own errors (docs/http-api.md, "Admin API"). */
 export const adminErrors: Record<number, ResponseSpec> = {
   ...commonErrors,
   401: errorResponse('UNAUTHORIZED: Authentication is required to access this resource.'),

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { PasskeyRecord } from '../../model/index.js';
 
-/** The wire shapes of second factors (DESIGN.md 11). */
+/** The wire shapes of second factors (docs/http-api.md, "Second factors"). */
 export const totpCodeSchema = Joi.string()
   .trim()
   .pattern(/^[0-9]{6}$/)

@@ -2,8 +2,8 @@ import Joi from 'joi';
 import type { AdminUserView, ProfileView, SessionUserView } from '../../admin/user-view-service.js';
 
 /**
- * The wire shapes of users (SPEC.md 2.1, 2.2, 2.3, and the profile of
- * DESIGN.md 11): snake_case at the edge, camelCase inside.
+ * The wire shapes of users (docs/http-api.md, "Admin API", and the profile of
+ * docs/http-api.md, "Your own account"): snake_case at the edge, camelCase inside.
  */
 const sessionUserKeys = {
   managed_by: Joi.string().valid('database', 'config').required(),
@@ -23,7 +23,7 @@ const sessionUserKeys = {
 
 export const sessionUserSchema = Joi.object(sessionUserKeys).label('SessionUser');
 
-/** ISO 8601 UTC date-time ending in Z (SPEC.md 2.1 deleted_at). */
+/** ISO 8601 UTC date-time ending in Z (the admin user's deleted_at). */
 export const isoDateTime = Joi.string().pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
 
 /** The profile fields as stored: null when not given. */
@@ -59,13 +59,13 @@ export const paginationSchema = Joi.object({
   total: Joi.number().integer().min(0).required(),
 }).label('Pagination');
 
-/** SPEC.md 2.1: e-mail format, no leading dot, no consecutive dots (joi's address rules reject both). */
+/** docs/http-api.md, "Admin API": e-mail format, no leading dot, no consecutive dots (joi's address rules reject both). */
 export const emailSchema = Joi.string()
   .trim()
   .max(320)
   .email({ tlds: { allow: false } });
 
-/** SPEC.md 8: sub length 1..255. */
+/** docs/http-api.md, "Admin API": sub length 1..255. */
 export const subSchema = Joi.string().min(1).max(255);
 
 export function toSessionUserBody(user: SessionUserView) {

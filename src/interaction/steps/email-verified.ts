@@ -3,7 +3,7 @@ import type { Identified } from '../sign-in-state.js';
 import { proceed, showPage, type StepResult } from '../step-result.js';
 
 /**
- * emailVerified (DESIGN.md 11, 12): a user who must verify their e-mail
+ * emailVerified (docs/oidc.md, "Interaction: the sign-in steps"): a user who must verify their e-mail
  * (email_verification_required, set by a registration under
  * registration.email_verification_required) and has not done so does not
  * get in. A sign-in through the API is refused (POST /api/auth/login answers

@@ -5,7 +5,7 @@ import { proceed, type StepResult } from '../step-result.js';
 
 /**
  * enrolSecondFactor: a new sign-in without a second factor, of a user who
- * must use one (their own flag or auth.second_factor, DESIGN.md 11), waits
+ * must use one (their own flag or auth.second_factor, docs/http-api.md, "Second factors"), waits
  * for the enrolment of one (an authenticator app or a passkey) instead of
  * ending in a dead end. It runs after secondFactor, which stops every
  * sign-in of a user who has a usable factor: whoever gets here has none.

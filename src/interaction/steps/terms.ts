@@ -4,7 +4,7 @@ import type { Identified } from '../sign-in-state.js';
 import { proceed, refuse, showPage, type StepResult } from '../step-result.js';
 
 /**
- * terms (DESIGN.md 12, issue #14), on every authorization request, so that a
+ * terms (docs/oidc.md, "Interaction: the sign-in steps", issue #14), on every authorization request, so that a
  * version applied while a user is signed in is asked at their next one: a
  * user who has not accepted a required explicit term at its current version
  * goes to /terms (under prompt=none: interaction_required); declining there

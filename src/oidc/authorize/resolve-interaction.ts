@@ -10,7 +10,7 @@ export interface WithGrant extends WithPrompt {
 
 /**
  * Runs the sign-in steps of src/interaction on this request and the
- * browser's session (DESIGN.md 12): they decide whether the user must sign
+ * browser's session (docs/oidc.md, "Interaction: the sign-in steps"): they decide whether the user must sign
  * in, choose an account or consent before a code is issued (OIDC Core
  * §3.1.2.3, §3.1.2.4), or whether the request ends with an error instead
  * (prompt=none, a Deny), which goes to the client like every other.

@@ -19,7 +19,7 @@ export interface IssuedTokens {
 }
 
 /**
- * One grant type (STYLE.md 4). A grant says what it takes from the form
+ * One grant type (CONTRIBUTING.md, "How the code is written", 4). A grant says what it takes from the form
  * and does its own work in two phases; the token endpoint runs the shared
  * steps around them, so no grant can skip one: client authentication, the
  * client's permission for the grant, the required parameters, the scope

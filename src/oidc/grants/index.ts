@@ -1,5 +1,5 @@
 /**
- * The grant registry (STYLE.md 4): every grant type the token endpoint
+ * The grant registry (CONTRIBUTING.md, "How the code is written", 4): every grant type the token endpoint
  * supports, each a module implementing Grant. Adding a grant is adding its
  * request to GrantRequest and its module to this table; the endpoint's
  * shared steps apply to it automatically.

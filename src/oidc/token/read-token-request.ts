@@ -17,7 +17,7 @@ export interface TokenRequest {
 }
 
 /**
- * The token endpoint's edge (STYLE.md 5): the route's joi schema has
+ * The token endpoint's edge (CONTRIBUTING.md, "How the code is written", 5): the route's joi schema has
  * checked the wire shape; this turns the form and the Authorization header
  * into a TokenRequest. A missing or unknown grant_type is answered first,
  * before anything about the client (RFC 6749 §5.2).

@@ -100,7 +100,7 @@ export async function checkAccessTokenLive(claims: AccessTokenClaims, deps: Prot
   return deps.cachedReads.isAccessTokenLive(claims.jti, grant);
 }
 
-/** bearerAuth (SPEC.md 5) and userinfo: a verified access token that is still live. */
+/** bearerAuth (docs/http-api.md, "Conventions") and userinfo: a verified access token that is still live. */
 export async function verifyAccessToken(token: string, deps: ProtocolDeps): Promise<AccessTokenClaims> {
   const claims = await verifyAccessTokenJwt(token, deps);
   if (!(await checkAccessTokenLive(claims, deps)))

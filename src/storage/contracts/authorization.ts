@@ -5,7 +5,7 @@ import type { Tx } from './tx.js';
 export interface AuthorizationCodeRepository {
   insert(tx: Tx, record: AuthorizationCodeRecord): Promise<void>;
   /**
-   * Redeems a code once (RFC 6749 §4.1.2, STYLE habit 9): ONE conditional
+   * Redeems a code once (RFC 6749 §4.1.2; CONTRIBUTING.md, "How the code is written", 9): ONE conditional
    * `UPDATE … SET consumed_at = now WHERE code_hash = ? AND consumed_at IS NULL`,
    * then a read. Of concurrent callers on either engine exactly one sees
    * `alreadyConsumed: false`; every later caller gets the record with

@@ -21,7 +21,7 @@ export interface ConnectionRepository {
 export interface UpstreamStateRepository {
   insert(tx: Tx, state: UpstreamStateRecord): Promise<void>;
   /**
-   * Redeems a state once (RFC 6749 §10.12, STYLE habit 9), and only for the
+   * Redeems a state once (RFC 6749 §10.12; CONTRIBUTING.md, "How the code is written", 9), and only for the
    * browser it is bound to: ONE conditional `UPDATE … SET consumed_at = now
    * WHERE state_hash = ? AND binding_hash = ? AND consumed_at IS NULL`, then
    * a read. Of concurrent callers exactly one sees `alreadyConsumed: false`.

@@ -7,7 +7,7 @@ export interface LinkTokenRepository {
   /** The token, used or not, expired or not; null when unknown. A look before the work a redemption needs, never a redemption. */
   find(tx: Tx, tokenHash: string): Promise<LinkTokenRecord | null>;
   /**
-   * Redeems a token once (DESIGN.md 11, STYLE habit 9): ONE conditional
+   * Redeems a token once (docs/http-api.md, "Self-service accounts"; CONTRIBUTING.md, "How the code is written", 9): ONE conditional
    * `UPDATE … SET used_at = now WHERE token_hash = ? AND purpose = ? AND
    * used_at IS NULL AND expires_at > now`, then a read of the row it changed.
    * Of concurrent callers on either engine exactly one gets the record; the

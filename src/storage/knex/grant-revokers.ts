@@ -4,7 +4,7 @@ import { tokenGrantRevoker } from './token-grant-revoker.js';
 
 /**
  * What apply revokes when a user leaves the config (soft-delete) or a client
- * is removed (DESIGN.md 5). Every revoker runs inside apply's transaction.
+ * is removed (docs/gitops.md, "Apply semantics"). Every revoker runs inside apply's transaction.
  *
  * Whoever stores something a user or client holds (sessions, tokens,
  * codes…) adds its revoker here.

@@ -1,7 +1,7 @@
 import { parseColour, type Rgb } from '../../config/index.js';
 
 /**
- * branding.primary_color as the pages' accent (UI.md "Frame"): the colour
+ * branding.primary_color as the pages' accent (docs/ui.md, "Look", "Branding"): the colour
  * itself fills primary buttons; their label is white or near-black,
  * whichever reads better (one of them always reaches WCAG AA's 4.5:1); links and focus rings, which
  * sit on the card, get the accent darkened (light theme) or lightened (dark

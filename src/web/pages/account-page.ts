@@ -18,7 +18,7 @@ export interface AccountUser {
  * One section of /account: its heading (also the table of contents entry),
  * whether this user sees it, and its content. Later features (authenticator
  * app, passkeys, connected providers, apps with access, terms) are rows of
- * accountSections, in UI.md's order, each with its own script module.
+ * accountSections, in docs/ui.md's order, each with its own script module.
  */
 export interface AccountSection {
   id: string;
@@ -42,7 +42,7 @@ const profileSection: AccountSection = {
     const t = account.profile;
     const common = context.text.pages.common;
     const locales = context.config.i18n.locales;
-    // A config-managed user's profile is the file's (DESIGN.md 11): shown, not editable.
+    // A config-managed user's profile is the file's (docs/http-api.md, "Your own account"): shown, not editable.
     const readOnly = user.managedBy === 'config';
     const localeField =
       locales.length < 2
@@ -121,7 +121,7 @@ function codeConfirmation(
       </div>`;
 }
 
-/** The authenticator app (DESIGN.md 11): set up with a QR code drawn by this server, or removed after a code. /ui/account-factors.js. */
+/** The authenticator app (docs/http-api.md, "Second factors"): set up with a QR code drawn by this server, or removed after a code. /ui/account-factors.js. */
 const authenticatorAppSection: AccountSection = {
   id: 'authenticator-app',
   title: (context) => context.text.pages.factors.appHeading,
@@ -164,7 +164,7 @@ const passkeysSection: AccountSection = {
 };
 
 /**
- * Connected providers (UI.md; DESIGN.md 11, OAuth Connect): shown while the
+ * Connected providers (docs/ui.md, "Which pages"; docs/http-api.md, "Upstream identity providers"): shown while the
  * config has upstream providers. /ui/account-connections.js lists the
  * connections (GET /api/connections) with Disconnect, and a Connect link
  * per usable provider not connected yet (the authorize route with
@@ -212,7 +212,7 @@ const termsSection: AccountSection = {
   },
 };
 
-/** Hidden where deletion is refused anyway (DESIGN.md 11: account_deletion.enabled false, or a config-managed user). */
+/** Hidden where deletion is refused anyway (docs/http-api.md, "Your own account": account_deletion.enabled false, or a config-managed user). */
 const dangerSection: AccountSection = {
   id: 'delete-account',
   title: (context) => context.text.pages.account.danger.heading,
@@ -254,10 +254,10 @@ export const accountSections: readonly AccountSection[] = [
 ];
 
 /**
- * /account (UI.md "Account"): who is signed in and a way out, then one
+ * /account (docs/ui.md, "Which pages"): who is signed in and a way out, then one
  * section per row of accountSections, with a table of contents beside them
  * from 960 px up. /ui/account.js fills the profile from GET /api/user and
- * sends each form to its route of DESIGN.md 11.
+ * sends each form to its route (docs/http-api.md).
  */
 export function renderAccountPage(context: PageContext, user: AccountUser): string {
   const t = context.text.pages.account;

@@ -15,7 +15,7 @@ export interface ConsentPage {
 }
 
 /**
- * /consent (UI.md "Consent"): the application's name, where the browser
+ * /consent (docs/ui.md, "Which pages"): the application's name, where the browser
  * will return, the requested scopes as sentences, who is signed in with a
  * way to switch account, Allow and Deny. /ui/consent.js posts the decision
  * to POST /api/consent and follows its redirect_to.

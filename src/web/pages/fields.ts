@@ -3,7 +3,7 @@ import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
 
 /**
- * The pieces every form is made of (UI.md "Every form"): a label above the
+ * The pieces every form is made of (docs/ui.md, "Forms"): a label above the
  * field, a hint below it, and a slot for its error that /ui/form.js fills
  * (and links from aria-describedby while it shows). The summary at the top
  * of a form is a live region, so what the script writes into it is read out.
@@ -58,7 +58,7 @@ export function passwordField(context: PageContext, options: Omit<TextFieldOptio
   return textField({ ...options, control });
 }
 
-/** The longest new password the API takes (DESIGN.md 11's routes answer VALIDATION_ERROR beyond it). */
+/** The longest new password the API takes (the account routes answer VALIDATION_ERROR beyond it). */
 export const newPasswordMaxLength = 256;
 
 /** The password field of a new password, with the minimum as its hint. */
@@ -96,7 +96,7 @@ export function submitButton(label: string, busyLabel: string, variant: 'primary
       <button type="submit" class="${variant}" data-busy-label="${busyLabel}">${label}</button>`;
 }
 
-/** The error summary of a form (UI.md: summarised at the top in an aria-live region). */
+/** The error summary of a form (docs/ui.md, "Forms": summarised at the top in an aria-live region). */
 export function errorSummary(
   id: string,
   title: string,

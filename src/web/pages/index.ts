@@ -1,6 +1,6 @@
 /**
  * The pages idp renders itself, in the request's locale (src/i18n) and
- * branded by `branding` (UI.md): each page module turns a PageContext
+ * branded by `branding` (docs/ui.md): each page module turns a PageContext
  * (locale, strings, config, this page's address: page-context.ts) and the
  * page's own data into HTML through the one frame, render-page.ts (title,
  * brand, card, footer with the language switcher and terms links). `html`

@@ -29,7 +29,7 @@ export interface LoginProvider {
 }
 
 /**
- * /login (UI.md "Sign-in"), top to bottom: heading, the error banner, the
+ * /login (docs/ui.md, "Names tests and front ends rely on"), top to bottom: heading, the error banner, the
  * remembered accounts (select_account), Email, Password with its toggle,
  * Sign in, "Forgot password?" (with e-mail on), a divider and "Sign in with
  * a passkey" (with passkeys on), and "No account? Create one" (with
@@ -95,7 +95,7 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
 }
 
 /**
- * UI.md: after a divider, one outlined button per upstream provider. They
+ * docs/ui.md, "Names tests and front ends rely on": after a divider, one outlined button per upstream provider. They
  * are links: the authorize route is a navigation that ends at the upstream,
  * and comes back to the same return_to.
  */

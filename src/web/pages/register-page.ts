@@ -13,7 +13,7 @@ export interface RegisterPage {
 }
 
 /**
- * /register (DESIGN.md 11, POST /api/auth/register): Email, Password, a
+ * /register (docs/http-api.md, "Self-service accounts", POST /api/auth/register): Email, Password, a
  * checkbox per explicit term (required ones must be ticked), the signup
  * notice of the locale (the implicit terms, which registering accepts),
  * Create account. A new account that must verify

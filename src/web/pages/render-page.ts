@@ -19,7 +19,7 @@ export interface PageParts {
 }
 
 /**
- * The frame of every page idp renders (UI.md "Frame"): `<html lang>` of the
+ * The frame of every page idp renders (docs/ui.md, "Look", "Branding"): `<html lang>` of the
  * request's locale, the title "{task} · {brand}", the stylesheet and the
  * generated accent stylesheet, the brand (logo or name) above the card,
  * and a footer with the language switcher and the link-type terms. Scripts

@@ -18,7 +18,7 @@ function escapeText(text: string): string {
 }
 
 /**
- * registration.signup_notice is "HTML-capable" (SPEC.md 2.5): it comes
+ * registration.signup_notice is "HTML-capable" (docs/configuration.md, registration): it comes
  * from the operator's config, yet it is shown on a page that takes a
  * password, so it passes an allow-list. Allowed tags are written back bare
  * (no attributes but a link's href, which must be http(s), mailto: or a

@@ -19,7 +19,7 @@ export interface SecondFactorPage {
 
 /**
  * /login/second-factor: the second step of a sign-in that a right password
- * left pending (DESIGN.md 11). With the user's factors: the authenticator
+ * left pending (docs/http-api.md, "Second factors"). With the user's factors: the authenticator
  * app's code, "use a recovery code" instead, or a passkey. With none and a
  * policy that requires one: the enrolment of a first factor, an app (QR
  * code, key, first code, then the recovery codes once) or a passkey, which

@@ -172,7 +172,7 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
       ),
     );
 
-    // Deleting a user ends its sessions at once (DESIGN.md 6).
+    // Deleting a user ends its sessions at once (docs/http-api.md, "Admin API").
     expect((await grace.run(['me'])).stderr[0]).toMatch(
       /^UNAUTHORIZED: Authentication is required to access this resource\./,
     );

@@ -27,7 +27,7 @@ export async function freePort(): Promise<number> {
  * The real server (createApp) on 127.0.0.1 with a fresh database of the
  * given kind, after `idp apply` of the config's users and clients. With
  * `hostname: 'localhost'` the base URL (and issuer) names localhost, still
- * served on 127.0.0.1: browsers refuse WebAuthn on an IP address (DESIGN.md 11).
+ * served on 127.0.0.1: browsers refuse WebAuthn on an IP address (docs/http-api.md, "Second factors").
  */
 export async function startIdp(
   kind: DatabaseKind,

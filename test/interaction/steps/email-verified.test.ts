@@ -3,7 +3,7 @@ import { emailVerified } from '../../../src/interaction/steps/email-verified.js'
 import { newIdentity, pending, session, summary, userRecord } from '../sign-in-fixtures.js';
 
 describe('emailVerified', () => {
-  // DESIGN.md 11: 403 EMAIL_NOT_VERIFIED "when the user's email_verification_required and not email_verified".
+  // docs/http-api.md, "Sessions and login": 403 EMAIL_NOT_VERIFIED when the user's email_verification_required is true and email_verified false.
   it.each([
     [false, false, 'continue'],
     [false, true, 'continue'],

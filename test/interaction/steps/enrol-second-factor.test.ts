@@ -3,7 +3,7 @@ import { enrolSecondFactor } from '../../../src/interaction/steps/enrol-second-f
 import { newIdentity, pending, session, signInDeps, summary } from '../sign-in-fixtures.js';
 
 describe('enrolSecondFactor', () => {
-  // DESIGN.md 11: the user's own flag or auth.second_factor; whoever gets here has no usable factor.
+  // docs/http-api.md, "Second factors": the user's own flag or auth.second_factor; whoever gets here has no usable factor.
   it.each([
     ['optional', 'user', false, 'continue'],
     ['optional', 'admin', false, 'continue'],

@@ -1,5 +1,5 @@
 /**
- * The storage conformance suite (STYLE habit 8): what every backend of
+ * The storage conformance suite (CONTRIBUTING.md, "How the code is written", 8): what every backend of
  * src/storage/repositories.ts must pass, run on SQLite and PostgreSQL.
  *
  * For each engine: one fresh database; first the Storage object itself

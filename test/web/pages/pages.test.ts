@@ -290,7 +290,7 @@ describe('/account', () => {
     expect(renderAccountPage(contextOf(german), database)).toContain('<option value="de" lang="de">Deutsch</option>');
   });
 
-  it("keeps its sections in UI.md's order", () => {
+  it('keeps its sections in the order of docs/ui.md', () => {
     expect(accountSections.map((section) => section.id)).toEqual([
       'profile',
       'password',

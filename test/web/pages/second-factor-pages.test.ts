@@ -8,7 +8,7 @@ import {
 } from '../../../src/web/index.js';
 import { testConfig } from '../../support/config-fixture.js';
 
-/** The second-factor parts of the pages (DESIGN.md 11, 14): what each renders for which sign-in and config. In Chromium: test/e2e/pages-second-factors.browser.test.ts. */
+/** The second-factor parts of the pages (docs/http-api.md, "Second factors"; docs/ui.md): what each renders for which sign-in and config. In Chromium: test/e2e/pages-second-factors.browser.test.ts. */
 const contextOf = (overrides: Partial<Config> = {}, query: Record<string, string> = {}) =>
   createPageContext(testConfig(overrides), { path: '/login/second-factor', query, acceptLanguage: null });
 const passkeysOff: Partial<Config> = { auth: { ...testConfig().auth, passkeysEnabled: false } };

@@ -4,7 +4,7 @@ import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
 import { renderUser } from '../../admin/render-user.js';
 
-/** `idp admin me`: GET /api/admin/me, the signed-in admin (SPEC.md 2.2). */
+/** `idp admin me`: GET /api/admin/me, the signed-in admin (the session user). */
 export async function runAdminMe(ctx: CliContext, opts: ServerOptions & { json?: boolean }): Promise<number> {
   const client = await openAdminClient(ctx, opts);
   const answer = await client.me();

@@ -18,7 +18,7 @@ export interface UsersCreateOptions extends ServerOptions {
 }
 
 /**
- * `idp admin users create`: POST /api/admin/users (SPEC.md 4.2). The
+ * `idp admin users create`: POST /api/admin/users. The
  * password comes from stdin or a hidden prompt asked twice, never from argv.
  */
 export async function runUsersCreate(ctx: CliContext, opts: UsersCreateOptions): Promise<number> {

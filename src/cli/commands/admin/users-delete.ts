@@ -4,7 +4,7 @@ import type { ServerOptions } from '../../admin/server-url.js';
 import { findUser } from '../../admin/find-user.js';
 import { printJson } from '../../admin/print-json.js';
 
-/** `idp admin users delete SUB|EMAIL`: DELETE /api/admin/users/{sub}, a soft delete (SPEC.md 3.1). */
+/** `idp admin users delete SUB|EMAIL`: DELETE /api/admin/users/{sub}, a soft delete (docs/http-api.md, "Admin API"). */
 export async function runUsersDelete(
   ctx: CliContext,
   subOrEmail: string,

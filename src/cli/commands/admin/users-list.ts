@@ -17,8 +17,8 @@ export interface UsersListOptions extends ServerOptions {
 }
 
 /**
- * `idp admin users list`: GET /api/admin/users with the filters of SPEC.md
- * 4.1. Only the flags given are sent, so the server's defaults (page 1,
+ * `idp admin users list`: GET /api/admin/users with the filters of
+ * docs/http-api.md, "Admin API". Only the flags given are sent, so the server's defaults (page 1,
  * 20 per page, no deleted users) apply otherwise and its bounds are the judge.
  */
 export async function runUsersList(ctx: CliContext, opts: UsersListOptions): Promise<number> {

@@ -16,7 +16,7 @@ export interface UsersUpdateOptions extends ServerOptions {
   json?: boolean;
 }
 
-/** `idp admin users update SUB|EMAIL`: PATCH /api/admin/users/{sub} with only the fields given (SPEC.md 4.3). */
+/** `idp admin users update SUB|EMAIL`: PATCH /api/admin/users/{sub} with only the fields given. */
 export async function runUsersUpdate(ctx: CliContext, subOrEmail: string, opts: UsersUpdateOptions): Promise<number> {
   const body: UpdateUserBody = {};
   if (opts.email !== undefined) body.email = opts.email;

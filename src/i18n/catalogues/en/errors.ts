@@ -1,5 +1,5 @@
 /**
- * The API's error codes (DESIGN.md 11, SPEC.md 7) as sentences for people:
+ * The API's error codes (docs/http-api.md) as sentences for people:
  * the pages never show a raw code or the API's English message. `fallback`
  * stands in for a code this list does not know.
  */

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The built-in pages talk only to the JSON API (DESIGN.md 8): these helpers
+ * The built-in pages talk only to the JSON API (docs/ui.md): these helpers
  * send JSON with the session cookie and return the answer, or the error's
  * code, status, Retry-After and details, which ./form.js turns into
  * sentences of the page's language (never the API's English message).

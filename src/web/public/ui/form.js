@@ -2,7 +2,7 @@
 import { format, pageData } from './api.js';
 
 /**
- * How every form of the built-in pages behaves (UI.md "Every form"):
+ * How every form of the built-in pages behaves (docs/ui.md, "Forms"):
  * checked in the browser first (required, e-mail, minimum length), errors
  * next to their field and summarised at the top in a live region, focus on
  * the first error, the submit button disabled with progress while the

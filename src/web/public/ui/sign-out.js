@@ -2,7 +2,7 @@
 /**
  * The sign-out question (/oauth2/logout, src/web/pages/sign-out-page.ts) is
  * a plain form that works without this script. With it, the button shows
- * progress and a second click sends nothing (UI.md, "Every form").
+ * progress and a second click sends nothing (docs/ui.md, "Forms").
  */
 const form = /** @type {HTMLFormElement} */ (document.getElementById('sign-out-form'));
 const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type="submit"]'));

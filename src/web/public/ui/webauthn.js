@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * @simplewebauthn/browser for the pages (DESIGN.md 11), loaded on demand
+ * @simplewebauthn/browser for the pages (docs/http-api.md, "Second factors"), loaded on demand
  * from this server (src/http/routes/page-routes.ts serves the installed
  * package's ES modules under /ui/vendor/webauthn/: the pages run scripts of
  * their own origin only). Typed here with the few calls the pages make.
