@@ -46,7 +46,9 @@ async function post(url, path, body, cookie) {
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
-  const set = response.headers.getSetCookie().find((c) => c.startsWith('session='));
+  // The session cookie, or else the passkey challenge's (the only one /api/auth/passkey/options sets).
+  const cookies = response.headers.getSetCookie();
+  const set = cookies.find((c) => c.startsWith('session=')) ?? cookies.find((c) => c.startsWith('passkey_challenge='));
   return { status: response.status, body: await response.json(), cookie: set?.split(';')[0] };
 }
 
