@@ -43,11 +43,14 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
   const t = text.pages.login;
   const common = text.pages.common;
   const heading = page.clientName ? formatMessage(t.headingClient, { client: page.clientName }) : t.heading;
-  const providerName = page.providers.find((p) => p.id === page.errorProvider)?.displayName ?? t.providerFallback;
+  const named = page.providers.find((p) => p.id === page.errorProvider)?.displayName;
+  const providerName = named ?? t.providerFallback;
   // EMAIL_NOT_VERIFIED naming a provider: an upstream sign-up refused for an unverified address, and no mail was sent.
+  // The provider opens that sentence, so an unknown one gets a sentence of its own rather than the mid-sentence fallback.
+  const upstreamSentence = named === undefined ? t.upstreamEmailNotVerifiedUnnamed : t.upstreamEmailNotVerified;
   const sentence =
     page.errorCode === 'EMAIL_NOT_VERIFIED' && page.errorProvider !== null
-      ? t.upstreamEmailNotVerified
+      ? upstreamSentence
       : errorSentence(context, page.errorCode ?? '');
   const banner = page.errorCode
     ? { code: page.errorCode, message: formatMessage(sentence, { provider: providerName }) }

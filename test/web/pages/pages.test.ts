@@ -137,6 +137,14 @@ describe('/login', () => {
         errorProvider: 'github',
       }),
     ).toContain('GitHub bestätigt nicht, dass diese E-Mail-Adresse Ihnen gehört');
+    // A provider the page does not know (removed since): a sentence that opens with a capital, in both languages.
+    const unknown = { ...login, errorCode: 'EMAIL_NOT_VERIFIED', errorProvider: 'gone' };
+    expect(renderLoginPage(contextOf(), unknown)).toContain(
+      '<p data-code="EMAIL_NOT_VERIFIED">Your provider does not confirm that this email address is yours',
+    );
+    expect(renderLoginPage(contextOf(german), unknown)).toContain(
+      '<p data-code="EMAIL_NOT_VERIFIED">Ihr Anbieter bestätigt nicht, dass diese E-Mail-Adresse Ihnen gehört',
+    );
     expect(renderLoginPage(contextOf(), { ...login, errorCode: 'EMAIL_NOT_VERIFIED' })).toContain(
       '<p data-code="EMAIL_NOT_VERIFIED">Confirm your email address first: open the link we sent you.</p>',
     );

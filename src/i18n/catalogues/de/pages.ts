@@ -52,6 +52,8 @@ export const pages: typeof reference = {
     providerFallback: 'den Anbieter',
     upstreamEmailNotVerified:
       '{provider} bestätigt nicht, dass diese E-Mail-Adresse Ihnen gehört, daher wurde kein Konto erstellt. Bestätigen Sie die Adresse dort, oder erstellen Sie hier ein Konto damit.',
+    upstreamEmailNotVerifiedUnnamed:
+      'Ihr Anbieter bestätigt nicht, dass diese E-Mail-Adresse Ihnen gehört, daher wurde kein Konto erstellt. Bestätigen Sie die Adresse dort, oder erstellen Sie hier ein Konto damit.',
   },
   register: {
     task: 'Konto erstellen',

@@ -56,6 +56,8 @@ export const pages = {
     providerFallback: 'the provider',
     upstreamEmailNotVerified:
       '{provider} does not confirm that this email address is yours, so no account was created. Confirm the address there, or create an account with it here.',
+    upstreamEmailNotVerifiedUnnamed:
+      'Your provider does not confirm that this email address is yours, so no account was created. Confirm the address there, or create an account with it here.',
   },
   register: {
     task: 'Create account',
