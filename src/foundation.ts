@@ -23,7 +23,14 @@ export function createFoundation(config: Config, options: { storage?: Storage; c
 /** A scheduler over the foundation's storage (serve, `idp jobs run`). */
 export function createFoundationScheduler(foundation: Foundation, logger: Logger): Scheduler {
   const { storage, config, clock } = foundation;
-  return createScheduler({ db: storage.db, config, clock, logger, repositories: storage.repositories });
+  return createScheduler({
+    db: storage.db,
+    config,
+    clock,
+    logger,
+    repositories: storage.repositories,
+    collectGarbage: (now, policy) => storage.collectGarbage(now, policy),
+  });
 }
 
 /**

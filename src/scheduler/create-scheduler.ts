@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
-import type { Tx } from '../storage/repositories.js';
+import type { CollectGarbage, Tx } from '../storage/repositories.js';
 import { cleanupJob } from './cleanup/cleanup-job.js';
 import { cronerSchedules, type ScheduleRunner } from './croner-schedules.js';
 import { databaseSchedules } from './database-schedules.js';
@@ -21,6 +21,8 @@ export interface SchedulerDeps {
   clock: Clock;
   logger: Logger;
   repositories: SchedulerRepositories;
+  /** The cleanup job's deletions: Storage.collectGarbage. */
+  collectGarbage: CollectGarbage;
   /** Background jobs run at once by this process; default 4. */
   concurrency?: number;
 }
@@ -70,7 +72,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     logger,
     onEnqueue: () => worker.wake(),
   });
-  const jobDeps: ScheduledJobDeps = { db: deps.db, clock: deps.clock, logger, config, repositories: deps.repositories };
+  const jobDeps: ScheduledJobDeps = {
+    db: deps.db,
+    clock: deps.clock,
+    logger,
+    config,
+    repositories: deps.repositories,
+    collectGarbage: deps.collectGarbage,
+  };
   const scheduledJobs = config.cleanup.enabled ? [cleanupJob(settings.cleanupCron)] : [];
   const run = (job: ScheduledJob, tick: number) => runScheduledJob(job, jobDeps, tick, settings.instanceId, logger);
   let schedules: ScheduleRunner | null = null;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
-import type { Tx } from '../storage/repositories.js';
+import type { CollectGarbage, Tx } from '../storage/repositories.js';
 import type { SchedulerRepositories } from './scheduler-repositories.js';
 
 /** What a scheduled job may use: passed in, never imported (CONTRIBUTING.md, "How the code is written", 11). */
@@ -11,6 +11,7 @@ export interface ScheduledJobDeps {
   logger: Logger;
   config: Config;
   repositories: SchedulerRepositories;
+  collectGarbage: CollectGarbage;
 }
 
 /**

@@ -28,7 +28,7 @@ import type { ConnectionRepository, UpstreamStateRepository } from './contracts/
 import type { SettingsRepository } from './contracts/settings.js';
 import type { GrantRevoker } from './contracts/grant-revoker.js';
 import type { BackgroundJobRepository, SchedulerLeaseRepository } from './contracts/jobs.js';
-import type { GarbageCollector } from './contracts/garbage.js';
+import type { CollectGarbage } from './contracts/garbage.js';
 import type { SigningKeyRepository } from './contracts/keys.js';
 import type { CacheGenerationRepository, TokenRepository } from './contracts/tokens.js';
 import type { EventRepository } from './contracts/events.js';
@@ -74,8 +74,6 @@ export interface Repositories {
   settings: SettingsRepository;
   backgroundJobs: BackgroundJobRepository;
   schedulerLeases: SchedulerLeaseRepository;
-  /** The cleanup job's deletions: the scheduler names no table or column. */
-  garbage: GarbageCollector;
   signingKeys: SigningKeyRepository;
   tokens: TokenRepository;
   cacheGeneration: CacheGenerationRepository;
@@ -95,6 +93,8 @@ export interface Storage {
   /** The unit of work outside any transaction: each statement commits on its own. */
   readonly db: Tx;
   readonly repositories: Repositories;
+  /** The cleanup job's deletions (CollectGarbage): only the storage names tables and columns. */
+  collectGarbage: CollectGarbage;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**

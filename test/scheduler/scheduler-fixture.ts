@@ -3,6 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import type { Config, SchedulerConfig } from '../../src/config/types.js';
 import { createScheduler, type Scheduler } from '../../src/scheduler/index.js';
 import { knexRepositories } from '../../src/storage/knex/open-knex-storage.js';
+import { knexGarbageCollector } from '../../src/storage/knex/collect-garbage.js';
 import type { Tx } from '../../src/storage/repositories.js';
 import { testConfig } from '../support/config-fixture.js';
 
@@ -65,6 +66,7 @@ export function testScheduler(
     clock: options.clock ?? manualClock(),
     logger: options.logger ?? pino({ level: 'silent' }),
     repositories: knexRepositories,
+    collectGarbage: (now, policy) => knexGarbageCollector.collect(db, now, policy),
     concurrency: options.concurrency,
   });
 }

@@ -16,6 +16,7 @@ const scheduler = createScheduler({
   clock: systemClock,
   logger: pino({ level: 'silent' }),
   repositories: storage.repositories,
+  collectGarbage: storage.collectGarbage,
   config: {
     scheduler: {
       enabled: true,

@@ -25,8 +25,8 @@ export function cleanupJob(schedule: string): ScheduledJob {
   return {
     name: 'cleanup',
     schedule,
-    async run({ db, clock, config, repositories, logger }) {
-      const deleted = await repositories.garbage.collect(db, clock.now(), garbagePolicy(config));
+    async run({ clock, config, collectGarbage, logger }) {
+      const deleted = await collectGarbage(clock.now(), garbagePolicy(config));
       logger.info({ event: 'cleanup.finished', deleted }, 'cleanup finished');
       return deleted;
     },

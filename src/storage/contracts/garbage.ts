@@ -17,14 +17,18 @@ export interface GarbagePolicy {
   eventRetentionMs: number;
 }
 
+/**
+ * Deletes every row that has outlived its use at `now` under `policy`, in
+ * batches of `policy.batchSize` (each its own statement, outside any
+ * transaction), table by table, and resolves with how many rows went per
+ * kind (users_erased, sessions, sessions_idle, login_rate_limits,
+ * refresh_tokens, revoked_access_tokens, grants, webauthn_challenges,
+ * authorization_codes, link_tokens, upstream_states, background_jobs,
+ * events). Storage.collectGarbage; the cleanup job calls it.
+ */
+export type CollectGarbage = (now: number, policy: GarbagePolicy) => Promise<Record<string, number>>;
+
+/** The engine's side of CollectGarbage, on a given unit of work. */
 export interface GarbageCollector {
-  /**
-   * Deletes every row that has outlived its use at `now` under `policy`, in
-   * batches of `policy.batchSize`, table by table, and resolves with how
-   * many rows went per kind (users_erased, sessions, sessions_idle,
-   * login_rate_limits, refresh_tokens, revoked_access_tokens, grants,
-   * webauthn_challenges, authorization_codes, link_tokens, upstream_states,
-   * background_jobs, events).
-   */
   collect(tx: Tx, now: number, policy: GarbagePolicy): Promise<Record<string, number>>;
 }

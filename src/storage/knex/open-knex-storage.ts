@@ -54,7 +54,6 @@ export const knexRepositories: Repositories = {
   settings: knexSettingsRepository,
   backgroundJobs: knexBackgroundJobRepository,
   schedulerLeases: knexSchedulerLeaseRepository,
-  garbage: knexGarbageCollector,
   signingKeys: knexSigningKeyRepository,
   tokens: knexTokenRepository,
   cacheGeneration: knexCacheGenerationRepository,
@@ -74,6 +73,7 @@ export function openKnexStorage(config: DatabaseConfig): Storage {
     db: txOf(knex),
     repositories: knexRepositories,
     transaction: (work) => knex.transaction((trx) => work(txOf(trx))),
+    collectGarbage: (now, policy) => knexGarbageCollector.collect(txOf(knex), now, policy),
     takeApplyLock: (tx) => takeApplyLock(knexOf(tx)),
     refreshStatistics: (tx, changedRows) => refreshStatistics(knexOf(tx), changedRows),
     afterCommit(tx, effect) {

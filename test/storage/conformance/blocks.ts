@@ -20,7 +20,6 @@ import { describeUpstreamStates } from './upstream-states.js';
 import { describeSettings } from './settings.js';
 import { describeBackgroundJobs } from './background-jobs.js';
 import { describeSchedulerLeases } from './scheduler-leases.js';
-import { describeGarbage } from './garbage.js';
 import { describeSigningKeys } from './signing-keys.js';
 import { describeTokens } from './tokens.js';
 import { describeCacheGeneration } from './cache-generation.js';
@@ -52,7 +51,6 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   settings: describeSettings,
   backgroundJobs: describeBackgroundJobs,
   schedulerLeases: describeSchedulerLeases,
-  garbage: describeGarbage,
   signingKeys: describeSigningKeys,
   tokens: describeTokens,
   cacheGeneration: describeCacheGeneration,

@@ -21,7 +21,7 @@ export function describeGarbage(s: Subject): void {
   beforeEach(() => cleanTables(s.database.db, ['sessions', 'login_rate_limits']));
 
   it('deletes rows expired strictly before now, in batches until none is left, and counts them per table', async () => {
-    const { sessions, garbage } = repositories;
+    const { sessions } = repositories;
     for (const [idHash, expiresAt] of [
       ['e1', 100],
       ['e2', 200],
@@ -40,14 +40,14 @@ export function describeGarbage(s: Subject): void {
         secondFactorPending: false,
       });
     }
-    const deleted = await garbage.collect(db, 500, { ...onlyExpired, batchSize: 2 });
+    const deleted = await s.storage.collectGarbage(500, { ...onlyExpired, batchSize: 2 });
     expect(deleted).toMatchObject({ sessions: 3, sessions_idle: 0, grants: 0, events: 0 });
     const left = await Promise.all(['e1', 'e2', 'e3', 'at-now', 'live'].map((id) => sessions.findByIdHash(db, id)));
     expect(left.map((row) => row?.idHash ?? null)).toEqual([null, null, null, 'at-now', 'live']);
   });
 
   it('applies the policy: idle sessions, ended rate-limit windows', async () => {
-    const { sessions, loginRateLimits, garbage } = repositories;
+    const { sessions, loginRateLimits } = repositories;
     const session = { sub: 'alice', createdAt: 1, expiresAt: 10_000, authTime: 1, amr: [], secondFactorPending: false };
     await sessions.insert(db, { ...session, idHash: 'idle', lastSeenAt: 100 });
     await sessions.insert(db, { ...session, idHash: 'busy', lastSeenAt: 800 });
@@ -57,7 +57,11 @@ export function describeGarbage(s: Subject): void {
       ['c', 900],
     ] as const)
       await loginRateLimits.countAttempt(db, key, at, 0);
-    const deleted = await garbage.collect(db, 1000, { ...onlyExpired, sessionIdleMs: 500, rateLimitWindowMs: 500 });
+    const deleted = await s.storage.collectGarbage(1000, {
+      ...onlyExpired,
+      sessionIdleMs: 500,
+      rateLimitWindowMs: 500,
+    });
     expect(deleted).toMatchObject({ sessions: 0, sessions_idle: 1, login_rate_limits: 2 });
     expect(await sessions.findByIdHash(db, 'idle')).toBeNull();
     expect(await sessions.findByIdHash(db, 'busy')).not.toBeNull();

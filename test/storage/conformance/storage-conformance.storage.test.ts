@@ -3,7 +3,7 @@
  * src/storage/repositories.ts must pass, run on SQLite and PostgreSQL.
  *
  * For each engine: one fresh database; first the Storage object itself
- * (storage.ts), then one block per repository (blocks.ts), each starting
+ * (storage.ts) and its garbage collection (garbage.ts), then one block per repository (blocks.ts), each starting
  * from empty tables. Blocks go through `storage.repositories` and
  * `storage.db` / `storage.transaction` only; single-use guarantees are
  * raced on separate connections (subject.ts `withStorages`). A repository
@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../support/databases.js';
 import { cleanTables, useSubject } from './subject.js';
 import { describeStorage } from './storage.js';
+import { describeGarbage } from './garbage.js';
 import { repositoryBlocks } from './blocks.js';
 
 describe.each(databaseKinds)('storage conformance on %s', (kind) => {
@@ -23,6 +24,10 @@ describe.each(databaseKinds)('storage conformance on %s', (kind) => {
   });
 
   describe('storage', () => describeStorage(subject));
+  describe('collectGarbage', () => {
+    beforeAll(() => cleanTables(subject.database.db));
+    describeGarbage(subject);
+  });
 
   for (const [name, block] of Object.entries(repositoryBlocks)) {
     describe(name, () => {

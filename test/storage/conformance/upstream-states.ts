@@ -58,7 +58,7 @@ export function describeUpstreamStates(s: Subject): void {
   it('is removed by the cleanup once expired', async () => {
     await states.insert(db, state('old', { expiresAt: 100 }));
     await states.insert(db, state('fresh', { expiresAt: 10_000_000 }));
-    expect((await s.repositories.garbage.collect(db, 200, onlyExpired)).upstream_states).toBe(1);
+    expect((await s.storage.collectGarbage(200, onlyExpired)).upstream_states).toBe(1);
     expect(await states.consume(db, key('old'), 300)).toBeNull();
     expect(await states.consume(db, key('fresh'), 300)).not.toBeNull();
   });

@@ -49,7 +49,7 @@ export function describeWebAuthnChallenges(s: Subject): void {
   it('leaves expired challenges to the cleanup of expires_at', async () => {
     await challenges.insert(db, challenge('old', { expiresAt: 100 }));
     await challenges.insert(db, challenge('fresh', { expiresAt: 900 }));
-    expect((await s.repositories.garbage.collect(db, 500, onlyExpired)).webauthn_challenges).toBe(1);
+    expect((await s.storage.collectGarbage(500, onlyExpired)).webauthn_challenges).toBe(1);
     expect(await challenges.consume(db, 'old')).toBeNull();
     expect(await challenges.consume(db, 'fresh')).not.toBeNull();
   });
