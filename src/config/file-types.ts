@@ -25,6 +25,7 @@ export interface ConfigFile {
   identity_providers: IdentityProviderFile[];
   clients: ClientFile[];
   users: UserFile[];
+  groups: GroupFile[];
   terms: TermFile[];
   scheduler: SchedulerFile;
   cleanup: CleanupFile;
@@ -145,6 +146,13 @@ export interface ClientFile {
   require_pkce: boolean;
   skip_consent: boolean;
   id_token_signed_response_alg: 'RS256' | 'ES256' | 'EdDSA';
+  access?: ClientAccessFile;
+}
+
+export interface ClientAccessFile {
+  groups?: string[];
+  roles?: ('user' | 'admin')[];
+  second_factor: 'required' | 'optional';
 }
 
 export interface UserFile {
@@ -157,7 +165,19 @@ export interface UserFile {
   given_name?: string;
   family_name?: string;
   locale?: string;
+  groups: string[];
 }
+
+export interface GroupFile {
+  id: string;
+  name?: string;
+  description?: string;
+  members: string[];
+  upstream: UpstreamGroupRuleFile[];
+}
+
+export type UpstreamGroupRuleFile =
+  { provider: string; claim: string; value: string } | { provider: string; team: string };
 
 export interface TermFile {
   id: string;

@@ -1,10 +1,11 @@
 import path from 'node:path';
-import type { ConfigFile, ClientFile, IdentityProviderFile, TermFile, UserFile } from './file-types.js';
-import type { ClientConfig, Config, IdentityProviderConfig, TermConfig, UserConfig } from './types.js';
+import type { ConfigFile, ClientFile, GroupFile, IdentityProviderFile, TermFile, UserFile } from './file-types.js';
+import type { ClientConfig, Config, GroupConfig, IdentityProviderConfig, TermConfig, UserConfig } from './types.js';
 import { clientFields } from '../model/client-fields.js';
 import { identityProviderFields } from '../model/identity-provider-fields.js';
 import { termFields } from '../model/term-fields.js';
 import { userFields } from '../model/user-fields.js';
+import { groupFields } from '../model/group-fields.js';
 import { copyFromFile, type CopiedProperty } from '../model/entity-fields.js';
 import { processInstanceId } from './process-instance-id.js';
 import { normalizeTrustProxy } from './normalize-trust-proxy.js';
@@ -83,6 +84,7 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
     identityProviders: f.identity_providers.map(normalizeIdentityProvider),
     clients: f.clients.map(normalizeClient),
     users: f.users.map(normalizeUser),
+    groups: normalizeGroups(f.groups, f.users),
     terms: f.terms.map(normalizeTerm),
     scheduler: {
       enabled: f.scheduler.enabled,
@@ -153,6 +155,13 @@ function normalizeClient(c: ClientFile): ClientConfig {
     name: c.name ?? c.client_id,
     clientSecret: c.client_secret ?? null,
     clientSecretHash: c.client_secret_hash ?? null,
+    access: c.access
+      ? {
+          groups: c.access.groups ?? null,
+          roles: c.access.roles ?? null,
+          secondFactor: c.access.second_factor === 'required' ? 'required' : null,
+        }
+      : null,
   };
 }
 
@@ -162,4 +171,30 @@ function normalizeUser(u: UserFile): UserConfig {
 
 function normalizeTerm(t: TermFile): TermConfig {
   return { ...(copyFromFile(termFields, t) as Pick<TermConfig, CopiedProperty<typeof termFields>>), id: t.id };
+}
+
+/**
+ * Each group with its config members: those its `members` name (by sub, or
+ * by e-mail compared case-insensitively) and the users listing it in
+ * `users[].groups`, as subs, unique and sorted.
+ */
+function normalizeGroups(groups: GroupFile[], users: UserFile[]): GroupConfig[] {
+  const subs = new Set(users.map((u) => u.sub));
+  const subByEmail = new Map(users.map((u) => [u.email.toLowerCase(), u.sub]));
+  const resolve = (ref: string) => (subs.has(ref) ? ref : subByEmail.get(ref.toLowerCase()));
+  return groups.map((g) => {
+    const members = new Set<string>();
+    for (const ref of g.members) {
+      const sub = resolve(ref);
+      if (sub !== undefined) members.add(sub);
+    }
+    for (const u of users) if (u.groups.includes(g.id)) members.add(u.sub);
+    return {
+      ...(copyFromFile(groupFields, g) as Pick<GroupConfig, CopiedProperty<typeof groupFields>>),
+      id: g.id,
+      name: g.name ?? g.id,
+      upstream: g.upstream,
+      members: [...members].sort(),
+    };
+  });
 }

@@ -7,6 +7,8 @@
 
 import type { BlockList } from 'node:net';
 import type { ClientRecord } from '../model/clients.js';
+import type { ClientAccess, GroupRecord } from '../model/groups.js';
+import type { groupFields } from '../model/group-fields.js';
 import type { IdentityProviderRecord } from '../model/identity-providers.js';
 import type { TermRecord } from '../model/terms.js';
 import type { UserRecord } from '../model/users.js';
@@ -132,6 +134,8 @@ export type ClientConfig = Pick<ClientRecord, 'clientId' | 'name' | CopiedProper
   clientSecret: string | null;
   /** Pre-hashed secret (argon2id PHC string) as an alternative to clientSecret. */
   clientSecretHash: string | null;
+  /** `access`, with absent lists and `second_factor: optional` as null; null when the file has none. */
+  access: ClientAccess | null;
 };
 
 /**
@@ -140,6 +144,17 @@ export type ClientConfig = Pick<ClientRecord, 'clientId' | 'name' | CopiedProper
  * undeclared profile field (OIDC Core §5.1) is null.
  */
 export type UserConfig = Pick<UserRecord, 'sub' | CopiedProperty<typeof userFields>>;
+
+/**
+ * A group as the file declares it (src/model/group-fields.ts), with its
+ * config members resolved: the subs of the users named in `members` (by sub
+ * or e-mail) and of those listing the group in `users[].groups`, unique and
+ * sorted. A reference to no config user is left out here (validate reports
+ * it).
+ */
+export type GroupConfig = Pick<GroupRecord, 'id' | 'name' | 'upstream' | CopiedProperty<typeof groupFields>> & {
+  members: string[];
+};
 
 export interface TermContent {
   title: string;
@@ -202,6 +217,7 @@ export interface Config {
   identityProviders: IdentityProviderConfig[];
   clients: ClientConfig[];
   users: UserConfig[];
+  groups: GroupConfig[];
   terms: TermConfig[];
   scheduler: SchedulerConfig;
   cleanup: CleanupConfig;

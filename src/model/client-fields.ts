@@ -38,6 +38,8 @@ export const clientFields = [
     file: 'id_token_signed_response_alg',
     copied: true,
   },
+  // From the file's snake_case `access` (src/config/normalize-config.ts).
+  { property: 'access', column: 'access', storedAs: 'nullable json', file: 'access' },
   { property: 'managedBy', column: 'managed_by', storedAs: 'text' },
   { property: 'createdAt', column: 'created_at', storedAs: 'timestamp' },
   { property: 'updatedAt', column: 'updated_at', storedAs: 'timestamp' },

@@ -1,4 +1,5 @@
 import type { SigningAlgorithm } from './keys.js';
+import type { ClientAccess } from './groups.js';
 import type { ManagedBy } from './users.js';
 
 export type ClientGrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
@@ -22,6 +23,8 @@ export interface ClientRecord {
   skipConsent: boolean;
   /** Signs this client's ID tokens (OIDC Registration §2 id_token_signed_response_alg; RS256 by default). */
   idTokenSignedResponseAlg: SigningAlgorithm;
+  /** Who may use the client (`access`); null: every active user. */
+  access: ClientAccess | null;
   managedBy: ManagedBy;
   createdAt: number;
   updatedAt: number;

@@ -7,7 +7,8 @@
  */
 
 /** How a field's value is stored in its column (src/storage/knex/define-table.ts holds the codec of each). */
-export type StoredAs = 'text' | 'nullable text' | 'boolean' | 'list' | 'json' | 'timestamp' | 'nullable timestamp';
+export type StoredAs =
+  'text' | 'nullable text' | 'boolean' | 'list' | 'json' | 'nullable json' | 'timestamp' | 'nullable timestamp';
 
 export interface EntityField<R> {
   property: keyof R & string;

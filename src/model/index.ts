@@ -17,3 +17,4 @@ export type * from './tokens.js';
 export type * from './second-factors.js';
 export type * from './link-tokens.js';
 export type * from './events.js';
+export type * from './groups.js';

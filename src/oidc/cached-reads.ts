@@ -1,12 +1,12 @@
 import type { UserRecord } from '../model/index.js';
 import type { GenerationGate } from '../storage/generation-gate.js';
-import type { TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type { GroupRepository, TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
 
 /**
- * The two reads every bearer request, introspection and refresh makes,
+ * The reads every bearer request, introspection and refresh makes,
  * answered from memory while the cache generation stands still (issue #16;
  * src/storage/generation-gate.ts): whether an access token and its grant
- * are live, and the user of a grant. A miss asks the database and keeps a
+ * are live, the user of a grant, and that user's groups. A miss asks the database and keeps a
  * positive answer; a revocation or a user change anywhere bumps the
  * generation and empties both maps before the next request is answered.
  */
@@ -14,6 +14,11 @@ export interface CachedReads {
   isAccessTokenLive(jti: string, grant: { grantId: string; sub: string; clientId: string } | null): Promise<boolean>;
   /** `generation`: one read after the request arrived by another statement (GenerationGate.observe), which spares the read of its own. */
   findUser(sub: string, generation?: number): Promise<UserRecord | null>;
+  /**
+   * The ids of the groups the user is in (any source), sorted: the groups
+   * claim and every access check. `generation` as for findUser.
+   */
+  groupsOf(sub: string, generation?: number): Promise<readonly string[]>;
 }
 
 /** Entries kept per map: a few megabytes at most. */
@@ -24,9 +29,11 @@ export function createCachedReads(deps: {
   db: Tx;
   tokenStore: TokenRepository;
   users: UserRepository;
+  groups: GroupRepository;
 }): CachedReads {
   const live = deps.gate.map<string, true>(maxEntries);
   const users = deps.gate.map<string, UserRecord>(maxEntries);
+  const groups = deps.gate.map<string, readonly string[]>(maxEntries);
   return {
     async isAccessTokenLive(jti, grant) {
       const generation = await deps.gate.fresh();
@@ -43,6 +50,14 @@ export function createCachedReads(deps: {
       const user = await deps.users.findBySub(deps.db, sub);
       if (user) users.set(sub, user, generation);
       return user;
+    },
+    async groupsOf(sub, observed) {
+      const generation = observed === undefined ? await deps.gate.fresh() : deps.gate.observe(observed);
+      const cached = groups.get(sub);
+      if (cached) return cached;
+      const ids = [...new Set((await deps.groups.membershipsOf(deps.db, [sub])).map((m) => m.groupId))].sort();
+      groups.set(sub, ids, generation);
+      return ids;
     },
   };
 }

@@ -19,6 +19,7 @@ import type {
   TokenRepository,
   Tx,
   UserRepository,
+  GroupRepository,
 } from '../storage/repositories.js';
 import type { ProtocolDeps } from './protocol-deps.js';
 import { createCachedReads } from './cached-reads.js';
@@ -50,6 +51,7 @@ export async function createProtocolDeps(deps: {
     codes: AuthorizationCodeRepository;
     users: UserRepository;
     cacheGeneration: CacheGenerationRepository;
+    groups: GroupRepository;
   };
   /** How many statements the database runs at once (SQLite: one connection). */
   databaseConnections: number;
@@ -86,6 +88,7 @@ export async function createProtocolDeps(deps: {
       db,
       tokenStore: repositories.tokens,
       users: repositories.users,
+      groups: repositories.groups,
     }),
     verifiedTokens: createVerifiedTokenCache({
       maxEntries: 50_000,

@@ -46,6 +46,7 @@ export async function wireProtocol(
       codes: repositories.authorizationCodes,
       users: repositories.users,
       cacheGeneration: repositories.cacheGeneration,
+      groups: repositories.groups,
     },
     databaseConnections: storage.engine === 'sqlite' ? 1 : config.database.pool.max,
     verifyArgon2: verifyPassword,

@@ -32,6 +32,7 @@ import type { CollectGarbage } from './contracts/garbage.js';
 import type { SigningKeyRepository } from './contracts/keys.js';
 import type { CacheGenerationRepository, TokenRepository } from './contracts/tokens.js';
 import type { EventRepository } from './contracts/events.js';
+import type { GroupRepository } from './contracts/groups.js';
 
 export type * from './contracts/tx.js';
 export type * from './contracts/users.js';
@@ -50,6 +51,7 @@ export type * from './contracts/garbage.js';
 export type * from './contracts/keys.js';
 export type * from './contracts/tokens.js';
 export type * from './contracts/events.js';
+export type * from './contracts/groups.js';
 
 // ─── The storage: every repository, transactions, and the database's life ───
 
@@ -78,6 +80,7 @@ export interface Repositories {
   tokens: TokenRepository;
   cacheGeneration: CacheGenerationRepository;
   events: EventRepository;
+  groups: GroupRepository;
   /** What apply revokes for a removed user or client; whoever stores something a principal holds adds one. */
   grantRevokers: GrantRevoker[];
 }

@@ -37,6 +37,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     identityProviders: [],
     clients: [],
     users: [],
+    groups: [],
     terms: [],
     scheduler: {
       enabled: true,
@@ -88,6 +89,7 @@ export function testClient(overrides: Partial<ClientConfig> = {}): ClientConfig 
     name: `Client ${clientId}`,
     clientSecret: `secret-of-${clientId}-0123456789abcdef`,
     clientSecretHash: null,
+    access: null,
     redirectUris: [`https://${clientId}.example.com/callback`],
     postLogoutRedirectUris: [],
     grantTypes: ['authorization_code', 'refresh_token'],

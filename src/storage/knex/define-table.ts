@@ -95,6 +95,7 @@ const codecs = {
   boolean,
   list: list(),
   json: json(),
+  'nullable json': nullable(json()),
   timestamp,
   'nullable timestamp': nullable(timestamp),
 } satisfies Record<StoredAs, unknown>;

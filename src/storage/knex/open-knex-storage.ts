@@ -32,6 +32,7 @@ import { knexSigningKeyRepository } from './signing-keys.js';
 import { knexTokenRepository } from './tokens.js';
 import { knexCacheGenerationRepository } from './cache-generation.js';
 import { knexEventRepository } from './events.js';
+import { knexGroupRepository } from './groups.js';
 
 export const knexRepositories: Repositories = {
   users: knexUserRepository,
@@ -58,6 +59,7 @@ export const knexRepositories: Repositories = {
   tokens: knexTokenRepository,
   cacheGeneration: knexCacheGenerationRepository,
   events: knexEventRepository,
+  groups: knexGroupRepository,
   grantRevokers,
 };
 

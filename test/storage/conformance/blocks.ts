@@ -25,6 +25,7 @@ import { describeTokens } from './tokens.js';
 import { describeCacheGeneration } from './cache-generation.js';
 import { describeEvents } from './events.js';
 import { describeGrantRevokers } from './grant-revokers.js';
+import { describeGroups } from './groups.js';
 
 /**
  * One block per member of `Repositories`, in the order of repositories.ts.
@@ -55,5 +56,6 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   tokens: describeTokens,
   cacheGeneration: describeCacheGeneration,
   events: describeEvents,
+  groups: describeGroups,
   grantRevokers: describeGrantRevokers,
 };

@@ -35,6 +35,7 @@ export function clientRecord(clientId: string, overrides: Partial<ClientRecord> 
     requirePkce: true,
     skipConsent: false,
     idTokenSignedResponseAlg: 'RS256',
+    access: null,
     managedBy: 'config',
     createdAt: 1000,
     updatedAt: 1000,
