@@ -1,4 +1,4 @@
-import type { UserRecord } from '../model/index.js';
+import type { ClientAccess, UserRecord } from '../model/index.js';
 
 /** OIDC Core §3.1.2.1 prompt values: checked by src/oidc/authorize, acted on by the sign-in steps. */
 export type Prompt = 'none' | 'login' | 'consent' | 'select_account';
@@ -11,7 +11,7 @@ export type Prompt = 'none' | 'login' | 'consent' | 'select_account';
 export interface PendingAuthorization {
   /** Single-valued, as the client sent them plus this server's interaction parameters. */
   params: Readonly<Record<string, string>>;
-  client: { clientId: string; name: string; skipConsent: boolean };
+  client: { clientId: string; name: string; skipConsent: boolean; access: ClientAccess | null };
   /** The scopes to grant, already narrowed to the client's. */
   scopes: string[];
   prompt: ReadonlySet<Prompt>;

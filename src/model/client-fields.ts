@@ -39,7 +39,7 @@ export const clientFields = [
     copied: true,
   },
   // From the file's snake_case `access` (src/config/normalize-config.ts).
-  { property: 'access', column: 'access', storedAs: 'nullable json', file: 'access' },
+  { property: 'access', column: 'access', storedAs: 'nullable json', file: 'access', optional: true },
   { property: 'managedBy', column: 'managed_by', storedAs: 'text' },
   { property: 'createdAt', column: 'created_at', storedAs: 'timestamp' },
   { property: 'updatedAt', column: 'updated_at', storedAs: 'timestamp' },

@@ -18,7 +18,7 @@ export function pending(
   const { prompt = [], ...rest } = overrides;
   return {
     params: { client_id: 'web' },
-    client: { clientId: 'web', name: 'Web', skipConsent: false },
+    client: { clientId: 'web', name: 'Web', skipConsent: false, access: null },
     scopes: ['openid', 'email'],
     maxAge: null,
     authAfter: null,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { SignInDeps } from '../../interaction/index.js';
 import type { OAuthError } from '../errors.js';
-import type { AuthorizationCodeRecord, UserRecord } from '../../model/index.js';
+import type { AuthorizationCodeRecord, ClientAccess, UserRecord } from '../../model/index.js';
 
 /** checkPrompt reads the prompt values, the sign-in steps act on them: defined once, in src/interaction. */
 export type { Prompt } from '../../interaction/index.js';
@@ -19,6 +19,8 @@ export interface AuthorizeClient {
   scopes: string[];
   requirePkce: boolean;
   skipConsent: boolean;
+  /** Who may use the client (`clients[].access`); null: every active user. */
+  access: ClientAccess | null;
 }
 
 /** The browser's signed-in session, when there is one. */

@@ -34,7 +34,11 @@ export interface GroupRepository {
    * One page of the distinct live users in a group (any source), ordered by
    * e-mail (case-insensitive) then sub, with how many there are in all.
    */
-  listMembers(tx: Tx, groupId: string, page: { page: number; pageSize: number }): Promise<{ subs: string[]; total: number }>;
+  listMembers(
+    tx: Tx,
+    groupId: string,
+    page: { page: number; pageSize: number },
+  ): Promise<{ subs: string[]; total: number }>;
   /** Adds the memberships that are not there yet; returns those it added. */
   addMemberships(tx: Tx, memberships: MembershipKey[], now: number): Promise<MembershipKey[]>;
   /** Removes these memberships; returns those that were there. */

@@ -4,7 +4,7 @@ import type { PendingAuthorization } from '../../../src/interaction/sign-in-stat
 import { newIdentity, pending, session, signInDeps, summary } from '../sign-in-fixtures.js';
 
 const toConsent = '/consent ← /oauth2/authorize?client_id=web';
-const skipping = { clientId: 'web', name: 'Web', skipConsent: true };
+const skipping = { clientId: 'web', name: 'Web', skipConsent: true, access: null };
 
 describe('consent', () => {
   it.each<[string, PendingAuthorization, string[], string]>([
