@@ -26,7 +26,12 @@
  *   access token, the kind its userinfo accepts. Targets: each idp > 1x
  *   oidc-provider, p99 < 30 ms.
  *
- * Run once (about ten minutes): `npm run bench -- token`; while
+ * Each idp also runs as `idp-…-access` (idp-server.js `access`): both
+ * clients admit only a group the user is in, and user tokens carry the
+ * `groups` scope, so the cost of access checks and the groups claim shows
+ * beside the same server without them, in the same run.
+ *
+ * Run once (about fifteen minutes): `npm run bench -- token`; while
  * developing, BENCH_TOKEN_SECONDS=1 takes about two.
  */
 import path from 'node:path';
@@ -118,14 +123,16 @@ function clientCredentialsCase(alg, ratioTarget) {
   /** @type {[string, string[]][]} */
   const specs = [
     ['idp-server.js', [alg, 'sqlite']],
+    ['idp-server.js', [alg, 'sqlite', 'access']],
     ['oidc-provider-server.js', [alg]],
     ...(ceiling ? /** @type {[string, string[]][]} */ ([['bare-hapi-server.js', []]]) : []),
   ];
-  return withServers(specs, async ([{ info: idp }, { info: peer }, hapiServer]) => {
+  return withServers(specs, async ([{ info: idp }, { info: idpAccess }, { info: peer }, hapiServer]) => {
     const hapi = hapiServer?.info;
     const { summary, ratio } = await interleaved(
       [
         { name: 'idp', options: clientCredentials(idp.url + idp.paths.token) },
+        { name: 'idp-access', options: clientCredentials(idpAccess.url + idpAccess.paths.token) },
         { name: 'oidc-provider', options: clientCredentials(peer.url + peer.paths.token) },
         ...(ceiling ? [{ name: 'hapi', options: clientCredentials(`${hapi.url}/oauth2/token`) }] : []),
       ],
@@ -135,6 +142,10 @@ function clientCredentialsCase(alg, ratioTarget) {
       ...rows(`client_credentials ${alg} idp`, summary('idp'), { p99: 15 }),
       ...rows(`client_credentials ${alg} oidc-provider`, summary('oidc-provider')),
       ratioRow(`client_credentials ${alg} idp / oidc-provider`, ratio('idp', 'oidc-provider'), { min: ratioTarget }),
+      ...rows(`client_credentials ${alg} idp with access`, summary('idp-access'), { p99: 15 }),
+      ratioRow(`client_credentials ${alg} idp with access / oidc-provider`, ratio('idp-access', 'oidc-provider'), {
+        min: ratioTarget,
+      }),
     ];
     if (ceiling) {
       out.push(...rows('bare hapi form route (ceiling)', summary('hapi')));
@@ -148,11 +159,14 @@ function clientCredentialsCase(alg, ratioTarget) {
 
 /** @param {import('./token/stateful-workloads.js').Workload} workload */
 function statefulCase(workload) {
-  const servers = ['idp-sqlite', 'idp-postgres', 'oidc-provider'];
+  const idps = ['idp-sqlite', 'idp-sqlite-access', 'idp-postgres', 'idp-postgres-access'];
+  const servers = [...idps, 'oidc-provider'];
   /** @type {[string, string[]][]} */
   const specs = [
     ['idp-server.js', ['ES256', 'sqlite']],
+    ['idp-server.js', ['ES256', 'sqlite', 'access']],
     ['idp-server.js', ['ES256', 'postgres']],
+    ['idp-server.js', ['ES256', 'postgres', 'access']],
     ['oidc-provider-server.js', ['ES256']],
   ];
   return withServers(specs, async (started) => {
@@ -162,10 +176,9 @@ function statefulCase(workload) {
     const { summary, ratio } = await interleaved(targets, settings);
     const peerNote = [inMemoryNote, workload.peerNote].filter(Boolean).join('; ');
     return [
-      ...rows(`${workload.name} ES256 idp-sqlite`, summary('idp-sqlite'), { p99: 30 }),
-      ...rows(`${workload.name} ES256 idp-postgres`, summary('idp-postgres'), { p99: 30 }),
+      ...idps.flatMap((idp) => rows(`${workload.name} ES256 ${idp}`, summary(idp), { p99: 30 })),
       ...rows(`${workload.name} ES256 oidc-provider`, summary('oidc-provider'), { note: peerNote }),
-      ...['idp-sqlite', 'idp-postgres'].map((idp) =>
+      ...idps.map((idp) =>
         ratioRow(`${workload.name} ES256 ${idp} / oidc-provider`, ratio(idp, 'oidc-provider'), {
           min: 1,
           note: workload.peerNote,

@@ -6,7 +6,10 @@
  * parent its URL and paths, a user access token, a pool of refresh tokens
  * and one more refresh token, kept out of the pool, to introspect. Mints
  * more refresh tokens when asked ({ mintRefreshTokens: n }).
- * argv: <alg> <sqlite|postgres> <port>
+ * With `access`, both clients admit only the group `staff`, which the user
+ * is in, and the user's tokens carry the `groups` scope: the cost of access
+ * checks and the groups claim, measured beside the same server without them.
+ * argv: <alg> <sqlite|postgres> [access] <port>
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { pino } from 'pino';
@@ -19,6 +22,11 @@ import { benchClients, benchUser, refreshPoolSize, userScope } from './bench-cli
 const alg = process.argv[2] ?? 'ES256';
 const kind = /** @type {'sqlite' | 'postgres'} */ (process.argv[3] ?? 'sqlite');
 const port = Number(process.argv.at(-1) ?? 0);
+const withAccess = process.argv.includes('access');
+const scope = withAccess ? `${userScope} groups` : userScope;
+const access = withAccess ? '\n    access: { groups: [staff] }' : '';
+// The web client's default scopes, and groups.
+const webScopes = withAccess ? '\n    scopes: [openid, profile, email, offline_access, groups]' : '';
 // The web client's ID tokens use the same algorithm as the access tokens, as oidc-provider's do.
 const yaml = `
 server: { base_url: "http://127.0.0.1:${port}", host: 127.0.0.1, port: ${port} }
@@ -35,13 +43,13 @@ clients:
     name: Service
     client_secret: ${benchClients.svc.secret}
     grant_types: [client_credentials]
-    scopes: [api:read]
+    scopes: [api:read]${access}
   - client_id: web
     name: Web
     client_secret: ${benchClients.web.secret}
-    redirect_uris: [https://web.example.com/callback]
-    id_token_signed_response_alg: ${alg}
-`;
+    redirect_uris: [https://web.example.com/callback]${webScopes}
+    id_token_signed_response_alg: ${alg}${access}
+${withAccess ? `groups:\n  - { id: staff, members: [${benchUser.sub}] }\n` : ''}`;
 const loaded = loadConfigText(yaml, { file: 'bench-token.yaml', env: {}, cwd: process.cwd() });
 if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join('; '));
 const database = await createBenchDatabase(kind);
@@ -61,7 +69,7 @@ async function mintUserTokens() {
     clientId: benchClients.web.id,
     sub: benchUser.sub,
     redirectUri: 'https://web.example.com/callback',
-    scopes: userScope.split(' '),
+    scopes: scope.split(' '),
     nonce: null,
     codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
     codeChallengeMethod: 'S256',
