@@ -14,7 +14,7 @@ export const layers: string[][] = [
   ['config'],
   ['storage', 'logger.ts', 'i18n'],
   ['security', 'events', 'mail', 'area-wiring.ts'],
-  ['keys', 'clients', 'accounts'],
+  ['keys', 'clients', 'accounts', 'access'],
   ['interaction'],
   ['oidc', 'federation'],
   ['admin', 'gitops', 'scheduler', 'web'],
