@@ -42,7 +42,8 @@ export function readTeams(what: string, body: unknown): string[] {
   return body.flatMap((entry: unknown) => {
     if (typeof entry !== 'object' || entry === null) return [];
     const { slug, organization } = entry as Record<string, unknown>;
-    const org = typeof organization === 'object' && organization !== null ? (organization as { login?: unknown }).login : null;
+    const org =
+      typeof organization === 'object' && organization !== null ? (organization as { login?: unknown }).login : null;
     return typeof slug === 'string' && typeof org === 'string' ? [`${org}/${slug}`.toLowerCase()] : [];
   });
 }
@@ -51,7 +52,7 @@ export function readTeams(what: string, body: unknown): string[] {
 export function hasNextPage(link: string | null): boolean {
   if (link === null) return false;
   return link.split(',').some((part) => {
-    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;]+))/i.exec(part);
-    return rel !== null && (rel[1] ?? rel[2]).toLowerCase().split(/\s+/).includes('next');
+    const rel = /;\s*rel\s*=\s*"?([^";]*)/i.exec(part);
+    return rel !== null && rel[1].trim().toLowerCase().split(/\s+/).includes('next');
   });
 }

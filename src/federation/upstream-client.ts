@@ -141,7 +141,8 @@ async function openIdIdentity(
   const userinfoUrl = provider.userinfoUrl ?? metadata.userinfoEndpoint;
   // Userinfo when the token lacks the e-mail or a claim a group rule reads.
   const lacking = email === null || wants.claims.some((name) => !Object.hasOwn(claims, name));
-  const info = lacking && userinfoUrl !== null ? await readUserinfo(userinfoUrl, subject, tokens.accessToken, deps) : null;
+  const info =
+    lacking && userinfoUrl !== null ? await readUserinfo(userinfoUrl, subject, tokens.accessToken, deps) : null;
   // The signed token's word wins where both speak.
   const assertion = { claims: { ...info, ...claims }, teams: [] };
   if (email !== null) return { subject, email, emailVerified: readVerified(claims.email_verified), assertion };

@@ -60,10 +60,7 @@ export function createUpstreamMemberships(deps: {
         // A group removed by an apply since the rules were read is not joined.
         for (const id of asserted) if (!held.has(id) && (await deps.groups.findById(tx, id))) fresh.push(id);
         const added = await deps.groups.addMemberships(tx, fresh.map(key), deps.clock.now());
-        const removed = await deps.groups.removeMemberships(
-          tx,
-          [...held].filter((id) => !asserted.has(id)).map(key),
-        );
+        const removed = await deps.groups.removeMemberships(tx, [...held].filter((id) => !asserted.has(id)).map(key));
         const changes = [
           ...added.map((m) => ['group.member_added', m] as const),
           ...removed.map((m) => ['group.member_removed', m] as const),

@@ -224,7 +224,8 @@ describe('what an OpenID upstream asserts for the group rules', () => {
     metadata: createOpenIdMetadataCache({ clock: systemClock, timeoutMs: 1000 }),
     keySets: createKeySets(1000),
   };
-  const openId = (overrides: Partial<UpstreamProvider> = {}) => provider({ openId: true, userinfoUrl: null, ...overrides });
+  const openId = (overrides: Partial<UpstreamProvider> = {}) =>
+    provider({ openId: true, userinfoUrl: null, ...overrides });
   const signed = (claims: Record<string, unknown>, issuer = `${server.url}/realms/acme`) => {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ nonce: 'n', ...claims })

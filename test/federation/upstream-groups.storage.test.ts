@@ -85,7 +85,10 @@ describe.each(databaseKinds)('upstream group mapping on %s', (kind) => {
       [null, []],
       [[1, null, { group: 'sre' }, ['sre'], 'dev'], ['dev']],
       ['sre', ['sre']],
-      [[...Array.from({ length: 10_000 }, (_, i) => `team-${i}`), 'dev', 'sre'], ['dev', 'sre']],
+      [
+        [...Array.from({ length: 10_000 }, (_, i) => `team-${i}`), 'dev', 'sre'],
+        ['dev', 'sre'],
+      ],
     ];
     for (const [groups, expected] of cases) {
       f.corpAccounts.ada.groups = groups;
@@ -173,7 +176,13 @@ describe.each(databaseKinds)('upstream group mapping on %s', (kind) => {
       { groupId: 'gone', rule: { provider: 'corp', claim: 'groups', value: 'sre' } },
       { groupId: 'dev', rule: { provider: 'corp', claim: 'groups', value: 'sre' } },
     ];
-    await memberships.replace(user, 'corp', rules, { claims: { groups: ['sre'] }, teams: [] }, { clientAddress: '127.0.0.1' });
+    await memberships.replace(
+      user,
+      'corp',
+      rules,
+      { claims: { groups: ['sre'] }, teams: [] },
+      { clientAddress: '127.0.0.1' },
+    );
     expect(await f.memberships('late')).toEqual([['dev', 'upstream', 'corp']]);
   });
 });

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupRecord } from '../../src/model/index.js';
 import { fetchGithubTeams, hasNextPage, maxTeamPages, readTeams } from '../../src/federation/github-teams.js';
-import {
-  groupRulesOf,
-  matchUpstreamGroups,
-  wantsOf,
-  type GroupRule,
-} from '../../src/federation/upstream-groups.js';
+import { groupRulesOf, matchUpstreamGroups, wantsOf, type GroupRule } from '../../src/federation/upstream-groups.js';
 import { UpstreamError } from '../../src/federation/federation-error.js';
 import { json, listen } from './support/upstream-http.js';
 
@@ -39,7 +34,7 @@ describe('the rules of a provider', () => {
     ]),
   ];
 
-  it("are the entries naming it, with their group, and say which claims to read and whether teams are needed", () => {
+  it('are the entries naming it, with their group, and say which claims to read and whether teams are needed', () => {
     const corp = groupRulesOf(groups, 'corp');
     expect(corp).toEqual([claimRule('dev', 'dev'), claimRule('sre', 'sre'), claimRule('sre', 'oncall', 'roles')]);
     expect(wantsOf(corp)).toEqual({ claims: ['groups', 'roles'], teams: false });
@@ -61,7 +56,11 @@ describe('matching what an upstream asserts', () => {
     ['a number', { groups: 7 }, []],
     ['an object', { groups: { sre: true } }, []],
     ['null', { groups: null }, []],
-    ['an array with non-strings (their strings still count)', { groups: [1, null, { v: 'dev' }, ['sre'], 'dev'] }, ['dev']],
+    [
+      'an array with non-strings (their strings still count)',
+      { groups: [1, null, { v: 'dev' }, ['sre'], 'dev'] },
+      ['dev'],
+    ],
     ['no such claim', {}, []],
   ])('%s', (_name, claims, expected) => {
     expect(match(rules, claims)).toEqual(expected);
@@ -86,9 +85,9 @@ describe('matching what an upstream asserts', () => {
 
   it('matches a team rule against org/slug case-insensitively, a group once however many rules hold', () => {
     const teams = ['acme/sre', 'acme/platform'];
-    expect(match([teamRule('sre', 'Acme/SRE'), teamRule('sre', 'acme/platform'), teamRule('dev', 'acme/dev')], {}, teams)).toEqual([
-      'sre',
-    ]);
+    expect(
+      match([teamRule('sre', 'Acme/SRE'), teamRule('sre', 'acme/platform'), teamRule('dev', 'acme/dev')], {}, teams),
+    ).toEqual(['sre']);
     expect(match([teamRule('sre', 'other/sre')], {}, teams)).toEqual([]);
   });
 });
@@ -106,11 +105,16 @@ describe('reading GitHub teams', () => {
         'acme/str',
       ]),
     ).toEqual(['acme/sre']);
-    expect(() => readTeams('teams endpoint', { teams: [] })).toThrow('teams endpoint: the answer is not a list of teams');
+    expect(() => readTeams('teams endpoint', { teams: [] })).toThrow(
+      'teams endpoint: the answer is not a list of teams',
+    );
   });
 
   it.each([
-    ['<https://api.github.com/user/teams?page=2>; rel="next", <https://api.github.com/user/teams?page=5>; rel="last"', true],
+    [
+      '<https://api.github.com/user/teams?page=2>; rel="next", <https://api.github.com/user/teams?page=5>; rel="last"',
+      true,
+    ],
     ['<https://x/?page=2>; rel=next', true],
     ['<https://x/?page=2>; rel="prev NEXT"', true],
     ['<https://x/?page=1>; rel="prev", <https://x/?page=1>; rel="first"', false],
@@ -132,8 +136,10 @@ describe('fetching GitHub teams page by page', () => {
   beforeAll(async () => {
     server = await listen((req, res, url) => {
       requests.push(url);
-      if (req.headers.authorization !== 'Bearer tok') return json(res, 401, { message: 'Bad credentials' });
-      if (behaviour === 'refuse') return json(res, 403, { message: 'Missing the read:org scope' });
+      if (behaviour === 'refuse' || req.headers.authorization !== 'Bearer tok') {
+        json(res, 403, { message: 'Resource not accessible' });
+        return;
+      }
       const page = Number(url.searchParams.get('page'));
       const perPage = Number(url.searchParams.get('per_page'));
       const last = behaviour === 'endless' ? Infinity : pages;

@@ -138,27 +138,22 @@ export async function startGroupsFixture(kind: DatabaseKind, overrides: Partial<
     corpAccounts,
     githubAccounts,
     async subOf(email) {
-      const row = (await db('users').where({ email }).first('sub')) as { sub: string } | undefined;
+      const row: { sub: string } | undefined = await db('users').where({ email }).first('sub');
       if (!row) throw new Error(`no user ${email}`);
       return row.sub;
     },
     async memberships(sub) {
-      const rows = (await db('group_members')
+      const rows: { group_id: string; source: string; provider: string }[] = await db('group_members')
         .where({ sub })
         .select('group_id', 'source', 'provider')
-        .orderBy(['group_id', 'source', 'provider'])) as { group_id: string; source: string; provider: string }[];
+        .orderBy(['group_id', 'source', 'provider']);
       return rows.map((r) => [r.group_id, r.source, r.provider]);
     },
     async memberEvents() {
-      const rows = (await db('events')
+      const rows: { type: string; actor: string; subject: string; detail: string }[] = await db('events')
         .whereIn('type', ['group.member_added', 'group.member_removed'])
         .orderBy('id')
-        .select('type', 'actor', 'subject', 'detail')) as {
-        type: string;
-        actor: string;
-        subject: string;
-        detail: string;
-      }[];
+        .select('type', 'actor', 'subject', 'detail');
       return rows.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
     },
     async stop() {
