@@ -6,6 +6,8 @@ import type { AccountRules, RequestContext } from './account-rules.js';
 import { FederationError, UpstreamError, type FederationErrorCode } from './federation-error.js';
 import type { PendingLinks } from './pending-link.js';
 import { authorizationUrl, fetchUpstreamIdentity, type UpstreamClientDeps } from './upstream-client.js';
+import { wantsOf } from './upstream-groups.js';
+import type { UpstreamMemberships } from './upstream-memberships.js';
 import type { UpstreamDirectory, UpstreamProvider } from './upstream-provider.js';
 import type { UpstreamStates } from './upstream-states.js';
 import { newBinding } from './upstream-states.js';
@@ -71,13 +73,17 @@ export function loginErrorLocation(
  * decides with ./account-rules.ts: sign in (the sign-in steps then run as
  * for a password, with amr `fed`), link (intent=link), or LINK_REQUIRED
  * with a pending link that completeLink finishes once the person has
- * signed in to the existing account.
+ * signed in to the existing account. A sign-in first replaces the user's
+ * memberships from this provider with what it asserts now
+ * (./upstream-memberships.ts), so that the access rules of the sign-in
+ * steps and of every token after see them.
  */
 export function createFederationService(deps: {
   directory: UpstreamDirectory;
   states: UpstreamStates;
   pendingLinks: PendingLinks;
   accounts: AccountRules;
+  memberships: UpstreamMemberships;
   signIn: SignInService;
   client: UpstreamClientDeps;
   baseUrl: string;
@@ -177,6 +183,8 @@ export function createFederationService(deps: {
         if (input.params.error !== undefined)
           throw new UpstreamError(`the upstream answered error=${input.params.error}`);
         if (!input.params.code) throw new UpstreamError('the callback has neither code nor error');
+        // Group rules map sign-ins only: a link is not one (the next sign-in through the provider maps).
+        const rules = record.intent === 'login' ? await deps.memberships.rulesFor(provider.id) : [];
         const identity = await fetchUpstreamIdentity(
           provider,
           {
@@ -186,6 +194,7 @@ export function createFederationService(deps: {
             nonce: secrets.nonce,
           },
           deps.client,
+          wantsOf(rules),
         );
         if (record.intent === 'link') {
           // The link goes to the account that asked for it, and only while that account is still the one signed in here.
@@ -196,8 +205,10 @@ export function createFederationService(deps: {
           return { location: record.returnTo };
         }
         const decision = await deps.accounts.login(provider, identity, input.context);
-        if (decision.kind === 'sign_in')
+        if (decision.kind === 'sign_in') {
+          await deps.memberships.replace(decision.user, provider.id, rules, identity.assertion, input.context);
           return { ...(await signInAs(decision.user, record.returnTo, input.context)), pendingLink: null };
+        }
         const pendingLink = deps.pendingLinks.seal({
           providerId: provider.id,
           subject: identity.subject,

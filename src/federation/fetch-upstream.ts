@@ -14,14 +14,15 @@ export interface UpstreamRequest {
  * One call to an upstream that must answer JSON: bounded by `timeoutMs`,
  * and every way it can go wrong (no answer, a timeout, a body that is not
  * JSON) is an UpstreamError naming `what` was called. The HTTP status is
- * the caller's to judge: OAuth error bodies come with 4xx.
+ * the caller's to judge: OAuth error bodies come with 4xx. `link` is the
+ * RFC 8288 Link header (GitHub's pagination), null when absent.
  */
 export async function fetchUpstreamJson(
   what: string,
   url: string,
   request: UpstreamRequest,
   timeoutMs: number,
-): Promise<{ status: number; body: unknown }> {
+): Promise<{ status: number; body: unknown; link: string | null }> {
   let response: Response;
   let text: string;
   try {
@@ -46,7 +47,7 @@ export async function fetchUpstreamJson(
     );
   }
   try {
-    return { status: response.status, body: JSON.parse(text) as unknown };
+    return { status: response.status, body: JSON.parse(text) as unknown, link: response.headers.get('link') };
   } catch {
     throw new UpstreamError(`${what}: HTTP ${response.status} with a body that is not JSON`);
   }

@@ -4,8 +4,8 @@
  * `identity_providers`, linking them to accounts, and the OAuth Connect API.
  *
  * The flow (./federation-service.ts): begin → the upstream → finish →
- * account rules (./account-rules.ts) → the sign-in steps of
- * src/interaction (amr `fed`) → return_to.
+ * account rules (./account-rules.ts) → upstream memberships → the
+ * sign-in steps of src/interaction (amr `fed`) → return_to.
  * - ./upstream-provider.ts: the applied provider with its secret; built-in
  *   endpoints of github, google and apple, overridable by the config.
  * - ./upstream-states.ts: state bound to the browser, single use; PKCE and
@@ -13,6 +13,10 @@
  * - ./upstream-client.ts: the authorization URL, the code exchange, and the
  *   identity: a verified ID token (./verify-id-token.ts, jose, with the
  *   issuer of ./openid-metadata.ts) or the userinfo and e-mail endpoints.
+ * - ./upstream-groups.ts: the `upstream` rules of groups matched against
+ *   what the upstream asserts (a claim; a GitHub team, ./github-teams.ts);
+ *   ./upstream-memberships.ts replaces the user's memberships from that
+ *   provider with them at each sign-in, before the sign-in steps.
  * - ./pending-link.ts: a link waiting for the person to sign in to the
  *   existing account.
  * - ./connection-service.ts: GET /api/connections, DELETE /api/connections/{provider_id}.

@@ -1,8 +1,10 @@
 import type { Clock } from '../clock.js';
 import { asObject, fetchUpstreamJson } from './fetch-upstream.js';
 import { UpstreamError } from './federation-error.js';
+import { fetchGithubTeams } from './github-teams.js';
 import type { OpenIdMetadataCache } from './openid-metadata.js';
-import { readEmail, readEmailList, readSubject, readVerified, type UpstreamIdentity } from './upstream-identity.js';
+import { nothingWanted, type UpstreamWants } from './upstream-groups.js';
+import { readEmail, readEmailList, readSubject, readVerified, type AssertedIdentity } from './upstream-identity.js';
 import type { UpstreamProvider } from './upstream-provider.js';
 import { verifyIdToken, type KeySets } from './verify-id-token.js';
 
@@ -58,18 +60,20 @@ export interface UpstreamClientDeps {
  * verified ID token for OpenID upstreams (the userinfo endpoint fills in an
  * e-mail the token lacks), else from the userinfo endpoint, with the e-mail
  * list endpoint (GitHub's /user/emails) giving the address and whether it
- * is verified.
+ * is verified. `wants` (the group rules of this provider) adds what they
+ * read: the userinfo claims an ID token lacks, GitHub's teams.
  */
 export async function fetchUpstreamIdentity(
   provider: UpstreamProvider,
   exchange: { code: string; redirectUri: string; codeVerifier: string; nonce: string },
   deps: UpstreamClientDeps,
-): Promise<UpstreamIdentity> {
+  wants: UpstreamWants = nothingWanted,
+): Promise<AssertedIdentity> {
   const tokens = await redeemCode(provider, exchange, deps.timeoutMs);
   // tokenRequest has refused an OpenID upstream's answer without an id_token.
   if (provider.openId && tokens.idToken !== null)
-    return openIdIdentity(provider, { ...tokens, idToken: tokens.idToken }, exchange.nonce, deps);
-  return oauthIdentity(provider, tokens.accessToken, deps.timeoutMs);
+    return openIdIdentity(provider, { ...tokens, idToken: tokens.idToken }, exchange.nonce, wants, deps);
+  return oauthIdentity(provider, tokens.accessToken, wants, deps.timeoutMs);
 }
 
 interface UpstreamTokens {
@@ -123,8 +127,9 @@ async function openIdIdentity(
   provider: UpstreamProvider,
   tokens: UpstreamTokens & { idToken: string },
   nonce: string,
+  wants: UpstreamWants,
   deps: UpstreamClientDeps,
-): Promise<UpstreamIdentity> {
+): Promise<AssertedIdentity> {
   const metadata = await deps.metadata.metadataFor(provider.authorizationUrl);
   const claims = await verifyIdToken(
     tokens.idToken,
@@ -133,34 +138,54 @@ async function openIdIdentity(
   );
   const subject = readSubject('ID token', claims.sub);
   const email = readEmail(claims.email);
-  if (email !== null) return { subject, email, emailVerified: readVerified(claims.email_verified) };
   const userinfoUrl = provider.userinfoUrl ?? metadata.userinfoEndpoint;
-  if (userinfoUrl === null) return { subject, email: null, emailVerified: false };
-  const userinfo = await getJson('userinfo endpoint', userinfoUrl, tokens.accessToken, deps.timeoutMs);
-  const info = asObject('userinfo endpoint', userinfo);
+  // Userinfo when the token lacks the e-mail or a claim a group rule reads.
+  const lacking = email === null || wants.claims.some((name) => !Object.hasOwn(claims, name));
+  const info =
+    lacking && userinfoUrl !== null ? await readUserinfo(userinfoUrl, subject, tokens.accessToken, deps) : null;
+  // The signed token's word wins where both speak.
+  const assertion = { claims: { ...info, ...claims }, teams: [] };
+  if (email !== null) return { subject, email, emailVerified: readVerified(claims.email_verified), assertion };
+  return { subject, email: readEmail(info?.email), emailVerified: readVerified(info?.email_verified), assertion };
+}
+
+async function readUserinfo(
+  url: string,
+  subject: string,
+  accessToken: string,
+  deps: UpstreamClientDeps,
+): Promise<Record<string, unknown>> {
+  const info = asObject('userinfo endpoint', await getJson('userinfo endpoint', url, accessToken, deps.timeoutMs));
   // OIDC Core §5.3.4: userinfo about someone else than the ID token's subject must not be used.
   if (info.sub !== subject) throw new UpstreamError("userinfo endpoint: sub differs from the ID token's");
-  return { subject, email: readEmail(info.email), emailVerified: readVerified(info.email_verified) };
+  return info;
 }
 
 async function oauthIdentity(
   provider: UpstreamProvider,
   accessToken: string,
+  wants: UpstreamWants,
   timeoutMs: number,
-): Promise<UpstreamIdentity> {
+): Promise<AssertedIdentity> {
   if (provider.userinfoUrl === null) throw new UpstreamError('no userinfo_url to read the account from');
   const info = asObject(
     'userinfo endpoint',
     await getJson('userinfo endpoint', provider.userinfoUrl, accessToken, timeoutMs),
   );
   const subject = readSubject('userinfo endpoint', info.sub ?? info.id);
+  const teams =
+    provider.type === 'github' && wants.teams
+      ? await fetchGithubTeams(provider.userinfoUrl, accessToken, timeoutMs)
+      : [];
+  const assertion = { claims: info, teams };
   if (provider.emailUrl !== null) {
     return {
       subject,
       ...readEmailList('e-mail endpoint', await getJson('e-mail endpoint', provider.emailUrl, accessToken, timeoutMs)),
+      assertion,
     };
   }
-  return { subject, email: readEmail(info.email), emailVerified: readVerified(info.email_verified) };
+  return { subject, email: readEmail(info.email), emailVerified: readVerified(info.email_verified), assertion };
 }
 
 async function getJson(what: string, url: string, accessToken: string, timeoutMs: number): Promise<unknown> {

@@ -52,3 +52,19 @@ export function readEmailList(what: string, body: unknown): { email: string | nu
   const chosen = entries.find((entry) => entry.primary) ?? entries.find((entry) => entry.verified);
   return chosen ? { email: chosen.email, emailVerified: chosen.verified } : { email: null, emailVerified: false };
 }
+
+/**
+ * What an upstream asserted at a sign-in beyond who signed in: what the
+ * `upstream` rules of groups read (./upstream-groups.ts).
+ */
+export interface UpstreamAssertion {
+  /** OpenID upstreams: the ID token's claims over userinfo's (when it was read); others: the userinfo object. */
+  claims: Readonly<Record<string, unknown>>;
+  /** GitHub teams as `org/slug` in lower case; empty unless a team rule asked for them. */
+  teams: readonly string[];
+}
+
+/** An upstream identity with what the upstream asserted about it. */
+export interface AssertedIdentity extends UpstreamIdentity {
+  assertion: UpstreamAssertion;
+}

@@ -10,6 +10,7 @@ import { createFederationService, type FederationService } from './federation-se
 import { defaultUpstreamTimeoutMs } from './fetch-upstream.js';
 import { createOpenIdMetadataCache } from './openid-metadata.js';
 import { createPendingLinks } from './pending-link.js';
+import { createUpstreamMemberships } from './upstream-memberships.js';
 import { createUpstreamDirectory } from './upstream-provider.js';
 import { createUpstreamStates } from './upstream-states.js';
 import { createKeySets } from './verify-id-token.js';
@@ -58,6 +59,13 @@ export function wireFederation(
     states: createUpstreamStates({ db, states: repositories.upstreamStates, clock, key: keys.stateKey }),
     pendingLinks: createPendingLinks({ cookiePassword: keys.cookiePassword, clock }),
     accounts,
+    memberships: createUpstreamMemberships({
+      db,
+      transaction,
+      groups: repositories.groups,
+      events: needs.events,
+      clock,
+    }),
     signIn: needs.interaction.services.signIn,
     client: {
       clock,

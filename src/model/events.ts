@@ -24,6 +24,8 @@ export const eventTypes = [
   'admin.user_deleted',
   'config.applied',
   'signing_key.rotated',
+  'group.member_added',
+  'group.member_removed',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -34,7 +36,7 @@ export type EventDetail = Readonly<Record<string, string | number | boolean | nu
 export interface NewEventRecord {
   time: number;
   type: EventType;
-  /** The user's sub, the admin's sub, or `config` for `idp apply`. */
+  /** The user's sub, the admin's sub, `config` for `idp apply`, or `upstream` for a membership an upstream provider asserted. */
   actor: string;
   /** Whom the event concerns (a user's sub, a key id…), when not the actor alone. */
   subject: string | null;

@@ -23,6 +23,9 @@ const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
 let server: Awaited<ReturnType<typeof listen>>;
 let lastTokenRequest: { headers: Record<string, unknown>; body: string } | null = null;
 let userinfo: unknown = {};
+let userinfoReads = 0;
+/** The token endpoint's id_token, when a test sets one. */
+let idToken: string | null = null;
 
 beforeAll(async () => {
   server = await listen(async (req, res, url, body) => {
@@ -51,10 +54,11 @@ beforeAll(async () => {
     }
     if (path === '/token') {
       lastTokenRequest = { headers: req.headers, body };
-      json(res, 200, { access_token: 'at', token_type: 'Bearer' });
+      json(res, 200, { access_token: 'at', token_type: 'Bearer', ...(idToken ? { id_token: idToken } : {}) });
       return;
     }
     if (path === '/userinfo') {
+      userinfoReads += 1;
       json(res, 200, userinfo);
       return;
     }
@@ -181,6 +185,7 @@ describe('the identity from userinfo and e-mail endpoints (generic_oauth without
       subject: '42',
       email: 'X@Corp.example',
       emailVerified: true,
+      assertion: { claims: { id: 42, email: ' X@Corp.example ', email_verified: true }, teams: [] },
     });
     const basic = Buffer.from(String(lastTokenRequest!.headers.authorization).slice(6), 'base64').toString();
     expect(basic).toBe('idp+client:s3cr%3At%26%2B');
@@ -193,6 +198,7 @@ describe('the identity from userinfo and e-mail endpoints (generic_oauth without
       subject: 'abc',
       email: 'x@corp.example',
       emailVerified: true,
+      assertion: { claims: { sub: 'abc', email: 'public@corp.example' }, teams: [] },
     });
     userinfo = { name: 'nobody' };
     await expect(fetchUpstreamIdentity(provider(), exchange, deps)).rejects.toThrow(
@@ -207,6 +213,62 @@ describe('the identity from userinfo and e-mail endpoints (generic_oauth without
     await expect(fetchUpstreamIdentity(provider({ openId: true }), exchange, deps)).rejects.toThrow(
       'token endpoint: no id_token from an OpenID upstream',
     );
+  });
+});
+
+describe('what an OpenID upstream asserts for the group rules', () => {
+  const exchange = { code: 'c', redirectUri: 'http://127.0.0.1/cb', codeVerifier: 'v'.repeat(43), nonce: 'n' };
+  const deps = {
+    clock: systemClock,
+    timeoutMs: 1000,
+    metadata: createOpenIdMetadataCache({ clock: systemClock, timeoutMs: 1000 }),
+    keySets: createKeySets(1000),
+  };
+  const openId = (overrides: Partial<UpstreamProvider> = {}) =>
+    provider({ openId: true, userinfoUrl: null, ...overrides });
+  const signed = (claims: Record<string, unknown>, issuer = `${server.url}/realms/acme`) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ nonce: 'n', ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setIssuer(issuer)
+      .setAudience('idp client')
+      .setSubject('u-1')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 300)
+      .sign(key.privateKey);
+  };
+  const fetchWanting = (claims: string[], overrides: Partial<UpstreamProvider> = {}) =>
+    fetchUpstreamIdentity(openId(overrides), exchange, deps, { claims, teams: false });
+  afterAll(() => {
+    idToken = null;
+  });
+
+  it('reads userinfo only for a claim the ID token lacks, and the token wins where both speak', async () => {
+    idToken = await signed({ email: 'ada@corp.example', email_verified: true, dept: 'ops' });
+    userinfo = { sub: 'u-1', email: 'other@corp.example', groups: ['sre', 'x'], dept: 'sales' };
+    const reads = userinfoReads;
+    expect(await fetchWanting(['dept'])).toMatchObject({
+      email: 'ada@corp.example',
+      assertion: { claims: { dept: 'ops' }, teams: [] },
+    });
+    expect(userinfoReads).toBe(reads);
+
+    const identity = await fetchWanting(['dept', 'groups']);
+    expect(userinfoReads).toBe(reads + 1);
+    expect(identity).toMatchObject({ subject: 'u-1', email: 'ada@corp.example', emailVerified: true });
+    expect(identity.assertion.claims).toMatchObject({ groups: ['sre', 'x'], dept: 'ops', email: 'ada@corp.example' });
+  });
+
+  it('refuses userinfo about another subject, and goes without it when the upstream has none', async () => {
+    idToken = await signed({ email: 'ada@corp.example' });
+    userinfo = { sub: 'someone-else', groups: ['sre'] };
+    await expect(fetchWanting(['groups'])).rejects.toThrow("userinfo endpoint: sub differs from the ID token's");
+
+    // The discovery document at the root names no userinfo endpoint.
+    idToken = await signed({}, server.url);
+    const identity = await fetchWanting(['groups'], { authorizationUrl: `${server.url}/authorize` });
+    expect(identity).toMatchObject({ subject: 'u-1', email: null, emailVerified: false });
+    expect(identity.assertion.claims.groups).toBeUndefined();
   });
 });
 

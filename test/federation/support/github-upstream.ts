@@ -6,6 +6,8 @@ export interface GithubAccount {
   /** The public profile address (may be unverified, or null). */
   email: string | null;
   emails: { email: string; primary: boolean; verified: boolean }[];
+  /** Teams as `org/slug` (GET /user/teams), in the order GitHub would page them. */
+  teams?: string[];
 }
 
 /**
@@ -13,8 +15,10 @@ export interface GithubAccount {
  * idp calls): /login/oauth/authorize approves at once as the chosen account,
  * /login/oauth/access_token redeems a code once (client secret, redirect
  * URI and PKCE checked; a refused code is a 200 with an error body, as
- * GitHub does; form-encoded unless JSON is accepted), /user and
- * /user/emails want a User-Agent and the bearer token.
+ * GitHub does; form-encoded unless JSON is accepted), /user,
+ * /user/emails and /user/teams want a User-Agent and the bearer token;
+ * /user/teams pages by `per_page` (default 30) and `page` with a Link
+ * header, as GitHub does.
  */
 export async function startGithubUpstream(options: {
   clientId: string;
@@ -22,12 +26,21 @@ export async function startGithubUpstream(options: {
   accounts: GithubAccount[];
 }) {
   let current = options.accounts[0];
-  const behaviour: { authorize: 'approve' | 'deny'; token: Misbehaviour; user: Misbehaviour; emails: Misbehaviour } = {
+  const behaviour: {
+    authorize: 'approve' | 'deny';
+    token: Misbehaviour;
+    user: Misbehaviour;
+    emails: Misbehaviour;
+    teams: Misbehaviour;
+  } = {
     authorize: 'approve',
     token: 'none',
     user: 'none',
     emails: 'none',
+    teams: 'none',
   };
+  /** The query of every GET /user/teams. */
+  const teamRequests: URLSearchParams[] = [];
   const codes = new Map<string, { account: GithubAccount; redirectUri: string; challenge: string | null }>();
   const tokens = new Map<string, GithubAccount>();
   const authorizationRequests: URLSearchParams[] = [];
@@ -81,7 +94,7 @@ export async function startGithubUpstream(options: {
         .end(new URLSearchParams(answer).toString());
       return;
     }
-    if (req.method === 'GET' && (url.pathname === '/user' || url.pathname === '/user/emails')) {
+    if (req.method === 'GET' && ['/user', '/user/emails', '/user/teams'].includes(url.pathname)) {
       if (!req.headers['user-agent']) {
         json(res, 403, {
           message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header',
@@ -96,6 +109,29 @@ export async function startGithubUpstream(options: {
       if (url.pathname === '/user') {
         if (misbehave(res, behaviour.user)) return;
         json(res, 200, { login: account.login, id: account.id, email: account.email, name: null });
+        return;
+      }
+      if (url.pathname === '/user/teams') {
+        teamRequests.push(url.searchParams);
+        if (misbehave(res, behaviour.teams)) return;
+        const perPage = Number(url.searchParams.get('per_page') ?? 30);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const teams = account.teams ?? [];
+        const last = Math.max(1, Math.ceil(teams.length / perPage));
+        const pageUrl = (n: number) => `<${server.url}/user/teams?per_page=${perPage}&page=${n}>`;
+        const links = [
+          ...(page < last ? [`${pageUrl(page + 1)}; rel="next"`, `${pageUrl(last)}; rel="last"`] : []),
+          ...(page > 1 ? [`${pageUrl(1)}; rel="first"`, `${pageUrl(page - 1)}; rel="prev"`] : []),
+        ];
+        res.writeHead(200, { 'content-type': 'application/json', ...(links.length ? { link: links.join(', ') } : {}) });
+        res.end(
+          JSON.stringify(
+            teams.slice((page - 1) * perPage, page * perPage).map((team, i) => {
+              const [org, slug] = team.split('/');
+              return { id: page * 1000 + i, slug, name: slug, organization: { login: org, id: 1 } };
+            }),
+          ),
+        );
         return;
       }
       if (misbehave(res, behaviour.emails)) return;
@@ -113,6 +149,7 @@ export async function startGithubUpstream(options: {
     url: server.url,
     behaviour,
     authorizationRequests,
+    teamRequests,
     signInAs(login: string) {
       current = options.accounts.find((a) => a.login === login) ?? current;
     },

@@ -6,6 +6,8 @@ import Provider from 'oidc-provider';
 export interface UpstreamAccount {
   email?: string;
   email_verified?: boolean;
+  /** Given for the `groups` scope; any JSON, as upstreams send what they like. */
+  groups?: unknown;
 }
 
 export interface OidcUpstreamClient {
@@ -31,6 +33,7 @@ export interface OidcUpstream {
  * chose: what idp does with the answer is under test, not the upstream's
  * login page. `idTokenClaims: false` (the package's default, conformIdTokenClaims)
  * keeps the e-mail out of the ID token, so idp must read it from userinfo.
+ * The accounts are read at each sign-in: a test may change their claims.
  */
 export async function startOidcUpstream(options: {
   clients: OidcUpstreamClient[];
@@ -51,7 +54,7 @@ export async function startOidcUpstream(options: {
       response_types: ['code'],
     })),
     jwks: { keys: [{ ...key, use: 'sig', alg: 'RS256' }] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], groups: ['groups'] },
     conformIdTokenClaims: !(options.idTokenClaims ?? false),
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
