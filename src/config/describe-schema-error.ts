@@ -89,7 +89,7 @@ export function describeSchemaError(error: ErrorObject): {
 }
 
 /** The schema's patterns in words; the schema test checks that every pattern of the schema is here. */
-export const patternMeanings: Record<string, (value: unknown) => string> = {
+export const patternMeanings: Partial<Record<string, (value: unknown) => string>> = {
   '^[a-z0-9][a-z0-9._-]{0,63}$': (value) =>
     `must be lower-case letters, digits, '.', '_' or '-', 1–64 characters, starting with a letter or digit${whyNotGroupId(value)}`,
   '^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$': () =>
@@ -103,7 +103,8 @@ function describePattern(pattern: string, value: unknown): string {
 /** What is wrong with a group id, without repeating it (a message never repeats a string value). */
 function whyNotGroupId(value: unknown): string {
   const text = typeof value === 'string' ? value : '';
-  const length = [...text].length;
+  // Code points, as the schema's patterns (ajv's `u` flag) count them.
+  const length = Array.from(text).length;
   if (length === 0) return ' (it is empty)';
   if (length > 64) return ` (it is ${length} characters long)`;
   if (/\s/.test(text)) return ' (it contains white space)';

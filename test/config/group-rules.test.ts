@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { patternMeanings } from '../../src/config/describe-schema-error.js';
+import { describeSchemaError, patternMeanings } from '../../src/config/describe-schema-error.js';
 import { configSchemaUrl } from '../../src/config/check-shape.js';
 import { problemLines, secretLine, yaml } from './load-text.js';
 
@@ -189,6 +189,9 @@ describe.each([
       '      - { provider: corp, claim: groups }',
       '      - { provider: gh, team: "acme sre" }',
       '      - sre',
+      '      - [corp, groups, sre]',
+      '      - ~',
+      '      - { provider: 5, team: acme/sre }',
     ),
     expected: [
       'idp.yaml:8:9: groups[0].upstream[0]: must be written as one of { provider, claim, value } or { provider, team }',
@@ -196,6 +199,9 @@ describe.each([
       'idp.yaml:10:9: groups[0].upstream[2]: missing required key "value"',
       'idp.yaml:11:31: groups[0].upstream[3].team: must be a GitHub team written organization/team-slug (such as acme/sre)',
       'idp.yaml:12:9: groups[0].upstream[4]: must be written as one of { provider, claim, value } or { provider, team }',
+      'idp.yaml:13:9: groups[0].upstream[5]: must be written as one of { provider, claim, value } or { provider, team }',
+      'idp.yaml:14:9: groups[0].upstream[6]: must be written as one of { provider, claim, value } or { provider, team }',
+      'idp.yaml:15:21: groups[0].upstream[7].provider: must be a string, not the number 5',
     ],
   },
 ])('rule: $rule', ({ good, bad, expected }) => {
@@ -267,8 +273,7 @@ describe('schema patterns', () => {
     expect(patterns.filter((pattern) => !(pattern in patternMeanings))).toEqual([]);
   });
 
-  it('without a meaning, are named as they are', async () => {
-    const { describeSchemaError } = await import('../../src/config/describe-schema-error.js');
+  it('without a meaning, are named as they are', () => {
     const described = describeSchemaError({
       keyword: 'pattern',
       instancePath: '/x',
@@ -277,5 +282,30 @@ describe('schema patterns', () => {
       data: 'y',
     });
     expect(described.message).toBe('must match the pattern ^x+$');
+  });
+});
+
+describe('describeSchemaError on shapes the config schema does not have (yet)', () => {
+  it('describes a oneOf branch that is not an object by its type', () => {
+    const described = describeSchemaError({
+      keyword: 'oneOf',
+      instancePath: '/x',
+      schemaPath: '#/properties/x/oneOf',
+      params: { passingSchemas: null },
+      schema: [{ type: 'string' }, { type: 'object', properties: { a: {} } }],
+      data: 1,
+    });
+    expect(described.message).toBe('must be written as one of a string or { a }');
+  });
+
+  it('explains a group id pattern failure without a string as "empty"', () => {
+    const described = describeSchemaError({
+      keyword: 'pattern',
+      instancePath: '/x',
+      schemaPath: '#/properties/x/pattern',
+      params: { pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' },
+      data: 5,
+    });
+    expect(described.message).toMatch(/\(it is empty\)$/);
   });
 });

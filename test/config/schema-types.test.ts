@@ -48,8 +48,7 @@ describe('schemas/config.schema.json and src/config/file-types.ts', () => {
 
 describe('the comparison fails when they disagree', () => {
   const clone = () => structuredClone(schema) as JsonSchema & { properties: Record<string, JsonSchema> };
-  const upstreamShapes = (s: ReturnType<typeof clone>) =>
-    s.properties.groups.items!.properties!.upstream.items!.oneOf!;
+  const upstreamShapes = (s: ReturnType<typeof clone>) => s.properties.groups.items!.properties!.upstream.items!.oneOf!;
 
   it('reads a pattern as a constraint on a string, with no effect on its type', () => {
     const edited = clone();
@@ -106,8 +105,7 @@ describe('the comparison fails when they disagree', () => {
     ],
     [
       'a property added to a oneOf shape',
-      (s: ReturnType<typeof clone>) =>
-        (upstreamShapes(s)[1].properties!.org = { type: 'string', description: 'x' }),
+      (s: ReturnType<typeof clone>) => (upstreamShapes(s)[1].properties!.org = { type: 'string', description: 'x' }),
       'ConfigFile.groups[].upstream[]: the oneOf shape { org, provider, team } of the schema has no TypeScript union member with these properties',
     ],
     [

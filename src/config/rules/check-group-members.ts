@@ -33,7 +33,10 @@ export const checkGroupMembers: ConfigRule = (config) => {
       const earlier = firstNamedAt.get(user);
       if (earlier !== undefined) {
         problems.push(
-          warning(at, `names users[${user}] again: ${formatConfigPath(['groups', g, 'members', earlier])} already does`),
+          warning(
+            at,
+            `names users[${user}] again: ${formatConfigPath(['groups', g, 'members', earlier])} already does`,
+          ),
         );
         return;
       }
