@@ -47,4 +47,20 @@ describe('examples/', () => {
       for (const uri of client.redirectUris) expect(new URL(uri).hostname).toBe('localhost');
     expect(result.config.database.filename).toBe(path.join(root, 'examples/quickstart.sqlite'));
   });
+
+  it('internal-apps.yaml: every client has an access rule and may ask for the groups scope; members come from both sides', async () => {
+    const text = readFileSync(path.join(root, 'examples/internal-apps.yaml'), 'utf8');
+    const result = await loadConfig({ file: 'examples/internal-apps.yaml', env: environmentFor(text), cwd: root });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    for (const client of result.config.clients) {
+      expect(client.access?.groups?.length, client.clientId).toBeGreaterThan(0);
+      expect(client.scopes, client.clientId).toContain('groups');
+    }
+    expect(Object.fromEntries(result.config.groups.map((g) => [g.id, g.members]))).toEqual({
+      sre: ['alice', 'bob'],
+      developers: ['carol'],
+      auditors: [],
+    });
+  });
 });

@@ -4,6 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ConfigFile } from './file-types.js';
 import { parseJsonPointer, type ConfigPath } from './config-path.js';
 import { describeSchemaError } from './describe-schema-error.js';
+import { pickOneOfBranch } from './pick-one-of-branch.js';
 
 export interface ShapeProblem {
   path: ConfigPath;
@@ -38,7 +39,7 @@ function configValidator(): ValidateFunction {
 export function checkShape(value: unknown): { value: ConfigFile; problems: ShapeProblem[] } {
   const validate = configValidator();
   validate(value);
-  const problems = withoutEchoesOfTypeErrors(validate.errors ?? []).map((error) => {
+  const problems = withoutEchoesOfTypeErrors(pickOneOfBranch(validate.errors ?? [])).map((error) => {
     const described = describeSchemaError(error);
     const path = parseJsonPointer(error.instancePath, value);
     return {

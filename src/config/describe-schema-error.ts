@@ -74,9 +74,48 @@ export function describeSchemaError(error: ErrorObject): {
         extraSegment: null,
         target: 'value',
       };
+    case 'pattern':
+      return { message: describePattern(String(params.pattern), error.data), extraSegment: null, target: 'value' };
+    case 'oneOf':
+      // Reached only when no one shape stands out (./pick-one-of-branch.ts): the value is none of them.
+      return {
+        message: `must be written as one of ${(error.schema as object[]).map(describeShape).join(' or ')}`,
+        extraSegment: null,
+        target: 'value',
+      };
     default:
       return { message: error.message ?? `fails the ${error.keyword} check`, extraSegment: null, target: 'value' };
   }
+}
+
+/** The schema's patterns in words; the schema test checks that every pattern of the schema is here. */
+export const patternMeanings: Partial<Record<string, (value: unknown) => string>> = {
+  '^[a-z0-9][a-z0-9._-]{0,63}$': (value) =>
+    `must be lower-case letters, digits, '.', '_' or '-', 1–64 characters, starting with a letter or digit${whyNotGroupId(value)}`,
+  '^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$': () =>
+    'must be a GitHub team written organization/team-slug (such as acme/sre)',
+};
+
+function describePattern(pattern: string, value: unknown): string {
+  return patternMeanings[pattern]?.(value) ?? `must match the pattern ${pattern}`;
+}
+
+/** What is wrong with a group id, without repeating it (a message never repeats a string value). */
+function whyNotGroupId(value: unknown): string {
+  const text = typeof value === 'string' ? value : '';
+  // Code points, as the schema's patterns (ajv's `u` flag) count them.
+  const length = Array.from(text).length;
+  if (length === 0) return ' (it is empty)';
+  if (length > 64) return ` (it is ${length} characters long)`;
+  if (/\s/.test(text)) return ' (it contains white space)';
+  if (/[A-Z]/.test(text)) return ' (it contains upper-case letters)';
+  if (/^[._-]/.test(text)) return ` (it starts with '${text[0]}')`;
+  return ' (it contains other characters)';
+}
+
+/** A oneOf shape as its keys, `{ provider, team }`, or its type. */
+function describeShape(shape: { type?: string; properties?: object }): string {
+  return shape.properties ? `{ ${Object.keys(shape.properties).join(', ')} }` : describeTypes(String(shape.type));
 }
 
 const typeNames: Record<string, string> = {

@@ -14,7 +14,7 @@ import { normalizeTrustProxy } from './normalize-trust-proxy.js';
 export const defaultProxyUpstream = 'http://127.0.0.1:5173';
 
 // Requested upstream scopes when identity_providers[].scopes is absent: what each type needs for an e-mail and a name.
-const defaultProviderScopes: Record<IdentityProviderFile['type'], string[]> = {
+export const defaultProviderScopes: Record<IdentityProviderFile['type'], string[]> = {
   github: ['read:user', 'user:email'],
   google: ['openid', 'email', 'profile'],
   apple: ['name', 'email'],

@@ -19,6 +19,28 @@ const files = {
   'comma, colon: name.yaml': `${secret}\nserver: { port: 0 }\n`,
   'cycle.yaml': `${secret}\nserver: &s\n  <<: *s\n`,
   'secret-syntax.yaml': `security:\n  secret: |S3CRET-MARKER\n    x\n`,
+  // Issue 23, bad input: unknown groups, users and providers, a group id with spaces and one of 200 characters.
+  'access.yaml': [
+    secret,
+    'identity_providers:',
+    '  - { id: github, type: github, client_id: a, client_secret: b }',
+    'groups:',
+    '  - id: site reliability',
+    `  - id: ${'d'.repeat(200)}`,
+    '  - id: ops',
+    '    members: [alice, mallory@example.com]',
+    '    upstream:',
+    '      - { provider: gitlab, team: acme/ops }',
+    '      - { provider: github, team: acme/ops }',
+    'users:',
+    '  - { sub: alice, email: alice@example.com, groups: [ops, dev] }',
+    'clients:',
+    '  - client_id: grafana',
+    '    client_secret: s3cret',
+    '    redirect_uris: [https://grafana.example.com/login/generic_oauth]',
+    '    access: { groups: [sre] }',
+    '',
+  ].join('\n'),
 };
 for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
 writeFileSync(
@@ -58,6 +80,27 @@ describe('idp validate (in process)', () => {
       'invalid.yaml: invalid: 4 errors',
     ]);
     expect(result.stdout).toEqual([]);
+  });
+
+  it('prints every located error of groups, members, upstream providers and access at once, exit 1', async () => {
+    const groupId =
+      "must be lower-case letters, digits, '.', '_' or '-', 1–64 characters, starting with a letter or digit";
+    const result = await run(['validate', '-c', 'access.yaml']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: [
+        'access.yaml:3:5: identity_providers[0]: its default scopes (read:user, user:email) lack read:org, which groups[2].upstream[1] needs: GitHub shows team membership only with read:org; set scopes: [read:user, user:email, read:org]',
+        `access.yaml:5:9: groups[0].id: ${groupId} (it contains white space)`,
+        `access.yaml:6:9: groups[1].id: ${groupId} (it is 200 characters long)`,
+        'access.yaml:8:15: warning: groups[2].members[0]: names users[0], who is a member already through users[0].groups[0]',
+        'access.yaml:8:22: groups[2].members[1]: is not a config user: name one by users[].sub or users[].email (database users join groups through the admin API)',
+        'access.yaml:10:21: groups[2].upstream[0].provider: is not an identity provider of this file (identity_providers[].id) (did you mean "github"?)',
+        'access.yaml:13:59: users[0].groups[1]: is not a group of this file (groups[].id)',
+        'access.yaml:18:24: clients[0].access.groups[0]: is not a group of this file (groups[].id)',
+        'access.yaml: invalid: 7 errors, 1 warning',
+      ],
+    });
   });
 
   it('finds the file through $IDP_CONFIG', async () => {

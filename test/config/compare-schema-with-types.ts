@@ -4,8 +4,9 @@ import ts from 'typescript';
  * Compares a JSON Schema (the subset the config schema uses) with an
  * exported TypeScript type, recursively: property names, optionality (a key
  * is optional in the TS type exactly when the schema neither requires it nor
- * defaults it), primitive types, nullability, array items, maps and enum
- * literals. Returns one line per disagreement; [] means they agree.
+ * defaults it), primitive types, nullability, array items, maps, enum
+ * literals, and `oneOf` object shapes against a union of object types.
+ * Returns one line per disagreement; [] means they agree.
  */
 export function compareSchemaWithTypes(schema: JsonSchema, fileTypesPath: string, typeName: string): string[] {
   const program = ts.createProgram([fileTypesPath], {
@@ -34,9 +35,11 @@ export interface JsonSchema {
   additionalProperties?: boolean | JsonSchema;
   items?: JsonSchema;
   enum?: unknown[];
+  oneOf?: JsonSchema[];
+  pattern?: string;
 }
 
-// Keywords this comparison understands or that do not change the TS type. Any other keyword (oneOf, $ref…) is reported, so the check cannot silently skip part of the schema.
+// Keywords this comparison understands or that do not change the TS type. Any other keyword (anyOf, $ref…) is reported, so the check cannot silently skip part of the schema.
 const understood = new Set([
   '$schema',
   '$id',
@@ -49,6 +52,9 @@ const understood = new Set([
   'additionalProperties',
   'items',
   'enum',
+  'oneOf',
+  // A constraint on a string's text: no TypeScript type says it (checked to sit on a string below).
+  'pattern',
   'format',
   'minLength',
   'maxLength',
@@ -74,6 +80,12 @@ function compareNode(
 ): void {
   for (const keyword of Object.keys(schema))
     if (!understood.has(keyword)) out.push(`${path}: schema keyword "${keyword}" is not understood by this comparison`);
+  if (schema.oneOf) {
+    compareOneOf(checker, schema.oneOf, members, path, out);
+    return;
+  }
+  if (schema.pattern !== undefined && schema.type !== 'string')
+    out.push(`${path}: pattern constrains strings, but the schema type is ${String(schema.type)}`);
   const shown = members.map((m) => checker.typeToString(m)).join(' | ');
   const schemaTypes = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
   const seen = new Set<string>();
@@ -111,6 +123,43 @@ function compareNode(
       );
     if (kind === 'object') compareObject(checker, schema, member, path, out);
   }
+}
+
+/**
+ * `oneOf` of object shapes ↔ a TypeScript union of object types: each shape
+ * pairs with the union member that has the same property names, and each
+ * pair is compared like any object.
+ */
+function compareOneOf(
+  checker: ts.TypeChecker,
+  shapes: JsonSchema[],
+  members: readonly ts.Type[],
+  path: string,
+  out: string[],
+): void {
+  const names = (list: string[]) => `{ ${[...list].sort().join(', ')} }`;
+  const tsShapes = new Map<string, ts.Type>();
+  for (const member of members) {
+    if (kindOf(checker, member) !== 'object') {
+      out.push(`${path}: the schema is a oneOf of object shapes but TypeScript has ${checker.typeToString(member)}`);
+      continue;
+    }
+    tsShapes.set(names(checker.getPropertiesOfType(member).map((p) => p.name)), member);
+  }
+  const schemaShapes = new Set<string>();
+  shapes.forEach((shape, index) => {
+    if (shape.type !== 'object' || !shape.properties) {
+      out.push(`${path}: oneOf[${index}] is not an object shape, which this comparison does not understand`);
+      return;
+    }
+    const key = names(Object.keys(shape.properties));
+    schemaShapes.add(key);
+    const member = tsShapes.get(key);
+    if (member) compareNode(checker, shape, [member], `${path}${key}`, out);
+    else out.push(`${path}: the oneOf shape ${key} of the schema has no TypeScript union member with these properties`);
+  });
+  for (const key of tsShapes.keys())
+    if (!schemaShapes.has(key)) out.push(`${path}: the TypeScript union member ${key} is no oneOf shape of the schema`);
 }
 
 function compareObject(checker: ts.TypeChecker, schema: JsonSchema, type: ts.Type, path: string, out: string[]): void {

@@ -53,7 +53,7 @@ describe('built-in defaults (no config file)', () => {
     });
     expect(config.security.secret).toBeNull();
     expect(config.tokens.signingAlg).toBe('RS256');
-    expect(config).toMatchObject({ users: [], clients: [], terms: [], identityProviders: [] });
+    expect(config).toMatchObject({ users: [], clients: [], groups: [], terms: [], identityProviders: [] });
     expect(result.warnings.map((w) => w.path)).toEqual(['security']);
   });
 });
@@ -122,6 +122,7 @@ describe('normalize', () => {
       requirePkce: true,
       skipConsent: false,
       idTokenSignedResponseAlg: 'RS256',
+      access: null,
     });
     expect(result.config.users[0]).toEqual({
       sub: 'a',
@@ -155,6 +156,75 @@ describe('normalize', () => {
       version: '1',
       content: { en: { title: 'T', type: 'text', content: 'c' } },
     });
+  });
+
+  it('resolves group members by sub and by e-mail (any case), with users[].groups, unique and sorted', () => {
+    const result = load(
+      yaml(
+        secretLine,
+        'users:',
+        '  - { sub: zoe, email: zoe@example.com, groups: [sre] }',
+        '  - { sub: alice, email: Alice@Example.com }',
+        '  - { sub: bob, email: bob@example.com, groups: [sre, dev] }',
+        '  - { sub: carol, email: carol@example.com }',
+        'groups:',
+        '  - id: sre',
+        '    members: [alice@example.COM, bob, alice]',
+        '  - { id: dev, name: Developers, description: Writes the code }',
+        '  - { id: empty }',
+      ),
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.groups).toEqual([
+      { id: 'sre', name: 'sre', description: null, upstream: [], members: ['alice', 'bob', 'zoe'] },
+      { id: 'dev', name: 'Developers', description: 'Writes the code', upstream: [], members: ['bob'] },
+      { id: 'empty', name: 'empty', description: null, upstream: [], members: [] },
+    ]);
+    // Named twice (by e-mail and by sub; in members and in users[].groups): counted once, and warned.
+    expect(result.warnings.map((w) => w.path)).toEqual(['groups[0].members[1]', 'groups[0].members[2]']);
+  });
+
+  it('keeps upstream rules as written', () => {
+    const result = load(
+      yaml(
+        secretLine,
+        'identity_providers:',
+        '  - { id: gh, type: github, client_id: a, client_secret: b, scopes: [read:org] }',
+        '  - { id: corp, type: google, client_id: a, client_secret: b }',
+        'groups:',
+        '  - id: sre',
+        '    upstream: [{ provider: corp, claim: groups, value: sre }, { provider: gh, team: acme/sre }]',
+      ),
+    );
+    expect(result.ok && result.config.groups[0].upstream).toEqual([
+      { provider: 'corp', claim: 'groups', value: 'sre' },
+      { provider: 'gh', team: 'acme/sre' },
+    ]);
+  });
+
+  it.each<[string, unknown]>([
+    ['absent', null],
+    ['{}', { groups: null, roles: null, secondFactor: null }],
+    ['{ groups: [sre] }', { groups: ['sre'], roles: null, secondFactor: null }],
+    ['{ roles: [admin], second_factor: optional }', { groups: null, roles: ['admin'], secondFactor: null }],
+    [
+      '{ groups: [sre, dev], roles: [user, admin], second_factor: required }',
+      { groups: ['sre', 'dev'], roles: ['user', 'admin'], secondFactor: 'required' },
+    ],
+  ])('reads clients[].access %s as %j', (access, expected) => {
+    const result = load(
+      yaml(
+        secretLine,
+        'groups: [{ id: sre }, { id: dev }]',
+        'clients:',
+        '  - client_id: spa',
+        '    token_endpoint_auth_method: none',
+        '    redirect_uris: [http://localhost/cb]',
+        ...(access === 'absent' ? [] : [`    access: ${access}`]),
+      ),
+    );
+    expect(result.ok && result.config.clients[0].access).toEqual(expected);
   });
 
   it.each<[string, unknown]>([

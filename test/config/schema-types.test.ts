@@ -48,6 +48,13 @@ describe('schemas/config.schema.json and src/config/file-types.ts', () => {
 
 describe('the comparison fails when they disagree', () => {
   const clone = () => structuredClone(schema) as JsonSchema & { properties: Record<string, JsonSchema> };
+  const upstreamShapes = (s: ReturnType<typeof clone>) => s.properties.groups.items!.properties!.upstream.items!.oneOf!;
+
+  it('reads a pattern as a constraint on a string, with no effect on its type', () => {
+    const edited = clone();
+    edited.properties.server.properties!.host.pattern = '^[a-z0-9.:-]+$';
+    expect(compareSchemaWithTypes(edited, fileTypesPath, 'ConfigFile')).toEqual([]);
+  });
 
   it.each([
     [
@@ -88,8 +95,38 @@ describe('the comparison fails when they disagree', () => {
     ],
     [
       'a keyword it does not understand',
-      (s: ReturnType<typeof clone>) => (s.properties.server.properties!.port.oneOf = []),
-      'schema keyword "oneOf"',
+      (s: ReturnType<typeof clone>) => (s.properties.server.properties!.port.anyOf = []),
+      'schema keyword "anyOf"',
+    ],
+    [
+      'a pattern on a value that is not a string',
+      (s: ReturnType<typeof clone>) => (s.properties.server.properties!.port.pattern = '^[0-9]+$'),
+      'ConfigFile.server.port: pattern constrains strings, but the schema type is integer',
+    ],
+    [
+      'a property added to a oneOf shape',
+      (s: ReturnType<typeof clone>) => (upstreamShapes(s)[1].properties!.org = { type: 'string', description: 'x' }),
+      'ConfigFile.groups[].upstream[]: the oneOf shape { org, provider, team } of the schema has no TypeScript union member with these properties',
+    ],
+    [
+      'a oneOf shape removed',
+      (s: ReturnType<typeof clone>) => upstreamShapes(s).pop(),
+      'ConfigFile.groups[].upstream[]: the TypeScript union member { provider, team } is no oneOf shape of the schema',
+    ],
+    [
+      'a type inside a oneOf shape',
+      (s: ReturnType<typeof clone>) => (upstreamShapes(s)[1].properties!.team.type = 'number'),
+      'ConfigFile.groups[].upstream[]{ provider, team }.team: type is number in the schema but string in TypeScript',
+    ],
+    [
+      'a required key of a oneOf shape (optionality)',
+      (s: ReturnType<typeof clone>) => (upstreamShapes(s)[0].required = ['provider', 'claim']),
+      'ConfigFile.groups[].upstream[]{ claim, provider, value }.value: optional in the schema but not optional in TypeScript',
+    ],
+    [
+      'a oneOf shape that is not an object',
+      (s: ReturnType<typeof clone>) => upstreamShapes(s).push({ type: 'string' }),
+      'ConfigFile.groups[].upstream[]: oneOf[2] is not an object shape',
     ],
   ])('schema edit: %s', (_name, edit, expected) => {
     const edited = clone();
@@ -118,6 +155,18 @@ describe('the comparison fails when they disagree', () => {
       'ConfigFile.users[].role: enum is',
     ],
     [
+      'a union member removed',
+      '  { provider: string; claim: string; value: string } | { provider: string; team: string };',
+      '  { provider: string; claim: string; value: string };',
+      'ConfigFile.groups[].upstream[]: the oneOf shape { provider, team } of the schema has no TypeScript union member with these properties',
+    ],
+    [
+      'a oneOf answered by a type that is not an object',
+      '  { provider: string; claim: string; value: string } | { provider: string; team: string };',
+      '  string | { provider: string; team: string };',
+      'ConfigFile.groups[].upstream[]: the schema is a oneOf of object shapes but TypeScript has string',
+    ],
+    [
       'a map',
       '  html_variables: Record<string, string>;',
       '  html_variables: { a: string };',
@@ -137,9 +186,9 @@ describe('docs/configuration.md', () => {
       for (const [name, child] of Object.entries(node.properties ?? {})) {
         const key = at === '' ? name : `${at}.${name}`;
         if (child.properties) walk(child, key);
-        else if (child.items?.properties) {
+        else if (child.items?.properties || child.items?.oneOf) {
           if (!doc.includes(`\`${key}[]`)) missing.push(key);
-          walk(child.items, `${key}[]`);
+          for (const shape of child.items.oneOf ?? [child.items]) walk(shape, `${key}[]`);
         } else if (!doc.includes(`\`${key}\``)) missing.push(key);
       }
     };

@@ -2,6 +2,7 @@ import type { ConfigFile } from '../file-types.js';
 import type { ConfigRule, RuleProblem } from './config-rule.js';
 import {
   checkUniqueClientIds,
+  checkUniqueGroupIds,
   checkUniqueIdentityProviderIds,
   checkUniqueTermIds,
   checkUniqueUserEmails,
@@ -25,6 +26,9 @@ import { checkTrustProxy } from './check-trust-proxy.js';
 import { checkTermLinks } from './check-term-links.js';
 import { checkBranding } from './check-branding.js';
 import { checkBaseUrl } from './check-base-url.js';
+import { checkGroupReferences } from './check-group-references.js';
+import { checkGroupMembers } from './check-group-members.js';
+import { checkGroupUpstream } from './check-group-upstream.js';
 
 /**
  * Phase 4: the cross-field rules the schema cannot express, in the order
@@ -48,6 +52,10 @@ export const configRules: readonly ConfigRule[] = [
   checkUniqueIdentityProviderIds,
   checkGenericOauth,
   checkIdentityProviders,
+  checkUniqueGroupIds,
+  checkGroupReferences,
+  checkGroupMembers,
+  checkGroupUpstream,
   checkCleanupCron,
   checkDatabase,
   checkLocales,

@@ -15,3 +15,5 @@ export const checkUniqueTermIds: ConfigRule = (config) => findDuplicates(config.
 
 export const checkUniqueIdentityProviderIds: ConfigRule = (config) =>
   findDuplicates(config.identity_providers, 'identity_providers', 'id');
+
+export const checkUniqueGroupIds: ConfigRule = (config) => findDuplicates(config.groups, 'groups', 'id');
