@@ -2,7 +2,7 @@
  * The sign-in (docs/oidc.md, "Interaction: the sign-in steps"): one list of named steps, ./sign-in-steps.ts,
  * that every way of signing in passes through:
  *
- *   identify → selectAccount → secondFactor → enrolSecondFactor → emailVerified → terms → consent → (answer)
+ *   identify → selectAccount → secondFactor → enrolSecondFactor → access → emailVerified → terms → consent → (answer)
  *
  * - identify: someone signed in, recently enough for the request
  *   (prompt=login, max_age)? If not: /login?return_to=….
@@ -85,6 +85,7 @@ export {
   type ConsentDecision,
   type ReadAuthorizationRequest,
 } from './consent-service.js';
+export { createAccessDenial, type AccessDenial, type AccessDenialPrompt } from './access-denial.js';
 export { describeScope } from './scope-descriptions.js';
 export {
   createRememberedAccounts,
