@@ -80,7 +80,9 @@ describe("the built-in pages' routes", () => {
   });
 
   it('/access-denied: signs in first without a session, names user and application, and refuses what is no request', async () => {
-    const wiki = authorize.replace('client_id=notes', 'client_id=wiki').replace('notes.example.com', 'wiki.example.com');
+    const wiki = authorize
+      .replace('client_id=notes', 'client_id=wiki')
+      .replace('notes.example.com', 'wiki.example.com');
     const anonymous = await page(`/access-denied?${new URLSearchParams({ return_to: wiki })}`);
     expect(anonymous.statusCode).toBe(302);
     expect(anonymous.headers.location).toBe(`/login?${new URLSearchParams({ return_to: wiki })}`);

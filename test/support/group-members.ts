@@ -13,8 +13,19 @@ export async function joinGroup(
 ): Promise<void> {
   const { groups } = storage.repositories;
   if (!(await groups.findById(storage.db, groupId)))
-    await groups.save(storage.db, { id: groupId, name: groupId, description: null, upstream: [], createdAt: 0, updatedAt: 0 });
-  await groups.addMemberships(storage.db, subs.map((sub) => ({ groupId, sub, source, provider: null })), Date.now());
+    await groups.save(storage.db, {
+      id: groupId,
+      name: groupId,
+      description: null,
+      upstream: [],
+      createdAt: 0,
+      updatedAt: 0,
+    });
+  await groups.addMemberships(
+    storage.db,
+    subs.map((sub) => ({ groupId, sub, source, provider: null })),
+    Date.now(),
+  );
 }
 
 export async function leaveGroup(

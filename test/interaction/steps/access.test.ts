@@ -58,7 +58,10 @@ describe('access', () => {
 
   it('keeps the request as it came on the way back, for "Use another account"', async () => {
     const params = { client_id: 'web', state: 's t', prompt: 'consent' };
-    const result = await access({ identity: session(), request: pending({ client: client(sre), params }) }, signInDeps());
+    const result = await access(
+      { identity: session(), request: pending({ client: client(sre), params }) },
+      signInDeps(),
+    );
     expect(summary(result)).toBe('/access-denied ← /oauth2/authorize?client_id=web&state=s+t&prompt=consent');
   });
 

@@ -345,7 +345,8 @@ export const pages = {
   accessDenied: {
     task: 'No access',
     heading: '{user} has no access to {client}',
-    explanation: 'This account may not use {client}. Ask your administrator for access, or sign in with another account.',
+    explanation:
+      'This account may not use {client}. Ask your administrator for access, or sign in with another account.',
     anotherAccount: 'Use another account',
     back: 'Back to {client}',
   },
