@@ -1,5 +1,5 @@
 import { decideAccess } from '../../access/decide-access.js';
-import type { ClientRecord, GrantRecord, UserRecord } from '../../model/index.js';
+import type { ClientAccess, ClientRecord, GrantRecord, UserRecord } from '../../model/index.js';
 import { OAuthError } from '../errors.js';
 import type { ProtocolDeps } from '../protocol-deps.js';
 
@@ -11,17 +11,17 @@ import type { ProtocolDeps } from '../protocol-deps.js';
  * so userinfo and introspection refuse them at once), recording
  * access.denied in the same transaction. The groups come from the
  * generation-checked cache at the generation the claim read: no statement
- * of its own while nothing changed; a client without a rule reads nothing.
+ * of its own while nothing changed; a rule of roles alone reads none. The
+ * caller calls it only for a client with a rule, so the others pay nothing.
  */
 export async function recheckAccess(
+  rule: ClientAccess,
   client: ClientRecord,
   user: UserRecord,
   grant: Pick<GrantRecord, 'grantId'>,
   deps: ProtocolDeps,
   cacheGeneration: number,
 ): Promise<void> {
-  const rule = client.access;
-  if (rule === null) return;
   const groups = rule.groups === null ? [] : await deps.cachedReads.groupsOf(user.sub, cacheGeneration);
   if (decideAccess(rule, user, new Set(groups)).allowed) return;
   await deps.transaction(async (tx) => {

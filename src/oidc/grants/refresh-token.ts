@@ -55,7 +55,7 @@ export const refreshTokenGrant: Grant<RefreshTokenRequest, CheckedRefreshToken> 
   async issue({ tokenHash, claimed }, scopes, client, deps) {
     const { token, grant, successor, cacheGeneration } = claimed ?? (await claim(tokenHash, client, deps));
     const user = await loadGrantUser(token.sub, deps, cacheGeneration);
-    await recheckAccess(client, user, grant, deps, cacheGeneration);
+    if (client.access !== null) await recheckAccess(client.access, client, user, grant, deps, cacheGeneration);
     const { issued } = await signUserTokens({ client, user, grant, scopes, nonce: null }, deps);
     return { ...issued, refreshToken: successor };
   },
