@@ -8,8 +8,9 @@
  *
  * It runs `idp serve` from dist/ on a free port of 127.0.0.1 with a config
  * that turns every page on (registration, e-mail to a local SMTP sink, terms,
- * a client asking for consent, German), drives Debian's Chromium, and with
- * --serve keeps the server running afterwards to click through by hand.
+ * a client asking for consent, one that ada may not use, German), drives
+ * Debian's Chromium, and with --serve keeps the server running afterwards to
+ * click through by hand.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -103,12 +104,23 @@ users:
     email: admin@acme.example
     role: admin
     password_hash: "${passwordHash}"
+groups:
+  - id: ops
+    name: Operations
+    members: [admin]
 clients:
   - client_id: notes
     name: Acme Notes
     client_secret: notes-client-secret-0123456789abcdef
     redirect_uris: [https://notes.acme.example/callback]
     post_logout_redirect_uris: [https://notes.acme.example/]
+  # Only for the operations group: ada sees the access-denied page.
+  - client_id: wiki
+    name: Acme Wiki
+    client_secret: wiki-client-secret-0123456789abcdef
+    redirect_uris: [https://wiki.acme.example/callback]
+    access:
+      groups: [ops]
 `;
 }
 
@@ -169,12 +181,12 @@ async function createDatabaseUser(url) {
   if (created.status !== 201) throw new Error(`creating grace@acme.example: ${created.status} ${await created.text()}`);
 }
 
-/** An authorization request of the demo client, as a relying party would send it. */
-function authorizeUrl(url) {
+/** An authorization request of a demo client, as a relying party would send it. */
+function authorizeUrl(url, clientId = 'notes') {
   const query = new URLSearchParams({
     response_type: 'code',
-    client_id: 'notes',
-    redirect_uri: 'https://notes.acme.example/callback',
+    client_id: clientId,
+    redirect_uri: `https://${clientId}.acme.example/callback`,
     scope: 'openid email profile offline_access',
     state: 'screens',
     code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
@@ -269,6 +281,14 @@ const shots = [
       await signIn(page, url);
       await page.goto(authorizeUrl(url));
       await page.waitForURL((u) => u.pathname === '/consent');
+    },
+  },
+  {
+    name: 'access-denied',
+    async go(page, url) {
+      await signIn(page, url);
+      await page.goto(authorizeUrl(url, 'wiki'));
+      await page.waitForURL((u) => u.pathname === '/access-denied');
     },
   },
   {

@@ -21,7 +21,13 @@ import type { UserViewService } from '../admin/user-view-service.js';
 import type { AdminEventsService } from '../admin/admin-events-service.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProtocolDeps } from '../oidc/protocol-deps.js';
-import type { ConsentService, EnrolmentService, RememberedAccounts, SignInService } from '../interaction/index.js';
+import type {
+  AccessDenial,
+  ConsentService,
+  EnrolmentService,
+  RememberedAccounts,
+  SignInService,
+} from '../interaction/index.js';
 import type { Frontend } from '../web/index.js';
 import type { ConnectionService, FederationService } from '../federation/index.js';
 
@@ -92,6 +98,8 @@ export interface ProtocolArea {
   authorize: AuthorizeDeps;
   /** GET and POST /api/consent: the consent step's page, which reads back the authorization request (createConsentService). */
   consent: ConsentService;
+  /** GET /access-denied: the access step's page, which reads back the authorization request (createAccessDenial). */
+  accessDenial: AccessDenial;
 }
 
 /** src/federation/wire-federation.ts: upstream identity providers. */

@@ -2,7 +2,7 @@
  * The sign-in (docs/oidc.md, "Interaction: the sign-in steps"): one list of named steps, ./sign-in-steps.ts,
  * that every way of signing in passes through:
  *
- *   identify → selectAccount → secondFactor → enrolSecondFactor → emailVerified → terms → consent → (answer)
+ *   identify → selectAccount → secondFactor → enrolSecondFactor → access → emailVerified → terms → consent → (answer)
  *
  * - identify: someone signed in, recently enough for the request
  *   (prompt=login, max_age)? If not: /login?return_to=….
@@ -13,6 +13,12 @@
  *   made with one (a passkey).
  * - enrolSecondFactor: a new sign-in of a user who must use a second factor
  *   and has none waits for the enrolment of one (enrolment_required).
+ * - access: with an authorization request, a user outside the client's
+ *   `access` rule (groups, roles: src/access) goes to
+ *   /access-denied?return_to=… ("Use another account", or "Back to" the
+ *   client, which comes back with access_denied=true and ends the request
+ *   with access_denied); under prompt=none, access_denied. Records
+ *   access.denied once per refusal.
  * - emailVerified: a user who must verify their e-mail and has not gets
  *   no sign-in (the login API answers 403 EMAIL_NOT_VERIFIED; a session of
  *   such a user is sent back to /login).
@@ -85,6 +91,7 @@ export {
   type ConsentDecision,
   type ReadAuthorizationRequest,
 } from './consent-service.js';
+export { createAccessDenial, type AccessDenial, type AccessDenialPrompt } from './access-denial.js';
 export { describeScope } from './scope-descriptions.js';
 export {
   createRememberedAccounts,

@@ -8,12 +8,15 @@ import type { Prompt } from './sign-in-state.js';
  *   when the user is sent to /login, it replaces prompt=login and satisfies
  *   max_age, which would otherwise ask for a sign-in forever;
  * - consent_denied: the user pressed Deny on the consent page;
- * - terms_declined: the user declined a required term on the terms page.
+ * - terms_declined: the user declined a required term on the terms page;
+ * - access_denied: the user outside the client's access pressed "Back to"
+ *   on the access-denied page.
  */
 export const interactionParams = {
   authAfter: 'auth_after',
   consentDenied: 'consent_denied',
   termsDeclined: 'terms_declined',
+  accessDenied: 'access_denied',
 } as const;
 
 export const authorizePath = '/oauth2/authorize';
@@ -48,4 +51,8 @@ export function termsLocation(returnTo: string): string {
 
 export function consentLocation(returnTo: string): string {
   return `/consent?${new URLSearchParams({ return_to: returnTo }).toString()}`;
+}
+
+export function accessDeniedLocation(returnTo: string): string {
+  return `/access-denied?${new URLSearchParams({ return_to: returnTo }).toString()}`;
 }

@@ -23,6 +23,8 @@ export interface PendingAuthorization {
   consentDenied: boolean;
   /** The user declined a required term on the terms page. */
   termsDeclined: boolean;
+  /** The user outside the client's access pressed "Back to" on the access-denied page. */
+  accessDenied: boolean;
 }
 
 /** The browser's session: every sign-in step passed when it was created (a pending one is none). */

@@ -26,6 +26,8 @@ export function wireInteraction(
   const signInSteps = createSignInDeps({
     db,
     consents: storage.repositories.consents,
+    groups: storage.repositories.groups,
+    events,
     factors: accounts.factors,
     terms: userTerms,
     auth: config.auth,

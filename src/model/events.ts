@@ -18,6 +18,7 @@ export const eventTypes = [
   'consent.granted',
   'consent.revoked',
   'terms.accepted',
+  'access.denied',
   'account.deleted',
   'admin.user_created',
   'admin.user_updated',

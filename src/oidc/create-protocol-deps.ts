@@ -9,6 +9,7 @@ import {
   keySwitchWithinMs,
   type SigningPool,
 } from '../keys/index.js';
+import type { EventLog } from '../events/index.js';
 import { createGenerationGate } from '../storage/generation-gate.js';
 import type {
   AuthorizationCodeRepository,
@@ -56,6 +57,7 @@ export async function createProtocolDeps(deps: {
   /** How many statements the database runs at once (SQLite: one connection). */
   databaseConnections: number;
   verifyArgon2: VerifyArgon2;
+  events: EventLog;
 }): Promise<ProtocolDeps> {
   const { config, clock, db, repositories } = deps;
   const keys = createKeyStore({
@@ -102,6 +104,7 @@ export async function createProtocolDeps(deps: {
       // Half the pool: the lookups, the rotations and every other request share it.
       concurrency: Math.max(1, Math.floor(deps.databaseConnections / 2)),
     }),
+    events: deps.events,
   };
 }
 

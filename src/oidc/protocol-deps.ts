@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { TokensConfig } from '../config/types.js';
+import type { EventLog } from '../events/index.js';
 import type { KeyStore, SigningPool } from '../keys/index.js';
 import type { ClientDirectory, ClientSecretVerifier } from '../clients/index.js';
 import type { AuthorizationCodeRepository, TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
@@ -33,4 +34,6 @@ export interface ProtocolDeps {
   verifiedTokens: VerifiedTokenCache;
   /** Refresh-token lookups and rotations, grouped per event-loop turn. */
   refreshTokens: RefreshTokenBatches;
+  /** The audit log: a refresh refused for lost access records access.denied. */
+  events: EventLog;
 }

@@ -1,7 +1,7 @@
 import { verifyPassword } from '../accounts/index.js';
 import type { AreaBase } from '../area-wiring.js';
 import type { EventLog } from '../events/index.js';
-import { createConsentService, type SignInDeps } from '../interaction/index.js';
+import { createAccessDenial, createConsentService, type SignInDeps } from '../interaction/index.js';
 import type { SigningPool } from '../keys/index.js';
 import type { Tx } from '../storage/repositories.js';
 import { createAuthorizeDeps } from './authorize/create-authorize-deps.js';
@@ -12,9 +12,9 @@ export type ProtocolWiring = Awaited<ReturnType<typeof wireProtocol>>;
 
 /**
  * The protocol area: the OpenID Connect endpoints (HttpDeps protocol). It
- * wires the consent page's service too, which reads back the authorization
- * request it answers through the authorization endpoint's validation (the
- * interaction area, below this one, cannot). Loads or creates the signing
+ * wires the services of the consent and access-denied pages too, which read
+ * back the authorization request they answer through the authorization
+ * endpoint's validation (the interaction area, below this one, cannot). Loads or creates the signing
  * keys; their periodic refresh is the caller's to start.
  */
 export async function wireProtocol(
@@ -50,12 +50,10 @@ export async function wireProtocol(
     },
     databaseConnections: storage.engine === 'sqlite' ? 1 : config.database.pool.max,
     verifyArgon2: verifyPassword,
-  });
-  const consent = createConsentService({
-    storage,
     events: needs.events,
-    readRequest: authorizationRequestReader(authorize),
-    clock,
   });
-  return { services: { engine, authorize, consent } };
+  const readRequest = authorizationRequestReader(authorize);
+  const consent = createConsentService({ storage, events: needs.events, readRequest, clock });
+  const accessDenial = createAccessDenial({ readRequest, signIn: needs.signInSteps });
+  return { services: { engine, authorize, consent, accessDenial } };
 }

@@ -27,7 +27,15 @@ describe("the built-in pages' routes", () => {
       i18n: { defaultLocale: 'en', locales: ['en', 'de'] },
       branding: { name: 'Acme', logoUrl: null, primaryColor: '#1f6feb' },
       users: [testUser({ sub: 'alice' })],
-      clients: [testClient({ clientId: 'notes', name: 'Acme Notes', redirectUris: ['https://notes.example.com/cb'] })],
+      clients: [
+        testClient({ clientId: 'notes', name: 'Acme Notes', redirectUris: ['https://notes.example.com/cb'] }),
+        testClient({
+          clientId: 'wiki',
+          name: 'Acme Wiki',
+          redirectUris: ['https://wiki.example.com/cb'],
+          access: { groups: null, roles: ['admin'], secondFactor: null },
+        }),
+      ],
     });
     await applyConfig(t.database.storage, t.config);
     await seedUser(t, { sub: 'greta', locale: 'de' });
@@ -48,7 +56,7 @@ describe("the built-in pages' routes", () => {
     expect((await page(`/register?${new URLSearchParams({ return_to: authorize })}`)).statusCode).toBe(404);
   });
 
-  it.each(['/login', '/register', '/consent'])(
+  it.each(['/login', '/register', '/consent', '/access-denied'])(
     '%s refuses a return_to to another site with a 400 page',
     async (path) => {
       const response = await page(`${path}?return_to=%2F%2Fevil.example`);
@@ -69,6 +77,28 @@ describe("the built-in pages' routes", () => {
     expect(notARequest.statusCode).toBe(400);
     expect(notARequest.payload).toContain('data-code="INVALID_RETURN_TO"');
     expect((await page('/consent', alice)).statusCode).toBe(400);
+  });
+
+  it('/access-denied: signs in first without a session, names user and application, and refuses what is no request', async () => {
+    const wiki = authorize
+      .replace('client_id=notes', 'client_id=wiki')
+      .replace('notes.example.com', 'wiki.example.com');
+    const anonymous = await page(`/access-denied?${new URLSearchParams({ return_to: wiki })}`);
+    expect(anonymous.statusCode).toBe(302);
+    expect(anonymous.headers.location).toBe(`/login?${new URLSearchParams({ return_to: wiki })}`);
+    const denied = await page(`/access-denied?${new URLSearchParams({ return_to: wiki, locale: 'de' })}`, alice);
+    expect(denied.statusCode).toBe(200);
+    expect(denied.headers['cache-control']).toBe('no-store');
+    expect(denied.payload).toContain('<h1>alice@example.com hat keinen Zugriff auf Acme Wiki</h1>');
+    expect(denied.payload).toContain(`href="${`${wiki}&access_denied=true`.replaceAll('&', '&#38;')}"`);
+    // A user who may use the application now goes straight back to the request.
+    const allowed = await page(`/access-denied?${new URLSearchParams({ return_to: authorize })}`, alice);
+    expect(allowed.statusCode).toBe(302);
+    expect(allowed.headers.location).toBe(authorize);
+    const notARequest = await page('/access-denied?return_to=%2Faccount', alice);
+    expect(notARequest.statusCode).toBe(400);
+    expect(notARequest.payload).toContain('data-code="INVALID_RETURN_TO"');
+    expect((await page('/access-denied', alice)).statusCode).toBe(400);
   });
 
   it('/account: a sign-in that comes back without a session, the account with one', async () => {

@@ -34,6 +34,7 @@ const undocumented: Record<string, string> = {
   'GET /reset-password': 'a page of the built-in UI (src/web/pages)',
   'GET /terms': 'a page of the built-in UI (src/web/pages)',
   'GET /consent': 'a page of the built-in UI (src/web/pages)',
+  'GET /access-denied': 'a page of the built-in UI (src/web/pages)',
   'GET /account': 'a page of the built-in UI (src/web/pages)',
   'GET /ui/theme.css': "the built-in pages' accent stylesheet (branding.primary_color)",
   'GET /ui/authenticator-app-qr.svg':

@@ -24,6 +24,7 @@ export function pending(
     authAfter: null,
     consentDenied: false,
     termsDeclined: false,
+    accessDenied: false,
     ...rest,
     prompt: new Set(prompt),
   };
@@ -79,6 +80,8 @@ export function signInDeps(overrides: Partial<SignInDeps> = {}): SignInDeps {
     passkeysEnabled: true,
     factors: noRegisteredFactors,
     grantedScopes: async () => [],
+    groupsOf: async () => [],
+    recordAccessDenied: async () => {},
     terms: { outstanding: async () => ({ required: [], optional: [], implicit: [] }), accept: async () => [] },
     ...overrides,
   };

@@ -7,6 +7,8 @@ import { ApiError } from '../../api-error.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
 import {
   pageHref,
+  renderAccessDeniedErrorPage,
+  renderAccessDeniedPage,
   renderAccountPage,
   renderConsentErrorPage,
   renderConsentPage,
@@ -276,6 +278,34 @@ export const termsPageRoute = pageRoute('Accept the terms of service', async (de
     return h.redirect(returnTo.value).code(302).header('cache-control', 'no-store');
   const page = { clientName: await clientNameOf(deps, returnTo.value), returnTo: returnTo.value, ...outstanding };
   return pageResponse(h, renderTermsPage(context, page));
+});
+
+/**
+ * The access step's page: the signed-in user may not use the client of the
+ * authorization request behind return_to (src/interaction, AccessDenial).
+ * Without a session the browser signs in first; a user who may use it now
+ * (a membership added since) goes straight back to the request.
+ */
+export const accessDeniedPageRoute = pageRoute('No access to an application', async (deps, request, h) => {
+  const context = pageContextOf(deps, request);
+  const returnTo = returnToOf(request);
+  if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
+  const session = readSession(request);
+  if (!session)
+    return h
+      .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
+      .code(302)
+      .header('cache-control', 'no-store');
+  const denial = await deps.protocol.accessDenial.describe(returnTo.value, session.user);
+  if (denial === null) return pageResponse(h, renderAccessDeniedErrorPage(context), 400);
+  if (denial.allowed) return h.redirect(returnTo.value).code(302).header('cache-control', 'no-store');
+  const page = {
+    email: session.user.email,
+    clientName: denial.clientName,
+    returnTo: returnTo.value,
+    backTo: denial.backTo,
+  };
+  return pageResponse(h, renderAccessDeniedPage(context, page));
 });
 
 /** branding.primary_color as CSS (src/web/pages/theme-stylesheet.ts); its address changes with the colour. */

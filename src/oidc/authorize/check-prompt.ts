@@ -12,6 +12,7 @@ export interface WithPrompt extends WithPkce {
   authAfter: number | null;
   consentDenied: boolean;
   termsDeclined: boolean;
+  accessDenied: boolean;
 }
 
 const prompts: readonly Prompt[] = ['none', 'login', 'consent', 'select_account'];
@@ -41,5 +42,6 @@ export function checkPrompt(state: WithPkce): WithPrompt {
     authAfter: authAfter !== undefined && epochMs.test(authAfter) ? Number(authAfter) : null,
     consentDenied: params[interactionParams.consentDenied] === 'true',
     termsDeclined: params[interactionParams.termsDeclined] === 'true',
+    accessDenied: params[interactionParams.accessDenied] === 'true',
   };
 }

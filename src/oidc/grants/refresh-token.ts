@@ -6,6 +6,7 @@ import type { Checked, Grant } from './grant.js';
 import { missingParameters, type RefreshTokenRequest } from './grant-request.js';
 import { signUserTokens } from './sign-user-tokens.js';
 import { loadGrantUser } from './load-grant-user.js';
+import { recheckAccess } from './recheck-access.js';
 
 const invalid = (description: string) => new OAuthError('invalid_grant', description);
 
@@ -26,7 +27,8 @@ interface CheckedRefreshToken extends Checked {
  * the other refreshes of the event-loop turn (deps.refreshTokens), retires
  * the token, stores its successor and reads the token, its grant and the
  * cache generation (so the user comes from the cache), so a refresh costs
- * its share of one statement. Only a refused claim
+ * its share of one statement. The user must still pass the client's
+ * access rule (./recheck-access.ts). Only a refused claim
  * reads the token again, to say why. A request with a scope parameter
  * reads first, so that an invalid_scope answer leaves the token usable.
  */
@@ -53,6 +55,7 @@ export const refreshTokenGrant: Grant<RefreshTokenRequest, CheckedRefreshToken> 
   async issue({ tokenHash, claimed }, scopes, client, deps) {
     const { token, grant, successor, cacheGeneration } = claimed ?? (await claim(tokenHash, client, deps));
     const user = await loadGrantUser(token.sub, deps, cacheGeneration);
+    if (client.access !== null) await recheckAccess(client.access, client, user, grant, deps, cacheGeneration);
     const { issued } = await signUserTokens({ client, user, grant, scopes, nonce: null }, deps);
     return { ...issued, refreshToken: successor };
   },

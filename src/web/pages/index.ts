@@ -26,3 +26,4 @@ export { renderSignedOutPage } from './signed-out-page.js';
 export { renderThemeStylesheet } from './theme-stylesheet.js';
 export { logoSource } from './safe-href.js';
 export { renderTermsPage, type TermsPage } from './terms-page.js';
+export { renderAccessDeniedPage, renderAccessDeniedErrorPage, type AccessDeniedPage } from './access-denied-page.js';

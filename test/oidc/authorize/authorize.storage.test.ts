@@ -15,10 +15,12 @@ import { createEventLog } from '../../../src/events/index.js';
 import { createUserTerms } from '../../../src/accounts/user-terms.js';
 import { authorizationRequestReader } from '../../../src/oidc/authorize/read-authorization-request.js';
 import { createConsentService } from '../../../src/interaction/consent-service.js';
+import { createAccessDenial } from '../../../src/interaction/access-denial.js';
 import { createSignInDeps } from '../../../src/interaction/sign-in-deps.js';
 import { noRegisteredFactors } from '../../interaction/sign-in-fixtures.js';
 import { knexClientRepository } from '../../../src/storage/knex/clients.js';
 import { knexConsentRepository } from '../../../src/storage/knex/consents.js';
+import { knexGroupRepository } from '../../../src/storage/knex/groups.js';
 import { knexAuthorizationCodeRepository } from '../../../src/storage/knex/authorization-codes.js';
 import type { Clock } from '../../../src/clock.js';
 import type { UserRecord } from '../../../src/model/index.js';
@@ -92,6 +94,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       clients: [
         testClient({ clientId: 'web' }),
         testClient({ clientId: 'first-party', skipConsent: true }),
+        testClient({ clientId: 'admin-console', access: { groups: null, roles: ['admin'], secondFactor: null } }),
         testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none', requirePkce: false }),
       ],
     });
@@ -103,6 +106,8 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       signIn: createSignInDeps({
         db: t.tx,
         consents: knexConsentRepository,
+        groups: knexGroupRepository,
+        events: createEventLog({ storage: t.storage, clock }),
         factors: noRegisteredFactors,
         terms: createUserTerms({ storage: t.storage, events: createEventLog({ storage: t.storage, clock }), clock }),
         auth: config.auth,
@@ -264,6 +269,30 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
         code: 'INVALID_RETURN_TO',
       });
     }
+  });
+
+  it("sends a user outside the client's access to /access-denied, whose Back to ends the request with access_denied", async () => {
+    const params = {
+      ...request,
+      client_id: 'admin-console',
+      redirect_uri: 'https://admin-console.example.com/callback',
+    };
+    const outcome = await authorize({ params, session: alice }, deps);
+    expect(new URL(location(outcome), issuer).pathname).toBe('/access-denied');
+    const returnTo = returnToOf(outcome);
+    expect(paramsOf(returnTo)).toEqual(params);
+
+    const denial = createAccessDenial({ readRequest: authorizationRequestReader(deps), signIn: deps.signIn });
+    const described = await denial.describe(returnTo, aliceUser);
+    expect(described).toMatchObject({ clientName: 'Client admin-console', allowed: false });
+    expect(await denial.describe(returnTo, { ...aliceUser, role: 'admin' })).toMatchObject({ allowed: true });
+    expect(await denial.describe(`//evil.example${returnTo}`, aliceUser)).toBeNull();
+    expect(await denial.describe('/login', aliceUser)).toBeNull();
+
+    const back = await authorize({ params: paramsOf(described!.backTo), session: alice }, deps);
+    expect(back).toMatchObject({ kind: 'client_response', params: { error: 'access_denied', state: 'st' } });
+    const quiet = await authorize({ params: { ...params, prompt: 'none' }, session: alice }, deps);
+    expect(quiet).toMatchObject({ kind: 'client_response', params: { error: 'access_denied', state: 'st' } });
   });
 
   it('skips consent for skip_consent clients but not when prompt=consent asks', async () => {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config/types.js';
 import {
   accountSections,
+  renderAccessDeniedErrorPage,
+  renderAccessDeniedPage,
   createPageContext,
   renderAccountPage,
   renderConsentErrorPage,
@@ -353,6 +355,41 @@ describe('/consent', () => {
 
   it('without a valid request says so in a sentence, keeping the code', () => {
     expect(renderConsentErrorPage(contextOf(), 'INVALID_RETURN_TO')).toContain(
+      '<p class="summary" role="alert" data-code="INVALID_RETURN_TO">This page was opened without a valid request.',
+    );
+  });
+});
+
+describe('/access-denied', () => {
+  const page = {
+    email: 'bob@example.com',
+    clientName: 'Grafana <Ops>',
+    returnTo: '/oauth2/authorize?client_id=grafana&state=s',
+    backTo: '/oauth2/authorize?client_id=grafana&state=s&access_denied=true',
+  };
+
+  it('says who has no access to which application, with "Use another account" and "Back to", links both', () => {
+    const html = renderAccessDeniedPage(contextOf(), page);
+    expect(html).toContain('<title>No access · idp</title>');
+    expect(html).toContain('<h1>bob@example.com has no access to Grafana &#60;Ops&#62;</h1>');
+    expect(html).toContain(
+      '<a id="another-account" class="button primary" href="/login?return_to=%2Foauth2%2Fauthorize%3Fclient_id%3Dgrafana%26state%3Ds&#38;select_account=true">Use another account</a>',
+    );
+    expect(html).toContain(
+      '<a id="back-to-client" class="button secondary" href="/oauth2/authorize?client_id=grafana&#38;state=s&#38;access_denied=true">Back to Grafana &#60;Ops&#62;</a>',
+    );
+    expect(html).not.toContain('<script type="module" src="/ui/access');
+  });
+
+  it('speaks German, and keeps an explicit language choice on the way to the sign-in', () => {
+    const html = renderAccessDeniedPage(contextOf(german, { locale: 'de' }), page);
+    expect(html).toContain('<h1>bob@example.com hat keinen Zugriff auf Grafana &#60;Ops&#62;</h1>');
+    expect(html).toContain('select_account=true&#38;locale=de">Anderes Konto verwenden</a>');
+    expect(html).toContain('>Zurück zu Grafana &#60;Ops&#62;</a>');
+  });
+
+  it('without a valid request says so in a sentence, keeping the code', () => {
+    expect(renderAccessDeniedErrorPage(contextOf())).toContain(
       '<p class="summary" role="alert" data-code="INVALID_RETURN_TO">This page was opened without a valid request.',
     );
   });

@@ -351,6 +351,14 @@ export const pages: typeof reference = {
     notSignedIn: 'Sie sind nicht angemeldet.',
     continueTo: 'Weiter zu {host}',
   },
+  accessDenied: {
+    task: 'Kein Zugriff',
+    heading: '{user} hat keinen Zugriff auf {client}',
+    explanation:
+      'Dieses Konto darf {client} nicht verwenden. Bitten Sie Ihre Administration um Zugriff oder melden Sie sich mit einem anderen Konto an.',
+    anotherAccount: 'Anderes Konto verwenden',
+    back: 'Zurück zu {client}',
+  },
   errorPages: {
     notFoundTitle: 'Seite nicht gefunden',
     notFoundMessage: 'Unter dieser Adresse gibt es keine Seite.',

@@ -342,6 +342,14 @@ export const pages = {
     notSignedIn: 'You are not signed in.',
     continueTo: 'Continue to {host}',
   },
+  accessDenied: {
+    task: 'No access',
+    heading: '{user} has no access to {client}',
+    explanation:
+      'This account may not use {client}. Ask your administrator for access, or sign in with another account.',
+    anotherAccount: 'Use another account',
+    back: 'Back to {client}',
+  },
   errorPages: {
     notFoundTitle: 'Page not found',
     notFoundMessage: 'There is no page at this address.',
