@@ -1,6 +1,7 @@
 import type { SignInDeps } from './sign-in-deps.js';
 import type { Identified, SignInStart } from './sign-in-state.js';
 import type { StepResult } from './step-result.js';
+import { clientSecondFactor } from './steps/client-second-factor.js';
 import { consent } from './steps/consent.js';
 import { enrolSecondFactor } from './steps/enrol-second-factor.js';
 import { emailVerified } from './steps/email-verified.js';
@@ -22,6 +23,7 @@ export const signInSteps = [
   selectAccount,
   secondFactor,
   enrolSecondFactor,
+  clientSecondFactor,
   emailVerified,
   terms,
   consent,

@@ -4,7 +4,8 @@ import { runSignIn } from '../../src/interaction/run-sign-in.js';
 import { signInSteps } from '../../src/interaction/sign-in-steps.js';
 import { newIdentity, pending, session, signInDeps } from './sign-in-fixtures.js';
 
-const documentedOrder = 'identify → selectAccount → secondFactor → enrolSecondFactor → emailVerified → terms → consent';
+const documentedOrder =
+  'identify → selectAccount → secondFactor → enrolSecondFactor → clientSecondFactor → emailVerified → terms → consent';
 
 describe('the sign-in steps', () => {
   it('run in the documented order, and the docs say the same', () => {
