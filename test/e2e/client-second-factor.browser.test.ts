@@ -69,7 +69,9 @@ describe.each(databaseKinds)("a client's second factor in Chromium on %s", (kind
     const reports = await watchPage(page);
     await signIn(page, 'ada@example.com');
 
-    await page.waitForURL((url) => url.pathname === '/login/second-factor' && url.searchParams.get('step_up') === 'true');
+    await page.waitForURL(
+      (url) => url.pathname === '/login/second-factor' && url.searchParams.get('step_up') === 'true',
+    );
     expect(await page.locator('h1').textContent()).toBe('Grafana asks for a second factor');
     await page.setViewportSize({ width: 360, height: 740 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

@@ -94,7 +94,11 @@ describe.each(databaseKinds)("a client's second factor on %s", (kind) => {
     expect(shown.payload).toContain('Grafana asks for a second factor</h1>');
     expect(shown.payload).toContain('id="step-up-form"');
     // Without step_up, or once it has a factor, a signed-in session goes on to return_to.
-    const plainPage = await b.call('GET', `/login/second-factor?${new URLSearchParams({ return_to: '/account' })}`, cookie);
+    const plainPage = await b.call(
+      'GET',
+      `/login/second-factor?${new URLSearchParams({ return_to: '/account' })}`,
+      cookie,
+    );
     expect(locationOf(plainPage).pathname).toBe('/account');
   });
 

@@ -213,7 +213,7 @@ describe("stepping up to a client's second factor", () => {
     });
   });
 
-  it("awaits the enrolment for the stepped-up pending session only, and its factor completes it", async () => {
+  it('awaits the enrolment for the stepped-up pending session only, and its factor completes it', async () => {
     const { service, completed, pendingSession } = setUp('optional');
     expect(await service.awaitedFactors(pendingSession)).toEqual({ factors: [], enrolmentRequired: false });
     const stepped = { ...pendingSession, session: { ...pendingSession.session, secondFactorRequired: true } };
