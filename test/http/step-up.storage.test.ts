@@ -4,6 +4,7 @@ import { testClient, testConfig } from '../support/config-fixture.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTestApp, seedUser, sessionCookieOf, type TestApp } from '../support/test-app.js';
 import { browserAt, testClock, totpCode } from '../support/second-factor-client.js';
+import { SoftwareAuthenticator } from '../support/software-authenticator.js';
 import { UNAUTHORIZED } from '../support/spec-shapes.js';
 
 /**
@@ -177,6 +178,29 @@ describe.each(databaseKinds)("a client's second factor on %s", (kind) => {
     expect(locationOf(await b.call('GET', authorizePath('grafana'), full)).searchParams.get('code')).toEqual(
       expect.any(String),
     );
+  });
+
+  it('completes the step-up of a user with a passkey with that passkey: amr pwd and hwk', async () => {
+    await seedUser(t, { sub: 'keyholder' });
+    const b = browser();
+    const { cookie: signedIn } = await b.login('keyholder@example.com');
+    const device = new SoftwareAuthenticator(origin);
+    const creation = (await b.call('POST', '/api/user/passkeys/options', signedIn)).json();
+    const registered = await b.call('POST', '/api/user/passkeys', signedIn, {
+      response: device.register(creation as never),
+      name: 'Laptop',
+    });
+    expect(registered.statusCode).toBe(201);
+
+    const stepped = await b.call('POST', '/api/auth/step-up', signedIn, {});
+    expect(stepped.json()).toMatchObject({ factors: ['passkey'], enrolment_required: false });
+    const pending = sessionCookieOf(stepped.headers['set-cookie']);
+    const request = (await b.call('POST', '/api/auth/passkey/options', pending, {})).json();
+    const verified = await b.call('POST', '/api/auth/passkey/verify', pending, {
+      response: device.assert(request as never),
+    });
+    expect(verified.statusCode).toBe(200);
+    expect(await amrOf(b, sessionCookieOf(verified.headers['set-cookie']))).toEqual(['pwd', 'hwk']);
   });
 
   it('refuses the step-up without a signed-in session (401) and from another origin (403), changing nothing', async () => {
