@@ -21,6 +21,8 @@ export const secondFactorRequired = () =>
     'SECOND_FACTOR_REQUIRED',
     'This account must keep a second factor: register another one before removing the last.',
   );
+export const stepUpNotNeeded = () =>
+  new ApiError(409, 'STEP_UP_NOT_NEEDED', 'This session was signed in with a second factor already.');
 export const passkeyNotFound = () => new ApiError(404, 'PASSKEY_NOT_FOUND', 'Passkey not found.');
 export const passkeyAlreadyRegistered = () =>
   new ApiError(409, 'PASSKEY_ALREADY_REGISTERED', 'This passkey is already registered.');

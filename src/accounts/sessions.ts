@@ -46,6 +46,14 @@ export interface SessionService {
    * transaction, with the sign-in's event.
    */
   completeSecondFactor(tx: Tx, idHash: string, amr: string[]): Promise<string | null>;
+  /**
+   * The step-up a client's `second_factor: required` asks for (POST
+   * /api/auth/step-up): the signed-in session becomes a pending one that
+   * must get a second factor (`secondFactorRequired`), under a new id
+   * (returned raw, for the cookie; the old id stops working), living at
+   * most as long as any pending sign-in. Null when it ended meanwhile.
+   */
+  stepUp(session: SessionRecord): Promise<string | null>;
   /** The same session under a new id (an account chosen from the remembered ones); null when it ended. */
   renew(idHash: string): Promise<string | null>;
   /** Ends a sign-in still waiting for its second factor (sign-out of a signed-in session is src/accounts/sign-out.ts, with its event). */
@@ -95,6 +103,7 @@ export function createSessionService(deps: {
         authTime: input.authTime ?? now,
         amr: input.amr,
         secondFactorPending: input.secondFactorPending ?? false,
+        secondFactorRequired: false,
       };
       await sessions.insert(tx, session);
       return { id, session };
@@ -123,11 +132,23 @@ export function createSessionService(deps: {
       const now = clock.now();
       return renew(tx, idHash, {
         secondFactorPending: false,
+        secondFactorRequired: false,
         amr,
         authTime: now,
         lastSeenAt: now,
         expiresAt: now + security.sessionTtlSeconds * 1000,
       });
+    },
+
+    stepUp(session) {
+      const now = clock.now();
+      const changes = {
+        secondFactorPending: true,
+        secondFactorRequired: true,
+        lastSeenAt: now,
+        expiresAt: Math.min(session.expiresAt, now + pendingSessionTtlMs),
+      };
+      return deps.transaction((tx) => renew(tx, session.idHash, changes));
     },
 
     renew(idHash) {

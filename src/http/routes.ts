@@ -8,6 +8,7 @@ import {
   loginTotpRoute,
   passkeyOptionsRoute,
   passkeyVerifyRoute,
+  stepUpRoute,
 } from './routes/second-factor-login-routes.js';
 import { recoveryCodesRoute, totpBeginRoute, totpConfirmRoute, totpDeleteRoute } from './routes/totp-routes.js';
 import {
@@ -94,6 +95,7 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/auth/login/recovery-code', 'pending-session', loginRecoveryCodeRoute),
   route('POST', '/api/auth/passkey/options', 'none', passkeyOptionsRoute),
   route('POST', '/api/auth/passkey/verify', 'none', passkeyVerifyRoute),
+  route('POST', '/api/auth/step-up', 'session', stepUpRoute),
   route('POST', '/api/auth/logout', 'optional-session', logoutRoute),
   route('GET', '/api/auth/session', 'session', sessionRoute),
   route('POST', '/api/auth/register', 'none', registerRoute),

@@ -1,14 +1,7 @@
-import {
-  availableFactors,
-  isSecondFactorRequired,
-  noFactors,
-  type UserFactorReader,
-} from '../accounts/login-second-factors.js';
 import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { ActiveSession } from '../accounts/sessions.js';
 import type { TotpEnrolment, TotpService } from '../accounts/totp-service.js';
 import { unauthorized } from '../api-error.js';
-import type { AuthConfig } from '../config/types.js';
 import type { PasskeyRecord } from '../model/index.js';
 import type { SignInService } from './sign-in-service.js';
 
@@ -16,8 +9,8 @@ import type { SignInService } from './sign-in-service.js';
  * Registering a second factor (docs/http-api.md, "Second factors"): an authenticator app (begin,
  * confirm) or a passkey (options, register), from a signed-in session, or
  * from the pending session of the enrolment step (enrolSecondFactor): a
- * user the policy requires a factor of, who has none. The factor that
- * enrolment confirms completes that sign-in. Any other pending session is
+ * user the policy, or a client's step-up, requires a factor of, who has
+ * none. The factor that enrolment confirms completes that sign-in. Any other pending session is
  * refused like an anonymous caller (401 UNAUTHORIZED): its user has a
  * factor to sign in with, and enrolling another would skip it.
  */
@@ -42,16 +35,11 @@ export function createEnrolmentService(deps: {
   totp: TotpService;
   passkeys: PasskeyService;
   signIn: SignInService;
-  factors: UserFactorReader;
-  auth: Pick<AuthConfig, 'secondFactor' | 'passkeysEnabled'>;
 }): EnrolmentService {
-  const mayEnrol = async ({ session, user }: ActiveSession) => {
-    if (!session.secondFactorPending) return;
-    const summary = (await deps.factors.summarize([user.sub])).get(user.sub) ?? noFactors;
-    const enrolling =
-      isSecondFactorRequired(user, deps.auth.secondFactor) &&
-      availableFactors(summary, deps.auth.passkeysEnabled).length === 0;
-    if (!enrolling) throw unauthorized();
+  // The sign-in steps decide, as for the login's answer: a pending session may enrol when it awaits an enrolment.
+  const mayEnrol = async (active: ActiveSession) => {
+    if (!active.session.secondFactorPending) return;
+    if (!(await deps.signIn.awaitedFactors(active)).enrolmentRequired) throw unauthorized();
   };
 
   return {

@@ -2,7 +2,7 @@
  * The sign-in (docs/oidc.md, "Interaction: the sign-in steps"): one list of named steps, ./sign-in-steps.ts,
  * that every way of signing in passes through:
  *
- *   identify → selectAccount → secondFactor → enrolSecondFactor → access → emailVerified → terms → consent → (answer)
+ *   identify → selectAccount → secondFactor → enrolSecondFactor → access → clientSecondFactor → emailVerified → terms → consent → (answer)
  *
  * - identify: someone signed in, recently enough for the request
  *   (prompt=login, max_age)? If not: /login?return_to=….
@@ -19,6 +19,11 @@
  *   client, which comes back with access_denied=true and ends the request
  *   with access_denied); under prompt=none, access_denied. Records
  *   access.denied once per refusal.
+ * - clientSecondFactor: a client that requires a second factor
+ *   (`clients[].access.second_factor`) with a session without one:
+ *   /login/second-factor?return_to=…&step_up=true, where the user starts
+ *   the step-up (POST /api/auth/step-up: the session waits for a factor,
+ *   or its enrolment, again); under prompt=none, interaction_required.
  * - emailVerified: a user who must verify their e-mail and has not gets
  *   no sign-in (the login API answers 403 EMAIL_NOT_VERIFIED; a session of
  *   such a user is sent back to /login).

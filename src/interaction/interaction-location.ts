@@ -45,6 +45,15 @@ export function loginLocation(returnTo: string, options: { loginHint?: string; s
   return `/login?${query.toString()}`;
 }
 
+/**
+ * `/login/second-factor?return_to=…&step_up=true`: the page of every second
+ * factor, which with `step_up` offers a signed-in user without one the
+ * step-up a client asked for (POST /api/auth/step-up).
+ */
+export function stepUpLocation(returnTo: string): string {
+  return `/login/second-factor?${new URLSearchParams({ return_to: returnTo, step_up: 'true' }).toString()}`;
+}
+
 export function termsLocation(returnTo: string): string {
   return `/terms?${new URLSearchParams({ return_to: returnTo }).toString()}`;
 }

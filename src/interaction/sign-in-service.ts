@@ -1,5 +1,6 @@
 import { emailNotVerified } from '../accounts/account-errors.js';
-import type { SecondFactor } from '../accounts/login-second-factors.js';
+import { hasSecondFactor, type SecondFactor } from '../accounts/login-second-factors.js';
+import { stepUpNotNeeded } from '../accounts/second-factor-errors.js';
 import type { PasskeyService } from '../accounts/passkey-service.js';
 import type { PasswordLogin, PasswordLoginInput } from '../accounts/password-login.js';
 import type { ActiveSession, SessionService } from '../accounts/sessions.js';
@@ -71,6 +72,15 @@ export interface SignInService {
   completeSecondFactor(pending: ActiveSession, method: SecondFactorMethod, clientAddress: string): Promise<string>;
   /** What a pending session waits for now (the second-factor page asks): the same answer as its login. */
   awaitedFactors(pending: ActiveSession): Promise<{ factors: SecondFactor[]; enrolmentRequired: boolean }>;
+  /**
+   * POST /api/auth/step-up: a client requires a second factor and this
+   * signed-in session has none (clientSecondFactor). The session becomes a
+   * pending one that must get one (SessionRecord.secondFactorRequired) under
+   * a new id; the answer is the login's: the user's factors, or the
+   * enrolment of a first one. 409 STEP_UP_NOT_NEEDED when the session has
+   * a second factor already.
+   */
+  stepUp(active: ActiveSession): Promise<Extract<SignInOutcome, { status: 'second_factor_required' }>>;
   /**
    * An upstream identity provider vouched for `user` (src/federation): RFC
    * 8176 `fed`, then the same steps as any other way in.
@@ -147,6 +157,21 @@ export function createSignInService(deps: {
       await succeeded(tx, user.sub, amr, clientAddress);
       return sessionId;
     });
+  }
+
+  async function awaitedFactors({ session, user }: ActiveSession) {
+    const identity: NewIdentity = {
+      kind: 'new',
+      sub: user.sub,
+      user,
+      amr: session.amr,
+      authTime: session.authTime,
+      secondFactorRequired: session.secondFactorRequired,
+    };
+    const result = await runSignIn({ identity, request: null }, deps.stepDeps);
+    if (result.kind === 'second_factor') return { factors: result.factors, enrolmentRequired: false };
+    // Enrolment, or nothing awaited any more (its factor was removed meanwhile): the pending session may only enrol.
+    return { factors: [], enrolmentRequired: result.kind === 'second_factor_enrolment' };
   }
 
   /**
@@ -226,12 +251,16 @@ export function createSignInService(deps: {
 
     completeSecondFactor,
 
-    async awaitedFactors({ session, user }) {
-      const identity: NewIdentity = { kind: 'new', sub: user.sub, user, amr: session.amr, authTime: session.authTime };
-      const result = await runSignIn({ identity, request: null }, deps.stepDeps);
-      if (result.kind === 'second_factor') return { factors: result.factors, enrolmentRequired: false };
-      // Enrolment, or nothing awaited any more (its factor was removed meanwhile): the pending session may only enrol.
-      return { factors: [], enrolmentRequired: result.kind === 'second_factor_enrolment' };
+    awaitedFactors,
+
+    async stepUp({ session, user }) {
+      if (hasSecondFactor(session.amr)) throw stepUpNotNeeded();
+      const sessionId = await deps.sessions.stepUp(session);
+      // Ended (logout, revocation) meanwhile.
+      if (sessionId === null) throw unauthorized();
+      const stepped = { ...session, secondFactorPending: true, secondFactorRequired: true };
+      const { factors, enrolmentRequired } = await awaitedFactors({ session: stepped, user });
+      return { status: 'second_factor_required', sessionId, user, factors, enrolmentRequired };
     },
 
     withUpstream(user, context) {

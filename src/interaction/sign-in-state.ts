@@ -33,6 +33,8 @@ export interface SessionIdentity {
   sub: string;
   /** OIDC Core §2 auth_time, epoch ms. */
   authTime: number;
+  /** RFC 8176 methods of the sign-in that created it (SessionRecord.amr). */
+  amr: string[];
   /** SessionRecord.idHash. */
   sessionId: string;
   /** The session's user as it is now (read with the session on this request). */
@@ -47,6 +49,12 @@ export interface NewIdentity {
   user: UserRecord;
   /** RFC 8176 methods used, e.g. ['pwd']. */
   amr: string[];
+  /**
+   * A client asked for a second factor and the user stepped up
+   * (SessionRecord.secondFactorRequired): the sign-in waits for one
+   * whatever auth.second_factor says of this user. Absent: it does not.
+   */
+  secondFactorRequired?: boolean;
 }
 
 export type Identity = SessionIdentity | NewIdentity;

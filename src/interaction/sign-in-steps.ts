@@ -2,6 +2,7 @@ import type { SignInDeps } from './sign-in-deps.js';
 import type { Identified, SignInStart } from './sign-in-state.js';
 import type { StepResult } from './step-result.js';
 import { access } from './steps/access.js';
+import { clientSecondFactor } from './steps/client-second-factor.js';
 import { consent } from './steps/consent.js';
 import { enrolSecondFactor } from './steps/enrol-second-factor.js';
 import { emailVerified } from './steps/email-verified.js';
@@ -24,6 +25,7 @@ export const signInSteps = [
   secondFactor,
   enrolSecondFactor,
   access,
+  clientSecondFactor,
   emailVerified,
   terms,
   consent,

@@ -46,7 +46,7 @@ export function wireInteraction(
   });
   const services = {
     signIn,
-    enrolment: createEnrolmentService({ totp, passkeys, signIn, factors: accounts.factors, auth: config.auth }),
+    enrolment: createEnrolmentService({ totp, passkeys, signIn }),
     rememberedAccounts: createRememberedAccounts({ sessions, cookiePassword: needs.cookiePassword }),
   };
   return { services, signInSteps };

@@ -12,6 +12,12 @@ export interface SessionRecord {
   amr: string[];
   /** The password was right but a required second factor is still missing. */
   secondFactorPending: boolean;
+  /**
+   * A client asked for a second factor and the user stepped up (POST
+   * /api/auth/step-up): this pending session completes only with one, the
+   * enrolment of a first one when the user has none.
+   */
+  secondFactorRequired: boolean;
 }
 
 /** One login rate-limit window, per account or per client address. */

@@ -51,12 +51,13 @@ export function userRecord(user: Partial<UserRecord> = {}): UserRecord {
   };
 }
 
-/** A session signed in a minute ago. */
+/** A session signed in a minute ago, with a password. */
 export function session(overrides: Partial<SessionIdentity> = {}): SessionIdentity {
   return {
     kind: 'session',
     sub: 'alice',
     authTime: now - 60_000,
+    amr: ['pwd'],
     sessionId: 'sid-hash',
     user: userRecord(),
     ...overrides,

@@ -15,6 +15,7 @@ import type { Tx } from '../../src/storage/repositories.js';
 function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentity().user, totpRegistered = false) {
   const created: CreateSessionInput[] = [];
   const completed: { idHash: string; amr: string[] }[] = [];
+  const steppedUp: string[] = [];
   const passwords: PasswordLogin = {
     async identify({ password }) {
       if (password !== 'right') throw invalidCredentials();
@@ -29,6 +30,11 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     async completeSecondFactor(_tx: Tx, idHash: string, amr: string[]) {
       completed.push({ idHash, amr });
       return `renewed-${completed.length}`;
+    },
+    // A session that ended meanwhile ('gone') cannot step up.
+    async stepUp(session: SessionRecord) {
+      steppedUp.push(session.idHash);
+      return session.idHash === 'gone' ? null : `stepped-${steppedUp.length}`;
     },
   } as unknown as SessionService;
   const totp = {
@@ -72,9 +78,14 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
       authTime: 0,
       amr: ['pwd'],
       secondFactorPending: true,
+      secondFactorRequired: false,
     },
   };
-  return { login, service, created, completed, user, pendingSession, recorded };
+  const fullSession = (overrides: Partial<SessionRecord> = {}): ActiveSession => ({
+    user,
+    session: { ...pendingSession.session, idHash: 'full-hash', secondFactorPending: false, ...overrides },
+  });
+  return { login, service, created, completed, steppedUp, user, pendingSession, fullSession, recorded };
 }
 
 describe('signing in with a password', () => {
@@ -167,6 +178,48 @@ describe('completing a sign-in', () => {
       user,
     });
     expect(created).toEqual([{ sub: 'alice', amr: ['hwk'], authTime: now }]);
+  });
+});
+
+describe("stepping up to a client's second factor", () => {
+  it('makes the session pending and asks a user without a factor to enrol one, whatever the policy', async () => {
+    const { service, steppedUp, fullSession, user } = setUp('optional');
+    expect(await service.stepUp(fullSession())).toEqual({
+      status: 'second_factor_required',
+      sessionId: 'stepped-1',
+      user,
+      factors: [],
+      enrolmentRequired: true,
+    });
+    expect(steppedUp).toEqual(['full-hash']);
+  });
+
+  it("asks a user who has a factor for it, like the login's answer", async () => {
+    const { service, fullSession } = setUp('optional', undefined, true);
+    expect(await service.stepUp(fullSession())).toMatchObject({ factors: ['totp'], enrolmentRequired: false });
+  });
+
+  it('refuses a session signed in with a second factor (409) and one that ended meanwhile (401), changing nothing', async () => {
+    const { service, steppedUp, fullSession } = setUp('optional');
+    for (const amr of [['pwd', 'otp'], ['hwk']])
+      await expect(service.stepUp(fullSession({ amr }))).rejects.toMatchObject({
+        status: 409,
+        code: 'STEP_UP_NOT_NEEDED',
+      });
+    expect(steppedUp).toEqual([]);
+    await expect(service.stepUp(fullSession({ idHash: 'gone' }))).rejects.toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
+  });
+
+  it('awaits the enrolment for the stepped-up pending session only, and its factor completes it', async () => {
+    const { service, completed, pendingSession } = setUp('optional');
+    expect(await service.awaitedFactors(pendingSession)).toEqual({ factors: [], enrolmentRequired: false });
+    const stepped = { ...pendingSession, session: { ...pendingSession.session, secondFactorRequired: true } };
+    expect(await service.awaitedFactors(stepped)).toEqual({ factors: [], enrolmentRequired: true });
+    expect(await service.completeSecondFactor(stepped, 'otp', '192.0.2.1')).toBe('renewed-1');
+    expect(completed).toEqual([{ idHash: 'pending-hash', amr: ['pwd', 'otp'] }]);
   });
 });
 

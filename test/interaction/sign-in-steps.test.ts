@@ -5,7 +5,7 @@ import { signInSteps } from '../../src/interaction/sign-in-steps.js';
 import { newIdentity, pending, session, signInDeps } from './sign-in-fixtures.js';
 
 const documentedOrder =
-  'identify → selectAccount → secondFactor → enrolSecondFactor → access → emailVerified → terms → consent';
+  'identify → selectAccount → secondFactor → enrolSecondFactor → access → clientSecondFactor → emailVerified → terms → consent';
 
 describe('the sign-in steps', () => {
   it('run in the documented order, and the docs say the same', () => {

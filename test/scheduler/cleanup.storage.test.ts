@@ -132,6 +132,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
         authTime: now - 7_200_000,
         amr: ['pwd'],
         secondFactorPending: false,
+        secondFactorRequired: false,
       });
     await session('expired', now - 60_000, now - 1);
     await session('idle', now - 3_600_001, now + 80_000_000); // idle limit 3600 s in the test config

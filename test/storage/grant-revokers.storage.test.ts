@@ -21,6 +21,7 @@ async function seed(db: Knex, sub: string, clientId: string): Promise<void> {
     authTime: 1,
     amr: ['pwd'],
     secondFactorPending: false,
+    secondFactorRequired: false,
   });
   const grantId = `g-${sub}-${clientId}`;
   await tokens.insertGrant(txOf(db), {

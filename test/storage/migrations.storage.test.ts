@@ -46,8 +46,11 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
   it('0019 turns space-joined scopes and a missing amr into JSON arrays, and back', async () => {
     const t = await createTestDatabase(kind);
     try {
-      // The rows as the code before 0019 wrote them.
-      const [, undone] = (await t.db.migrate.down(migrationOptions)) as [number, string[]];
+      // The rows as the code before 0019 wrote them (the migrations after it, which it does not touch, stay).
+      const [, undone] = (await t.db.migrate.down({ ...migrationOptions, name: '0019_json_lists.js' })) as [
+        number,
+        string[],
+      ];
       expect(undone).toEqual(['0019_json_lists.js']);
       await t.db('users').insert({
         sub: 'alice',
@@ -123,7 +126,7 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
       expect((await consents.find(t.storage.db, 'alice', 'app'))?.scopes).toEqual(['openid', 'profile', 'email']);
 
       // Down restores the space-joined scopes (an empty amr stays '[]', which the older code read as none).
-      await t.db.migrate.down(migrationOptions);
+      await t.db.migrate.down({ ...migrationOptions, name: '0019_json_lists.js' });
       expect(await stored()).toEqual({
         grants: [
           { grant_id: 'g1', scopes: 'openid email', amr: '[]' },
@@ -133,6 +136,26 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
         codes: [{ scopes: 'openid', amr: '[]' }],
         consents: [{ scopes: 'openid profile email' }],
       });
+    } finally {
+      await t.destroy();
+    }
+  });
+
+  it('0021 adds the step-up flag to sessions, false for the sessions before it, and takes it away again', async () => {
+    const t = await createTestDatabase(kind);
+    try {
+      const name = '0021_session_second_factor_required.js';
+      await t.db.migrate.down({ ...migrationOptions, name });
+      const session = { sub: 'alice', created_at: 1, last_seen_at: 1, expires_at: 9, auth_time: 1, amr: '["pwd"]' };
+      await t.db('sessions').insert({ ...session, id_hash: 'before' });
+      expect(await migrateUp(t.db)).toEqual([name]);
+      expect(await t.storage.repositories.sessions.findByIdHash(t.storage.db, 'before')).toMatchObject({
+        secondFactorPending: false,
+        secondFactorRequired: false,
+      });
+      await t.db.migrate.down({ ...migrationOptions, name });
+      expect(await t.db('sessions').columnInfo()).not.toHaveProperty('second_factor_required');
+      expect(await t.db('sessions').select('id_hash')).toEqual([{ id_hash: 'before' }]);
     } finally {
       await t.destroy();
     }

@@ -21,7 +21,7 @@ import type { SignInOutcome } from '../../interaction/index.js';
  * the second-factor routes accept), or that one must be enrolled first:
  * the sign-in steps of src/interaction decide which. See docs/http-api.md.
  */
-const secondFactorSchema = Joi.object({
+export const secondFactorRequiredSchema = Joi.object({
   status: Joi.string().valid('second_factor_required').required(),
   factors: Joi.array()
     .items(Joi.string().valid('totp', 'recovery_code', 'passkey'))
@@ -40,7 +40,7 @@ const secondFactorSchema = Joi.object({
 export const signInResponse = {
   description: 'Signed in (`user`), or a second factor is required (`status`, `factors`, `enrolment_required`)',
   schema: Joi.alternatives()
-    .try(Joi.object({ user: sessionUserSchema.required() }).label('LoginSucceeded'), secondFactorSchema)
+    .try(Joi.object({ user: sessionUserSchema.required() }).label('LoginSucceeded'), secondFactorRequiredSchema)
     .label('LoginResponse'),
 };
 

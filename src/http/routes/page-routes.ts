@@ -4,6 +4,7 @@ import type { HttpDeps } from '../http-deps.js';
 import { readSession, readSessionCookieId, sessionOf } from '../auth/cookie-session-auth.js';
 import { pageContextOf, pageResponse } from '../page-context.js';
 import { ApiError } from '../../api-error.js';
+import { hasSecondFactor } from '../../accounts/login-second-factors.js';
 import { isSafeReturnTo } from '../../interaction/index.js';
 import {
   pageHref,
@@ -185,7 +186,9 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
 /**
  * The second step of a sign-in (docs/http-api.md, "Second factors"): the cookie's pending
  * session, resolved here (no other page accepts one). Without a session
- * the browser signs in first; with a finished one it goes on to return_to.
+ * the browser signs in first; with a finished one it goes on to return_to,
+ * unless `step_up=true` asks it to offer the step-up a client requires
+ * (clientSecondFactor) to a session without a second factor.
  */
 export const secondFactorPageRoute = pageRoute('Confirm a sign-in with a second factor', async (deps, request, h) => {
   const sessionId = readSessionCookieId(request);
@@ -198,15 +201,22 @@ export const secondFactorPageRoute = pageRoute('Confirm a sign-in with a second 
       .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
       .code(302)
       .header('cache-control', 'no-store');
-  if (!active.session.secondFactorPending)
+  const { session, user } = active;
+  const offerStepUp = !session.secondFactorPending && request.query.step_up === 'true' && !hasSecondFactor(session.amr);
+  if (!session.secondFactorPending && !offerStepUp)
     return h
       .redirect(returnTo.value ?? '/')
       .code(302)
       .header('cache-control', 'no-store');
-  const awaited = await deps.interaction.signIn.awaitedFactors(active);
+  // Offered: what the step-up will ask, so that the page can say it before the user starts it.
+  const asked = offerStepUp ? { ...session, secondFactorRequired: true } : session;
+  const awaited = await deps.interaction.signIn.awaitedFactors({ session: asked, user });
+  const stepUp = asked.secondFactorRequired
+    ? { client: await clientNameOf(deps, returnTo.value), started: !offerStepUp }
+    : null;
   return pageResponse(
     h,
-    renderSecondFactorPage(context, { email: active.user.email, ...awaited, returnTo: returnTo.value }),
+    renderSecondFactorPage(context, { email: user.email, ...awaited, returnTo: returnTo.value, stepUp }),
   );
 });
 

@@ -9,7 +9,7 @@ import { challengesAskedHere, rememberChallenge } from '../passkey-challenge-coo
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, toSessionUserBody } from '../schemas/user-schemas.js';
 import { totpCodeSchema, webAuthnOptionsSchema, webAuthnResponseSchema } from '../schemas/second-factor-schemas.js';
-import { signInBody, signInResponse } from './auth-routes.js';
+import { secondFactorRequiredSchema, signInBody, signInResponse } from './auth-routes.js';
 
 /**
  * The second step of a sign-in (docs/http-api.md, "Second factors"): the pending session a right
@@ -83,6 +83,37 @@ export const loginRecoveryCodeRoute: RouteSpec = {
       user: toSessionUserBody(await deps.admin.userViews.sessionUser(result.user)),
       recovery_codes_left: result.recoveryCodesLeft,
     };
+  },
+};
+
+/**
+ * The step-up a client's `second_factor: required` asks for (docs/http-api.md,
+ * "Step-up for a client"): the signed-in session without a second factor
+ * becomes a pending one that must get one, under a new cookie value. The
+ * user starts it on /login/second-factor?step_up=true; the authorization
+ * endpoint never does (a cross-site GET would sign them halfway out).
+ */
+export const stepUpRoute: RouteSpec = {
+  tags: ['Auth'],
+  summary: 'Step up to a second factor a client requires',
+  description:
+    "Turns the caller's signed-in session, made without a second factor, into a pending one that only the second-factor routes accept, under a new `session` cookie value (the old one stops working). It answers like the login: the user's factors (POST /api/auth/login/totp, /login/recovery-code, /passkey/verify complete it), or `enrolment_required: true` for a user who has none (POST /api/user/totp + /confirm, or /api/user/passkeys/options + /api/user/passkeys complete it). The completed session has `otp` or `hwk` in its amr. The pending session lives at most 10 minutes.",
+  validate: { payload: Joi.object({}).allow(null).label('StepUpRequest') },
+  responses: {
+    200: {
+      description: 'The session waits for a second factor (`status`, `factors`, `enrolment_required`)',
+      schema: secondFactorRequiredSchema,
+    },
+    ...commonErrors,
+    401: errorResponse('UNAUTHORIZED: no signed-in session'),
+    403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
+    409: errorResponse('STEP_UP_NOT_NEEDED: the session was signed in with a second factor already'),
+  },
+  handler: (deps) => async (request, h) => {
+    const { session, user } = sessionOf(request);
+    const outcome = await deps.interaction.signIn.stepUp({ session, user });
+    setSessionCookie(h, outcome.sessionId);
+    return signInBody(deps, outcome);
   },
 };
 

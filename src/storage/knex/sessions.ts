@@ -14,6 +14,7 @@ const sessions = defineTable<SessionRecord>('sessions', {
   authTime: ['auth_time', timestamp],
   amr: ['amr', list()],
   secondFactorPending: ['second_factor_pending', boolean],
+  secondFactorRequired: ['second_factor_required', boolean],
 });
 
 export const knexSessionRepository = onKnex<SessionRepository>({

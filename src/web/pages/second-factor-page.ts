@@ -15,6 +15,14 @@ export interface SecondFactorPage {
   enrolmentRequired: boolean;
   /** The validated return_to, or null to end on the start page. */
   returnTo: string | null;
+  /**
+   * The step-up a client asked for (clientSecondFactor), null for a
+   * sign-in: `client` is the name of the application behind return_to (null
+   * when it names none); `started` false offers it to the signed-in user
+   * (then `factors` and `enrolmentRequired` say what it will ask), true is
+   * the pending session it made.
+   */
+  stepUp: { client: string | null; started: boolean } | null;
 }
 
 /**
@@ -25,6 +33,11 @@ export interface SecondFactorPage {
  * code, key, first code, then the recovery codes once) or a passkey, which
  * completes the sign-in. Either way the browser then goes back to
  * return_to, where the sign-in steps decide what comes next.
+ * With `step_up=true` and a signed-in session without a second factor (a
+ * client requires one: docs/oidc.md, clientSecondFactor), it first says
+ * which application asks and offers Continue, which starts the step-up
+ * (POST /api/auth/step-up); the page then shows the same factors or
+ * enrolment as for a sign-in.
  * /ui/second-factor.js talks to the JSON API.
  */
 export function renderSecondFactorPage(context: PageContext, page: SecondFactorPage): string {
@@ -34,9 +47,20 @@ export function renderSecondFactorPage(context: PageContext, page: SecondFactorP
     <p class="account">${formatMessage(t.signingInAs, { email: page.email })}</p>`;
   const otherAccount = html`
     <p class="form-links"><button type="button" id="other-account" class="link-button">${t.otherAccount}</button></p>`;
+  const stepUp = page.stepUp && { ...page.stepUp, client: page.stepUp.client ?? t.stepUpClientFallback };
   let body: SafeHtml;
-  if (page.factors.length > 0) {
+  if (stepUp && !stepUp.started) {
+    const intro = page.factors.length > 0 ? t.stepUpIntro : t.stepUpEnrolIntro;
+    body = html`    <h1 id="page-heading" tabindex="-1">${formatMessage(t.stepUpHeading, { client: stepUp.client })}</h1>${signingInAs}
+    <p class="intro">${intro}</p>
+    <form id="step-up-form" class="form" method="post" novalidate>${errorSummary('step-up-summary', common.errorSummary)}${submitButton(t.stepUpStart, t.stepUpStarting)}
+    </form>${otherAccount}`;
+  } else if (page.factors.length > 0) {
     body = html`    <h1 id="page-heading" tabindex="-1">${t.heading}</h1>${signingInAs}${
+      stepUp &&
+      html`
+    <p class="intro">${formatMessage(t.stepUpFactorsIntro, { client: stepUp.client })}</p>`
+    }${
       page.factors.includes('totp') &&
       html`
     <form id="totp-form" class="form" method="post" novalidate>${errorSummary('totp-summary', common.errorSummary)}${codeField({ id: 'totp-code', label: t.codeLabel, hint: t.codeHint })}${submitButton(t.verify, t.verifying)}
@@ -62,7 +86,7 @@ export function renderSecondFactorPage(context: PageContext, page: SecondFactorP
   } else if (page.enrolmentRequired) {
     const f = context.text.pages.factors;
     body = html`    <h1 id="page-heading" tabindex="-1">${t.enrolHeading}</h1>${signingInAs}
-    <p class="intro">${t.enrolIntro}</p>
+    <p class="intro">${stepUp ? formatMessage(t.stepUpEnrolIntroStarted, { client: stepUp.client }) : t.enrolIntro}</p>
     <section class="enrol-option" id="enrol-app" aria-labelledby="enrol-app-title">
       <h2 id="enrol-app-title">${f.appHeading}</h2>
       <p class="hint">${f.appIntro}</p>${authenticatorAppSetup(context)}${recoveryCodesReveal(context)}
@@ -82,7 +106,7 @@ export function renderSecondFactorPage(context: PageContext, page: SecondFactorP
   return renderPage(context, {
     task: t.task,
     body,
-    script: page.factors.length > 0 || page.enrolmentRequired ? 'second-factor.js' : undefined,
+    script: page.stepUp || page.factors.length > 0 || page.enrolmentRequired ? 'second-factor.js' : undefined,
     data: {
       ...scriptStrings(context),
       secondFactor: t,

@@ -16,6 +16,15 @@ describe('enrolSecondFactor', () => {
     expect(summary(enrolSecondFactor(state, signInDeps({ secondFactorPolicy: policy })))).toBe(expected);
   });
 
+  it("waits for an enrolment when a client's step-up requires a factor, whatever the policy says", () => {
+    const steppedUp = { ...newIdentity(), secondFactorRequired: true };
+    expect(summary(enrolSecondFactor({ identity: steppedUp, request: null }, signInDeps()))).toBe('enrolment');
+    const withOtp = { ...newIdentity({}, ['pwd', 'otp']), secondFactorRequired: true };
+    expect(summary(enrolSecondFactor({ identity: withOtp, request: null }, signInDeps()))).toBe('continue');
+    const notSteppedUp = { ...newIdentity(), secondFactorRequired: false };
+    expect(summary(enrolSecondFactor({ identity: notSteppedUp, request: null }, signInDeps()))).toBe('continue');
+  });
+
   it('lets a sign-in made with a second factor pass, and a session', () => {
     const deps = signInDeps({ secondFactorPolicy: 'required' });
     expect(summary(enrolSecondFactor({ identity: newIdentity({}, ['hwk']), request: null }, deps))).toBe('continue');

@@ -38,6 +38,7 @@ export function describeGarbage(s: Subject): void {
         authTime: 1,
         amr: ['pwd'],
         secondFactorPending: false,
+        secondFactorRequired: false,
       });
     }
     const deleted = await s.storage.collectGarbage(500, { ...onlyExpired, batchSize: 2 });
@@ -48,7 +49,15 @@ export function describeGarbage(s: Subject): void {
 
   it('applies the policy: idle sessions, ended rate-limit windows', async () => {
     const { sessions, loginRateLimits } = repositories;
-    const session = { sub: 'alice', createdAt: 1, expiresAt: 10_000, authTime: 1, amr: [], secondFactorPending: false };
+    const session = {
+      sub: 'alice',
+      createdAt: 1,
+      expiresAt: 10_000,
+      authTime: 1,
+      amr: [],
+      secondFactorPending: false,
+      secondFactorRequired: false,
+    };
     await sessions.insert(db, { ...session, idHash: 'idle', lastSeenAt: 100 });
     await sessions.insert(db, { ...session, idHash: 'busy', lastSeenAt: 800 });
     for (const [key, at] of [

@@ -40,6 +40,7 @@ export function describeGrantRevokers(s: Subject): void {
         authTime: 1,
         amr: ['pwd'],
         secondFactorPending: false,
+        secondFactorRequired: false,
       });
     }
     for (const g of [

@@ -13,6 +13,7 @@ function session(idHash: string, overrides: Partial<SessionRecord> = {}): Sessio
     authTime: 900,
     amr: ['pwd', 'otp'],
     secondFactorPending: true,
+    secondFactorRequired: false,
     ...overrides,
   };
 }
@@ -32,6 +33,21 @@ export function describeSessions(s: Subject): void {
     await sessions.insert(db, session('s1'));
     expect(await sessions.findByIdHash(db, 's1')).toEqual(session('s1'));
     expect(await sessions.findByIdHash(db, 'nope')).toBeNull();
+  });
+
+  it('round-trips the step-up flag (second_factor_required)', async () => {
+    await sessions.insert(db, session('s1', { secondFactorRequired: true }));
+    expect(await sessions.findByIdHash(db, 's1')).toEqual(session('s1', { secondFactorRequired: true }));
+  });
+
+  it('renews a session under a new id with its changes, once: the old id is gone', async () => {
+    await sessions.insert(db, session('old', { secondFactorPending: false }));
+    const changes = { secondFactorPending: true, secondFactorRequired: true, lastSeenAt: 2000, expiresAt: 2600 };
+    expect(await sessions.renew(db, 'old', 'new', changes)).toBe(true);
+    expect(await sessions.findByIdHash(db, 'old')).toBeNull();
+    expect(await sessions.findByIdHash(db, 'new')).toEqual(session('new', changes));
+    expect(await sessions.renew(db, 'old', 'other', changes)).toBe(false);
+    expect(await sessions.findByIdHash(db, 'other')).toBeNull();
   });
 
   it('updates only the given fields of one session', async () => {

@@ -14,7 +14,12 @@ const contextOf = (overrides: Partial<Config> = {}, query: Record<string, string
 const passkeysOff: Partial<Config> = { auth: { ...testConfig().auth, passkeysEnabled: false } };
 const dataOf = (page: string) =>
   JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]);
-const pending = { email: 'ada@example.com', returnTo: '/oauth2/authorize?client_id=web', enrolmentRequired: false };
+const pending = {
+  email: 'ada@example.com',
+  returnTo: '/oauth2/authorize?client_id=web',
+  enrolmentRequired: false,
+  stepUp: null,
+};
 
 describe('/login/second-factor', () => {
   it("asks for the app's code, offers a recovery code and a passkey, and names who is signing in", () => {
@@ -81,6 +86,64 @@ describe('/login/second-factor', () => {
     expect(page).toContain('<html lang="de">');
     expect(page).toContain('Bestätigen Sie, dass Sie es sind');
     expect(page).toContain('<label for="totp-code">Bestätigungscode</label>');
+  });
+});
+
+describe("/login/second-factor?step_up=true: a client's second factor", () => {
+  const offered = { client: 'Grafana', started: false };
+
+  it('says which application asks, what it will ask, and offers Continue, which the script sends', () => {
+    const page = renderSecondFactorPage(contextOf(), { ...pending, factors: ['totp'], stepUp: offered });
+    expect(page).toContain('<h1 id="page-heading" tabindex="-1">Grafana asks for a second factor</h1>');
+    expect(page).toContain('Signing in as ada@example.com');
+    expect(page).toContain('<p class="intro">You signed in with one step only. To continue, confirm it is you');
+    expect(page).toContain('<form id="step-up-form" class="form" method="post" novalidate>');
+    expect(page).toMatch(/<div class="summary" id="step-up-summary" role="alert" aria-live="assertive"/);
+    expect(page).toContain('<button type="submit" class="primary" data-busy-label="Please wait…">Continue</button>');
+    expect(page).toContain('>Sign in with another account</button>');
+    expect(page).not.toContain('totp-form');
+    expect(page).toContain('<script type="module" src="/ui/second-factor.js"></script>');
+    expect(dataOf(page).errors).toMatchObject({ STEP_UP_NOT_NEEDED: expect.any(String) });
+  });
+
+  it('tells a user without a factor that one is set up next, and names no application it does not know', () => {
+    const page = renderSecondFactorPage(contextOf(), {
+      ...pending,
+      factors: [],
+      enrolmentRequired: true,
+      stepUp: { client: null, started: false },
+    });
+    expect(page).toContain('>This application asks for a second factor</h1>');
+    expect(page).toContain('<p class="intro">You signed in with one step only, and your account has no second step');
+    expect(page).not.toContain('app-start');
+  });
+
+  it('once started, shows the factors or the enrolment, saying that the application asks', () => {
+    const started = { client: 'Grafana', started: true };
+    const factors = renderSecondFactorPage(contextOf(), { ...pending, factors: ['totp'], stepUp: started });
+    expect(factors).toContain('<p class="intro">Grafana asks for a second step. Confirm it is you to continue.</p>');
+    expect(factors).toContain('totp-form');
+    expect(factors).not.toContain('step-up-form');
+    const enrol = renderSecondFactorPage(contextOf(), {
+      ...pending,
+      factors: [],
+      enrolmentRequired: true,
+      stepUp: started,
+    });
+    expect(enrol).toContain('<h1 id="page-heading" tabindex="-1">Set up two-step verification</h1>');
+    expect(enrol).toContain('<p class="intro">Grafana asks for a second step when you sign in.');
+    expect(enrol).not.toContain('<p class="intro">Your organisation asks');
+    expect(enrol).toContain('app-start');
+  });
+
+  it('speaks German', () => {
+    const page = renderSecondFactorPage(contextOf({ i18n: { defaultLocale: 'de', locales: ['de', 'en'] } }), {
+      ...pending,
+      factors: ['totp'],
+      stepUp: offered,
+    });
+    expect(page).toContain('Grafana verlangt einen zweiten Faktor</h1>');
+    expect(page).toContain('>Weiter</button>');
   });
 });
 

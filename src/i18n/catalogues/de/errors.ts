@@ -29,6 +29,7 @@ export const errors: typeof reference = {
   PASSKEY_ALREADY_REGISTERED: 'Dieser Passkey ist bereits registriert.',
   PASSKEYS_DISABLED: 'Passkeys sind bei diesem Dienst nicht verfügbar.',
   INVALID_PASSKEY: 'Der Passkey konnte nicht geprüft werden. Bitte versuchen Sie es erneut.',
+  STEP_UP_NOT_NEEDED: 'Sie haben diese Anmeldung bereits mit einem zweiten Schritt bestätigt.',
   SIGN_IN_NOT_PENDING: 'Sie sind bereits angemeldet.',
   VALIDATION_ERROR: 'Einige Angaben sind ungültig. Bitte prüfen Sie sie und versuchen Sie es erneut.',
   UNAUTHORIZED: 'Sie sind nicht mehr angemeldet. Bitte melden Sie sich erneut an.',

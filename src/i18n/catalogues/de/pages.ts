@@ -223,6 +223,17 @@ export const pages: typeof reference = {
     enrolHeading: 'Bestätigung in zwei Schritten einrichten',
     enrolIntro:
       'Ihre Organisation verlangt bei der Anmeldung einen zweiten Schritt. Richten Sie jetzt einen ein, um fortzufahren: eine Authenticator-App auf Ihrem Telefon oder einen Passkey.',
+    stepUpHeading: '{client} verlangt einen zweiten Faktor',
+    stepUpClientFallback: 'Diese Anwendung',
+    stepUpIntro:
+      'Sie haben sich nur mit einem Schritt angemeldet. Bestätigen Sie mit Ihrem zweiten Schritt, dass Sie es sind, um fortzufahren: mit Ihrer Authenticator-App, einem Wiederherstellungscode oder einem Passkey.',
+    stepUpEnrolIntro:
+      'Sie haben sich nur mit einem Schritt angemeldet, und Ihr Konto hat noch keinen zweiten Schritt. Richten Sie jetzt einen ein, um fortzufahren: eine Authenticator-App auf Ihrem Telefon oder einen Passkey.',
+    stepUpStart: 'Weiter',
+    stepUpStarting: 'Einen Moment…',
+    stepUpFactorsIntro: '{client} verlangt einen zweiten Schritt. Bestätigen Sie, dass Sie es sind, um fortzufahren.',
+    stepUpEnrolIntroStarted:
+      '{client} verlangt bei der Anmeldung einen zweiten Schritt. Richten Sie jetzt einen ein, um fortzufahren: eine Authenticator-App auf Ihrem Telefon oder einen Passkey.',
   },
   factors: {
     appHeading: 'Authenticator-App',

@@ -29,6 +29,7 @@ export const errors = {
   PASSKEY_ALREADY_REGISTERED: 'This passkey is already registered.',
   PASSKEYS_DISABLED: 'Passkeys are not available on this service.',
   INVALID_PASSKEY: 'The passkey could not be verified. Try again.',
+  STEP_UP_NOT_NEEDED: 'You confirmed this sign-in with a second step already.',
   SIGN_IN_NOT_PENDING: 'You are signed in already.',
   VALIDATION_ERROR: 'Some of the details are not valid. Check them and try again.',
   UNAUTHORIZED: 'You are not signed in any more. Sign in again.',

@@ -218,6 +218,17 @@ export const pages = {
     enrolHeading: 'Set up two-step verification',
     enrolIntro:
       'Your organisation asks for a second step when you sign in. Set one up now to continue: an authenticator app on your phone, or a passkey.',
+    stepUpHeading: '{client} asks for a second factor',
+    stepUpClientFallback: 'This application',
+    stepUpIntro:
+      'You signed in with one step only. To continue, confirm it is you with your second step: your authenticator app, a recovery code or a passkey.',
+    stepUpEnrolIntro:
+      'You signed in with one step only, and your account has no second step yet. To continue, set one up now: an authenticator app on your phone, or a passkey.',
+    stepUpStart: 'Continue',
+    stepUpStarting: 'Please wait…',
+    stepUpFactorsIntro: '{client} asks for a second step. Confirm it is you to continue.',
+    stepUpEnrolIntroStarted:
+      '{client} asks for a second step when you sign in. Set one up now to continue: an authenticator app on your phone, or a passkey.',
   },
   factors: {
     appHeading: 'Authenticator app',

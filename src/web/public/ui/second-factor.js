@@ -17,7 +17,9 @@ import { wasDismissed, webauthn } from './webauthn.js';
  * a passkey (/api/auth/passkey/options and /verify), or enrols a first
  * factor (factor-setup.js), then goes back to return_to, where the sign-in
  * steps decide what comes next. A pending sign-in that ended meanwhile
- * (10 minutes) starts again at /login.
+ * (10 minutes) starts again at /login. Offered the step-up a client
+ * requires (step_up=true), Continue starts it (POST /api/auth/step-up) and
+ * loads the page again, which then shows the factors or the enrolment.
  */
 const data = pageData();
 const returnTo = safeReturnTo(data.returnTo) ?? '/';
@@ -28,6 +30,23 @@ const proceed = () => {
   location.assign(returnTo);
   return true;
 };
+
+const stepUpForm = /** @type {HTMLFormElement | null} */ (optional('step-up-form'));
+if (stepUpForm) {
+  enhanceForm(stepUpForm, {
+    send: () => callApi('POST', '/api/auth/step-up', {}),
+    onSuccess() {
+      // The session waits for its second factor now: the same address shows what it waits for.
+      location.replace(location.href);
+      return true;
+    },
+    onFailure(result) {
+      if (result.code === 'UNAUTHORIZED') startAgain();
+      // Signed in with a second factor meanwhile (another tab): nothing to step up.
+      if (result.code === 'STEP_UP_NOT_NEEDED') proceed();
+    },
+  });
+}
 
 const totpForm = /** @type {HTMLFormElement | null} */ (optional('totp-form'));
 const recoveryForm = /** @type {HTMLFormElement | null} */ (optional('recovery-form'));
