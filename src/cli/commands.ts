@@ -233,7 +233,9 @@ function addAdminCommands(
 
   const users = admin
     .command('users')
-    .description('list, show, create, update, delete and unlock users, show their groups, and reset their second factors');
+    .description(
+      'list, show, create, update, delete and unlock users, show their groups, and reset their second factors',
+    );
 
   users
     .command('list')

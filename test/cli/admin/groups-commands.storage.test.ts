@@ -38,7 +38,7 @@ describe.each(databaseKinds)('idp admin groups and access against a real server 
   };
   const groupEvents = async () =>
     (await t.database.db('events').whereIn('type', ['group.member_added', 'group.member_removed']).orderBy('id')).map(
-      (row: Record<string, unknown>) => `${row.type} ${row.actor} ${row.subject} ${row.detail}`,
+      (row: Record<string, string>) => `${row.type} ${row.actor} ${row.subject} ${row.detail}`,
     );
 
   beforeAll(async () => {
@@ -203,7 +203,7 @@ describe.each(databaseKinds)('idp admin groups and access against a real server 
     [['access', 'check', '--client', 'grafana', '--user', 'nobody'], 'USER_NOT_FOUND: User not found.'],
   ])('%j prints one `CODE: message` line and exits 1, changing nothing', async (argv, line) => {
     const before = await groupEvents();
-    const result = await run(argv as string[]);
+    const result = await run(argv);
     expect(result.stdout).toEqual([]);
     expect(result.stderr).toHaveLength(1);
     if (typeof line === 'string') expect(result.stderr[0]).toBe(line);
@@ -218,7 +218,7 @@ describe.each(databaseKinds)('idp admin groups and access against a real server 
     [['groups', 'members', 'sre', '--page', '0'], /expected a whole number >= 1/],
     [['groups', 'add', 'sre'], /missing required argument 'user'/],
   ])('%j is a usage error (exit 2)', async (argv, message) => {
-    const result = await run(argv as string[]);
+    const result = await run(argv);
     expect(result.code).toBe(2);
     expect(result.stderr.join('\n')).toMatch(message);
   });
