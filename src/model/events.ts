@@ -23,8 +23,6 @@ export const eventTypes = [
   'admin.user_created',
   'admin.user_updated',
   'admin.user_deleted',
-  'group.member_added',
-  'group.member_removed',
   'config.applied',
   'signing_key.rotated',
   'group.member_added',
