@@ -29,3 +29,15 @@ export const userNotEditable = () => new ApiError(403, 'USER_NOT_EDITABLE', 'Thi
 export const userNotFound = () => new ApiError(404, 'USER_NOT_FOUND', 'User not found.');
 export const emailAlreadyExists = () =>
   new ApiError(409, 'EMAIL_ALREADY_EXISTS', 'The provided email is already registered.');
+
+// The groups and access operations (docs/http-api.md, "Groups and access").
+export const groupNotFound = () => new ApiError(404, 'GROUP_NOT_FOUND', 'Group not found.');
+export const clientNotFound = () => new ApiError(404, 'CLIENT_NOT_FOUND', 'Client not found.');
+export const memberNotFound = () => new ApiError(404, 'MEMBER_NOT_FOUND', 'The user is not a member of this group.');
+/** The same code when the user is in the group only through the file or an upstream provider, which own that membership. */
+export const memberNotRemovable = () =>
+  new ApiError(
+    404,
+    'MEMBER_NOT_FOUND',
+    'The user is a member of this group only through the config file or an upstream provider, which the admin API cannot change.',
+  );

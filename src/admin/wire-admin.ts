@@ -3,12 +3,14 @@ import type { AccountsWiring } from '../accounts/wire-accounts.js';
 import type { AreaBase } from '../area-wiring.js';
 import type { EventLog } from '../events/index.js';
 import type { Tx } from '../storage/repositories.js';
+import { createAdminAccessCheck } from './admin-access-check.js';
 import { createAdminEventsService } from './admin-events-service.js';
+import { createAdminGroupsService } from './admin-groups-service.js';
 import { createAdminUsersService } from './admin-users-service.js';
 import { createAccountUnlock } from './unlock-account.js';
 import { createUserViewService } from './user-view-service.js';
 
-/** The admin area: the admin API's users, unlocking and audit events (HttpDeps admin), over the accounts area. */
+/** The admin area: the admin API's users, unlocking, audit events, group memberships and access checks (HttpDeps admin), over the accounts area. */
 export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; events: EventLog }) {
   const { config, storage, clock } = base;
   const { db, repositories } = storage;
@@ -30,6 +32,21 @@ export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; eve
     unlock: createAccountUnlock({ db, users: repositories.users, rateLimit: accounts.rateLimit }),
     userViews,
     events: createAdminEventsService(storage),
+    groups: createAdminGroupsService({
+      db,
+      transaction: <T>(work: (tx: Tx) => Promise<T>) => storage.transaction(work),
+      groups: repositories.groups,
+      users: repositories.users,
+      views: userViews,
+      events: needs.events,
+      clock,
+    }),
+    access: createAdminAccessCheck({
+      db,
+      clients: repositories.clients,
+      users: repositories.users,
+      groups: repositories.groups,
+    }),
   };
   return { services };
 }

@@ -10,6 +10,8 @@ import type { EventsListOptions } from './commands/admin/events-list.js';
 import type { UsersListOptions } from './commands/admin/users-list.js';
 import type { UsersCreateOptions } from './commands/admin/users-create.js';
 import type { UsersUpdateOptions } from './commands/admin/users-update.js';
+import type { GroupsMembersOptions } from './commands/admin/groups-members.js';
+import type { AccessCheckOptions } from './commands/admin/access-check.js';
 import type { ServerOptions } from './admin/server-url.js';
 import { CliError } from './output.js';
 
@@ -166,7 +168,9 @@ function addAdminCommands(
   ctx: CliContext,
   run: (fn: () => Promise<number>) => () => Promise<void>,
 ): void {
-  const admin = program.command('admin').description('manage users through the admin API of a running server');
+  const admin = program
+    .command('admin')
+    .description('manage users, group memberships and access through the admin API of a running server');
   const api = (fn: () => Promise<number>) =>
     run(async () => (await import('./admin/run-admin-command.js')).runAdminCommand(ctx, fn))();
   const urlOption = () =>
@@ -229,7 +233,9 @@ function addAdminCommands(
 
   const users = admin
     .command('users')
-    .description('list, show, create, update, delete and unlock users, and reset their second factors');
+    .description(
+      'list, show, create, update, delete and unlock users, show their groups, and reset their second factors',
+    );
 
   users
     .command('list')
@@ -303,6 +309,16 @@ function addAdminCommands(
     );
 
   users
+    .command('groups')
+    .description("list a user's groups, with the source of each membership (config, database, upstream)")
+    .argument('<user>', "the user's sub or e-mail")
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((user: string, opts: JsonServerOptions) =>
+      api(async () => (await import('./commands/admin/users-groups.js')).runUsersGroups(ctx, user, opts)),
+    );
+
+  users
     .command('reset-second-factors')
     .description("remove a user's authenticator app, recovery codes and passkeys, and end its sessions (a lost device)")
     .argument('<user>', "the user's sub or e-mail")
@@ -312,6 +328,66 @@ function addAdminCommands(
       api(async () =>
         (await import('./commands/admin/users-reset-second-factors.js')).runUsersResetSecondFactors(ctx, user, opts),
       ),
+    );
+
+  const groups = admin
+    .command('groups')
+    .description('list groups and their members; add database-managed users to groups and remove them');
+
+  groups
+    .command('list')
+    .description('list the groups of the config file with their member counts')
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((opts: JsonServerOptions) =>
+      api(async () => (await import('./commands/admin/groups-list.js')).runGroupsList(ctx, opts)),
+    );
+
+  groups
+    .command('members')
+    .description("list a group's members from every source, 20 per page by default")
+    .argument('<id>', 'the group id')
+    .option('--page <n>', 'page number, from 1', positiveInteger)
+    .option('--page-size <n>', 'members per page, 1..100 (default 20)', positiveInteger)
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((id: string, opts: GroupsMembersOptions) =>
+      api(async () => (await import('./commands/admin/groups-members.js')).runGroupsMembers(ctx, id, opts)),
+    );
+
+  groups
+    .command('add')
+    .description('add a database-managed user to a group (nothing changes when it is in already)')
+    .argument('<id>', 'the group id')
+    .argument('<user>', "the user's sub or e-mail")
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((id: string, user: string, opts: JsonServerOptions) =>
+      api(async () => (await import('./commands/admin/groups-add.js')).runGroupsAdd(ctx, id, user, opts)),
+    );
+
+  groups
+    .command('remove')
+    .description('remove a database-managed user from a group it was added to with `groups add`')
+    .argument('<id>', 'the group id')
+    .argument('<user>', "the user's sub or e-mail")
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((id: string, user: string, opts: JsonServerOptions) =>
+      api(async () => (await import('./commands/admin/groups-remove.js')).runGroupsRemove(ctx, id, user, opts)),
+    );
+
+  admin
+    .command('access')
+    .description('who may use which client (clients[].access)')
+    .command('check')
+    .description('say whether a user may use a client, and why (exit 0 allowed, 1 denied)')
+    .requiredOption('--client <id>', 'the client_id')
+    .requiredOption('--user <user>', "the user's sub or e-mail")
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((opts: AccessCheckOptions) =>
+      api(async () => (await import('./commands/admin/access-check.js')).runAccessCheck(ctx, opts)),
     );
 }
 

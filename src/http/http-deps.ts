@@ -19,6 +19,8 @@ import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { AccountUnlock } from '../admin/unlock-account.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { AdminEventsService } from '../admin/admin-events-service.js';
+import type { AdminGroupsService } from '../admin/admin-groups-service.js';
+import type { AdminAccessCheck } from '../admin/admin-access-check.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProtocolDeps } from '../oidc/protocol-deps.js';
 import type {
@@ -118,6 +120,10 @@ export interface AdminArea {
   userViews: UserViewService;
   /** GET /api/admin/events (createAdminEventsService). */
   events: AdminEventsService;
+  /** /api/admin/groups*, GET /api/admin/users/{sub}/groups (createAdminGroupsService). */
+  groups: AdminGroupsService;
+  /** GET /api/admin/clients/{client_id}/access (createAdminAccessCheck). */
+  access: AdminAccessCheck;
 }
 
 /** src/web/wire-web.ts: pages on every other path. */

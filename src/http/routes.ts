@@ -31,6 +31,14 @@ import {
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
 import { adminListEventsRoute } from './routes/admin-event-routes.js';
+import {
+  adminAddGroupMemberRoute,
+  adminListGroupMembersRoute,
+  adminListGroupsRoute,
+  adminRemoveGroupMemberRoute,
+  adminUserGroupsRoute,
+} from './routes/admin-group-routes.js';
+import { adminCheckAccessRoute } from './routes/admin-access-route.js';
 import { adminTermsStatusRoute, termsAcceptRoute, termsListRoute } from './routes/terms-routes.js';
 import { adminUnlockUserRoute } from './routes/admin-unlock-route.js';
 import {
@@ -189,6 +197,12 @@ const adminRoutes: RouteDefinition[] = [
   route('GET', '/api/admin/events', 'admin', adminListEventsRoute),
   route('GET', '/api/admin/terms', 'admin', adminTermsStatusRoute),
   route('POST', '/api/admin/users/{sub}/unlock', 'admin', adminUnlockUserRoute),
+  route('GET', '/api/admin/groups', 'admin', adminListGroupsRoute),
+  route('GET', '/api/admin/groups/{id}/members', 'admin', adminListGroupMembersRoute),
+  route('PUT', '/api/admin/groups/{id}/members/{sub}', 'admin', adminAddGroupMemberRoute),
+  route('DELETE', '/api/admin/groups/{id}/members/{sub}', 'admin', adminRemoveGroupMemberRoute),
+  route('GET', '/api/admin/users/{sub}/groups', 'admin', adminUserGroupsRoute),
+  route('GET', '/api/admin/clients/{client_id}/access', 'admin', adminCheckAccessRoute),
 ];
 
 /** The API reference, only when openapi.enabled is true; left out of the document it serves. */

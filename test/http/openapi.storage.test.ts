@@ -17,6 +17,11 @@ const adminErrors: Record<string, string[]> = {
   'patch /api/admin/users/{sub}': ['401', '403', '404', '409'],
   'delete /api/admin/users/{sub}': ['401', '403', '404'],
   'post /api/admin/users/{sub}/unlock': ['401', '403', '404'],
+  'get /api/admin/groups/{id}/members': ['400', '401', '403', '404'],
+  'put /api/admin/groups/{id}/members/{sub}': ['400', '401', '403', '404'],
+  'delete /api/admin/groups/{id}/members/{sub}': ['400', '401', '403', '404'],
+  'get /api/admin/users/{sub}/groups': ['400', '401', '403', '404'],
+  'get /api/admin/clients/{client_id}/access': ['400', '401', '403', '404'],
 };
 
 describe('OpenAPI document and reference', () => {
@@ -75,6 +80,12 @@ describe('OpenAPI document and reference', () => {
         'post /api/admin/users/{sub}/unlock',
         'get /api/admin/events',
         'get /api/admin/terms',
+        'get /api/admin/groups',
+        'get /api/admin/groups/{id}/members',
+        'put /api/admin/groups/{id}/members/{sub}',
+        'delete /api/admin/groups/{id}/members/{sub}',
+        'get /api/admin/users/{sub}/groups',
+        'get /api/admin/clients/{client_id}/access',
       ]),
     );
     for (const [name, op] of adminOps) {
@@ -184,6 +195,32 @@ describe('OpenAPI document and reference', () => {
         tag: 'Admin',
         security: cookie,
         statuses: ['204', '400', '401', '403', '404'],
+      },
+      'get /api/admin/groups': { tag: 'Admin', security: cookie, statuses: ['200', '400', '401', '403'] },
+      'get /api/admin/groups/{id}/members': {
+        tag: 'Admin',
+        security: cookie,
+        statuses: ['200', '400', '401', '403', '404'],
+      },
+      'put /api/admin/groups/{id}/members/{sub}': {
+        tag: 'Admin',
+        security: cookie,
+        statuses: ['204', '400', '401', '403', '404'],
+      },
+      'delete /api/admin/groups/{id}/members/{sub}': {
+        tag: 'Admin',
+        security: cookie,
+        statuses: ['204', '400', '401', '403', '404'],
+      },
+      'get /api/admin/users/{sub}/groups': {
+        tag: 'Admin',
+        security: cookie,
+        statuses: ['200', '400', '401', '403', '404'],
+      },
+      'get /api/admin/clients/{client_id}/access': {
+        tag: 'Admin',
+        security: cookie,
+        statuses: ['200', '400', '401', '403', '404'],
       },
     };
     for (const [name, expected] of Object.entries(ops)) {

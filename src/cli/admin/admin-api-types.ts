@@ -3,7 +3,7 @@
  * the server sends them). The CLI prints them as is under --json.
  */
 
-import type { ManagedBy, UserRole } from '../../model/index.js';
+import type { ManagedBy, MembershipSource, UserRole } from '../../model/index.js';
 
 /** The eleven fields of the session user (docs/http-api.md, "Admin API"). */
 export interface SessionUser {
@@ -94,4 +94,39 @@ export interface ListEventsParams {
   until?: string;
   page?: number;
   page_size?: number;
+}
+
+/** One group of GET /api/admin/groups (docs/http-api.md, "Groups and access"). */
+export interface AdminGroup {
+  id: string;
+  name: string;
+  description: string | null;
+  member_count: number;
+}
+
+export interface GroupListResponse {
+  groups: AdminGroup[];
+}
+
+/** The query of GET /api/admin/groups/{id}/members. */
+export interface ListMembersParams {
+  page?: number;
+  page_size?: number;
+}
+
+/** One (group, source) pair of GET /api/admin/users/{sub}/groups. */
+export interface UserGroup {
+  id: string;
+  name: string;
+  source: MembershipSource;
+}
+
+export interface UserGroupsResponse {
+  groups: UserGroup[];
+}
+
+/** GET /api/admin/clients/{client_id}/access: the decision and why, one sentence per rule. */
+export interface AccessDecisionResponse {
+  allowed: boolean;
+  reasons: string[];
 }

@@ -1,13 +1,17 @@
 import { CliError } from '../output.js';
 import { sendRequest, type ApiRequest } from './send-request.js';
 import type {
+  AccessDecisionResponse,
   AdminUser,
   CreateUserBody,
   EventListResponse,
+  GroupListResponse,
   ListEventsParams,
+  ListMembersParams,
   ListUsersParams,
   SessionUser,
   UpdateUserBody,
+  UserGroupsResponse,
   UserListResponse,
 } from './admin-api-types.js';
 
@@ -37,6 +41,15 @@ export interface AdminClient {
   listEvents(params: ListEventsParams): Promise<EventListResponse>;
   /** POST /api/admin/users/{sub}/unlock (docs/http-api.md, "Login rate limit"): 204. */
   unlockUser(sub: string): Promise<void>;
+  /** GET /api/admin/groups (docs/http-api.md, "Groups and access"). */
+  listGroups(): Promise<GroupListResponse>;
+  listGroupMembers(groupId: string, params: ListMembersParams): Promise<UserListResponse>;
+  /** PUT /api/admin/groups/{id}/members/{sub}: 204, also when the user was in the group already. */
+  addGroupMember(groupId: string, sub: string): Promise<void>;
+  /** DELETE /api/admin/groups/{id}/members/{sub}: 204. */
+  removeGroupMember(groupId: string, sub: string): Promise<void>;
+  userGroups(sub: string): Promise<UserGroupsResponse>;
+  checkAccess(clientId: string, sub: string): Promise<AccessDecisionResponse>;
 }
 
 export interface AdminClientOptions {
@@ -60,6 +73,8 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
   }
 
   const userPath = (sub: string) => `/api/admin/users/${encodeURIComponent(sub)}`;
+  const groupPath = (groupId: string) => `/api/admin/groups/${encodeURIComponent(groupId)}`;
+  const memberPath = (groupId: string, sub: string) => `${groupPath(groupId)}/members/${encodeURIComponent(sub)}`;
 
   return {
     baseUrl,
@@ -126,5 +141,17 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
     async unlockUser(sub) {
       await call({ method: 'POST', path: `${userPath(sub)}/unlock` });
     },
+    listGroups: () => call({ method: 'GET', path: '/api/admin/groups' }),
+    listGroupMembers: (groupId, params) =>
+      call({ method: 'GET', path: `${groupPath(groupId)}/members`, query: { ...params } }),
+    async addGroupMember(groupId, sub) {
+      await call({ method: 'PUT', path: memberPath(groupId, sub) });
+    },
+    async removeGroupMember(groupId, sub) {
+      await call({ method: 'DELETE', path: memberPath(groupId, sub) });
+    },
+    userGroups: (sub) => call({ method: 'GET', path: `${userPath(sub)}/groups` }),
+    checkAccess: (clientId, sub) =>
+      call({ method: 'GET', path: `/api/admin/clients/${encodeURIComponent(clientId)}/access`, query: { sub } }),
   };
 }

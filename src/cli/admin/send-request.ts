@@ -3,7 +3,7 @@ import { AdminApiError } from './admin-api-error.js';
 import type { ApiErrorBody } from './admin-api-types.js';
 
 export interface ApiRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;

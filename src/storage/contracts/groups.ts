@@ -39,8 +39,14 @@ export interface GroupRepository {
     groupId: string,
     page: { page: number; pageSize: number },
   ): Promise<{ subs: string[]; total: number }>;
-  /** Adds the memberships that are not there yet; returns those it added. */
+  /**
+   * Adds the memberships that are not there yet; returns those it added.
+   * Of two transactions adding the same membership at once, only one gets it back.
+   */
   addMemberships(tx: Tx, memberships: MembershipKey[], now: number): Promise<MembershipKey[]>;
-  /** Removes these memberships; returns those that were there. */
+  /**
+   * Removes these memberships; returns those that were there. Of two
+   * transactions removing the same membership at once, only one gets it back.
+   */
   removeMemberships(tx: Tx, memberships: MembershipKey[]): Promise<MembershipKey[]>;
 }

@@ -2,6 +2,7 @@ import type { GroupRepository, MembershipKey } from '../repositories.js';
 import type { GroupMembership, GroupRecord } from '../../model/index.js';
 import type { Knex } from 'knex';
 import { onKnex } from './on-knex.js';
+import { isPostgres } from './connect.js';
 import { defineTable, tableOf, text, timestamp, type Row } from './define-table.js';
 import { groupFields } from '../../model/group-fields.js';
 import { inBatches } from './in-batches.js';
@@ -31,13 +32,19 @@ const keyColumns = ['group_id', 'sub', 'source', 'provider'];
 const keyOf = (m: MembershipKey) => `${m.groupId}\n${m.sub}\n${m.source}\n${m.provider ?? ''}`;
 const keyValues = (m: MembershipKey) => [m.groupId, m.sub, m.source, m.provider ?? ''];
 
-async function existing(tx: Knex, keys: MembershipKey[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (const batch of inBatches(keys, KEY_BATCH)) {
-    const rows = (await tx('group_members').select(keyColumns).whereIn(keyColumns, batch.map(keyValues))) as Row[];
-    for (const row of rows) found.add(keyOf(memberships.fromRow({ ...row, created_at: 0 })));
-  }
-  return found;
+/**
+ * Deletes these memberships and answers the keys of the rows it deleted.
+ * knex's SQLite dialect has no DELETE … RETURNING; there, reading the rows
+ * first in the same transaction is exact: the one connection runs
+ * transactions one at a time, and another process's write in between makes
+ * this transaction's write fail (SQLITE_BUSY_SNAPSHOT) rather than count twice.
+ */
+async function deleteReturningKeys(tx: Knex, batch: MembershipKey[]): Promise<Row[]> {
+  const matching = tx('group_members').whereIn(keyColumns, batch.map(keyValues));
+  if (isPostgres(tx)) return (await matching.delete().returning(keyColumns)) as Row[];
+  const rows = (await matching.clone().select(keyColumns)) as Row[];
+  await matching.delete();
+  return rows;
 }
 
 function unique(keys: MembershipKey[]): MembershipKey[] {
@@ -116,24 +123,29 @@ export const knexGroupRepository = onKnex<GroupRepository>({
     return { subs: rows.map((r) => r.sub), total: Number(total.n) };
   },
 
+  // Both report only the rows their own statements wrote or deleted (RETURNING): of two transactions
+  // racing on one membership, exactly one sees it added (or removed), so one audit event is recorded.
   async addMemberships(tx, keys, now) {
     const wanted = unique(keys);
-    const present = await existing(tx, wanted);
-    const added = wanted.filter((k) => !present.has(keyOf(k)));
-    for (const batch of inBatches(added, KEY_BATCH))
-      await tx('group_members')
+    const added = new Set<string>();
+    for (const batch of inBatches(wanted, KEY_BATCH)) {
+      const rows = (await tx('group_members')
         .insert(batch.map((k) => memberships.toRow({ ...k, createdAt: now })))
         .onConflict(keyColumns)
-        .ignore();
-    return added;
+        .ignore()
+        .returning(keyColumns)) as Row[];
+      for (const row of rows) added.add(keyOf(memberships.fromRow({ ...row, created_at: 0 })));
+    }
+    return wanted.filter((k) => added.has(keyOf(k)));
   },
 
   async removeMemberships(tx, keys) {
     const wanted = unique(keys);
-    const present = await existing(tx, wanted);
-    const removed = wanted.filter((k) => present.has(keyOf(k)));
-    for (const batch of inBatches(removed, KEY_BATCH))
-      await tx('group_members').whereIn(keyColumns, batch.map(keyValues)).delete();
-    return removed;
+    const removed = new Set<string>();
+    for (const batch of inBatches(wanted, KEY_BATCH)) {
+      for (const row of await deleteReturningKeys(tx, batch))
+        removed.add(keyOf(memberships.fromRow({ ...row, created_at: 0 })));
+    }
+    return wanted.filter((k) => removed.has(keyOf(k)));
   },
 });

@@ -123,4 +123,25 @@ export function describeGroups(s: Subject): void {
     expect((await groups.membershipsOf(db, subs)).length).toBe(1200);
     expect(await groups.removeMemberships(db, keys)).toHaveLength(1200);
   });
+
+  it('reports a membership added or removed by two racing transactions to exactly one of them', async () => {
+    const key = member('g.sre', 'g-cid', 'database');
+    const race = async (change: (tx: Tx) => Promise<MembershipKey[]>) => {
+      let firstDone!: () => void;
+      const firstChanged = new Promise<void>((resolve) => (firstDone = resolve));
+      // The first holds its uncommitted change while the second makes the same one (PostgreSQL: the second waits on it).
+      const first = s.storage.transaction(async (tx) => {
+        const result = await change(tx);
+        firstDone();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return result;
+      });
+      await firstChanged;
+      const second = s.storage.transaction(change);
+      return [(await first).length, (await second).length];
+    };
+    expect(await race((tx) => groups.addMemberships(tx, [key], 8000))).toEqual([1, 0]);
+    expect(await race((tx) => groups.removeMemberships(tx, [key]))).toEqual([1, 0]);
+    expect(await groups.membershipsOf(db, ['g-cid'])).toEqual([]);
+  });
 }
