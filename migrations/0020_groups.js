@@ -68,9 +68,13 @@ const triggers = [
 export async function down(knex) {
   for (const [name] of triggers)
     await knex.raw(`DROP TRIGGER IF EXISTS ${name}${knex.client.config.client === 'pg' ? ' ON group_members' : ''}`);
-  await knex.schema.alterTable('clients', (t) => {
-    t.dropColumn('access');
-  });
+  // SQLite's own DROP COLUMN (3.35+): knex would rebuild the table, and inside the migration's
+  // transaction foreign keys cannot be switched off, so the rebuild would cascade to codes and consents.
+  if (knex.client.config.client === 'pg')
+    await knex.schema.alterTable('clients', (t) => {
+      t.dropColumn('access');
+    });
+  else await knex.raw('ALTER TABLE clients DROP COLUMN access');
   await knex.schema.dropTableIfExists('group_members');
   await knex.schema.dropTableIfExists('groups');
 }

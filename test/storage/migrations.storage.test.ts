@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds } from '../support/databases.js';
 import { migrateUp, migrationOptions, migrationStatus } from '../../src/storage/knex/migrate.js';
+import { clientRecord, userRecord } from './conformance/records.js';
 
 describe.each(databaseKinds)('migrations on %s', (kind) => {
   it('run forward from empty, then report nothing pending', async () => {
@@ -136,6 +137,27 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
         codes: [{ scopes: 'openid', amr: '[]' }],
         consents: [{ scopes: 'openid profile email' }],
       });
+    } finally {
+      await t.destroy();
+    }
+  });
+
+  it('0020 down takes groups and clients.access away and keeps every row that refers to a client', async () => {
+    const t = await createTestDatabase(kind);
+    try {
+      const { repositories, db } = t.storage;
+      await repositories.users.insert(db, userRecord('alice'));
+      await repositories.clients.insertMany(db, [
+        clientRecord('web', { access: { groups: ['sre'], roles: null, secondFactor: null } }),
+      ]);
+      await repositories.consents.grant(db, 'alice', 'web', ['openid'], 1);
+      await t.db.migrate.down({ ...migrationOptions, name: '0021_session_second_factor_required.js' });
+      await t.db.migrate.down({ ...migrationOptions, name: '0020_groups.js' });
+      expect(await t.db('clients').columnInfo()).not.toHaveProperty('access');
+      expect(await t.db.schema.hasTable('group_members')).toBe(false);
+      expect(await t.db('consents').select('sub', 'client_id')).toEqual([{ sub: 'alice', client_id: 'web' }]);
+      await migrateUp(t.db);
+      expect((await repositories.clients.findById(db, 'web'))?.access).toBeNull();
     } finally {
       await t.destroy();
     }
