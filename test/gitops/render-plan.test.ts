@@ -8,10 +8,14 @@ const noWrites: PlanWrites = {
   clients: { create: [], update: [], remove: [] },
   terms: { save: [], remove: [] },
   identityProviders: { save: [], remove: [] },
+  groups: { save: [], remove: [] },
+  memberships: { add: [], remove: [] },
+  removedWithGroups: [],
+  revocations: [],
 };
 
 function plan(changes: Change[]): Plan {
-  return { changes, summary: summarize(changes), writes: noWrites };
+  return { changes, summary: summarize(changes), access: [], writes: noWrites };
 }
 
 const sample = plan([
