@@ -1,7 +1,7 @@
 import type { ClientConfig, UserConfig } from '../config/types.js';
 import type { ClientAccess, ClientRecord, GroupMembership, UserRecord, UserRole } from '../model/index.js';
 import type { MembershipKey, Tx } from '../storage/repositories.js';
-import { decideAccess } from '../access/decide-access.js';
+import { cohortsOf, createAccessDecider, ruleKey, type Cohort } from './access-cohorts.js';
 import type { GitopsStore } from './gitops-store.js';
 import type { AccessChange, PlanWrites } from './plan.js';
 
@@ -32,11 +32,7 @@ interface KeptClient {
   after: ClientAccess | null;
 }
 
-/** What decideAccess decides by: the second factor is asked at sign-in, never refused, so it is no part of it. */
-const ruleKey = (rule: ClientAccess | null) => (rule === null ? 'none' : JSON.stringify([rule.groups, rule.roles]));
 const membershipKey = (m: MembershipKey) => `${m.groupId}\n${m.sub}\n${m.source}\n${m.provider ?? ''}`;
-const live = (role: UserRole) => ({ role, deletedAt: null });
-const noGroups: ReadonlySet<string> = new Set();
 
 function addTo(sets: Map<string, Set<string>>, sub: string, groupId: string): void {
   const set = sets.get(sub) ?? new Set<string>();
@@ -54,8 +50,9 @@ function addTo(sets: Map<string, Set<string>>, sub: string, groupId: string): vo
  * Cost: a client whose rule stays is compared for the users whose role or
  * groups change only; everyone (database users and their memberships
  * included, read once) is compared only when a rule changes or a group is
- * removed, once per distinct pair of rules. Active grants are counted for
- * the losers only, in one grouped query.
+ * removed. Each distinct pair of rules (before, after) is compared once,
+ * per cohort of users of the same standing (access-cohorts.ts), not per
+ * user. Active grants are counted for the losers only, in one grouped query.
  */
 export async function planAccess(tx: Tx, input: AccessInputs, store: GitopsStore): Promise<AccessPlan> {
   const kept = keptClients(input.clients);
@@ -88,21 +85,28 @@ export async function planAccess(tx: Tx, input: AccessInputs, store: GitopsStore
   }
   for (const m of input.memberships.add) addTo(groupsAfter, m.sub, m.groupId);
 
+  const changedCohorts = cohortsOf(
+    [...changed].map((sub) => people.get(sub) as Person),
+    groupsBefore,
+    groupsAfter,
+  );
+  let everyCohort: Cohort<Person>[] | undefined;
+  const allowed = createAccessDecider();
   const outcomes = new Map<string, { person: Person; change: 'gain' | 'lose' }[]>();
   const access: AccessChange[] = [];
   for (const client of kept) {
     const key = `${ruleKey(client.before)}\n${ruleKey(client.after)}`;
     let found = outcomes.get(key);
     if (!found) {
-      const candidates =
+      const cohorts =
         ruleKey(client.before) !== ruleKey(client.after)
-          ? [...people.values()]
-          : [...changed].map((sub) => people.get(sub) as Person);
+          ? (everyCohort ??= cohortsOf(people.values(), groupsBefore, groupsAfter))
+          : changedCohorts;
       found = [];
-      for (const person of candidates) {
-        const before = decideAccess(client.before, live(person.roleBefore), groupsBefore.get(person.sub) ?? noGroups);
-        const after = decideAccess(client.after, live(person.roleAfter), groupsAfter.get(person.sub) ?? noGroups);
-        if (before.allowed !== after.allowed) found.push({ person, change: after.allowed ? 'gain' : 'lose' });
+      for (const cohort of cohorts) {
+        const before = allowed(client.before, cohort.before);
+        if (before === allowed(client.after, cohort.after)) continue;
+        for (const person of cohort.people) found.push({ person, change: before ? 'lose' : 'gain' });
       }
       outcomes.set(key, found);
     }
