@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { testClient, testConfig, testUser } from '../support/config-fixture.js';
-import { applyConfig, type AccessChange, type Change } from '../../src/gitops/index.js';
+import { applyConfig, hashClientSecret, type AccessChange, type Change } from '../../src/gitops/index.js';
 import { openStorage } from '../../src/app.js';
 import { knexUserRepository } from '../../src/storage/knex/users.js';
 import { knexGroupRepository } from '../../src/storage/knex/groups.js';
 import { knexTokenRepository } from '../../src/storage/knex/tokens.js';
 import type { Clock } from '../../src/clock.js';
 import type { Config, GroupConfig } from '../../src/config/types.js';
-import type { ClientAccess, GrantRecord, UserRecord } from '../../src/model/index.js';
+import type { ClientAccess, ClientRecord, GrantRecord, UserRecord } from '../../src/model/index.js';
 
 const NOW = 1_700_000_000_000;
 const clock: Clock = { now: () => NOW };
@@ -39,6 +39,17 @@ function databaseUser(sub: string, overrides: Partial<UserRecord> = {}): UserRec
     createdAt: 1,
     updatedAt: 1,
     ...overrides,
+  };
+}
+
+function databaseClient(clientId: string, rule: ClientAccess): ClientRecord {
+  const { clientSecret, clientSecretHash, ...fields } = testClient({ clientId, access: rule });
+  return {
+    ...fields,
+    secretHash: clientSecretHash ?? hashClientSecret(clientSecret as string),
+    managedBy: 'database',
+    createdAt: 1,
+    updatedAt: 1,
   };
 }
 
@@ -284,7 +295,7 @@ describe.each(databaseKinds)('groups, memberships and access at apply on %s', (k
     // An upstream rule written with its keys in another order is the same rule.
     const reordered = withConfig({
       groups: [
-        { ...renamed.groups[0], upstream: [{ value: 'sre', claim: 'groups', provider: 'corp' } as never] },
+        { ...renamed.groups[0], upstream: [{ value: 'sre', claim: 'groups', provider: 'corp' }] },
         renamed.groups[1],
       ],
     });
@@ -344,12 +355,14 @@ describe.each(databaseKinds)('groups, memberships and access at apply on %s', (k
 
   it('removes a group that left the file with all its memberships; its members lose what it gave them', async () => {
     await knexUserRepository.insert(t.tx, databaseUser('dora'));
-    await applyConfig(t.storage, base, { clock });
+    await knexUserRepository.insert(t.tx, databaseUser('gone', { deletedAt: 5 }));
+    await applyConfig(t.storage, withConfig({ groups: [...base.groups, group('ops', [])] }), { clock });
     await knexGroupRepository.addMemberships(
       t.tx,
       [
         { groupId: 'sre', sub: 'dora', source: 'database', provider: null },
         { groupId: 'sre', sub: 'dora', source: 'upstream', provider: 'corp' },
+        { groupId: 'sre', sub: 'gone', source: 'database', provider: null },
       ],
       NOW,
     );
@@ -359,7 +372,7 @@ describe.each(databaseKinds)('groups, memberships and access at apply on %s', (k
       clients: [testClient({ clientId: 'grafana', access: access({ groups: ['dev'] }) }), clients[1], clients[2]],
     });
     const result = await applyConfig(t.storage, withoutSre, { clock });
-    expect(summaryOf(result.plan.changes)).toEqual(['update client grafana', 'remove group sre']);
+    expect(summaryOf(result.plan.changes)).toEqual(['update client grafana', 'remove group ops', 'remove group sre']);
     expect(lines(result.plan.access)).toEqual([
       'lose grafana alice (0)',
       'lose grafana bob (0)',
@@ -367,9 +380,40 @@ describe.each(databaseKinds)('groups, memberships and access at apply on %s', (k
       'gain grafana carol',
     ]);
     expect(await knexGroupRepository.findById(t.tx, 'sre')).toBeNull();
-    expect(await knexGroupRepository.membershipsOf(t.tx, ['dora'])).toEqual([]);
-    expect(await events('group.member_removed')).toEqual(['apply alice sre', 'apply bob sre', 'apply dora sre']);
+    expect(await knexGroupRepository.membershipsOf(t.tx, ['dora', 'gone'])).toEqual([]);
+    // One event per member who left, whatever the sources of the membership.
+    expect(await events('group.member_removed')).toEqual([
+      'apply alice sre',
+      'apply bob sre',
+      'apply dora sre',
+      'apply gone sre',
+    ]);
     expect(await activeGrantIds()).toEqual([]);
+  });
+
+  it("a database-managed client's rule is compared too; a removed group alone, with no client left, changes no one's access", async () => {
+    await applyConfig(t.storage, base, { clock });
+    await t.storage.repositories.clients.insertMany(t.tx, [databaseClient('wiki', access({ groups: ['sre'] }))]);
+    await knexTokenRepository.insertGrant(t.tx, grant('bob-wiki', 'bob', 'wiki'));
+    const moved = await applyConfig(
+      t.storage,
+      withConfig({ groups: [group('sre', ['alice']), group('dev', ['carol'])] }),
+      {
+        clock,
+      },
+    );
+    expect(lines(moved.plan.access)).toEqual(['lose grafana bob (0)', 'lose wiki bob (1)']);
+    expect(await activeGrantIds()).toEqual([]);
+
+    const noRules = withConfig({ clients: [testClient({ clientId: 'web' })], groups: [group('dev', ['carol'])] });
+    await t.db('clients').where({ client_id: 'wiki' }).delete();
+    const removed = await applyConfig(t.storage, noRules, { clock });
+    expect(summaryOf(removed.plan.changes)).toEqual([
+      'remove client argo',
+      'remove client grafana',
+      'remove group sre',
+    ]);
+    expect(removed.plan.access).toEqual([]);
   });
 
   it('a config user removed from the file loses its config memberships; removed users and clients are not in the access section', async () => {
