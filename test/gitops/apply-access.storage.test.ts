@@ -262,7 +262,10 @@ describe.each(databaseKinds)('groups, memberships and access at apply on %s', (k
         group('sre', ['alice'], {
           name: 'Site reliability',
           description: 'On call',
-          upstream: [{ provider: 'corp', claim: 'groups', value: 'sre' }],
+          upstream: [
+            { provider: 'corp', claim: 'groups', value: 'sre' },
+            { provider: 'github', team: 'acme/sre' },
+          ],
         }),
         group('dev', ['carol']),
       ],
@@ -276,7 +279,14 @@ describe.each(databaseKinds)('groups, memberships and access at apply on %s', (k
         fields: [
           { field: 'name', old: 'sre', new: 'Site reliability' },
           { field: 'description', old: null, new: 'On call' },
-          { field: 'upstream', old: [], new: [{ provider: 'corp', claim: 'groups', value: 'sre' }] },
+          {
+            field: 'upstream',
+            old: [],
+            new: [
+              { provider: 'corp', claim: 'groups', value: 'sre' },
+              { provider: 'github', team: 'acme/sre' },
+            ],
+          },
         ],
         members: { added: [], removed: ['bob'] },
       },
@@ -295,7 +305,13 @@ describe.each(databaseKinds)('groups, memberships and access at apply on %s', (k
     // An upstream rule written with its keys in another order is the same rule.
     const reordered = withConfig({
       groups: [
-        { ...renamed.groups[0], upstream: [{ value: 'sre', claim: 'groups', provider: 'corp' }] },
+        {
+          ...renamed.groups[0],
+          upstream: [
+            { value: 'sre', claim: 'groups', provider: 'corp' },
+            { team: 'acme/sre', provider: 'github' },
+          ],
+        },
         renamed.groups[1],
       ],
     });
