@@ -142,7 +142,9 @@ function keptClients(clients: AccessInputs['clients']): KeptClient[] {
     // A config client out of the file is removed; a database-managed one keeps its rule (a config client cannot take its id).
     if (client.managedBy === 'config' && !next) return [];
     const after = next ? next.access : client.access;
-    return client.access === null && after === null ? [] : [{ clientId: client.clientId, before: client.access, after }];
+    return client.access === null && after === null
+      ? []
+      : [{ clientId: client.clientId, before: client.access, after }];
   });
 }
 
@@ -162,5 +164,9 @@ const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** By client; in each, losses first (the changes that hurt), then by sub. */
 function byClientChangeSub(a: AccessChange, b: AccessChange): number {
-  return order(a.clientId, b.clientId) || order(a.change === 'lose' ? '0' : '1', b.change === 'lose' ? '0' : '1') || order(a.sub, b.sub);
+  return (
+    order(a.clientId, b.clientId) ||
+    order(a.change === 'lose' ? '0' : '1', b.change === 'lose' ? '0' : '1') ||
+    order(a.sub, b.sub)
+  );
 }

@@ -18,7 +18,12 @@ function canonicalRule(rule: UpstreamGroupRule): UpstreamGroupRule {
 }
 
 function toDesired(group: GroupConfig): DesiredGroup {
-  return { id: group.id, name: group.name, description: group.description, upstream: group.upstream.map(canonicalRule) };
+  return {
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    upstream: group.upstream.map(canonicalRule),
+  };
 }
 
 const configMembership = (groupId: string, sub: string): MembershipKey => ({
