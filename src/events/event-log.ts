@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { EventDetail, EventType } from '../model/index.js';
+import type { EventDetail, EventType, NewEventRecord } from '../model/index.js';
 import type { Storage, Tx } from '../storage/repositories.js';
 
 export interface EventInput {
@@ -15,6 +15,8 @@ export interface EventInput {
 
 export interface EventLog {
   record(tx: Tx, event: EventInput): Promise<void>;
+  /** The same for many events of one change (apply's membership changes), in batched statements. */
+  recordMany(tx: Tx, events: EventInput[]): Promise<void>;
 }
 
 /** `logger` is the server log; a CLI command that writes events (`idp apply`) has none, and its events are in the table alone. */
@@ -24,20 +26,19 @@ export function createEventLog(deps: {
   clock: Clock;
 }): EventLog {
   const { storage, logger, clock } = deps;
-  return {
-    async record(tx, input) {
-      const event = {
-        time: clock.now(),
-        type: input.type,
-        actor: input.actor,
-        subject: input.subject ?? null,
-        clientAddress: input.clientAddress ?? null,
-        clientId: input.clientId ?? null,
-        detail: input.detail ?? {},
-      };
-      await storage.repositories.events.append(tx, event);
-      if (!logger) return;
-      storage.afterCommit(tx, () =>
+  const toRecord = (input: EventInput, time: number): NewEventRecord => ({
+    time,
+    type: input.type,
+    actor: input.actor,
+    subject: input.subject ?? null,
+    clientAddress: input.clientAddress ?? null,
+    clientId: input.clientId ?? null,
+    detail: input.detail ?? {},
+  });
+  const logAfterCommit = (tx: Tx, records: NewEventRecord[]) => {
+    if (!logger) return;
+    storage.afterCommit(tx, () => {
+      for (const event of records)
         logger.info(
           {
             event: event.type,
@@ -48,8 +49,20 @@ export function createEventLog(deps: {
             detail: event.detail,
           },
           `event ${event.type}`,
-        ),
-      );
+        );
+    });
+  };
+  return {
+    async record(tx, input) {
+      const event = toRecord(input, clock.now());
+      await storage.repositories.events.append(tx, event);
+      logAfterCommit(tx, [event]);
+    },
+    async recordMany(tx, inputs) {
+      const now = clock.now();
+      const events = inputs.map((input) => toRecord(input, now));
+      await storage.repositories.events.appendMany(tx, events);
+      logAfterCommit(tx, events);
     },
   };
 }

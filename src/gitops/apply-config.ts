@@ -1,7 +1,8 @@
 import type { Config } from '../config/types.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Storage } from '../storage/repositories.js';
-import { createEventLog, type EventLog } from '../events/index.js';
+import { createEventLog, type EventInput, type EventLog } from '../events/index.js';
+import type { MembershipKey } from '../storage/repositories.js';
 import { FINGERPRINT_KEY_SETTING, generateFingerprintKey } from './fingerprint-secret.js';
 import { gitopsStoreOf } from './gitops-store.js';
 import { planChanges } from './plan-changes.js';
@@ -33,8 +34,10 @@ export interface ApplyResult {
  * 2. make sure the identity-provider fingerprint key exists;
  * 3. plan: read everything once, check collisions with database-managed
  *    objects (ApplyConflictError before any write), compare in memory;
- * 4. write the plan in batches, revoking grants of removed users and clients;
- * 5. record a `config.applied` event with the plan's counts;
+ * 4. write the plan in batches, revoking grants of removed users and
+ *    clients, and those of users who lose a client;
+ * 5. record the membership events and a `config.applied` event with the
+ *    plan's counts;
  * 6. refresh the planner's statistics of the users and clients tables when
  *    it wrote many rows to them (ANALYZE on PostgreSQL).
  *
@@ -52,21 +55,50 @@ export async function applyConfig(storage: Storage, config: Config, options: App
   const store = gitopsStoreOf(storage);
   const clock = options.clock ?? systemClock;
   if (options.dryRun)
-    return storage.transaction(async (tx) => ({ plan: await planChanges(tx, config, store), applied: false }));
+    return storage.transaction(async (tx) => ({
+      plan: await planChanges(tx, config, store, clock.now()),
+      applied: false,
+    }));
   return storage.transaction(async (tx) => {
     await store.takeApplyLock(tx);
     const now = clock.now();
     if (config.identityProviders.length > 0) {
       await store.settings.getOrCreate(tx, FINGERPRINT_KEY_SETTING, generateFingerprintKey, now);
     }
-    const plan = await planChanges(tx, config, store);
+    const plan = await planChanges(tx, config, store, now);
     if (plan.changes.length === 0) return { plan, applied: false };
     await writePlan(tx, plan.writes, now, store, options.onProgress ?? (() => {}));
     const events = options.events ?? createEventLog({ storage, clock });
+    await events.recordMany(tx, membershipEvents(plan.writes));
     await events.record(tx, { type: 'config.applied', actor: 'config', detail: { ...plan.summary } });
     await store.refreshStatistics(tx, rowsWritten(plan.writes));
     return { plan, applied: true };
   });
+}
+
+/**
+ * `group.member_added` / `group.member_removed` (actor `apply`) for each
+ * config membership apply writes, and one `group.member_removed` per user
+ * who left a removed group through its other memberships.
+ */
+function membershipEvents(writes: PlanWrites): EventInput[] {
+  const event = (type: EventInput['type'], m: MembershipKey): EventInput => ({
+    type,
+    actor: 'apply',
+    subject: m.sub,
+    detail: { group: m.groupId },
+  });
+  const removedSubs = new Set(writes.memberships.remove.map((m) => `${m.groupId}\n${m.sub}`));
+  const leavers = writes.removedWithGroups.filter((m) => {
+    const key = `${m.groupId}\n${m.sub}`;
+    if (removedSubs.has(key)) return false;
+    removedSubs.add(key);
+    return true;
+  });
+  return [
+    ...writes.memberships.add.map((m) => event('group.member_added', m)),
+    ...[...writes.memberships.remove, ...leavers].map((m) => event('group.member_removed', m)),
+  ];
 }
 
 /** Rows apply inserted, updated or deleted in the tables that can hold thousands. */

@@ -13,6 +13,8 @@ export interface FieldSpec<T> {
   sensitive?: boolean;
   /** Left out of a create while it has no value (a profile field the file does not declare). */
   optional?: boolean;
+  /** How a value that is not the file's form is shown (a record's camelCase object in the file's snake_case). */
+  show?: (value: unknown) => PlanValue;
 }
 
 /** The planned fields of a field table (src/model/entity-fields.ts): those the config file declares. */
@@ -37,7 +39,8 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 function shown<T>(spec: FieldSpec<T>, value: unknown): PlanValue {
-  return spec.sensitive && value !== null ? SENSITIVE : (value as PlanValue);
+  if (spec.sensitive && value !== null) return SENSITIVE;
+  return spec.show ? spec.show(value) : (value as PlanValue);
 }
 
 /** The fields that differ between the stored and the desired record, old → new. */

@@ -1,10 +1,12 @@
 import type {
   ClientRepository,
   GrantRevoker,
+  GroupRepository,
   IdentityProviderRepository,
   SettingsRepository,
   Storage,
   TermRepository,
+  TokenRepository,
   Tx,
   UserRepository,
 } from '../storage/repositories.js';
@@ -13,6 +15,9 @@ import type {
 export interface GitopsStore {
   users: UserRepository;
   clients: ClientRepository;
+  groups: GroupRepository;
+  /** The plan's access section counts the active grants of users who lose a client. */
+  tokens: Pick<TokenRepository, 'countActiveGrants'>;
   terms: TermRepository;
   identityProviders: IdentityProviderRepository;
   settings: SettingsRepository;
@@ -22,10 +27,12 @@ export interface GitopsStore {
 }
 
 export function gitopsStoreOf(storage: Storage): GitopsStore {
-  const { users, clients, terms, identityProviders, settings, grantRevokers } = storage.repositories;
+  const { users, clients, groups, tokens, terms, identityProviders, settings, grantRevokers } = storage.repositories;
   return {
     users,
     clients,
+    groups,
+    tokens,
     terms,
     identityProviders,
     settings,

@@ -1,17 +1,28 @@
 import type { ClientConfig } from '../config/types.js';
-import type { Tx } from '../storage/repositories.js';
-import type { ClientRecord } from '../model/index.js';
-import { byKey, diffFields, listFields, plannedFields } from './field-spec.js';
+import type { ClientAccess, ClientRecord } from '../model/index.js';
+import { byKey, diffFields, listFields, plannedFields, type FieldSpec } from './field-spec.js';
 import { clientFields } from '../model/client-fields.js';
 import type { EntityField } from '../model/entity-fields.js';
 import type { ApplyConflict } from './apply-conflict-error.js';
-import type { GitopsStore } from './gitops-store.js';
 import { hashClientSecret } from '../clients/hash-client-secret.js';
 import type { Change, PlanWrites } from './plan.js';
 
 type DesiredClient = Omit<ClientRecord, 'createdAt' | 'updatedAt'>;
 
-const plannedClientFields = plannedFields<DesiredClient>(clientFields as readonly EntityField<DesiredClient>[]);
+/** `access` as the file writes it: snake_case, without the members it leaves out (null). */
+function accessInFileForm(value: unknown): Record<string, unknown> | null {
+  if (value === null) return null;
+  const access = value as ClientAccess;
+  return {
+    ...(access.groups !== null ? { groups: access.groups } : {}),
+    ...(access.roles !== null ? { roles: access.roles } : {}),
+    ...(access.secondFactor !== null ? { second_factor: access.secondFactor } : {}),
+  };
+}
+
+const plannedClientFields: FieldSpec<DesiredClient>[] = plannedFields<DesiredClient>(
+  clientFields as readonly EntityField<DesiredClient>[],
+).map((spec) => (spec.property === 'access' ? { ...spec, show: accessInFileForm } : spec));
 
 /** A plaintext secret is stored as its SHA-256; a configured argon2id hash as is; none for public clients. */
 function storedSecret(clientSecret: string | null, clientSecretHash: string | null): string | null {
@@ -25,17 +36,16 @@ function toDesired(client: ClientConfig): DesiredClient {
 }
 
 /**
- * Config clients against the database's clients. A config-managed client
+ * Config clients against the database's clients (all of them, read once by the plan). A config-managed client
  * that left the file is removed (deleted, its tokens revoked); a client the
  * database manages is never touched, and a config client reusing its
  * client_id is a conflict.
  */
-export async function planClients(
-  tx: Tx,
+export function planClients(
   clients: ClientConfig[],
-  store: GitopsStore,
-): Promise<{ changes: Change[]; writes: PlanWrites['clients']; problems: ApplyConflict[] }> {
-  const stored = new Map((await store.clients.listAll(tx)).map((c) => [c.clientId, c]));
+  storedClients: ClientRecord[],
+): { changes: Change[]; writes: PlanWrites['clients']; problems: ApplyConflict[] } {
+  const stored = new Map(storedClients.map((c) => [c.clientId, c]));
   const changes: Change[] = [];
   const problems: ApplyConflict[] = [];
   const writes: PlanWrites['clients'] = { create: [], update: [], remove: [] };

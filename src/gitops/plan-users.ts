@@ -1,9 +1,8 @@
 import type { UserConfig } from '../config/types.js';
-import type { Tx } from '../storage/repositories.js';
+import type { UserRecord } from '../model/index.js';
 import { byKey, diffFields, listFields, plannedFields } from './field-spec.js';
 import { userFields } from '../model/user-fields.js';
 import type { EntityField } from '../model/entity-fields.js';
-import type { GitopsStore } from './gitops-store.js';
 import type { Change, DesiredUser, PlanWrites } from './plan.js';
 
 const plannedUserFields = plannedFields<DesiredUser>(userFields as readonly EntityField<DesiredUser>[]);
@@ -14,18 +13,18 @@ function toDesired(user: UserConfig): DesiredUser {
 }
 
 /**
- * Config users against the database's config-managed users (docs/gitops.md, "Apply semantics"):
+ * Config users against the database's config-managed users, read once by
+ * the plan (docs/gitops.md, "Apply semantics"):
  * new subs are created; changed ones updated; a soft-deleted one that is
  * back in the file is restored (deleted_at → null); a live one that left
  * the file is removed (soft-deleted). Database-managed users are never read
  * here, let alone changed.
  */
-export async function planUsers(
-  tx: Tx,
+export function planUsers(
   users: UserConfig[],
-  store: GitopsStore,
-): Promise<{ changes: Change[]; writes: PlanWrites['users'] }> {
-  const stored = new Map((await store.users.listByManager(tx, 'config')).map((u) => [u.sub, u]));
+  storedUsers: UserRecord[],
+): { changes: Change[]; writes: PlanWrites['users'] } {
+  const stored = new Map(storedUsers.map((u) => [u.sub, u]));
   const changes: Change[] = [];
   const writes: PlanWrites['users'] = { create: [], update: [], remove: [] };
   const wanted = new Set<string>();

@@ -1,7 +1,8 @@
-import type { ClientRecord, IdentityProviderRecord, TermRecord, UserRecord } from '../model/index.js';
+import type { ClientRecord, GroupRecord, IdentityProviderRecord, TermRecord, UserRecord } from '../model/index.js';
+import type { MembershipKey } from '../storage/repositories.js';
 
 /** The kinds of config-managed objects, in the order a plan lists them (the order of the config groups, docs/configuration.md). */
-export const changeKinds = ['identity_provider', 'client', 'user', 'term'] as const;
+export const changeKinds = ['identity_provider', 'client', 'user', 'group', 'term'] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 export type ChangeAction = 'create' | 'update' | 'remove';
 
@@ -24,6 +25,26 @@ export interface Change {
   key: string;
   /** create: every field (old is null); update: the changed fields; remove: none. */
   fields: FieldChange[];
+  /** A group's update: the config members it gains and loses (subs, sorted); absent when they stay. */
+  members?: MemberChanges;
+}
+
+export interface MemberChanges {
+  added: string[];
+  removed: string[];
+}
+
+/**
+ * One live user whose access to one client changes with the plan (the
+ * plan's access section): `lose` counts the active grants apply revokes,
+ * `gain` counts none (null).
+ */
+export interface AccessChange {
+  clientId: string;
+  sub: string;
+  email: string;
+  change: 'gain' | 'lose';
+  activeGrants: number | null;
 }
 
 export interface PlanSummary {
@@ -53,6 +74,13 @@ export interface PlanWrites {
     update: { clientId: string; changes: Partial<Desired<ClientRecord>> }[];
     remove: string[];
   };
+  groups: { save: Desired<GroupRecord>[]; remove: string[] };
+  /** Config memberships only: database and upstream ones go only with their group. */
+  memberships: { add: MembershipKey[]; remove: MembershipKey[] };
+  /** Database and upstream memberships of removed groups (they go with the group), for their events. */
+  removedWithGroups: MembershipKey[];
+  /** Users who stay but lose a client: their grants for it are revoked. */
+  revocations: { clientId: string; subs: string[] }[];
   terms: { save: Desired<TermRecord>[]; remove: string[] };
   identityProviders: { save: Desired<IdentityProviderRecord>[]; remove: string[] };
 }
@@ -61,6 +89,8 @@ export interface Plan {
   /** Ordered by kind (changeKinds), then key. */
   changes: Change[];
   summary: PlanSummary;
+  /** Ordered by client, losses first, then sub. */
+  access: AccessChange[];
   writes: PlanWrites;
 }
 

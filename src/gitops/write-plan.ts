@@ -16,7 +16,9 @@ const REVOKE_BATCH_SIZE = 400;
 /**
  * Writes a plan inside apply's transaction. Removals run first, so that a
  * removed user's e-mail is free for a new or renamed one; grants of removed
- * users and clients are revoked by every registered GrantRevoker.
+ * users and clients are revoked by every registered GrantRevoker, and so
+ * are the grants users who stay gave a client they lose. Memberships are
+ * written after the users and groups they refer to.
  */
 export async function writePlan(
   tx: Tx,
@@ -28,7 +30,24 @@ export async function writePlan(
   await writeIdentityProviders(tx, writes.identityProviders, now, store);
   await writeClients(tx, writes.clients, now, store, onProgress);
   await writeUsers(tx, writes.users, now, store, onProgress);
+  await writeGroups(tx, writes, now, store);
+  await revokeLostAccess(tx, store.revokers, writes.revocations);
   await writeTerms(tx, writes.terms, now, store);
+}
+
+async function writeGroups(tx: Tx, writes: PlanWrites, now: number, store: GitopsStore): Promise<void> {
+  await store.groups.removeMemberships(tx, writes.memberships.remove);
+  for (const id of writes.groups.remove) await store.groups.delete(tx, id);
+  for (const group of writes.groups.save) await store.groups.save(tx, { ...group, createdAt: now, updatedAt: now });
+  await store.groups.addMemberships(tx, writes.memberships.add, now);
+}
+
+/** Every revoker, for each client some users lose: their grants for that client only, 400 subs at a time. */
+async function revokeLostAccess(tx: Tx, revokers: GrantRevoker[], revocations: PlanWrites['revocations']) {
+  for (const { clientId, subs } of revocations)
+    for (const revoker of revokers)
+      for (let i = 0; i < subs.length; i += REVOKE_BATCH_SIZE)
+        await revoker.revokeUsersOfClient(tx, clientId, subs.slice(i, i + REVOKE_BATCH_SIZE));
 }
 
 async function writeIdentityProviders(

@@ -37,7 +37,10 @@ export type EventDetail = Readonly<Record<string, string | number | boolean | nu
 export interface NewEventRecord {
   time: number;
   type: EventType;
-  /** The user's sub, the admin's sub, `config` for `idp apply`, or `upstream` for a membership an upstream provider asserted. */
+  /**
+   * The user's sub, the admin's sub, `config` for `idp apply`'s `config.applied`, `apply` for the memberships
+   * it changes, or `upstream` for a membership an upstream provider asserted.
+   */
   actor: string;
   /** Whom the event concerns (a user's sub, a key id…), when not the actor alone. */
   subject: string | null;

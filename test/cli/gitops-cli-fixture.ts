@@ -16,10 +16,20 @@ export interface CliUser {
   role?: 'user' | 'admin';
   /** Profile fields, written as is (name, given_name, family_name, locale). */
   profile?: Record<string, string>;
+  /** `users[].groups`. */
+  groups?: string[];
 }
 
-/** A config file (YAML, the real loader reads it) for the given database and users. */
-export function gitopsYaml(database: DatabaseConfig, users: CliUser[]): string {
+/**
+ * A config file (YAML, the real loader reads it) for the given database and
+ * users; `more.clients` replaces the one client `web`, `more.groups` adds
+ * a `groups` block (both YAML list items, as written).
+ */
+export function gitopsYaml(
+  database: DatabaseConfig,
+  users: CliUser[],
+  more: { clients?: string; groups?: string } = {},
+): string {
   const db =
     database.client === 'sqlite'
       ? `database:\n  client: sqlite\n  filename: ${JSON.stringify(database.filename)}\n`
@@ -29,14 +39,16 @@ export function gitopsYaml(database: DatabaseConfig, users: CliUser[]): string {
       const profile = Object.entries(u.profile ?? {}).map(
         ([field, value]) => `    ${field}: ${JSON.stringify(value)}\n`,
       );
-      return `  - sub: ${u.sub}\n    email: ${u.email ?? `${u.sub}@example.com`}\n    role: ${u.role ?? 'user'}\n    password_hash: "${testPasswordHash}"\n${profile.join('')}`;
+      const groups = u.groups ? `    groups: [${u.groups.join(', ')}]\n` : '';
+      return `  - sub: ${u.sub}\n    email: ${u.email ?? `${u.sub}@example.com`}\n    role: ${u.role ?? 'user'}\n    password_hash: "${testPasswordHash}"\n${profile.join('')}${groups}`;
     })
     .join('');
   return [
     'security:\n  secret: "0123456789abcdef0123456789abcdef"\n',
     db,
     users.length > 0 ? `users:\n${userLines}` : 'users: []\n',
-    'clients:\n  - client_id: web\n    name: Web app\n    client_secret: ${WEB_SECRET}\n    redirect_uris: [https://web.example.com/callback]\n',
+    `clients:\n${more.clients ?? '  - client_id: web\n    name: Web app\n    client_secret: ${WEB_SECRET}\n    redirect_uris: [https://web.example.com/callback]\n'}`,
+    more.groups !== undefined ? `groups:\n${more.groups}` : '',
   ].join('');
 }
 

@@ -20,6 +20,11 @@ const settingsRevoker: GrantRevoker = {
   async revokeClient(tx: Tx, clientId: string) {
     await knexOf(tx)('settings').insert({ key: `revoked:client:${clientId}`, value: 'yes', updated_at: 1 });
   },
+  async revokeUsersOfClient(tx: Tx, clientId: string, subs: string[]) {
+    await knexOf(tx)('settings').insert(
+      subs.map((sub) => ({ key: `revoked:access:${clientId}:${sub}`, value: 'yes', updated_at: 1 })),
+    );
+  },
 };
 /** The storage with other revokers in place of its own. */
 function withRevokers(storage: Storage, grantRevokers: GrantRevoker[]): Storage {
@@ -364,6 +369,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
           throw new Error('revocation failed');
         },
         revokeClient: async () => {},
+        revokeUsersOfClient: async () => {},
       },
     ]);
     await expect(applyConfig(failing, testConfig({ users: [full.users[0]] }), { clock })).rejects.toThrow(
@@ -414,6 +420,7 @@ describe.each(databaseKinds)('applyConfig on %s', (kind) => {
       async revokeClients(_tx, clientIds) {
         batches.push(clientIds.length);
       },
+      revokeUsersOfClient: async () => {},
     };
     const batchStorage = withRevokers(t.storage, [batching]);
     const many = testConfig({

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { planToJson, renderPlan, SENSITIVE, type Change, type Plan } from '../../src/gitops/index.js';
+import {
+  planToJson,
+  renderPlan,
+  SENSITIVE,
+  type AccessChange,
+  type Change,
+  type Plan,
+} from '../../src/gitops/index.js';
 import { summarize, type PlanWrites } from '../../src/gitops/plan.js';
 import { createCapturedOutput } from '../../src/cli/output.js';
 
@@ -8,10 +15,14 @@ const noWrites: PlanWrites = {
   clients: { create: [], update: [], remove: [] },
   terms: { save: [], remove: [] },
   identityProviders: { save: [], remove: [] },
+  groups: { save: [], remove: [] },
+  memberships: { add: [], remove: [] },
+  removedWithGroups: [],
+  revocations: [],
 };
 
-function plan(changes: Change[]): Plan {
-  return { changes, summary: summarize(changes), writes: noWrites };
+function plan(changes: Change[], access: AccessChange[] = []): Plan {
+  return { changes, summary: summarize(changes), access, writes: noWrites };
 }
 
 const sample = plan([
@@ -65,7 +76,9 @@ describe('renderPlan', () => {
 describe('planToJson', () => {
   it('is stable and carries no writes', () => {
     const parsed = JSON.parse(planToJson(sample));
-    expect(Object.keys(parsed)).toEqual(['format_version', 'changes', 'summary']);
+    expect(Object.keys(parsed)).toEqual(['format_version', 'changes', 'summary', 'access']);
+    expect(parsed.format_version).toBe(1);
+    expect(parsed.access).toEqual([]);
     expect(parsed.summary).toEqual({ create: 1, update: 1, remove: 1 });
     expect(parsed.changes[1]).toEqual({
       kind: 'user',
@@ -77,5 +90,96 @@ describe('planToJson', () => {
       ],
     });
     expect(planToJson(sample)).toBe(planToJson(sample));
+  });
+});
+
+const groups = plan(
+  [
+    {
+      kind: 'client',
+      action: 'update',
+      key: 'grafana',
+      fields: [{ field: 'access', old: null, new: { groups: ['sre'], second_factor: 'required' } }],
+    },
+    {
+      kind: 'group',
+      action: 'create',
+      key: 'dev',
+      fields: [
+        { field: 'name', old: null, new: 'Developers' },
+        { field: 'description', old: null, new: null },
+        { field: 'upstream', old: null, new: [] },
+        { field: 'members', old: null, new: ['alice', 'carol'] },
+      ],
+    },
+    {
+      kind: 'group',
+      action: 'update',
+      key: 'ops',
+      fields: [{ field: 'name', old: 'ops', new: 'Operations' }],
+      members: { added: ['carol'], removed: ['bob', 'dave'] },
+    },
+    { kind: 'group', action: 'update', key: 'sre', fields: [], members: { added: ['carol'], removed: [] } },
+    { kind: 'group', action: 'remove', key: 'old', fields: [] },
+  ],
+  [
+    { clientId: 'grafana', sub: 'bob', email: 'bob@example.com', change: 'lose', activeGrants: 3 },
+    { clientId: 'grafana', sub: 'dave', email: 'dave@example.com', change: 'lose', activeGrants: 1 },
+    { clientId: 'grafana', sub: 'erin', email: 'erin@example.com', change: 'lose', activeGrants: 0 },
+    { clientId: 'grafana', sub: 'carol', email: 'carol@example.com', change: 'gain', activeGrants: null },
+  ],
+);
+
+describe('groups and the access section', () => {
+  it('shows member changes on the group line, its field changes below, then the access section', () => {
+    const output = createCapturedOutput();
+    renderPlan(groups, output);
+    expect(output.stdout).toEqual([
+      '~ client grafana',
+      '    access: null → {"groups":["sre"],"second_factor":"required"}',
+      '+ group dev',
+      '    name: "Developers"',
+      '    description: null',
+      '    upstream: []',
+      '    members: ["alice","carol"]',
+      '~ group ops: + carol, - bob, - dave',
+      '    name: "ops" → "Operations"',
+      '~ group sre: + carol',
+      '- group old',
+      '',
+      'Access:',
+      '- bob loses grafana (3 active grants)',
+      '- dave loses grafana (1 active grant)',
+      '- erin loses grafana (0 active grants)',
+      '+ carol gains grafana',
+      '',
+      'Plan: 1 to create, 3 to update, 1 to remove.',
+    ]);
+  });
+
+  it('puts member changes and the access list in the JSON form', () => {
+    const parsed = JSON.parse(planToJson(groups));
+    expect(parsed.changes[2]).toEqual({
+      kind: 'group',
+      action: 'update',
+      key: 'ops',
+      fields: [{ field: 'name', old: 'ops', new: 'Operations' }],
+      members: { added: ['carol'], removed: ['bob', 'dave'] },
+    });
+    expect(Object.keys(parsed.changes[1])).toEqual(['kind', 'action', 'key', 'fields']);
+    expect(parsed.access[0]).toEqual({
+      client_id: 'grafana',
+      sub: 'bob',
+      email: 'bob@example.com',
+      change: 'lose',
+      active_grants: 3,
+    });
+    expect(parsed.access[3]).toEqual({
+      client_id: 'grafana',
+      sub: 'carol',
+      email: 'carol@example.com',
+      change: 'gain',
+      active_grants: null,
+    });
   });
 });

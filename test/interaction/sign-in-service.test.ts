@@ -54,7 +54,10 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     factors: { summarize: async (subs) => new Map(subs.map((sub) => [sub, summary])) },
   });
   const recorded: EventInput[] = [];
-  const events: EventLog = { record: async (_tx, event) => void recorded.push(event) };
+  const events: EventLog = {
+    record: async (_tx, event) => void recorded.push(event),
+    recordMany: async (_tx, many) => void recorded.push(...many),
+  };
   const service = createSignInService({
     passwords,
     sessions,

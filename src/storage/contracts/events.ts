@@ -17,6 +17,8 @@ export interface EventListQuery {
 export interface EventRepository {
   /** Appends one event in the unit of work of the change it records, so a rolled-back change leaves no event. */
   append(tx: Tx, event: NewEventRecord): Promise<void>;
+  /** Appends many events in their order, in batched statements (apply's membership changes of thousands of users). */
+  appendMany(tx: Tx, events: NewEventRecord[]): Promise<void>;
   /** One page of matching events, newest first (time, then id), and how many match in all. */
   list(tx: Tx, query: EventListQuery): Promise<{ events: EventRecord[]; total: number }>;
   /** Deletes up to `limit` events older than `before`; resolves with how many went. */

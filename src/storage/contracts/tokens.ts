@@ -9,6 +9,12 @@ export interface RefreshClaim {
   successorHash: string;
 }
 
+/** A user and a client, as a grant joins them. */
+export interface GrantPair {
+  sub: string;
+  clientId: string;
+}
+
 export interface TokenRepository {
   /** Inserts the grant unless its id exists (`ON CONFLICT DO NOTHING`); true when inserted. */
   insertGrant(tx: Tx, grant: GrantRecord): Promise<boolean>;
@@ -20,6 +26,18 @@ export interface TokenRepository {
   /** Revokes every grant (and refresh token) of these users, or of these clients: a few statements, however many ids. */
   revokeGrantsOfUsers(tx: Tx, subs: string[], now: number): Promise<void>;
   revokeGrantsOfClients(tx: Tx, clientIds: string[], now: number): Promise<void>;
+  /**
+   * Revokes every grant (and refresh token) these users gave this client:
+   * users who lost the client at an apply. A few statements, however many subs.
+   */
+  revokeGrantsOfClientUsers(tx: Tx, clientId: string, subs: string[], now: number): Promise<void>;
+  /**
+   * How many active grants (not revoked, not expired at `now`) each of these
+   * (sub, client) pairs holds, in one grouped query (a few on SQLite for
+   * long lists): the plan's access section counts them for the users who
+   * lose a client. Pairs without one are left out.
+   */
+  countActiveGrants(tx: Tx, pairs: GrantPair[], now: number): Promise<(GrantPair & { count: number })[]>;
   /** Revokes every grant (and refresh token) the user gave this client: a withdrawn consent. */
   revokeGrantsOfUserForClient(tx: Tx, sub: string, clientId: string, now: number): Promise<void>;
   /**

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { EventListQuery, EventRepository } from '../repositories.js';
 import type { EventRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { inBatches } from './in-batches.js';
 import { defineTable, integer, json, nullable, text, timestamp, type Row } from './define-table.js';
 
 const events = defineTable<EventRecord>('events', {
@@ -14,6 +15,9 @@ const events = defineTable<EventRecord>('events', {
   clientId: ['client_id', nullable(text())],
   detail: ['detail', json()],
 });
+
+/** Rows per insert: seven bound parameters each. */
+const APPEND_BATCH = 500;
 
 function matching(tx: Knex, query: EventListQuery): Knex.QueryBuilder {
   const builder = tx('events');
@@ -28,6 +32,9 @@ function matching(tx: Knex, query: EventListQuery): Knex.QueryBuilder {
 export const knexEventRepository = onKnex<EventRepository>({
   async append(tx, event) {
     await tx('events').insert(events.toColumns(event));
+  },
+  async appendMany(tx, many) {
+    for (const batch of inBatches(many, APPEND_BATCH)) await tx('events').insert(batch.map(events.toColumns));
   },
   async list(tx, query) {
     const [rows, [{ total }]] = await Promise.all([

@@ -28,3 +28,9 @@ export function whereOneOf(db: Knex, table: string, column: string, values: stri
   if (isPostgres(db)) return db(table).whereRaw('?? = ANY(?)', [column, values]);
   return db(table).whereIn(column, values);
 }
+
+/** Narrows `builder` to rows whose `column` is one of `values` (a list from oneOfLists), as whereOneOf does. */
+export function andOneOf(db: Knex, builder: Knex.QueryBuilder, column: string, values: string[]): Knex.QueryBuilder {
+  if (isPostgres(db)) return builder.whereRaw('?? = ANY(?)', [column, values]);
+  return builder.whereIn(column, values);
+}

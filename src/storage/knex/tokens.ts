@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { RefreshClaim, TokenRepository } from '../repositories.js';
+import type { GrantPair, RefreshClaim, TokenRepository } from '../repositories.js';
 import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
-import { oneOfLists, whereOneOf } from './one-of.js';
+import { andOneOf, oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
 import { defineTable, list, nullable, text, timestamp, type Row } from './define-table.js';
 
@@ -62,6 +62,8 @@ async function revokeGrantsWhereOneOf(
   }
 }
 
+const pairKey = (pair: GrantPair) => `${pair.sub}\n${pair.clientId}`;
+
 export const knexTokenRepository = onKnex<TokenRepository>({
   async insertGrant(tx, grant) {
     const inserted = await tx('grants')
@@ -87,6 +89,38 @@ export const knexTokenRepository = onKnex<TokenRepository>({
   revokeGrant: (tx, grantId, now) => revokeGrantsWhereOneOf(tx, 'grant_id', [grantId], now),
   revokeGrantsOfUsers: (tx, subs, now) => revokeGrantsWhereOneOf(tx, 'sub', subs, now),
   revokeGrantsOfClients: (tx, clientIds, now) => revokeGrantsWhereOneOf(tx, 'client_id', clientIds, now),
+
+  async revokeGrantsOfClientUsers(tx, clientId, subs, now) {
+    for (const list of oneOfLists(tx, subs)) {
+      const ofThem = () => whereOneOf(tx, 'grants', 'sub', list).where({ client_id: clientId });
+      await tx('refresh_tokens')
+        .whereIn('grant_id', ofThem().select('grant_id'))
+        .whereNull('revoked_at')
+        .update({ revoked_at: now });
+      await ofThem().whereNull('revoked_at').update({ revoked_at: now });
+    }
+  },
+
+  async countActiveGrants(tx, pairs, now) {
+    // Every sub against every client of the request in one statement (per list), then only the pairs asked for.
+    const wanted = new Set(pairs.map(pairKey));
+    const counted: (GrantPair & { count: number })[] = [];
+    const clientLists = oneOfLists(tx, [...new Set(pairs.map((p) => p.clientId))]);
+    for (const subs of oneOfLists(tx, [...new Set(pairs.map((p) => p.sub))]))
+      for (const clients of clientLists) {
+        const rows = (await andOneOf(tx, whereOneOf(tx, 'grants', 'sub', subs), 'client_id', clients)
+          .whereNull('revoked_at')
+          .where('expires_at', '>', now)
+          .groupBy('sub', 'client_id')
+          .select('sub', 'client_id')
+          .count({ n: '*' })) as { sub: string; client_id: string; n: number | string }[];
+        for (const row of rows) {
+          const pair = { sub: row.sub, clientId: row.client_id };
+          if (wanted.has(pairKey(pair))) counted.push({ ...pair, count: Number(row.n) });
+        }
+      }
+    return counted;
+  },
 
   async revokeGrantsOfUserForClient(tx, sub, clientId, now) {
     const ids = tx('grants').where({ sub, client_id: clientId }).select('grant_id');

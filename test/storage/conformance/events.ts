@@ -70,6 +70,20 @@ export function describeEvents(s: Subject): void {
     expect((await events.list(db, { actor: 'nobody', page: 1, pageSize: 10 })).events).toEqual([]);
   });
 
+  it('appends many events in their order, in batches, and nothing for none', async () => {
+    await events.appendMany(db, []);
+    const many = Array.from({ length: 1200 }, (_, i) =>
+      event({ time: 5, type: 'group.member_added', actor: 'apply', subject: `u-${i}`, detail: { group: 'sre' } }),
+    );
+    await events.appendMany(db, many);
+    const { events: newest, total } = await events.list(db, { page: 1, pageSize: 2 });
+    expect(total).toBe(1200);
+    expect(newest).toEqual([
+      { id: expect.any(Number), ...many[1199] },
+      { id: expect.any(Number), ...many[1198] },
+    ]);
+  });
+
   it('deleteBefore removes old events in bounded batches', async () => {
     for (const time of [1, 2, 3, 10]) await events.append(db, event({ time }));
     expect(await events.deleteBefore(db, 5, 2)).toBe(2);

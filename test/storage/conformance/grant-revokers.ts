@@ -86,6 +86,13 @@ export function describeGrantRevokers(s: Subject): void {
     expect(await holdings()).toEqual({ grants: { ga: live, gb: live, gc: gone }, sessions: { sa: true, sb: true } });
   });
 
+  it('a user who loses one client loses the grants given to it, keeps the session and the grants of other clients', async () => {
+    await s.storage.transaction(async (tx) => {
+      for (const revoker of repositories.grantRevokers) await revoker.revokeUsersOfClient(tx, 'app', ['bob']);
+    });
+    expect(await holdings()).toEqual({ grants: { ga: live, gb: gone, gc: live }, sessions: { sa: true, sb: true } });
+  });
+
   it('removing several users or clients as apply does (batch forms where present) revokes them all', async () => {
     await revoke(s, 'client', ['app']);
     expect((await holdings()).grants).toEqual({ ga: gone, gb: gone, gc: live });

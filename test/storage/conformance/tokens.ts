@@ -135,6 +135,73 @@ export function describeTokens(s: Subject): void {
     expect([await grantRevokedAt('gb'), await revokedAt('rb')]).toEqual([null, null]);
   });
 
+  it("revokes the grants listed users gave one client, with their refresh tokens; their other clients' grants and other users' stay", async () => {
+    await seed(
+      [grant('ga'), 'ra'],
+      [grant('gb', { sub: 'bob' }), 'rb'],
+      [grant('gc', { sub: 'bob', clientId: 'other' }), 'rc'],
+      [grant('gd', { sub: 'carol' }), 'rd'],
+    );
+    await tokens.revokeGrantsOfClientUsers(db, 'app', ['alice', 'bob'], 7000);
+    expect([
+      await grantRevokedAt('ga'),
+      await revokedAt('ra'),
+      await grantRevokedAt('gb'),
+      await revokedAt('rb'),
+    ]).toEqual([7000, 7000, 7000, 7000]);
+    expect([
+      await grantRevokedAt('gc'),
+      await revokedAt('rc'),
+      await grantRevokedAt('gd'),
+      await revokedAt('rd'),
+    ]).toEqual([null, null, null, null]);
+    // Already revoked: the first revocation time stays.
+    await tokens.revokeGrantsOfClientUsers(db, 'app', ['alice'], 8000);
+    expect(await grantRevokedAt('ga')).toBe(7000);
+  });
+
+  it('counts the active grants (not revoked, not expired) of the (sub, client) pairs asked for, and of no other pair', async () => {
+    await seed(
+      [grant('a1')],
+      [grant('a2')],
+      [grant('a3', { revokedAt: 1500 })],
+      [grant('a4', { expiresAt: 2000 })],
+      [grant('b1', { sub: 'bob' })],
+      [grant('b2', { sub: 'bob', clientId: 'other' })],
+      [grant('c1', { sub: 'carol', clientId: 'other' })],
+    );
+    const counted = await tokens.countActiveGrants(
+      db,
+      [
+        { sub: 'alice', clientId: 'app' },
+        { sub: 'bob', clientId: 'other' },
+        { sub: 'alice', clientId: 'other' },
+        { sub: 'carol', clientId: 'app' },
+      ],
+      2000,
+    );
+    const bySub = (a: { sub: string }, b: { sub: string }) => (a.sub < b.sub ? -1 : 1);
+    expect(counted.sort(bySub)).toEqual([
+      { sub: 'alice', clientId: 'app', count: 2 },
+      { sub: 'bob', clientId: 'other', count: 1 },
+    ]);
+    expect(await tokens.countActiveGrants(db, [], 2000)).toEqual([]);
+  });
+
+  it('counts the active grants of hundreds of users at once', async () => {
+    const subs = Array.from({ length: 450 }, (_, i) => `u-${i}`);
+    for (const sub of subs) await tokens.insertGrant(db, grant(`g-${sub}`, { sub }));
+    await tokens.insertGrant(db, grant('g-u-0-b', { sub: 'u-0' }));
+    const counted = await tokens.countActiveGrants(
+      db,
+      subs.map((sub) => ({ sub, clientId: 'app' })),
+      2000,
+    );
+    expect(counted.length).toBe(450);
+    expect(counted.find((c) => c.sub === 'u-0')?.count).toBe(2);
+    expect(counted.filter((c) => c.count === 1).length).toBe(449);
+  });
+
   it("revokes a user's grants outside one session (those without a session too), with their refresh tokens; the kept session's and other users' stay", async () => {
     await seed(
       [grant('mine', { sessionId: 'keep' }), 'r-mine'],
