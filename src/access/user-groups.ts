@@ -39,9 +39,8 @@ export function createUserGroupReader(deps: { db: Tx; groups: GroupRepository })
     list,
     async names(sub) {
       const named = new Map((await list(sub)).map((group) => [group.id, group.name]));
-      return [...named]
-        .map(([id, name]) => ({ id, name }))
-        .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
+      // A stable sort of a list in id order: groups of the same name stay in id order.
+      return [...named].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
     },
   };
 }
