@@ -63,7 +63,7 @@ export const userGroupsRoute: RouteSpec = {
   tags: ['User'],
   summary: 'Your groups',
   description:
-    "The groups you are in, read-only: one entry per group and source (`config`: the config file, `database`: an admin, `upstream`: asserted by an upstream provider at your last sign-in through it), ordered by group id, then source; the shape of GET /api/admin/users/{sub}/groups. Applications that ask for the `groups` scope see the ids, each once.",
+    'The groups you are in, read-only: one entry per group and source (`config`: the config file, `database`: an admin, `upstream`: asserted by an upstream provider at your last sign-in through it), ordered by group id, then source; the shape of GET /api/admin/users/{sub}/groups. Applications that ask for the `groups` scope see the ids, each once.',
   responses: {
     200: {
       description: 'Your groups',

@@ -392,6 +392,16 @@ describe('/consent', () => {
       'Sehen, in welchen Gruppen Sie sind<span class="scope-detail" id="consent-groups">Ihre Gruppen: Entwicklung</span>',
     );
     expect(page([], german)).toContain('Sie sind in keiner Gruppe.');
+    // Without the user's groups (none were read) the scope is a sentence alone.
+    const unread = renderConsentPage(contextOf(), {
+      clientName: 'Grafana',
+      redirectUri: 'https://grafana.example.com/cb',
+      scopes: ['groups'],
+      groups: null,
+      email: 'ada@example.com',
+      returnTo: '/oauth2/authorize',
+    });
+    expect(unread).toContain('<li>See which groups you are in</li>');
   });
 
   it('without a valid request says so in a sentence, keeping the code', () => {

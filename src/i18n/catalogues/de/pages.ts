@@ -176,7 +176,8 @@ export const pages: typeof reference = {
     },
     groups: {
       heading: 'Gruppen',
-      intro: 'Ihre Gruppen bestimmen, welche Anwendungen Sie nutzen dürfen, und Anwendungen können sie sehen. Ihre Organisation verwaltet sie.',
+      intro:
+        'Ihre Gruppen bestimmen, welche Anwendungen Sie nutzen dürfen, und Anwendungen, denen Sie es erlauben, können sie sehen. Ihre Organisation verwaltet sie.',
       none: 'Sie sind in keiner Gruppe.',
       sources: {
         config: 'Von Ihrer Organisation festgelegt',

@@ -174,7 +174,8 @@ export const pages = {
     },
     groups: {
       heading: 'Groups',
-      intro: 'Your groups decide which applications you may use, and applications may see them. Your organisation manages them.',
+      intro:
+        'Your groups decide which applications you may use, and applications you allow can see them. Your organisation manages them.',
       none: 'You are not in any group.',
       sources: {
         config: 'Set by your organisation',
