@@ -8,9 +8,9 @@
  *
  * It runs `idp serve` from dist/ on a free port of 127.0.0.1 with a config
  * that turns every page on (registration, e-mail to a local SMTP sink, terms,
- * a client asking for consent, one that ada may not use, German), drives
- * Debian's Chromium, and with --serve keeps the server running afterwards to
- * click through by hand.
+ * groups, a client asking for consent and the groups scope, one that ada may
+ * not use, German), drives Debian's Chromium, and with --serve keeps the
+ * server running afterwards to click through by hand.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -108,12 +108,15 @@ groups:
   - id: ops
     name: Operations
     members: [admin]
+  - { id: sre, name: Site reliability, members: [ada] }
+  - { id: dev, name: Developers, members: [ada] }
 clients:
   - client_id: notes
     name: Acme Notes
     client_secret: notes-client-secret-0123456789abcdef
     redirect_uris: [https://notes.acme.example/callback]
     post_logout_redirect_uris: [https://notes.acme.example/]
+    scopes: [openid, profile, email, offline_access, groups]
   # Only for the operations group: ada sees the access-denied page.
   - client_id: wiki
     name: Acme Wiki
@@ -187,7 +190,7 @@ function authorizeUrl(url, clientId = 'notes') {
     response_type: 'code',
     client_id: clientId,
     redirect_uri: `https://${clientId}.acme.example/callback`,
-    scope: 'openid email profile offline_access',
+    scope: 'openid email profile offline_access groups',
     state: 'screens',
     code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
     code_challenge_method: 'S256',

@@ -1,4 +1,5 @@
 import { hashPassword } from '../accounts/index.js';
+import { createUserGroupReader } from '../access/user-groups.js';
 import type { AccountsWiring } from '../accounts/wire-accounts.js';
 import type { AreaBase } from '../area-wiring.js';
 import type { EventLog } from '../events/index.js';
@@ -31,6 +32,7 @@ export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; eve
     users,
     unlock: createAccountUnlock({ db, users: repositories.users, rateLimit: accounts.rateLimit }),
     userViews,
+    userGroups: createUserGroupReader({ db, groups: repositories.groups }),
     events: createAdminEventsService(storage),
     groups: createAdminGroupsService({
       db,

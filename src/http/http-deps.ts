@@ -21,6 +21,7 @@ import type { UserViewService } from '../admin/user-view-service.js';
 import type { AdminEventsService } from '../admin/admin-events-service.js';
 import type { AdminGroupsService } from '../admin/admin-groups-service.js';
 import type { AdminAccessCheck } from '../admin/admin-access-check.js';
+import type { UserGroupReader } from '../access/user-groups.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
 import type { ProtocolDeps } from '../oidc/protocol-deps.js';
 import type {
@@ -118,6 +119,8 @@ export interface AdminArea {
   /** POST /api/admin/users/{sub}/unlock (createAccountUnlock). */
   unlock: AccountUnlock;
   userViews: UserViewService;
+  /** GET /api/user/groups: the signed-in user's groups with their sources (createUserGroupReader). */
+  userGroups: UserGroupReader;
   /** GET /api/admin/events (createAdminEventsService). */
   events: AdminEventsService;
   /** /api/admin/groups*, GET /api/admin/users/{sub}/groups (createAdminGroupsService). */

@@ -56,7 +56,13 @@ import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from 
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
 import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
-import { userChangePasswordRoute, userDeleteRoute, userGetRoute, userUpdateRoute } from './routes/user-routes.js';
+import {
+  userChangePasswordRoute,
+  userDeleteRoute,
+  userGetRoute,
+  userGroupsRoute,
+  userUpdateRoute,
+} from './routes/user-routes.js';
 import { frontendPageRoute, frontendProxyRoute } from './routes/frontend-routes.js';
 import {
   accountPageRoute,
@@ -131,6 +137,7 @@ const userRoutes: RouteDefinition[] = [
   route('PATCH', '/api/user', 'session', userUpdateRoute),
   route('DELETE', '/api/user', 'session', userDeleteRoute),
   route('POST', '/api/user/password', 'session', userChangePasswordRoute),
+  route('GET', '/api/user/groups', 'session', userGroupsRoute),
   route('POST', '/api/user/totp', 'session-or-pending', totpBeginRoute),
   route('POST', '/api/user/totp/confirm', 'session-or-pending', totpConfirmRoute),
   route('DELETE', '/api/user/totp', 'session', totpDeleteRoute),

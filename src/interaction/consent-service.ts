@@ -1,3 +1,4 @@
+import type { UserGroupReader } from '../access/user-groups.js';
 import { ApiError } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
@@ -13,6 +14,12 @@ export interface ConsentPrompt {
   /** Where the answer goes (registered, exact): the page tells the user its host. */
   redirectUri: string;
   scopes: { scope: string; description: string }[];
+  /**
+   * The groups the application will see in the `groups` claim, each once,
+   * by name: null when it does not ask for the groups scope (or nobody is
+   * signed in to ask about).
+   */
+  groups: { id: string; name: string }[] | null;
 }
 
 export type ConsentDecision = 'allow' | 'deny';
@@ -24,7 +31,8 @@ export type ConsentDecision = 'allow' | 'deny';
  * find the grant (allow) or the denial (deny, access_denied).
  */
 export interface ConsentService {
-  describe(returnTo: unknown): Promise<ConsentPrompt>;
+  /** `viewer`: the signed-in user, whose groups the prompt names; null where only the client matters. */
+  describe(returnTo: unknown, viewer: { sub: string } | null): Promise<ConsentPrompt>;
   decide(
     returnTo: unknown,
     decision: ConsentDecision,
@@ -51,6 +59,7 @@ export function createConsentService(deps: {
   storage: Pick<Storage, 'transaction' | 'repositories'>;
   events: EventLog;
   readRequest: ReadAuthorizationRequest;
+  userGroups: Pick<UserGroupReader, 'names'>;
   clock: Clock;
 }): ConsentService {
   async function read(returnTo: unknown): Promise<PendingAuthorization> {
@@ -60,13 +69,14 @@ export function createConsentService(deps: {
   }
 
   return {
-    async describe(returnTo) {
+    async describe(returnTo, viewer) {
       const request = await read(returnTo);
       return {
         clientId: request.client.clientId,
         clientName: request.client.name,
         redirectUri: request.params.redirect_uri,
         scopes: request.scopes.map((scope) => ({ scope, description: describeScope(scope) })),
+        groups: viewer !== null && request.scopes.includes('groups') ? await deps.userGroups.names(viewer.sub) : null,
       };
     },
 

@@ -4,6 +4,7 @@ export const scopeDescriptions: Readonly<Record<string, string>> = {
   profile: 'See your basic profile',
   email: 'See your e-mail address',
   offline_access: 'Stay signed in when you are not using it',
+  groups: 'See which groups you are in',
 };
 
 export function describeScope(scope: string): string {

@@ -1,7 +1,11 @@
 import { OAuthError } from './errors.js';
 
-/** Scopes that only make sense with a user (OIDC Core §5.4, §11). */
-export const openIdScopes = ['openid', 'profile', 'email', 'offline_access'] as const;
+/**
+ * Scopes that only make sense with a user (OIDC Core §5.4, §11), and
+ * `groups`: the ids of the user's groups (docs/oidc.md, "Claims"). Discovery
+ * lists them all; client_credentials grants none of them.
+ */
+export const openIdScopes = ['openid', 'profile', 'email', 'offline_access', 'groups'] as const;
 
 /** RFC 6749 §3.3: space-delimited, case-sensitive, no empty entries. */
 export function parseScope(scope: string): string[] {

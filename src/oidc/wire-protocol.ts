@@ -1,4 +1,5 @@
 import { verifyPassword } from '../accounts/index.js';
+import { createUserGroupReader } from '../access/user-groups.js';
 import type { AreaBase } from '../area-wiring.js';
 import type { EventLog } from '../events/index.js';
 import { createAccessDenial, createConsentService, type SignInDeps } from '../interaction/index.js';
@@ -53,7 +54,8 @@ export async function wireProtocol(
     events: needs.events,
   });
   const readRequest = authorizationRequestReader(authorize);
-  const consent = createConsentService({ storage, events: needs.events, readRequest, clock });
+  const userGroups = createUserGroupReader({ db, groups: repositories.groups });
+  const consent = createConsentService({ storage, events: needs.events, readRequest, userGroups, clock });
   const accessDenial = createAccessDenial({ readRequest, signIn: needs.signInSteps });
   return { services: { engine, authorize, consent, accessDenial } };
 }

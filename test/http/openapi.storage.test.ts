@@ -136,6 +136,7 @@ describe('OpenAPI document and reference', () => {
       'patch /api/user': ['200', '400', '401', '403'],
       'post /api/user/password': ['204', '400', '401', '403', '429'],
       'delete /api/user': ['200', '400', '401', '403', '429'],
+      'get /api/user/groups': ['200', '401'],
     };
     for (const [name, statuses] of Object.entries(userOps)) {
       const [method, path] = name.split(' ');
@@ -151,6 +152,10 @@ describe('OpenAPI document and reference', () => {
     expect(
       doc.paths['/api/user'].get.responses['200'].content['application/json'].schema.properties.user.required,
     ).toEqual(expect.arrayContaining(['sub', 'name', 'given_name', 'family_name', 'locale', 'created_at']));
+    expect(
+      doc.paths['/api/user/groups'].get.responses['200'].content['application/json'].schema.properties.groups.items
+        .properties.source.enum,
+    ).toEqual(['config', 'database', 'upstream']);
     expect(doc.paths['/api/user'].delete.requestBody.required).toBe(false);
     expect(doc.paths['/api/user'].patch.requestBody.required).toBe(true);
   });

@@ -36,17 +36,25 @@ export const consentGetRoute: RouteSpec = {
         scopes: Joi.array()
           .items(Joi.object({ scope: Joi.string().required(), description: Joi.string().required() }))
           .required(),
+        groups: Joi.array()
+          .items(Joi.object({ id: Joi.string().required(), name: Joi.string().required() }).label('ConsentGroup'))
+          .allow(null)
+          .required()
+          .description(
+            "With the groups scope, the signed-in user's groups the application will see (each once, by name; [] for none); null without it",
+          ),
       }).label('ConsentPrompt'),
     },
     ...consentErrors,
   },
   handler: (deps) => async (request, h) => {
-    const prompt = await deps.protocol.consent.describe(request.query.return_to);
+    const prompt = await deps.protocol.consent.describe(request.query.return_to, { sub: sessionOf(request).user.sub });
     return h
       .response({
         client: { client_id: prompt.clientId, name: prompt.clientName },
         redirect_uri: prompt.redirectUri,
         scopes: prompt.scopes,
+        groups: prompt.groups,
       })
       .header('cache-control', 'no-store');
   },

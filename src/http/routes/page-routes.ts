@@ -67,7 +67,7 @@ function invalidLinkPage(context: PageContext, h: ResponseToolkit) {
 async function clientNameOf(deps: HttpDeps, returnTo: string | null): Promise<string | null> {
   if (returnTo === null) return null;
   try {
-    return (await deps.protocol.consent.describe(returnTo)).clientName;
+    return (await deps.protocol.consent.describe(returnTo, null)).clientName;
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;
@@ -167,12 +167,13 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
       .code(302)
       .header('cache-control', 'no-store');
   try {
-    const prompt = await deps.protocol.consent.describe(returnTo.value);
+    const prompt = await deps.protocol.consent.describe(returnTo.value, { sub: session.user.sub });
     const scopes = prompt.scopes.map((entry) => entry.scope);
     const page = {
       clientName: prompt.clientName,
       redirectUri: prompt.redirectUri,
       scopes,
+      groups: prompt.groups?.map((group) => group.name) ?? null,
       email: session.user.email,
       returnTo: returnTo.value,
     };

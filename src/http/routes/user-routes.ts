@@ -59,6 +59,34 @@ export const userGetRoute: RouteSpec = {
   },
 };
 
+export const userGroupsRoute: RouteSpec = {
+  tags: ['User'],
+  summary: 'Your groups',
+  description:
+    'The groups you are in, read-only: one entry per group and source (`config`: the config file, `database`: an admin, `upstream`: asserted by an upstream provider at your last sign-in through it), ordered by group id, then source; the shape of GET /api/admin/users/{sub}/groups. Applications that ask for the `groups` scope see the ids, each once.',
+  responses: {
+    200: {
+      description: 'Your groups',
+      schema: Joi.object({
+        groups: Joi.array()
+          .items(
+            Joi.object({
+              id: Joi.string().required().description('The group id: a value of the groups claim'),
+              name: Joi.string().required(),
+              source: Joi.string().valid('config', 'database', 'upstream').required(),
+            }).label('UserGroup'),
+          )
+          .required(),
+      }).label('UserGroupList'),
+    },
+    401: unauthorized,
+  },
+  handler: (deps) => async (request, h) => {
+    const groups = await deps.admin.userGroups.list(sessionOf(request).user.sub);
+    return h.response({ groups }).header('cache-control', 'no-store');
+  },
+};
+
 export const userUpdateRoute: RouteSpec = {
   tags: ['User'],
   summary: 'Change your profile',

@@ -5,7 +5,7 @@
 import type { SigningAlgorithm } from '../../model/index.js';
 import { openIdScopes } from '../scopes.js';
 import { grants } from '../grants/index.js';
-import { emailClaimNames, profileClaimNames } from '../user-claims.js';
+import { emailClaimNames, groupsClaimName, profileClaimNames } from '../user-claims.js';
 
 const clientAuthMethods = ['client_secret_basic', 'client_secret_post', 'none'];
 const authenticatedClientMethods = ['client_secret_basic', 'client_secret_post'];
@@ -46,6 +46,7 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
       'at_hash',
       ...profileClaimNames,
       ...emailClaimNames,
+      groupsClaimName,
     ],
     claims_parameter_supported: false,
     request_parameter_supported: false,

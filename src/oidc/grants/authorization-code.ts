@@ -57,10 +57,10 @@ export const authorizationCodeGrant: Grant<AuthorizationCodeRequest, CheckedCode
   // Unreachable while the request carries no scope (above); kept in the words of the refresh grant.
   scopeRefusal: 'The scope may only be narrowed; not granted: ',
   async issue({ record, now }, scopes, client, deps) {
-    const user = await loadGrantUser(record.sub, deps);
+    const { user, groups } = await loadGrantUser(record.sub, scopes, deps);
     const grant = grantOf(record, null, now);
     const { issued, accessExpiresAt } = await signUserTokens(
-      { client, user, grant, scopes, nonce: record.nonce },
+      { client, user, groups, grant, scopes, nonce: record.nonce },
       deps,
     );
     const refreshToken = mayRefresh(grant, client) ? newOpaqueToken() : null;

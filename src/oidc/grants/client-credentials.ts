@@ -22,7 +22,7 @@ export const clientCredentialsGrant: Grant<ClientCredentialsRequest> = {
   scopeRefusal: 'Scopes not allowed for client_credentials: ',
   async issue(_checked, scopes, client, deps) {
     const access = await issueAccessToken(
-      { sub: client.clientId, clientId: client.clientId, scopes, grantId: null, authTime: null },
+      { sub: client.clientId, clientId: client.clientId, scopes, grantId: null, authTime: null, groups: null },
       deps,
     );
     return { accessToken: access.token, expiresIn: access.expiresIn };

@@ -1,11 +1,31 @@
 import type { UserRecord } from '../../model/index.js';
 import { OAuthError } from '../errors.js';
 import type { ProtocolDeps } from '../protocol-deps.js';
+import { readClaimGroups } from '../user-claims.js';
 
-/** The grant's user, still there and not soft-deleted; otherwise the grant is dead. */
-export async function loadGrantUser(sub: string, deps: ProtocolDeps, cacheGeneration?: number): Promise<UserRecord> {
-  const user = await deps.cachedReads.findUser(sub, cacheGeneration);
+/** The user of a grant and, when the tokens' scopes hold `groups`, their groups (else null). */
+export interface GrantUser {
+  user: UserRecord;
+  groups: readonly string[] | null;
+}
+
+/**
+ * The grant's user, still there and not soft-deleted (otherwise the grant
+ * is dead), with the groups its tokens' `scopes` ask for. Both come from
+ * the generation-checked cache: `cacheGeneration` when the request already
+ * read one (the refresh claim), else one read shared by the two lookups.
+ */
+export async function loadGrantUser(
+  sub: string,
+  scopes: readonly string[],
+  deps: ProtocolDeps,
+  cacheGeneration?: number,
+): Promise<GrantUser> {
+  const [user, groups] = await Promise.all([
+    deps.cachedReads.findUser(sub, cacheGeneration),
+    readClaimGroups(deps.cachedReads, sub, scopes, cacheGeneration),
+  ]);
   if (!user || user.deletedAt !== null)
     throw new OAuthError('invalid_grant', 'The user of this grant no longer exists.');
-  return user;
+  return { user, groups };
 }

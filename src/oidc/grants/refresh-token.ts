@@ -54,9 +54,9 @@ export const refreshTokenGrant: Grant<RefreshTokenRequest, CheckedRefreshToken> 
   scopeRefusal: 'The scope may only be narrowed; not granted: ',
   async issue({ tokenHash, claimed }, scopes, client, deps) {
     const { token, grant, successor, cacheGeneration } = claimed ?? (await claim(tokenHash, client, deps));
-    const user = await loadGrantUser(token.sub, deps, cacheGeneration);
+    const { user, groups } = await loadGrantUser(token.sub, scopes, deps, cacheGeneration);
     if (client.access !== null) await recheckAccess(client.access, client, user, grant, deps, cacheGeneration);
-    const { issued } = await signUserTokens({ client, user, grant, scopes, nonce: null }, deps);
+    const { issued } = await signUserTokens({ client, user, groups, grant, scopes, nonce: null }, deps);
     return { ...issued, refreshToken: successor };
   },
 };

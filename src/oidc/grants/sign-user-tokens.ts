@@ -6,6 +6,8 @@ import type { IssuedTokens } from './grant.js';
 export interface UserTokensInput {
   client: ClientRecord;
   user: UserRecord;
+  /** The user's groups when `scopes` hold `groups` (loadGrantUser), else null. */
+  groups: readonly string[] | null;
   grant: GrantRecord;
   /** Scopes of the access token (may be narrower than the grant's on refresh, RFC 6749 §6). */
   scopes: string[];
@@ -23,9 +25,9 @@ export async function signUserTokens(
   input: UserTokensInput,
   deps: ProtocolDeps,
 ): Promise<{ issued: IssuedTokens; accessExpiresAt: number }> {
-  const { client, user, grant, scopes } = input;
+  const { client, user, groups, grant, scopes } = input;
   const access = await issueAccessToken(
-    { sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime },
+    { sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime, groups },
     deps,
   );
   const issued: IssuedTokens = { accessToken: access.token, expiresIn: access.expiresIn };
@@ -33,6 +35,7 @@ export async function signUserTokens(
     issued.idToken = await issueIdToken(
       {
         user,
+        groups,
         clientId: client.clientId,
         alg: client.idTokenSignedResponseAlg,
         scopes,

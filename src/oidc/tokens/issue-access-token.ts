@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { signJwt } from '../../keys/index.js';
 import type { ProtocolDeps } from '../protocol-deps.js';
 import { formatScope } from '../scopes.js';
+import { groupsClaimName } from '../user-claims.js';
 
 export interface AccessTokenInput {
   /** The user, or the client itself for client_credentials (RFC 9068 §2.2). */
@@ -12,6 +13,8 @@ export interface AccessTokenInput {
   grantId: string | null;
   /** Epoch ms of the user's authentication, when there is a user. */
   authTime: number | null;
+  /** The user's groups when `scopes` hold `groups` (../user-claims.ts); null otherwise and for client_credentials. */
+  groups: readonly string[] | null;
 }
 
 export interface IssuedAccessToken {
@@ -25,8 +28,9 @@ export const grantIdClaim = 'gid';
 
 /**
  * An RFC 9068 JWT access token: header typ `at+jwt` (§2.1), claims iss,
- * exp, aud, sub, client_id, iat, jti (§2.2) and scope (§2.2.3, left out
- * when nothing was granted: RFC 6749 §3.3 has no empty scope). The
+ * exp, aud, sub, client_id, iat, jti (§2.2), scope (§2.2.3, left out
+ * when nothing was granted: RFC 6749 §3.3 has no empty scope) and, with
+ * the groups scope, groups (§2.2.3.1). The
  * audience is this server: its own bearerAuth API and userinfo are the
  * only resource it serves. Signed with tokens.signing_alg: the ID token
  * defaults of relying parties (RS256) do not concern access tokens, which
@@ -52,6 +56,7 @@ export async function issueAccessToken(
   if (scope !== undefined) claims.scope = scope;
   if (input.authTime !== null) claims.auth_time = Math.floor(input.authTime / 1000);
   if (input.grantId !== null) claims[grantIdClaim] = input.grantId;
+  if (input.groups !== null) claims[groupsClaimName] = input.groups;
   return {
     token: await signJwt(deps.signingPool, deps.keys.current(), 'at+jwt', claims),
     expiresIn,

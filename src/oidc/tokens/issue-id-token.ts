@@ -6,6 +6,8 @@ import { userClaims } from '../user-claims.js';
 
 export interface IdTokenInput {
   user: UserRecord;
+  /** The user's groups when `scopes` hold `groups`, else null (../user-claims.ts). */
+  groups: readonly string[] | null;
   clientId: string;
   /** The client's id_token_signed_response_alg (OIDC Registration §2; RS256 unless it names another). */
   alg: SigningAlgorithm;
@@ -29,8 +31,8 @@ function atHash(accessToken: string, key: SigningKey): string {
 /**
  * The ID token (OIDC Core §2): iss, sub, aud (the client alone, so no azp
  * is needed, §2), exp, iat, auth_time, amr (the factors of the sign-in,
- * RFC 8176), nonce when the request had one, at_hash, and the profile and
- * e-mail claims of the granted scopes (§5.4, ../user-claims.ts).
+ * RFC 8176), nonce when the request had one, at_hash, and the profile,
+ * e-mail and groups claims of the granted scopes (§5.4, ../user-claims.ts).
  */
 export async function issueIdToken(
   input: IdTokenInput,
@@ -49,6 +51,6 @@ export async function issueIdToken(
   };
   if (input.amr.length > 0) claims.amr = input.amr;
   if (input.nonce !== null) claims.nonce = input.nonce;
-  Object.assign(claims, userClaims(input.user, input.scopes));
+  Object.assign(claims, userClaims(input.user, input.scopes, input.groups));
   return signJwt(deps.signingPool, key, 'JWT', claims);
 }

@@ -6,7 +6,7 @@
 import { OAuthError } from '../errors.js';
 import type { ProtocolDeps } from '../protocol-deps.js';
 import { invalidToken, verifyAccessToken } from '../tokens/index.js';
-import { userClaims } from '../user-claims.js';
+import { readClaimGroups, userClaims } from '../user-claims.js';
 
 /** RFC 6750 §3.1: no token at all gets the bare challenge, without an error code. */
 export function missingBearerToken(realm: string): OAuthError {
@@ -24,7 +24,11 @@ export async function userinfo(token: string, deps: ProtocolDeps): Promise<Recor
   }
   // Client credentials tokens have no user (their sub is the client).
   if (claims.grantId === null) throw invalidToken('The access token does not belong to a user.');
-  const user = await deps.cachedReads.findUser(claims.sub);
+  // Side by side, the two reads share one read of the cache generation (batched per turn).
+  const [user, groups] = await Promise.all([
+    deps.cachedReads.findUser(claims.sub),
+    readClaimGroups(deps.cachedReads, claims.sub, claims.scopes),
+  ]);
   if (!user || user.deletedAt !== null) throw invalidToken('The user no longer exists.');
-  return { sub: user.sub, ...userClaims(user, claims.scopes) };
+  return { sub: user.sub, ...userClaims(user, claims.scopes, groups) };
 }

@@ -201,6 +201,25 @@ const appsSection: AccountSection = {
   },
 };
 
+/**
+ * The groups the user is in, read-only (GET /api/user/groups): each group
+ * once with where its memberships come from; filled by
+ * /ui/account-groups.js. Shown while the config has groups (every group is
+ * the file's).
+ */
+const groupsSection: AccountSection = {
+  id: 'groups',
+  title: (context) => context.text.pages.account.groups.heading,
+  shown: (context) => context.config.groups.length > 0,
+  render(context) {
+    const t = context.text.pages.account.groups;
+    return html`
+      <p class="intro">${t.intro}</p>${statusRegion('groups-status')}
+      <ul id="groups-list" class="item-list" aria-busy="true"></ul>
+      <p id="groups-none" class="note" hidden>${t.none}</p>`;
+  },
+};
+
 /** Which version of each term the user accepted, and when (GET /api/terms); shown only when the config has terms. */
 const termsSection: AccountSection = {
   id: 'terms',
@@ -249,6 +268,7 @@ export const accountSections: readonly AccountSection[] = [
   passkeysSection,
   connectionsSection,
   appsSection,
+  groupsSection,
   termsSection,
   dangerSection,
 ];

@@ -9,6 +9,8 @@ export interface ConsentPage {
   /** The registered redirect URI the answer goes to: the user is told its host. */
   redirectUri: string;
   scopes: readonly string[];
+  /** With the groups scope, the names of the user's groups the application will see ([] for none); null without it. */
+  groups: readonly string[] | null;
   email: string;
   /** The authorization request (the return_to Allow and Deny post back). */
   returnTo: string;
@@ -16,16 +18,21 @@ export interface ConsentPage {
 
 /**
  * /consent (docs/ui.md, "Which pages"): the application's name, where the browser
- * will return, the requested scopes as sentences, who is signed in with a
- * way to switch account, Allow and Deny. /ui/consent.js posts the decision
+ * will return, the requested scopes as sentences (the groups scope with the
+ * names of the user's groups), who is signed in with a way to switch
+ * account, Allow and Deny. /ui/consent.js posts the decision
  * to POST /api/consent and follows its redirect_to.
  */
 export function renderConsentPage(context: PageContext, page: ConsentPage): string {
   const t = context.text.pages.consent;
   const descriptions: Readonly<Record<string, string>> = t.scopes;
-  const scopes = page.scopes.map((scope) =>
-    Object.hasOwn(descriptions, scope) ? descriptions[scope] : formatMessage(t.otherScope, { scope }),
-  );
+  const scopes = page.scopes.map((scope) => {
+    const sentence = Object.hasOwn(descriptions, scope) ? descriptions[scope] : formatMessage(t.otherScope, { scope });
+    if (scope !== 'groups' || page.groups === null) return sentence;
+    const detail =
+      page.groups.length === 0 ? t.groupsNone : formatMessage(t.groupsList, { groups: page.groups.join(', ') });
+    return html`<span class="scope-text">${sentence}<span class="scope-detail" id="consent-groups">${detail}</span></span>`;
+  });
   const switchAccount = pageHref(context, '/login', { return_to: page.returnTo, select_account: 'true' });
   const body = html`    <h1>${formatMessage(t.heading, { client: page.clientName })}</h1>
     <p class="intro">${formatMessage(t.asksTo, { client: page.clientName })}</p>

@@ -16,6 +16,7 @@ import { createUserTerms } from '../../../src/accounts/user-terms.js';
 import { authorizationRequestReader } from '../../../src/oidc/authorize/read-authorization-request.js';
 import { createConsentService } from '../../../src/interaction/consent-service.js';
 import { createAccessDenial } from '../../../src/interaction/access-denial.js';
+import { createUserGroupReader } from '../../../src/access/user-groups.js';
 import { createSignInDeps } from '../../../src/interaction/sign-in-deps.js';
 import { noRegisteredFactors } from '../../interaction/sign-in-fixtures.js';
 import { knexClientRepository } from '../../../src/storage/knex/clients.js';
@@ -197,12 +198,13 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       storage: t.storage,
       events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
       readRequest: authorizationRequestReader(deps),
+      userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
       clock,
     });
     const first = await authorize({ params: request, session: alice }, deps);
     expect(new URL(location(first), issuer).pathname).toBe('/consent');
     const returnTo = returnToOf(first);
-    expect(await consent.describe(returnTo)).toEqual({
+    expect(await consent.describe(returnTo, alice)).toEqual({
       clientId: 'web',
       clientName: 'Client web',
       redirectUri: request.redirect_uri,
@@ -210,6 +212,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
         { scope: 'openid', description: 'Sign you in with your account' },
         { scope: 'email', description: 'See your e-mail address' },
       ],
+      groups: null,
     });
     const { redirectTo } = await consent.decide(returnTo, 'allow', alice, { clientAddress: '127.0.0.1' });
     const done = await authorize({ params: paramsOf(redirectTo), session: alice }, deps);
@@ -242,6 +245,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       storage: t.storage,
       events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
       readRequest: authorizationRequestReader(deps),
+      userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
       clock,
     });
     const params = { ...request, scope: 'openid profile' };
@@ -256,6 +260,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       storage: t.storage,
       events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
       readRequest: authorizationRequestReader(deps),
+      userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
       clock,
     });
     for (const returnTo of [

@@ -309,9 +309,27 @@ describe('/account', () => {
       'passkeys',
       'connections',
       'apps',
+      'groups',
       'terms',
       'delete-account',
     ]);
+  });
+
+  it('has "Groups" while the config has groups, for /ui/account-groups.js to fill from GET /api/user/groups', () => {
+    expect(renderAccountPage(contextOf(), database)).not.toContain('href="#groups"');
+    const sre = { id: 'sre', name: 'Site reliability', description: null, upstream: [], members: [] };
+    const page = renderAccountPage(contextOf({ groups: [sre] }), database);
+    expect(page).toContain('<li><a href="#groups">Groups</a></li>');
+    expect(page).toContain('<ul id="groups-list" class="item-list" aria-busy="true"></ul>');
+    expect(page).toContain('<p id="groups-none" class="note" hidden>You are not in any group.</p>');
+    expect(dataOf(page).account.groups.sources).toEqual({
+      config: 'Set by your organisation',
+      database: 'Added by an administrator',
+      upstream: 'From your sign-in provider',
+    });
+    expect(renderAccountPage(contextOf({ ...german, groups: [sre] }), database)).toContain(
+      '<li><a href="#groups">Gruppen</a></li>',
+    );
   });
 
   it('has "Connected providers" while the config has upstream providers, for /ui/account-connections.js to fill', () => {
@@ -329,6 +347,7 @@ describe('/consent', () => {
       clientName: 'Notes',
       redirectUri: 'https://notes.example.com:8443/cb',
       scopes: ['openid', 'email', 'read:files'],
+      groups: null,
       email: 'ada@example.com',
       returnTo: '/oauth2/authorize?client_id=notes',
     });
@@ -347,10 +366,42 @@ describe('/consent', () => {
       clientName: 'App',
       redirectUri: 'com.example.app:/cb',
       scopes: [],
+      groups: null,
       email: 'a@b.c',
       returnTo: '/oauth2/authorize',
     });
     expect(page).toContain('You will return to com.example.app.');
+  });
+
+  it('names the groups the application will see when it asks for the groups scope, in the page language', () => {
+    const page = (groups: string[], overrides: Partial<Config> = {}) =>
+      renderConsentPage(contextOf(overrides), {
+        clientName: 'Grafana',
+        redirectUri: 'https://grafana.example.com/cb',
+        scopes: ['openid', 'groups'],
+        groups,
+        email: 'ada@example.com',
+        returnTo: '/oauth2/authorize',
+      });
+    expect(page(['Developers', 'Site <reliability>'])).toContain(
+      '<li><span class="scope-text">See which groups you are in<span class="scope-detail" id="consent-groups">Your groups: Developers, Site &#60;reliability&#62;</span></span></li>',
+    );
+    expect(page([])).toContain('<span class="scope-detail" id="consent-groups">You are not in any group.</span>');
+    const german = { i18n: { defaultLocale: 'de', locales: ['de'] } };
+    expect(page(['Entwicklung'], german)).toContain(
+      'Sehen, in welchen Gruppen Sie sind<span class="scope-detail" id="consent-groups">Ihre Gruppen: Entwicklung</span>',
+    );
+    expect(page([], german)).toContain('Sie sind in keiner Gruppe.');
+    // Without the user's groups (none were read) the scope is a sentence alone.
+    const unread = renderConsentPage(contextOf(), {
+      clientName: 'Grafana',
+      redirectUri: 'https://grafana.example.com/cb',
+      scopes: ['groups'],
+      groups: null,
+      email: 'ada@example.com',
+      returnTo: '/oauth2/authorize',
+    });
+    expect(unread).toContain('<li>See which groups you are in</li>');
   });
 
   it('without a valid request says so in a sentence, keeping the code', () => {

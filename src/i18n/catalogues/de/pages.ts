@@ -174,6 +174,17 @@ export const pages: typeof reference = {
       revokeLabel: 'Zugriff von {client} widerrufen',
       revoked: '{client} hat keinen Zugriff mehr.',
     },
+    groups: {
+      heading: 'Gruppen',
+      intro:
+        'Ihre Gruppen bestimmen, welche Anwendungen Sie nutzen dürfen, und Anwendungen, denen Sie es erlauben, können sie sehen. Ihre Organisation verwaltet sie.',
+      none: 'Sie sind in keiner Gruppe.',
+      sources: {
+        config: 'Von Ihrer Organisation festgelegt',
+        database: 'Von einem Admin hinzugefügt',
+        upstream: 'Von Ihrem Anmeldedienst',
+      },
+    },
     terms: {
       heading: 'Akzeptierte Bedingungen',
       empty: 'Es gibt keine Bedingungen zu akzeptieren.',
@@ -333,8 +344,11 @@ export const pages: typeof reference = {
       profile: 'Ihren Namen und Ihr Basisprofil sehen',
       email: 'Ihre E-Mail-Adresse sehen',
       offline_access: 'Verbunden bleiben, während Sie abwesend sind',
+      groups: 'Sehen, in welchen Gruppen Sie sind',
     },
     otherScope: '„{scope}“ verwenden',
+    groupsList: 'Ihre Gruppen: {groups}',
+    groupsNone: 'Sie sind in keiner Gruppe.',
   },
   home: {
     task: 'Willkommen',

@@ -172,6 +172,17 @@ export const pages = {
       revokeLabel: 'Revoke access of {client}',
       revoked: '{client} no longer has access.',
     },
+    groups: {
+      heading: 'Groups',
+      intro:
+        'Your groups decide which applications you may use, and applications you allow can see them. Your organisation manages them.',
+      none: 'You are not in any group.',
+      sources: {
+        config: 'Set by your organisation',
+        database: 'Added by an administrator',
+        upstream: 'From your sign-in provider',
+      },
+    },
     terms: {
       heading: 'Terms accepted',
       empty: 'There are no terms to accept.',
@@ -324,8 +335,11 @@ export const pages = {
       profile: 'See your name and basic profile',
       email: 'See your email address',
       offline_access: 'Stay connected while you are away',
+      groups: 'See which groups you are in',
     },
     otherScope: 'Use “{scope}”',
+    groupsList: 'Your groups: {groups}',
+    groupsNone: 'You are not in any group.',
   },
   home: {
     task: 'Welcome',

@@ -4,6 +4,7 @@ import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
 // The second-factor sections (authenticator app, recovery codes, passkeys) set themselves up.
 import './account-factors.js';
 import './account-connections.js';
+import './account-groups.js';
 
 /**
  * /account (src/web/pages/account-page.ts): the profile from GET /api/user
