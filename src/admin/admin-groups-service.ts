@@ -1,7 +1,8 @@
 import { groupNotFound, memberNotFound, memberNotRemovable, userNotEditable, userNotFound } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
-import type { MembershipSource, UserRecord } from '../model/index.js';
+import type { UserRecord } from '../model/index.js';
+import type { UserGroup, UserGroupReader } from '../access/user-groups.js';
 import type { GroupRepository, MembershipKey, Tx, UserRepository } from '../storage/repositories.js';
 import type { AdminRequestContext } from './admin-users-service.js';
 import { requireAdmin } from './require-admin.js';
@@ -13,13 +14,6 @@ export interface GroupSummaryView {
   name: string;
   description: string | null;
   memberCount: number;
-}
-
-/** One (group, source) pair of a user (GET /api/admin/users/{sub}/groups). */
-export interface UserGroupView {
-  id: string;
-  name: string;
-  source: MembershipSource;
 }
 
 /**
@@ -45,7 +39,7 @@ export interface AdminGroupsService {
   /** Removes the `database` membership; the file's and upstream ones are not the API's to remove. */
   removeMember(caller: UserRecord, groupId: string, sub: string, context: AdminRequestContext): Promise<void>;
   /** Every (group, source) of the user, ordered by group id then source; soft-deleted users too. */
-  groupsOf(caller: UserRecord, sub: string): Promise<UserGroupView[]>;
+  groupsOf(caller: UserRecord, sub: string): Promise<UserGroup[]>;
 }
 
 export function createAdminGroupsService(deps: {
@@ -54,6 +48,7 @@ export function createAdminGroupsService(deps: {
   groups: GroupRepository;
   users: UserRepository;
   views: UserViewService;
+  userGroups: UserGroupReader;
   events: EventLog;
   clock: Clock;
 }): AdminGroupsService {
@@ -132,13 +127,7 @@ export function createAdminGroupsService(deps: {
     async groupsOf(caller, sub) {
       requireAdmin(caller);
       await requireUser(deps.db, sub);
-      const sources = new Map<string, Set<MembershipSource>>();
-      for (const m of await groups.membershipsOf(deps.db, [sub]))
-        sources.set(m.groupId, (sources.get(m.groupId) ?? new Set()).add(m.source));
-      // Upstream memberships through several providers are one (group, source) pair.
-      return (await groups.listAll(deps.db)).flatMap((group) =>
-        [...(sources.get(group.id) ?? [])].sort().map((source) => ({ id: group.id, name: group.name, source })),
-      );
+      return deps.userGroups.list(sub);
     },
   };
 }

@@ -28,11 +28,12 @@ export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; eve
     events: needs.events,
     clock,
   });
+  const userGroups = createUserGroupReader({ db, groups: repositories.groups });
   const services = {
     users,
     unlock: createAccountUnlock({ db, users: repositories.users, rateLimit: accounts.rateLimit }),
     userViews,
-    userGroups: createUserGroupReader({ db, groups: repositories.groups }),
+    userGroups,
     events: createAdminEventsService(storage),
     groups: createAdminGroupsService({
       db,
@@ -40,6 +41,7 @@ export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; eve
       groups: repositories.groups,
       users: repositories.users,
       views: userViews,
+      userGroups,
       events: needs.events,
       clock,
     }),
