@@ -72,6 +72,8 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
         { scope: 'openid', description: 'Sign you in with your account' },
         { scope: 'email', description: 'See your e-mail address' },
       ],
+      // Not asked for the groups scope: nothing to name.
+      groups: null,
     });
     const decided = await jar.fetch(`${idp.url}/api/consent`, {
       method: 'POST',
