@@ -19,6 +19,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time. vitest's default (one fewer than the cores) is a
+    // single worker on CI's two cores, and most of the suite waits on
+    // PostgreSQL, Chromium or a child process rather than the CPU: one worker
+    // left a core idle and took about 18 minutes.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
