@@ -166,6 +166,9 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
     const clean = fc.string({ maxLength: 10 }).filter((s) => !refused.some((c) => s.includes(c)));
     const tainted = fc.tuple(clean, fc.constantFrom(...refused), clean).map(([a, c, b]) => a + c + b);
     const value = fc.oneof(clean, tainted);
+    // A JSON object with a `__proto__` key is refused before validation, as MALFORMED_JSON (hapi's
+    // prototype-poisoning guard): a refusal too, but not the one this property is about.
+    const objectKey = clean.filter((s) => s !== '__proto__');
 
     it.each(documentedRoutes().map((route) => [`${route.method} ${route.path}`, route] as const))(
       '%s',
@@ -193,7 +196,7 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
               fc.constantFrom(...bodyKeys),
               isForm(route)
                 ? value
-                : fc.oneof(value, fc.array(value, { maxLength: 2 }), fc.dictionary(clean, value, { maxKeys: 2 })),
+                : fc.oneof(value, fc.array(value, { maxLength: 2 }), fc.dictionary(objectKey, value, { maxKeys: 2 })),
             ),
             { maxLength: 4 },
           ),
