@@ -64,6 +64,19 @@ function invalidLinkPage(context: PageContext, h: ResponseToolkit) {
 }
 
 /** The application of the authorization request behind return_to, or null (none, or no longer a valid one). */
+/** An interaction page without a session: the browser signs in first and comes back to return_to. */
+function signInFirst(context: PageContext, h: ResponseToolkit, returnTo: string | null) {
+  return h
+    .redirect(pageHref(context, '/login', { return_to: returnTo }))
+    .code(302)
+    .header('cache-control', 'no-store');
+}
+
+/** Nothing left for the page to ask: straight back to the authorization request. */
+function goBack(h: ResponseToolkit, returnTo: string) {
+  return h.redirect(returnTo).code(302).header('cache-control', 'no-store');
+}
+
 async function clientNameOf(deps: HttpDeps, returnTo: string | null): Promise<string | null> {
   if (returnTo === null) return null;
   try {
@@ -161,11 +174,7 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
   if (!returnTo.ok) return invalidLinkPage(context, h);
   if (returnTo.value === null) return pageResponse(h, renderConsentErrorPage(context, 'INVALID_RETURN_TO'), 400);
   const session = readSession(request);
-  if (!session)
-    return h
-      .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
-      .code(302)
-      .header('cache-control', 'no-store');
+  if (!session) return signInFirst(context, h, returnTo.value);
   try {
     const prompt = await deps.protocol.consent.describe(returnTo.value, { sub: session.user.sub });
     const scopes = prompt.scopes.map((entry) => entry.scope);
@@ -197,11 +206,7 @@ export const secondFactorPageRoute = pageRoute('Confirm a sign-in with a second 
   const context = pageContextOf(deps, request, { user: active?.user ?? null });
   const returnTo = returnToOf(request);
   if (!returnTo.ok) return invalidLinkPage(context, h);
-  if (!active)
-    return h
-      .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
-      .code(302)
-      .header('cache-control', 'no-store');
+  if (!active) return signInFirst(context, h, returnTo.value);
   const { session, user } = active;
   const offerStepUp = !session.secondFactorPending && request.query.step_up === 'true' && !hasSecondFactor(session.amr);
   if (!session.secondFactorPending && !offerStepUp)
@@ -279,14 +284,9 @@ export const termsPageRoute = pageRoute('Accept the terms of service', async (de
   const returnTo = returnToOf(request);
   if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
   const session = readSession(request);
-  if (!session)
-    return h
-      .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
-      .code(302)
-      .header('cache-control', 'no-store');
+  if (!session) return signInFirst(context, h, returnTo.value);
   const outstanding = await deps.accounts.userTerms.outstanding(session.user.sub);
-  if (outstanding.required.length === 0 && outstanding.implicit.length === 0)
-    return h.redirect(returnTo.value).code(302).header('cache-control', 'no-store');
+  if (outstanding.required.length === 0 && outstanding.implicit.length === 0) return goBack(h, returnTo.value);
   const page = { clientName: await clientNameOf(deps, returnTo.value), returnTo: returnTo.value, ...outstanding };
   return pageResponse(h, renderTermsPage(context, page));
 });
@@ -302,14 +302,10 @@ export const accessDeniedPageRoute = pageRoute('No access to an application', as
   const returnTo = returnToOf(request);
   if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
   const session = readSession(request);
-  if (!session)
-    return h
-      .redirect(pageHref(context, '/login', { return_to: returnTo.value }))
-      .code(302)
-      .header('cache-control', 'no-store');
+  if (!session) return signInFirst(context, h, returnTo.value);
   const denial = await deps.protocol.accessDenial.describe(returnTo.value, session.user);
   if (denial === null) return pageResponse(h, renderAccessDeniedErrorPage(context), 400);
-  if (denial.allowed) return h.redirect(returnTo.value).code(302).header('cache-control', 'no-store');
+  if (denial.allowed) return goBack(h, returnTo.value);
   const page = {
     email: session.user.email,
     clientName: denial.clientName,
