@@ -141,11 +141,14 @@ export interface ClientFile {
   redirect_uris: string[];
   post_logout_redirect_uris: string[];
   grant_types: ('authorization_code' | 'refresh_token' | 'client_credentials')[];
-  token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'none';
+  token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
   scopes: string[];
   require_pkce: boolean;
   skip_consent: boolean;
   id_token_signed_response_alg: 'RS256' | 'ES256' | 'EdDSA';
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required: boolean;
+  require_pushed_authorization_requests: boolean;
   access?: ClientAccessFile;
 }
 

@@ -155,6 +155,9 @@ function normalizeClient(c: ClientFile): ClientConfig {
     name: c.name ?? c.client_id,
     clientSecret: c.client_secret ?? null,
     clientSecretHash: c.client_secret_hash ?? null,
+    tokenEndpointAuthMethod: c.token_endpoint_auth_method ?? 'client_secret_basic',
+    tokenEndpointAuthMethodPinned: c.token_endpoint_auth_method !== undefined,
+    backchannelLogoutUri: c.backchannel_logout_uri ?? null,
     access: c.access
       ? {
           groups: c.access.groups ?? null,

@@ -129,7 +129,15 @@ export type IdentityProviderConfig = Pick<
  * A client as the file declares it: the fields src/model/client-fields.ts
  * copies, and the secret as written (hashed into the record by apply).
  */
-export type ClientConfig = Pick<ClientRecord, 'clientId' | 'name' | CopiedProperty<typeof clientFields>> & {
+export type ClientConfig = Pick<
+  ClientRecord,
+  | 'clientId'
+  | 'name'
+  | 'tokenEndpointAuthMethod'
+  | 'tokenEndpointAuthMethodPinned'
+  | 'backchannelLogoutUri'
+  | CopiedProperty<typeof clientFields>
+> & {
   /** Plaintext secret from the file (usually `${ENV}`); never printed. */
   clientSecret: string | null;
   /** Pre-hashed secret (argon2id PHC string) as an alternative to clientSecret. */

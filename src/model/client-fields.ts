@@ -21,12 +21,20 @@ export const clientFields = [
     copied: true,
   },
   { property: 'grantTypes', column: 'grant_types', storedAs: 'list', file: 'grant_types', copied: true },
+  // client_secret_basic when the file leaves it out (src/config/normalize-config.ts).
   {
     property: 'tokenEndpointAuthMethod',
     column: 'token_endpoint_auth_method',
     storedAs: 'text',
     file: 'token_endpoint_auth_method',
-    copied: true,
+  },
+  // Whether the file set token_endpoint_auth_method (src/config/normalize-config.ts); no file key
+  // of its own, but the plan shows it so that setting the method to its default is a change.
+  {
+    property: 'tokenEndpointAuthMethodPinned',
+    column: 'token_endpoint_auth_method_pinned',
+    storedAs: 'boolean',
+    file: 'token_endpoint_auth_method_pinned',
   },
   { property: 'scopes', column: 'scopes', storedAs: 'list', file: 'scopes', copied: true },
   { property: 'requirePkce', column: 'require_pkce', storedAs: 'boolean', file: 'require_pkce', copied: true },
@@ -36,6 +44,26 @@ export const clientFields = [
     column: 'id_token_signed_response_alg',
     storedAs: 'text',
     file: 'id_token_signed_response_alg',
+    copied: true,
+  },
+  {
+    property: 'backchannelLogoutUri',
+    column: 'backchannel_logout_uri',
+    storedAs: 'nullable text',
+    file: 'backchannel_logout_uri',
+  },
+  {
+    property: 'backchannelLogoutSessionRequired',
+    column: 'backchannel_logout_session_required',
+    storedAs: 'boolean',
+    file: 'backchannel_logout_session_required',
+    copied: true,
+  },
+  {
+    property: 'requirePushedAuthorizationRequests',
+    column: 'require_pushed_authorization_requests',
+    storedAs: 'boolean',
+    file: 'require_pushed_authorization_requests',
     copied: true,
   },
   // From the file's snake_case `access` (src/config/normalize-config.ts).

@@ -18,11 +18,22 @@ export interface ClientRecord {
   postLogoutRedirectUris: string[];
   grantTypes: ClientGrantType[];
   tokenEndpointAuthMethod: ClientAuthMethod;
+  /**
+   * The file set token_endpoint_auth_method: only that method is accepted.
+   * Unset (false), a secret client accepts client_secret_basic and
+   * client_secret_post alike.
+   */
+  tokenEndpointAuthMethodPinned: boolean;
   scopes: string[];
   requirePkce: boolean;
   skipConsent: boolean;
   /** Signs this client's ID tokens (OIDC Registration §2 id_token_signed_response_alg; RS256 by default). */
   idTokenSignedResponseAlg: SigningAlgorithm;
+  /** Back-Channel Logout 1.0: where Logout Tokens go; null: none are sent. */
+  backchannelLogoutUri: string | null;
+  backchannelLogoutSessionRequired: boolean;
+  /** RFC 9126: only pushed authorization requests are accepted. */
+  requirePushedAuthorizationRequests: boolean;
   /** Who may use the client (`access`); null: every active user. */
   access: ClientAccess | null;
   managedBy: ManagedBy;

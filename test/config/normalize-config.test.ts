@@ -118,10 +118,14 @@ describe('normalize', () => {
       postLogoutRedirectUris: [],
       grantTypes: ['authorization_code', 'refresh_token'],
       tokenEndpointAuthMethod: 'none',
+      tokenEndpointAuthMethodPinned: true,
       scopes: ['openid', 'profile', 'email', 'offline_access'],
       requirePkce: true,
       skipConsent: false,
       idTokenSignedResponseAlg: 'RS256',
+      backchannelLogoutUri: null,
+      backchannelLogoutSessionRequired: false,
+      requirePushedAuthorizationRequests: false,
       access: null,
     });
     expect(result.config.users[0]).toEqual({

@@ -38,7 +38,7 @@ export const checkClientAuthentication: ConfigRule = (config) => {
       problems.push(
         error(
           ['clients', index],
-          `needs client_secret or client_secret_hash (token_endpoint_auth_method ${client.token_endpoint_auth_method}); use token_endpoint_auth_method none for a public client`,
+          `needs client_secret or client_secret_hash (token_endpoint_auth_method ${client.token_endpoint_auth_method ?? 'client_secret_basic'}); use token_endpoint_auth_method none for a public client`,
         ),
       );
     }
