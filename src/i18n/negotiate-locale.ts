@@ -5,6 +5,8 @@ export interface LocaleHints {
   query?: string | null;
   /** The signed-in user's profile locale. */
   userLocale?: string | null;
+  /** The relying party's `ui_locales` (OIDC Core 3.1.2.1): space-separated, in order of preference. */
+  uiLocales?: string | null;
   /** The Accept-Language header. */
   acceptLanguage?: string | null;
 }
@@ -20,6 +22,10 @@ export function negotiateLocale(hints: LocaleHints, i18n: I18nConfig): string {
   return (
     pick(hints.query) ??
     pick(hints.userLocale) ??
+    (hints.uiLocales ?? '')
+      .split(' ')
+      .map(pick)
+      .find((locale) => locale !== null) ??
     acceptedLanguages(hints.acceptLanguage)
       .map(pick)
       .find((locale) => locale !== null) ??

@@ -81,6 +81,9 @@ describe('negotiateLocale', () => {
     [{ acceptLanguage: '*, fr' }, 'en'],
     [{ acceptLanguage: 'de;q=abc' }, 'en'],
     [{ query: '', userLocale: null, acceptLanguage: null }, 'en'],
+    [{ uiLocales: 'fr pt-PT', acceptLanguage: 'de' }, 'pt-BR'],
+    [{ userLocale: 'de', uiLocales: 'pt', acceptLanguage: 'en' }, 'de-CH'],
+    [{ uiLocales: 'fr  ', acceptLanguage: 'de' }, 'de-CH'],
   ])('%j → %s', (hints, expected) => {
     expect(negotiateLocale(hints, i18n)).toBe(expected);
   });

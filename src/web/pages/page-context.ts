@@ -38,10 +38,25 @@ export interface PageContext {
   themeHref: string | null;
 }
 
+/**
+ * The `ui_locales` of the authorization request an interaction page returns
+ * to: every page of a sign-in carries it in `return_to`, so the relying
+ * party's wish holds from the first page to the consent.
+ */
+function uiLocalesOf(returnTo: unknown): string | null {
+  if (typeof returnTo !== 'string' || !returnTo.startsWith('/oauth2/authorize?')) return null;
+  return new URLSearchParams(returnTo.slice(returnTo.indexOf('?') + 1)).get('ui_locales');
+}
+
 export function createPageContext(config: Config, request: PageRequest): PageContext {
   const wanted = stringParam(request.query.locale);
   const locale = negotiateLocale(
-    { query: wanted, userLocale: request.userLocale, acceptLanguage: request.acceptLanguage },
+    {
+      query: wanted,
+      userLocale: request.userLocale,
+      uiLocales: uiLocalesOf(request.query.return_to),
+      acceptLanguage: request.acceptLanguage,
+    },
     config.i18n,
   );
   const query = Object.entries(request.query).flatMap(([name, value]): [string, string][] =>

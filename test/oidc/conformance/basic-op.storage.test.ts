@@ -29,6 +29,7 @@ describe.each(databaseKinds)('OpenID Foundation OP plans on %s', (kind) => {
 
   beforeAll(async () => {
     idp = await startIdp(kind, {
+      i18n: { defaultLocale: 'en', locales: ['en', 'de'] },
       users: [testUser({ sub: 'alice', name: 'Alice Liddell', givenName: 'Alice', familyName: 'Liddell' })],
       clients: [
         testClient({ clientId: 'rp', redirectUris: [redirectUri], skipConsent: true }),
@@ -345,11 +346,18 @@ describe.each(databaseKinds)('OpenID Foundation OP plans on %s', (kind) => {
       expect(tokens.access_token).toBeTruthy();
     });
 
-    it.each([
-      ['oidcc-ui-locales', 'ui_locales'],
-      ['oidcc-claims-locales', 'claims_locales'],
-    ])('%s: %s is accepted', async (_module, parameter) => {
-      const { tokens } = await signInFlow({ [parameter]: 'de en' });
+    it('oidcc-ui-locales: ui_locales is accepted, and the sign-in pages speak its first shipped language', async () => {
+      const flow = await authorizationRequest(mode, { ui_locales: 'fr-CA de en' });
+      const outcome = await respond(new CookieJar(), flow.url);
+      if (!('page' in outcome)) throw new Error('expected the sign-in page');
+      const page = await (await fetch(outcome.page, { headers: { 'accept-language': 'en' } })).text();
+      expect(page).toContain('<html lang="de"');
+      const { tokens } = await signInFlow({ ui_locales: 'de en' });
+      expect(tokens.access_token).toBeTruthy();
+    });
+
+    it('oidcc-claims-locales: claims_locales is accepted (claims have one language)', async () => {
+      const { tokens } = await signInFlow({ claims_locales: 'de en' });
       expect(tokens.access_token).toBeTruthy();
     });
 

@@ -33,6 +33,18 @@ describe('the page context', () => {
   it.each([
     ['?locale= first', request({ query: { locale: 'de' }, acceptLanguage: 'en' }), 'de', 'de'],
     ['then the profile locale', request({ userLocale: 'de', acceptLanguage: 'en' }), 'de', null],
+    [
+      "then the authorization request's ui_locales",
+      request({ query: { return_to: '/oauth2/authorize?client_id=a&ui_locales=fr%20de' }, acceptLanguage: 'en' }),
+      'de',
+      null,
+    ],
+    [
+      'ui_locales of anything but an authorization request is no hint',
+      request({ query: { return_to: '/account?ui_locales=de' }, acceptLanguage: 'en' }),
+      'en',
+      null,
+    ],
     ['then Accept-Language', request({ acceptLanguage: 'fr;q=0.9, de-AT;q=0.8' }), 'de', null],
     ['then the default', request({ acceptLanguage: 'fr' }), 'en', null],
     [
