@@ -6,6 +6,7 @@ import { cleanTables, type Subject } from './subject.js';
 function session(idHash: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
   return {
     idHash,
+    publicId: `p-${idHash}`,
     sub: 'alice',
     createdAt: 1000,
     lastSeenAt: 1500,
