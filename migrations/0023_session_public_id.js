@@ -33,17 +33,23 @@ export async function up(knex) {
   });
 }
 
-/** @param {import('knex').Knex} knex */
+/**
+ * SQLite's own DROP COLUMN (3.35+), as in 0022: knex would rebuild the
+ * tables, and the triggers of migrations 0017 and 0018 name grants.
+ *
+ * @param {import('knex').Knex} knex
+ */
 export async function down(knex) {
   await knex.schema.alterTable('grants', (t) => {
     t.dropIndex(['session_id'], 'grants_session_id_index');
-    t.dropColumn('sid');
-  });
-  await knex.schema.alterTable('authorization_codes', (t) => {
-    t.dropColumn('sid');
   });
   await knex.schema.alterTable('sessions', (t) => {
     t.dropUnique(['public_id'], 'sessions_public_id_unique');
-    t.dropColumn('public_id');
   });
+  for (const [table, column] of [
+    ['grants', 'sid'],
+    ['authorization_codes', 'sid'],
+    ['sessions', 'public_id'],
+  ])
+    await knex.raw('ALTER TABLE ?? DROP COLUMN ??', [table, column]);
 }
