@@ -350,6 +350,22 @@ describe.each(databaseKinds)('oidcc-backchannel logout on %s', (kind) => {
     });
   });
 
+  it('a job for a client without a back-channel logout URI, or deleted since, succeeds and sends nothing', async () => {
+    const before = receiver.received.length;
+    const { storage } = idp.database;
+    const ids = [
+      await idp.app.scheduler.enqueue('backchannel.logout', { clientId: 'quiet', sub: 'someone', sid: 'a-sid' }),
+      await idp.app.scheduler.enqueue('backchannel.logout', { clientId: 'deleted', sub: 'someone', sid: 'a-sid' }),
+    ];
+    const states = async () =>
+      Promise.all(ids.map(async (id) => (await storage.repositories.backgroundJobs.findById(storage.db, id))?.state));
+    const until = Date.now() + 5000;
+    while ((await states()).some((state) => state !== 'succeeded') && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await states()).toEqual(['succeeded', 'succeeded']);
+    expect(receiver.received.length).toBe(before);
+  });
+
   async function quietParty(): Promise<RelyingParty> {
     const party = new RelyingParty(webOnline.port, {
       clientId: 'quiet',
