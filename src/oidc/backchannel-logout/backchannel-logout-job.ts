@@ -34,7 +34,9 @@ export function createBackchannelLogoutJob(
     try {
       await deliverLogoutToken(uri, token, { timeoutMs, signal });
     } catch (error) {
-      throw new Error(`back-channel logout to ${uri} for ${job.clientId}: ${(error as Error).message}`);
+      throw new Error(`back-channel logout to ${uri} for ${job.clientId}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     logger.info({ event: 'backchannel_logout.delivered', clientId: job.clientId }, 'logout token delivered');
   };

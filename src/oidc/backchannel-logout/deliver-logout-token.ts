@@ -23,7 +23,7 @@ export async function deliverLogoutToken(
     await response.arrayBuffer();
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
-    throw new Error(timedOut ? `no answer within ${options.timeoutMs} ms` : (error as Error).message);
+    throw new Error(timedOut ? `no answer within ${options.timeoutMs} ms` : (error as Error).message, { cause: error });
   }
   if (response.status < 200 || response.status > 299) throw new Error(`answered HTTP ${response.status}`);
 }
