@@ -34,15 +34,15 @@ export function createSessionEnd(deps: {
   /** What the sessions issued, before the sessions themselves go. */
   async function endWhatTheyIssued(tx: Tx, ending: SessionRecord[]): Promise<void> {
     if (ending.length === 0) return;
-    const byIdHash = new Map(ending.map((session) => [session.idHash, session]));
-    const ids = [...byIdHash.keys()];
-    const receivers = await tokens.findBackchannelLogoutClients(tx, ids);
+    const ids = ending.map((session) => session.idHash);
+    const receivers = new Map<string, string[]>();
+    for (const { sessionId, clientId } of await tokens.findBackchannelLogoutClients(tx, ids))
+      receivers.set(sessionId, [...(receivers.get(sessionId) ?? []), clientId]);
     await tokens.revokeGrantsOfSessions(tx, ids, clock.now());
     await codes.deleteUnredeemedOfSessions(tx, ids);
-    for (const { sessionId, clientId } of receivers) {
-      const session = byIdHash.get(sessionId);
-      if (session) await outbox.queue(tx, { clientId, sub: session.sub, sid: session.publicId });
-    }
+    for (const session of ending)
+      for (const clientId of receivers.get(session.idHash) ?? [])
+        await outbox.queue(tx, { clientId, sub: session.sub, sid: session.publicId });
   }
 
   return {

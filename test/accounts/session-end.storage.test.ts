@@ -56,6 +56,8 @@ describe.each(databaseKinds)('ending sessions on %s', (kind) => {
         grantRecord(`g-${idHash}`, { clientId: 'rp', sub, sessionId: idHash, scopes: ['openid'] }),
       );
     }
+    // A session in which no client got anything: ended like the others, with no Logout Token.
+    await sessions.insert(t.tx, session('c1', 'carol'));
   });
 
   const jobs = async () =>
@@ -88,8 +90,13 @@ describe.each(databaseKinds)('ending sessions on %s', (kind) => {
     await end.othersOf(t.tx, 'alice', 'a2');
     expect([await live('a1'), await live('a2'), await live('b1')]).toEqual([false, true, true]);
     expect(await jobs()).toEqual([logoutJob('alice', 'a1')]);
-    await end.allOf(t.tx, ['alice', 'bob']);
-    expect([await live('a2'), await live('b1'), await revoked('b1')]).toEqual([false, false, 5000]);
+    await end.allOf(t.tx, ['alice', 'bob', 'carol']);
+    expect([await live('a2'), await live('b1'), await live('c1'), await revoked('b1')]).toEqual([
+      false,
+      false,
+      false,
+      5000,
+    ]);
     expect(await jobs()).toEqual([logoutJob('alice', 'a1'), logoutJob('alice', 'a2'), logoutJob('bob', 'b1')]);
     await end.allOf(t.tx, ['nobody']);
     expect(await jobs()).toHaveLength(3);
