@@ -14,7 +14,7 @@ import { createFoundation, createFoundationScheduler, prepareAreas } from './fou
 import { createLogger } from './logger.js';
 import { wireProtocol } from './oidc/wire-protocol.js';
 import type { Scheduler } from './scheduler/index.js';
-import { mailOutbox, wireJobs } from './scheduler/wire-jobs.js';
+import { logoutOutbox, mailOutbox, wireJobs } from './scheduler/wire-jobs.js';
 import type { Storage } from './storage/repositories.js';
 import { wireWeb } from './web/wire-web.js';
 
@@ -48,6 +48,8 @@ export interface AppOptions {
   storage?: Storage;
   /** How long each call to an upstream identity provider may take (default 10 s; tests shorten it). */
   upstreamTimeoutMs?: number;
+  /** How long a back-channel logout receiver may take to answer (default 10 s; tests shorten it). */
+  backchannelLogoutTimeoutMs?: number;
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -60,13 +62,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const scheduler = createFoundationScheduler(foundation, logger);
 
   // The areas, each after those it builds on.
-  const accounts = wireAccounts(base, { events, outbox: mailOutbox(scheduler) });
+  const accounts = wireAccounts(base, { events, outbox: mailOutbox(scheduler), logoutOutbox: logoutOutbox(scheduler) });
   const interaction = wireInteraction(base, { accounts, events, cookiePassword });
-  const protocol = await wireProtocol(base, { signInSteps: interaction.signInSteps, signingPool, events });
+  const protocol = await wireProtocol(base, {
+    signInSteps: interaction.signInSteps,
+    signingPool,
+    events,
+    backchannelLogoutTimeoutMs: options.backchannelLogoutTimeoutMs,
+  });
   const federation = wireFederation(base, { accounts, interaction, events, timeoutMs: options.upstreamTimeoutMs });
   const admin = wireAdmin(base, { accounts, events });
   const web = wireWeb(base);
-  wireJobs(scheduler, { mailSend: accounts.mailSend });
+  wireJobs(scheduler, { mailSend: accounts.mailSend, backchannelLogout: protocol.backchannelLogout });
 
   const deps: HttpDeps = {
     config,

@@ -3,17 +3,12 @@ import { userNotEditable } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { AuthConfig } from '../config/types.js';
 import type { SessionRecord, UserRecord } from '../model/index.js';
-import type {
-  AuthorizationCodeRepository,
-  SessionRepository,
-  TokenRepository,
-  Tx,
-  UserRepository,
-} from '../storage/repositories.js';
+import type { AuthorizationCodeRepository, TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
 import { checkNewPassword } from './check-new-password.js';
 import type { PasswordConfirmation } from './confirm-password.js';
 import { invalidField } from './invalid-field.js';
 import type { LinkTokens } from './link-tokens.js';
+import type { SessionEnd } from './session-end.js';
 
 export interface PasswordChangeInput {
   user: UserRecord;
@@ -31,9 +26,11 @@ export interface PasswordChangeInput {
  * absent) → the new one is long enough (400 PASSWORD_TOO_SHORT) → the
  * current one is right (401 INVALID_CREDENTIALS, rate limited as a login)
  * → one transaction stores the new hash and ends everything other sessions
- * hold: those sessions, the grants (refresh tokens, and the access tokens
- * under them) issued in them or in none, their codes not yet redeemed, and
- * every reset and verification link mailed to the user.
+ * hold: those sessions (with their Logout Tokens, ./session-end.ts), the
+ * grants (refresh tokens, and the access tokens under them) issued in them
+ * or in none, offline ones included (a credential change is stricter than a
+ * sign-out), their codes not yet redeemed, and every reset and verification
+ * link mailed to the user.
  * The caller's session and what it obtained stay (docs/http-api.md
  * "Password change"). A user without a password (signed up through a
  * provider) sets one without a current password.
@@ -45,7 +42,7 @@ export interface PasswordChanger {
 export function createPasswordChanger(deps: {
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   users: UserRepository;
-  sessions: SessionRepository;
+  sessionEnd: SessionEnd;
   tokens: TokenRepository;
   codes: AuthorizationCodeRepository;
   linkTokens: Pick<LinkTokens, 'voidAll'>;
@@ -68,7 +65,7 @@ export function createPasswordChanger(deps: {
       await deps.transaction(async (tx) => {
         const now = deps.clock.now();
         await deps.users.update(tx, user.sub, { passwordHash, updatedAt: now });
-        await deps.sessions.deleteOthersOfUser(tx, user.sub, session.idHash);
+        await deps.sessionEnd.othersOf(tx, user.sub, session.idHash);
         await deps.tokens.revokeGrantsOfUserOutsideSession(tx, user.sub, session.idHash, now);
         await deps.codes.deleteUnredeemedOutsideSession(tx, user.sub, session.idHash);
         await deps.linkTokens.voidAll(tx, user.sub);

@@ -56,3 +56,5 @@ export {
   type UserTerms,
 } from './user-terms.js';
 export { createSignOut, type SignOut } from './sign-out.js';
+export { createSessionEnd, type SessionEnd } from './session-end.js';
+export type { BackchannelLogoutJob, LogoutOutbox } from './logout-outbox.js';

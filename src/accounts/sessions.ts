@@ -96,6 +96,7 @@ export function createSessionService(deps: {
       const lifetimeMs = security.sessionTtlSeconds * 1000;
       const session: SessionRecord = {
         idHash: hashSessionId(id),
+        publicId: randomBytes(16).toString('base64url'),
         sub: input.sub,
         createdAt: now,
         lastSeenAt: now,

@@ -19,6 +19,8 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import { createRegistration } from './registration.js';
 import { createRequestRateLimit } from './request-rate-limit.js';
 import { createSecondFactorReset } from './second-factor-reset.js';
+import type { LogoutOutbox } from './logout-outbox.js';
+import { createSessionEnd } from './session-end.js';
 import { createSessionService } from './sessions.js';
 import { createSignOut } from './sign-out.js';
 import { createTotpService } from './totp-service.js';
@@ -33,9 +35,13 @@ export type AccountsWiring = ReturnType<typeof wireAccounts>;
  * account and its mail. `services` are what the routes use (HttpDeps
  * accounts); the rest is what the other areas build on. Mails are
  * `mail.send` jobs queued through `outbox` in the transaction of the change;
- * `mailSend` sends them (null when email.enabled is false).
+ * `mailSend` sends them (null when email.enabled is false). Ending a
+ * session queues its Logout Tokens through `logoutOutbox` the same way.
  */
-export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: MailOutbox }) {
+export function wireAccounts(
+  base: AreaBase,
+  needs: { events: EventLog; outbox: MailOutbox; logoutOutbox: LogoutOutbox },
+) {
   const { config, storage, clock, secret } = base;
   const { db, repositories } = storage;
   const { users, totp: totpCredentials, recoveryCodes, passkeys: passkeyCredentials } = repositories;
@@ -85,14 +91,23 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
     events,
     clock,
   });
+  const sessionEnd = createSessionEnd({
+    sessions: repositories.sessions,
+    tokens: repositories.tokens,
+    codes: repositories.authorizationCodes,
+    outbox: needs.logoutOutbox,
+    clock,
+  });
+  // Every grant goes, offline ones too: the user is gone or their credential changed (password reset).
   const revokeUser = async (tx: Tx, sub: string) => {
+    await sessionEnd.allOf(tx, [sub]);
     for (const revoker of repositories.grantRevokers) await revoker.revokeUser(tx, sub);
   };
   const resetSecondFactors = createSecondFactorReset({
     totp: totpCredentials,
     recoveryCodes,
     passkeys: passkeyCredentials,
-    sessions: repositories.sessions,
+    sessionEnd,
   });
   const confirmation = createPasswordConfirmation({ rateLimit, verifyPassword });
 
@@ -130,7 +145,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
 
   const services = {
     sessions,
-    signOut: createSignOut({ storage, events }),
+    signOut: createSignOut({ storage, sessionEnd, events }),
     totp,
     passkeys,
     registration,
@@ -160,7 +175,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
     passwordChange: createPasswordChanger({
       transaction,
       users,
-      sessions: repositories.sessions,
+      sessionEnd,
       tokens: repositories.tokens,
       codes: repositories.authorizationCodes,
       linkTokens,
@@ -188,6 +203,7 @@ export function wireAccounts(base: AreaBase, needs: { events: EventLog; outbox: 
     factors,
     rateLimit,
     revokeUser,
+    sessionEnd,
     resetSecondFactors,
     mailSend: createMailSendJob({ db, users, linkTokens, config }),
   };

@@ -52,8 +52,8 @@ export interface ApplyResult {
  * lock for a bounded, small time (measured in docs/gitops.md).
  */
 export async function applyConfig(storage: Storage, config: Config, options: ApplyOptions = {}): Promise<ApplyResult> {
-  const store = gitopsStoreOf(storage);
   const clock = options.clock ?? systemClock;
+  const store = gitopsStoreOf(storage, config, clock);
   if (options.dryRun)
     return storage.transaction(async (tx) => ({
       plan: await planChanges(tx, config, store, clock.now()),

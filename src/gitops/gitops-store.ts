@@ -1,3 +1,6 @@
+import { createSessionEnd, type SessionEnd } from '../accounts/index.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/types.js';
 import type {
   ClientRepository,
   GrantRevoker,
@@ -10,6 +13,7 @@ import type {
   Tx,
   UserRepository,
 } from '../storage/repositories.js';
+import { logoutJobOutbox } from './logout-job-outbox.js';
 
 /** The storage plan and apply work with. */
 export interface GitopsStore {
@@ -22,11 +26,13 @@ export interface GitopsStore {
   identityProviders: IdentityProviderRepository;
   settings: SettingsRepository;
   revokers: GrantRevoker[];
+  /** Removed users' sessions end as by a sign-out, with their Logout Tokens (docs/oidc.md, "Sign-out and back-channel logout"). */
+  sessionEnd: SessionEnd;
   takeApplyLock(tx: Tx): Promise<void>;
   refreshStatistics: Storage['refreshStatistics'];
 }
 
-export function gitopsStoreOf(storage: Storage): GitopsStore {
+export function gitopsStoreOf(storage: Storage, config: Pick<Config, 'scheduler'>, clock: Clock): GitopsStore {
   const { users, clients, groups, tokens, terms, identityProviders, settings, grantRevokers } = storage.repositories;
   return {
     users,
@@ -37,6 +43,17 @@ export function gitopsStoreOf(storage: Storage): GitopsStore {
     identityProviders,
     settings,
     revokers: grantRevokers,
+    sessionEnd: createSessionEnd({
+      sessions: storage.repositories.sessions,
+      tokens,
+      codes: storage.repositories.authorizationCodes,
+      outbox: logoutJobOutbox({
+        jobs: storage.repositories.backgroundJobs,
+        maxAttempts: config.scheduler.backgroundMaxAttempts,
+        clock,
+      }),
+      clock,
+    }),
     takeApplyLock: (tx) => storage.takeApplyLock(tx),
     refreshStatistics: (tx, changedRows) => storage.refreshStatistics(tx, changedRows),
   };

@@ -97,6 +97,8 @@ async function writeUsers(
   onProgress: (progress: ApplyProgress) => void,
 ): Promise<void> {
   await store.users.updateMany(tx, writes.remove, { deletedAt: now, updatedAt: now });
+  for (let i = 0; i < writes.remove.length; i += REVOKE_BATCH_SIZE)
+    await store.sessionEnd.allOf(tx, writes.remove.slice(i, i + REVOKE_BATCH_SIZE));
   await revokeAll(tx, store.revokers, writes.remove, 'user');
   await releaseTakenEmails(tx, writes.update, store);
   for (const { subs, changes } of groupByChanges(writes.update)) {

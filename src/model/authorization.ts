@@ -17,6 +17,8 @@ export interface AuthorizationCodeRecord {
   amr: string[];
   /** idHash of the session the code was issued in (SessionRecord.idHash), if any. */
   sessionId: string | null;
+  /** SessionRecord.publicId of that session: the `sid` of the ID tokens issued from the code. */
+  sid: string | null;
   expiresAt: number;
   consumedAt: number | null;
   createdAt: number;

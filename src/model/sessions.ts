@@ -2,6 +2,12 @@
 export interface SessionRecord {
   /** SHA-256 (base64url) of the random id in the cookie; the raw id is never stored. */
   idHash: string;
+  /**
+   * The session's stable public id: the `sid` of its ID tokens and Logout
+   * Tokens (OpenID Back-Channel Logout 1.0 §2.4). Random, never the idHash,
+   * and kept when the session is renewed.
+   */
+  publicId: string;
   sub: string;
   createdAt: number;
   lastSeenAt: number;

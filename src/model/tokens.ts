@@ -9,6 +9,8 @@ export interface GrantRecord {
   /** RFC 8176 methods of the sign-in the code came from; empty when unknown. */
   amr: string[];
   sessionId: string | null;
+  /** SessionRecord.publicId of that session: the `sid` of the grant's ID tokens, kept after the session ends. */
+  sid: string | null;
   revokedAt: number | null;
   expiresAt: number;
   createdAt: number;

@@ -7,6 +7,7 @@ import type { SigningPool } from '../keys/index.js';
 import type { Tx } from '../storage/repositories.js';
 import { createAuthorizeDeps } from './authorize/create-authorize-deps.js';
 import { authorizationRequestReader } from './authorize/read-authorization-request.js';
+import { createBackchannelLogoutJob } from './backchannel-logout/index.js';
 import { createProtocolDeps } from './create-protocol-deps.js';
 
 export type ProtocolWiring = Awaited<ReturnType<typeof wireProtocol>>;
@@ -20,7 +21,7 @@ export type ProtocolWiring = Awaited<ReturnType<typeof wireProtocol>>;
  */
 export async function wireProtocol(
   base: AreaBase,
-  needs: { signInSteps: SignInDeps; signingPool: SigningPool; events: EventLog },
+  needs: { signInSteps: SignInDeps; signingPool: SigningPool; events: EventLog; backchannelLogoutTimeoutMs?: number },
 ) {
   const { config, storage, clock, secret } = base;
   const { db, repositories } = storage;
@@ -57,5 +58,6 @@ export async function wireProtocol(
   const userGroups = createUserGroupReader({ db, groups: repositories.groups });
   const consent = createConsentService({ storage, events: needs.events, readRequest, userGroups, clock });
   const accessDenial = createAccessDenial({ readRequest, signIn: needs.signInSteps });
-  return { services: { engine, authorize, consent, accessDenial } };
+  const backchannelLogout = createBackchannelLogoutJob(engine, { timeoutMs: needs.backchannelLogoutTimeoutMs });
+  return { services: { engine, authorize, consent, accessDenial }, backchannelLogout };
 }

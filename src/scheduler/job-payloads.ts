@@ -1,3 +1,4 @@
+import type { BackchannelLogoutJob } from '../accounts/logout-outbox.js';
 import type { MailJob } from '../mail/mail-job.js';
 
 /**
@@ -17,6 +18,8 @@ export interface JobPayloads {
   noop: { delayMs?: number; note?: string };
   /** An account mail (src/mail, MailJob): no secret, the handler mints the link when it sends. See docs/scheduler.md. */
   'mail.send': MailJob;
+  /** One Logout Token to send (src/oidc/backchannel-logout): no secret, the handler signs it when it sends. See docs/scheduler.md. */
+  'backchannel.logout': BackchannelLogoutJob;
 }
 
 export type JobKind = Extract<keyof JobPayloads, string>;

@@ -44,6 +44,7 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
       authTime: now,
       amr: [],
       sessionId: null,
+      sid: null,
       expiresAt: now + 60_000,
       consumedAt: null,
       createdAt: now,

@@ -17,6 +17,7 @@ function grant(grantId: string, sub: string, clientId: string): GrantRecord {
     authTime: now,
     amr: ['pwd'],
     sessionId: null,
+    sid: null,
     revokedAt: null,
     expiresAt: now + 3_600_000,
     createdAt: now,

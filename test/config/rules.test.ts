@@ -174,6 +174,70 @@ describe.each([
     ],
   },
   {
+    rule: 'backchannel_logout_uri is https',
+    good: yaml(
+      secretLine,
+      'clients:',
+      ...client([...publicClient, 'backchannel_logout_uri: https://app.example.com/logout?x=1']),
+    ),
+    bad: yaml(
+      secretLine,
+      'clients:',
+      ...client([...publicClient, 'backchannel_logout_uri: http://app.example.com/bcl']),
+    ),
+    expected: [
+      'idp.yaml:6:29: clients[0].backchannel_logout_uri: must use https (http only on a loopback host: 127.0.0.1, [::1] or localhost)',
+    ],
+  },
+  {
+    rule: 'backchannel_logout_uri may be http on loopback',
+    good: yaml(secretLine, 'clients:', ...client([...publicClient, 'backchannel_logout_uri: "http://[::1]:8080/bcl"'])),
+    bad: yaml(secretLine, 'clients:', ...client([...publicClient, 'backchannel_logout_uri: http://127.0.0.2/bcl'])),
+    expected: [
+      'idp.yaml:6:29: clients[0].backchannel_logout_uri: must use https (http only on a loopback host: 127.0.0.1, [::1] or localhost)',
+    ],
+  },
+  {
+    rule: 'backchannel_logout_uri is absolute',
+    good: yaml(
+      secretLine,
+      'clients:',
+      ...client([...publicClient, 'backchannel_logout_uri: http://localhost:3000/bcl']),
+    ),
+    bad: yaml(secretLine, 'clients:', ...client([...publicClient, 'backchannel_logout_uri: /bcl'])),
+    expected: [
+      'idp.yaml:6:29: clients[0].backchannel_logout_uri: must be an absolute https URL (such as https://app.example.com/backchannel-logout)',
+    ],
+  },
+  {
+    rule: 'backchannel_logout_uri is not another scheme',
+    good: yaml(secretLine, 'clients:', ...client([...publicClient, 'backchannel_logout_uri: http://127.0.0.1/bcl'])),
+    bad: yaml(
+      secretLine,
+      'clients:',
+      ...client([...publicClient, 'backchannel_logout_uri: "ftp://app.example.com/bcl"']),
+    ),
+    expected: [
+      'idp.yaml:6:29: clients[0].backchannel_logout_uri: must be an absolute https URL (such as https://app.example.com/backchannel-logout)',
+    ],
+  },
+  {
+    rule: 'backchannel_logout_uri has no fragment',
+    good: yaml(
+      secretLine,
+      'clients:',
+      ...client([...publicClient, 'backchannel_logout_uri: https://app.example.com/bcl']),
+    ),
+    bad: yaml(
+      secretLine,
+      'clients:',
+      ...client([...publicClient, 'backchannel_logout_uri: "https://app.example.com/bcl#x"']),
+    ),
+    expected: [
+      'idp.yaml:6:29: clients[0].backchannel_logout_uri: must not contain a fragment (#…) (OpenID Back-Channel Logout 1.0 §2.2)',
+    ],
+  },
+  {
     rule: 'client_credentials needs a confidential client',
     good: yaml(
       secretLine,

@@ -74,6 +74,7 @@ function setUp(policy: AuthConfig['secondFactor'], user: UserRecord = newIdentit
     user,
     session: {
       idHash: 'pending-hash',
+      publicId: 'pending-public',
       sub: user.sub,
       createdAt: 0,
       lastSeenAt: 0,

@@ -104,6 +104,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
         authTime: now,
         amr: ['pwd'],
         sessionId: null,
+        sid: null,
         expiresAt,
         consumedAt,
         createdAt: now - 120_000,
@@ -125,6 +126,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     const session = (idHash: string, lastSeenAt: number, expiresAt: number) =>
       sessions.insert(t.tx, {
         idHash,
+        publicId: `p-${idHash}`,
         sub: 'u1',
         createdAt: now - 7_200_000,
         lastSeenAt,

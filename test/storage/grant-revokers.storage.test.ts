@@ -14,6 +14,7 @@ const many = Array.from({ length: 450 }, (_, i) => `u${i}`);
 async function seed(db: Knex, sub: string, clientId: string): Promise<void> {
   await sessions.insert(txOf(db), {
     idHash: `s-${sub}-${clientId}`,
+    publicId: `p-${sub}-${clientId}`,
     sub,
     createdAt: 1,
     lastSeenAt: 1,
@@ -32,6 +33,7 @@ async function seed(db: Knex, sub: string, clientId: string): Promise<void> {
     authTime: 1,
     amr: ['pwd'],
     sessionId: null,
+    sid: null,
     revokedAt: null,
     expiresAt: 9e12,
     createdAt: 1,

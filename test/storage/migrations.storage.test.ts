@@ -167,17 +167,48 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
     const t = await createTestDatabase(kind);
     try {
       const name = '0021_session_second_factor_required.js';
+      const later = '0023_session_public_id.js';
+      await t.db.migrate.down({ ...migrationOptions, name: later });
       await t.db.migrate.down({ ...migrationOptions, name });
       const session = { sub: 'alice', created_at: 1, last_seen_at: 1, expires_at: 9, auth_time: 1, amr: '["pwd"]' };
       await t.db('sessions').insert({ ...session, id_hash: 'before' });
-      expect(await migrateUp(t.db)).toEqual([name]);
+      expect(await migrateUp(t.db)).toEqual([name, later]);
       expect(await t.storage.repositories.sessions.findByIdHash(t.storage.db, 'before')).toMatchObject({
         secondFactorPending: false,
         secondFactorRequired: false,
       });
+      await t.db.migrate.down({ ...migrationOptions, name: later });
       await t.db.migrate.down({ ...migrationOptions, name });
       expect(await t.db('sessions').columnInfo()).not.toHaveProperty('second_factor_required');
       expect(await t.db('sessions').select('id_hash')).toEqual([{ id_hash: 'before' }]);
+    } finally {
+      await t.destroy();
+    }
+  });
+
+  it('0023 gives every session before it its own public id, adds sid to codes and grants, and takes them away again', async () => {
+    const t = await createTestDatabase(kind);
+    try {
+      const name = '0023_session_public_id.js';
+      await t.db.migrate.down({ ...migrationOptions, name });
+      const session = { sub: 'alice', created_at: 1, last_seen_at: 1, expires_at: 9, auth_time: 1, amr: '["pwd"]' };
+      await t.db('sessions').insert([
+        { ...session, id_hash: 'one' },
+        { ...session, id_hash: 'two' },
+      ]);
+      expect(await migrateUp(t.db)).toEqual([name]);
+      const { sessions } = t.storage.repositories;
+      const one = await sessions.findByIdHash(t.storage.db, 'one');
+      const two = await sessions.findByIdHash(t.storage.db, 'two');
+      expect(one?.publicId).toMatch(/^[\w-]{22}$/);
+      expect(two?.publicId).toMatch(/^[\w-]{22}$/);
+      expect(one?.publicId).not.toBe(two?.publicId);
+      expect(await t.db('grants').columnInfo()).toHaveProperty('sid');
+      expect(await t.db('authorization_codes').columnInfo()).toHaveProperty('sid');
+      await t.db.migrate.down({ ...migrationOptions, name });
+      expect(await t.db('sessions').columnInfo()).not.toHaveProperty('public_id');
+      expect(await t.db('grants').columnInfo()).not.toHaveProperty('sid');
+      expect(await t.db('sessions').orderBy('id_hash').pluck('id_hash')).toEqual(['one', 'two']);
     } finally {
       await t.destroy();
     }

@@ -13,6 +13,7 @@ import { checkUserProfiles } from './check-user-profiles.js';
 import { checkPasswordHashes } from './check-password-hashes.js';
 import { checkClientAuthentication } from './check-client-authentication.js';
 import { checkRedirectUris } from './check-redirect-uris.js';
+import { checkBackchannelLogoutUri } from './check-backchannel-logout-uri.js';
 import { checkAuthorizationCodeRedirects } from './check-authorization-code-redirects.js';
 import { checkGenericOauth } from './check-generic-oauth.js';
 import { checkIdentityProviders } from './check-identity-providers.js';
@@ -46,6 +47,7 @@ export const configRules: readonly ConfigRule[] = [
   checkUniqueClientIds,
   checkClientAuthentication,
   checkRedirectUris,
+  checkBackchannelLogoutUri,
   checkAuthorizationCodeRedirects,
   checkUniqueTermIds,
   checkTermLinks,

@@ -114,6 +114,7 @@ async function optionalSession(request: Request): Promise<AuthorizeSession | nul
     authTime: session.authTime,
     amr: session.session.amr,
     sessionId: session.session.idHash,
+    sid: session.session.publicId,
     user: session.user,
   };
 }

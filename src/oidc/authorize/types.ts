@@ -32,6 +32,8 @@ export interface AuthorizeSession {
   amr: string[];
   /** SessionRecord.idHash. */
   sessionId: string;
+  /** SessionRecord.publicId: the `sid` of the ID tokens. */
+  sid: string;
   /** The session's user, as the cookie's session resolved it on this request. */
   user: UserRecord;
 }

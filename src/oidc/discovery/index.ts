@@ -44,6 +44,7 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
       'amr',
       'nonce',
       'at_hash',
+      'sid',
       ...profileClaimNames,
       ...emailClaimNames,
       groupsClaimName,
@@ -53,5 +54,8 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
     request_uri_parameter_supported: false,
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     authorization_response_iss_parameter_supported: true,
+    // Back-Channel Logout 1.0 §2.1: Logout Tokens on sign-out, and they (and ID tokens) carry sid.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }

@@ -98,6 +98,7 @@ function grantOf(record: AuthorizationCodeRecord, revokedAt: number | null, now:
     authTime: record.authTime,
     amr: record.amr,
     sessionId: record.sessionId,
+    sid: record.sid,
     revokedAt,
     expiresAt: now,
     createdAt: now,

@@ -43,6 +43,7 @@ export async function signUserTokens(
         amr: grant.amr,
         nonce: input.nonce,
         accessToken: access.token,
+        sid: grant.sid,
       },
       deps,
     );

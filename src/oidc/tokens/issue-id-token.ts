@@ -17,6 +17,8 @@ export interface IdTokenInput {
   amr: string[];
   nonce: string | null;
   accessToken: string;
+  /** The public id of the session the grant came from (OpenID Back-Channel Logout 1.0 §2.4); null: none. */
+  sid: string | null;
 }
 
 /** OIDC Core §3.1.3.6: left half of the hash of the access token, with the hash of the signing alg. */
@@ -31,7 +33,8 @@ function atHash(accessToken: string, key: SigningKey): string {
 /**
  * The ID token (OIDC Core §2): iss, sub, aud (the client alone, so no azp
  * is needed, §2), exp, iat, auth_time, amr (the factors of the sign-in,
- * RFC 8176), nonce when the request had one, at_hash, and the profile,
+ * RFC 8176), nonce when the request had one, at_hash, sid when the grant
+ * came from a browser session (Back-Channel Logout §2.4), and the profile,
  * e-mail and groups claims of the granted scopes (§5.4, ../user-claims.ts).
  */
 export async function issueIdToken(
@@ -51,6 +54,7 @@ export async function issueIdToken(
   };
   if (input.amr.length > 0) claims.amr = input.amr;
   if (input.nonce !== null) claims.nonce = input.nonce;
+  if (input.sid !== null) claims.sid = input.sid;
   Object.assign(claims, userClaims(input.user, input.scopes, input.groups));
   return signJwt(deps.signingPool, key, 'JWT', claims);
 }

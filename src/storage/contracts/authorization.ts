@@ -26,6 +26,8 @@ export interface AuthorizationCodeRepository {
    * until they expire: a replay must still be recognised.
    */
   deleteUnredeemedOutsideSession(tx: Tx, sub: string, keepSessionId: string): Promise<number>;
+  /** The same for a sign-out: the unredeemed codes issued in these sessions (SessionRecord.idHash). */
+  deleteUnredeemedOfSessions(tx: Tx, sessionIds: string[]): Promise<void>;
 }
 
 export interface ConsentRepository {

@@ -5,7 +5,9 @@ import type { Tx } from './tx.js';
 export interface SessionRepository {
   insert(tx: Tx, session: SessionRecord): Promise<void>;
   findByIdHash(tx: Tx, idHash: string): Promise<SessionRecord | null>;
-  update(tx: Tx, idHash: string, changes: Partial<Omit<SessionRecord, 'idHash' | 'sub'>>): Promise<void>;
+  update(tx: Tx, idHash: string, changes: Partial<Omit<SessionRecord, 'idHash' | 'publicId' | 'sub'>>): Promise<void>;
+  /** The sessions of these users (a sign-out of all of them, which must know what it ends). */
+  findBySubs(tx: Tx, subs: string[]): Promise<SessionRecord[]>;
   delete(tx: Tx, idHash: string): Promise<void>;
   /**
    * Gives a session a new id (a privilege change renews the cookie value,
@@ -18,7 +20,7 @@ export interface SessionRepository {
     tx: Tx,
     idHash: string,
     newIdHash: string,
-    changes: Partial<Omit<SessionRecord, 'idHash' | 'sub'>>,
+    changes: Partial<Omit<SessionRecord, 'idHash' | 'publicId' | 'sub'>>,
   ): Promise<boolean>;
   /** Revokes every session of a user at once (deletion, removal by apply). */
   deleteBySub(tx: Tx, sub: string): Promise<number>;

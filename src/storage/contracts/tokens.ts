@@ -47,6 +47,19 @@ export interface TokenRepository {
    * session obtained.
    */
   revokeGrantsOfUserOutsideSession(tx: Tx, sub: string, keepSessionId: string, now: number): Promise<void>;
+  /**
+   * A sign-out (docs/oidc.md, "Sign-out and back-channel logout"): revokes
+   * the grants (and their refresh tokens) issued in these sessions
+   * (SessionRecord.idHash), except those whose scopes include
+   * `offline_access`, which live on. A few statements, however many sessions.
+   */
+  revokeGrantsOfSessions(tx: Tx, sessionIds: string[], now: number): Promise<void>;
+  /**
+   * The clients with a `backchannel_logout_uri` that got a grant in these
+   * sessions (offline ones and revoked ones included), each pair once: who
+   * gets a Logout Token when the sessions end.
+   */
+  findBackchannelLogoutClients(tx: Tx, sessionIds: string[]): Promise<{ sessionId: string; clientId: string }[]>;
   insertRefreshToken(tx: Tx, token: RefreshTokenRecord): Promise<void>;
   findRefreshToken(tx: Tx, tokenHash: string): Promise<RefreshTokenRecord | null>;
   /**

@@ -1,6 +1,7 @@
 import type { AuthorizationCodeRepository } from '../repositories.js';
 import type { AuthorizationCodeRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
+import { oneOfLists, whereOneOf } from './one-of.js';
 import { defineTable, list, nullable, text, timestamp, type Row } from './define-table.js';
 
 const codes = defineTable<AuthorizationCodeRecord>('authorization_codes', {
@@ -16,6 +17,7 @@ const codes = defineTable<AuthorizationCodeRecord>('authorization_codes', {
   authTime: ['auth_time', timestamp],
   amr: ['amr', list()],
   sessionId: ['session_id', nullable(text())],
+  sid: ['sid', nullable(text())],
   expiresAt: ['expires_at', timestamp],
   consumedAt: ['consumed_at', nullable(timestamp)],
   createdAt: ['created_at', timestamp],
@@ -39,6 +41,10 @@ export const knexAuthorizationCodeRepository = onKnex<AuthorizationCodeRepositor
   async deleteExpired(tx, now, limit) {
     const expired = tx('authorization_codes').select('code_hash').where('expires_at', '<', now).limit(limit);
     return tx('authorization_codes').whereIn('code_hash', expired).delete();
+  },
+  async deleteUnredeemedOfSessions(tx, sessionIds) {
+    for (const list of oneOfLists(tx, sessionIds))
+      await whereOneOf(tx, 'authorization_codes', 'session_id', list).whereNull('consumed_at').delete();
   },
   async deleteUnredeemedOutsideSession(tx, sub, keepSessionId) {
     return tx('authorization_codes')

@@ -7,6 +7,7 @@ import { boolean, defineTable, list, text, timestamp, type Row } from './define-
 
 const sessions = defineTable<SessionRecord>('sessions', {
   idHash: ['id_hash', text()],
+  publicId: ['public_id', text()],
   sub: ['sub', text()],
   createdAt: ['created_at', timestamp],
   lastSeenAt: ['last_seen_at', timestamp],
@@ -24,6 +25,13 @@ export const knexSessionRepository = onKnex<SessionRepository>({
   async findByIdHash(tx, idHash) {
     const row = (await tx('sessions').where({ id_hash: idHash }).first()) as Row | undefined;
     return row ? sessions.fromRow(row) : null;
+  },
+  async findBySubs(tx, subs) {
+    const found: SessionRecord[] = [];
+    for (const list of oneOfLists(tx, subs))
+      for (const row of (await whereOneOf(tx, 'sessions', 'sub', list).select('*')) as Row[])
+        found.push(sessions.fromRow(row));
+    return found;
   },
   async update(tx, idHash, changes) {
     await tx('sessions').where({ id_hash: idHash }).update(sessions.toColumns(changes));

@@ -13,6 +13,7 @@ const grants = defineTable<GrantRecord>('grants', {
   authTime: ['auth_time', timestamp],
   amr: ['amr', list()],
   sessionId: ['session_id', nullable(text())],
+  sid: ['sid', nullable(text())],
   revokedAt: ['revoked_at', nullable(timestamp)],
   expiresAt: ['expires_at', timestamp],
   createdAt: ['created_at', timestamp],
@@ -139,6 +140,37 @@ export const knexTokenRepository = onKnex<TokenRepository>({
       .whereNull('revoked_at')
       .update({ revoked_at: now });
     await others().update({ revoked_at: now });
+  },
+
+  async revokeGrantsOfSessions(tx, sessionIds, now) {
+    for (const list of oneOfLists(tx, sessionIds)) {
+      // Scopes are a JSON array of strings (migration 0019): the quoted name matches the whole scope only.
+      const online = () =>
+        whereOneOf(tx, 'grants', 'session_id', list)
+          .whereNull('revoked_at')
+          .whereNot('scopes', 'like', '%"offline_access"%');
+      await tx('refresh_tokens')
+        .whereIn('grant_id', online().select('grant_id'))
+        .whereNull('revoked_at')
+        .update({ revoked_at: now });
+      await online().update({ revoked_at: now });
+    }
+  },
+
+  async findBackchannelLogoutClients(tx, sessionIds) {
+    const found: { sessionId: string; clientId: string }[] = [];
+    for (const list of oneOfLists(tx, sessionIds)) {
+      const rows = (await andOneOf(
+        tx,
+        tx('grants').join('clients', 'clients.client_id', 'grants.client_id'),
+        'grants.session_id',
+        list,
+      )
+        .whereNotNull('clients.backchannel_logout_uri')
+        .distinct('grants.session_id', 'grants.client_id')) as { session_id: string; client_id: string }[];
+      for (const row of rows) found.push({ sessionId: row.session_id, clientId: row.client_id });
+    }
+    return found;
   },
 
   async insertRefreshToken(tx, token) {

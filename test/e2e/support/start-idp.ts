@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { createApp, type App } from '../../../src/app.js';
+import { createApp, type App, type AppOptions } from '../../../src/app.js';
 import type { Config } from '../../../src/config/types.js';
 import { applyConfig } from '../../../src/gitops/index.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from '../../support/databases.js';
@@ -32,7 +32,7 @@ export async function freePort(): Promise<number> {
 export async function startIdp(
   kind: DatabaseKind,
   overrides: Partial<Config> = {},
-  options: { hostname?: 'localhost' } = {},
+  options: { hostname?: 'localhost'; app?: Omit<AppOptions, 'storage'> } = {},
 ): Promise<RunningIdp> {
   const port = await freePort();
   const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
@@ -44,7 +44,7 @@ export async function startIdp(
     ...overrides,
   });
   await applyConfig(database.storage, config);
-  const app = await createApp(config, { storage: database.storage });
+  const app = await createApp(config, { ...options.app, storage: database.storage });
   await app.start();
   return {
     url,

@@ -85,6 +85,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     authTime: clock.time - 60_000,
     amr: ['pwd', 'otp'],
     sessionId: 'sid-hash',
+    sid: 'public-sid',
     user: aliceUser,
   };
 
@@ -231,6 +232,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       authTime: alice.authTime,
       amr: ['pwd', 'otp'],
       sessionId: 'sid-hash',
+      sid: 'public-sid',
       expiresAt: clock.now() + 60_000,
     });
     // Granted scopes need no second consent; a new scope does.

@@ -18,6 +18,7 @@ function code(codeHash: string, overrides: Partial<AuthorizationCodeRecord> = {}
     authTime: 1_000,
     amr: ['pwd', 'otp'],
     sessionId: 'session-hash',
+    sid: 'session-public-id',
     expiresAt: 61_000,
     consumedAt: null,
     createdAt: 1_000,
@@ -84,6 +85,20 @@ export function describeAuthorizationCodes(s: Subject): void {
     expect(await codes.consume(db, 'kept', 3_000)).toMatchObject({ alreadyConsumed: false });
     expect(await codes.consume(db, 'redeemed', 3_000)).toMatchObject({ alreadyConsumed: true });
     expect(await codes.consume(db, 'bobs', 3_000)).toMatchObject({ alreadyConsumed: false });
+  });
+
+  it('deletes the unredeemed codes of ended sessions; redeemed ones and other sessions stay', async () => {
+    await codes.insert(db, code('s1', { sessionId: 's1' }));
+    await codes.insert(db, code('s2', { sessionId: 's2', sid: 'public-s2' }));
+    await codes.insert(db, code('s1-redeemed', { sessionId: 's1', consumedAt: 2_000 }));
+    await codes.insert(db, code('s3', { sessionId: 's3' }));
+    await codes.insert(db, code('none', { sessionId: null }));
+    await codes.deleteUnredeemedOfSessions(db, ['s1', 's2']);
+    for (const hash of ['s1', 's2']) expect(await codes.consume(db, hash, 3_000)).toBeNull();
+    expect(await codes.consume(db, 's1-redeemed', 3_000)).toMatchObject({ alreadyConsumed: true });
+    expect(await codes.consume(db, 's3', 3_000)).toMatchObject({ alreadyConsumed: false });
+    expect(await codes.consume(db, 'none', 3_000)).toMatchObject({ alreadyConsumed: false });
+    await codes.deleteUnredeemedOfSessions(db, []);
   });
 
   it('deletes expired codes only', async () => {

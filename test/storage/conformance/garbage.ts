@@ -31,6 +31,7 @@ export function describeGarbage(s: Subject): void {
     ] as const) {
       await sessions.insert(db, {
         idHash,
+        publicId: `p-${idHash}`,
         sub: 'alice',
         createdAt: 1,
         lastSeenAt: 400,
@@ -58,8 +59,8 @@ export function describeGarbage(s: Subject): void {
       secondFactorPending: false,
       secondFactorRequired: false,
     };
-    await sessions.insert(db, { ...session, idHash: 'idle', lastSeenAt: 100 });
-    await sessions.insert(db, { ...session, idHash: 'busy', lastSeenAt: 800 });
+    await sessions.insert(db, { ...session, idHash: 'idle', publicId: 'p-idle', lastSeenAt: 100 });
+    await sessions.insert(db, { ...session, idHash: 'busy', publicId: 'p-busy', lastSeenAt: 800 });
     for (const [key, at] of [
       ['a', 100],
       ['b', 200],

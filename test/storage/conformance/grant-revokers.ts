@@ -33,6 +33,7 @@ export function describeGrantRevokers(s: Subject): void {
     ]) {
       await sessions.insert(db, {
         idHash,
+        publicId: `p-${idHash}`,
         sub,
         createdAt: 1,
         lastSeenAt: 1,

@@ -6,6 +6,7 @@ import { cleanTables, type Subject } from './subject.js';
 function session(idHash: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
   return {
     idHash,
+    publicId: `p-${idHash}`,
     sub: 'alice',
     createdAt: 1000,
     lastSeenAt: 1500,
@@ -35,6 +36,23 @@ export function describeSessions(s: Subject): void {
     expect(await sessions.findByIdHash(db, 'nope')).toBeNull();
   });
 
+  it('keeps the public id when a session is renewed, and refuses a second session with the same public id', async () => {
+    await sessions.insert(db, session('old'));
+    expect(await sessions.renew(db, 'old', 'new', { lastSeenAt: 2000 })).toBe(true);
+    expect((await sessions.findByIdHash(db, 'new'))?.publicId).toBe('p-old');
+    await expect(sessions.insert(db, session('other', { publicId: 'p-old' }))).rejects.toThrow();
+  });
+
+  it('finds the sessions of several users at once', async () => {
+    for (const id of ['a1', 'a2']) await sessions.insert(db, session(id));
+    await sessions.insert(db, session('b1', { sub: 'bob' }));
+    await sessions.insert(db, session('c1', { sub: 'carol' }));
+    const found = await sessions.findBySubs(db, ['alice', 'bob', 'nobody']);
+    expect(found.map((row) => row.idHash).sort()).toEqual(['a1', 'a2', 'b1']);
+    expect(found.find((row) => row.idHash === 'b1')).toEqual(session('b1', { sub: 'bob' }));
+    expect(await sessions.findBySubs(db, [])).toEqual([]);
+  });
+
   it('round-trips the step-up flag (second_factor_required)', async () => {
     await sessions.insert(db, session('s1', { secondFactorRequired: true }));
     expect(await sessions.findByIdHash(db, 's1')).toEqual(session('s1', { secondFactorRequired: true }));
@@ -45,7 +63,7 @@ export function describeSessions(s: Subject): void {
     const changes = { secondFactorPending: true, secondFactorRequired: true, lastSeenAt: 2000, expiresAt: 2600 };
     expect(await sessions.renew(db, 'old', 'new', changes)).toBe(true);
     expect(await sessions.findByIdHash(db, 'old')).toBeNull();
-    expect(await sessions.findByIdHash(db, 'new')).toEqual(session('new', changes));
+    expect(await sessions.findByIdHash(db, 'new')).toEqual(session('new', { ...changes, publicId: 'p-old' }));
     expect(await sessions.renew(db, 'old', 'other', changes)).toBe(false);
     expect(await sessions.findByIdHash(db, 'other')).toBeNull();
   });

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, expect, it } from 'vitest';
 import type { TokenRepository, Tx } from '../../../src/storage/repositories.js';
 import { cleanTables, racers, withStorages, type Subject } from './subject.js';
-import { grantRecord as grant, refreshTokenRecord as refreshToken } from './records.js';
+import { clientRecord, grantRecord as grant, refreshTokenRecord as refreshToken } from './records.js';
 import type { GrantRecord } from '../../../src/model/index.js';
 
 export function describeTokens(s: Subject): void {
@@ -224,6 +224,57 @@ export function describeTokens(s: Subject): void {
       await revokedAt('r-bobs'),
     ]).toEqual([null, null, null, null]);
     expect(await grantRevokedAt('old')).toBe(1500);
+  });
+
+  it('revokes the grants of the ended sessions with their refresh tokens, except offline_access ones; other sessions stay', async () => {
+    const online = ['openid', 'email'];
+    await seed(
+      [grant('s1-online', { sessionId: 's1', scopes: online }), 'r-s1-online'],
+      [grant('s1-offline', { sessionId: 's1' }), 'r-s1-offline'],
+      [grant('s2-online', { sessionId: 's2', scopes: ['openid', 'offline_accessory'] }), 'r-s2-online'],
+      [grant('s3-online', { sessionId: 's3', scopes: online }), 'r-s3-online'],
+      [grant('none', { sessionId: null, scopes: online }), 'r-none'],
+      [grant('old', { sessionId: 's1', scopes: online, revokedAt: 1500 })],
+    );
+    await tokens.revokeGrantsOfSessions(db, ['s1', 's2'], 7000);
+    expect([
+      await grantRevokedAt('s1-online'),
+      await revokedAt('r-s1-online'),
+      await grantRevokedAt('s2-online'),
+      await revokedAt('r-s2-online'),
+    ]).toEqual([7000, 7000, 7000, 7000]);
+    expect([
+      await grantRevokedAt('s1-offline'),
+      await revokedAt('r-s1-offline'),
+      await grantRevokedAt('s3-online'),
+      await revokedAt('r-s3-online'),
+      await grantRevokedAt('none'),
+      await revokedAt('r-none'),
+    ]).toEqual([null, null, null, null, null, null]);
+    expect(await grantRevokedAt('old')).toBe(1500);
+    await tokens.revokeGrantsOfSessions(db, [], 8000);
+  });
+
+  it('finds the clients with a back-channel logout URI that got a grant in these sessions, each pair once, offline and revoked grants included', async () => {
+    await cleanTables(s.database.db, ['clients']);
+    await s.repositories.clients.insertMany(db, [
+      clientRecord('rp', { backchannelLogoutUri: 'https://rp.example/bcl' }),
+      clientRecord('rp2', { backchannelLogoutUri: 'https://rp2.example/bcl' }),
+      clientRecord('quiet'),
+    ]);
+    await seed(
+      [grant('a', { clientId: 'rp', sessionId: 's1' })],
+      [grant('b', { clientId: 'rp', sessionId: 's1', scopes: ['openid'], revokedAt: 1500 })],
+      [grant('c', { clientId: 'rp2', sessionId: 's1' })],
+      [grant('d', { clientId: 'quiet', sessionId: 's1' })],
+      [grant('e', { clientId: 'rp', sessionId: 's2' })],
+      [grant('f', { clientId: 'rp', sessionId: 's3' })],
+      [grant('g', { clientId: 'rp', sessionId: null })],
+    );
+    const found = await tokens.findBackchannelLogoutClients(db, ['s1', 's2', 'nobody']);
+    const key = (pair: { sessionId: string; clientId: string }) => `${pair.sessionId} ${pair.clientId}`;
+    expect(found.map(key).sort()).toEqual(['s1 rp', 's1 rp2', 's2 rp']);
+    expect(await tokens.findBackchannelLogoutClients(db, [])).toEqual([]);
   });
 
   it("tells whether an access token is live: jti not revoked, and its grant (if any) present, not revoked, and the token's user and client", async () => {
