@@ -161,7 +161,11 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(await asked.text()).toContain('Sign out of Acme ID?');
     expect(await signedIn(alice)).toBe(true);
 
-    const earlier = await resigned(await idTokenOf(alice), { auth_time: Math.floor(Date.now() / 1000) - 3600 });
+    // A hint without sid (issued before idp had it) is judged by its auth_time.
+    const earlier = await resigned(await idTokenOf(alice), {
+      sid: undefined,
+      auth_time: Math.floor(Date.now() / 1000) - 3600,
+    });
     expect(await (await logout(alice, { id_token_hint: earlier })).text()).toContain('Sign out of Acme ID?');
     expect(await signedIn(alice)).toBe(true);
     // The hint travels with the answer; confirmed, the signed-in user (alice) is signed out.
@@ -171,6 +175,17 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect((await confirm(alice, { id_token_hint: bobsHint })).status).toBe(200);
     expect(await signedIn(alice)).toBe(false);
     expect(await signedIn(bob)).toBe(true);
+  });
+
+  it("asks when the hint is the same user's from another session, even a later one (sid)", async () => {
+    const earlier = await signIn();
+    const later = await signIn();
+    const laterHint = await idTokenOf(later);
+    expect(await (await logout(earlier, { id_token_hint: laterHint })).text()).toContain('Sign out of Acme ID?');
+    expect(await signedIn(earlier)).toBe(true);
+    expect((await logout(later, { id_token_hint: laterHint })).status).toBe(200);
+    expect(await signedIn(later)).toBe(false);
+    expect(await signedIn(earlier)).toBe(true);
   });
 
   it('refuses a hint that is not one of our ID tokens, and an access token as hint', async () => {
@@ -185,10 +200,10 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(await signedIn(jar)).toBe(true);
   });
 
-  it("reads the hint's audience from a list too, and asks about a hint without auth_time", async () => {
+  it("reads the hint's audience from a list too, and asks about a hint without sid or auth_time", async () => {
     const jar = await signIn();
     const idToken = await idTokenOf(jar);
-    const noAuthTime = await resigned(idToken, { auth_time: undefined });
+    const noAuthTime = await resigned(idToken, { sid: undefined, auth_time: undefined });
     expect(await (await logout(jar, { id_token_hint: noAuthTime })).text()).toContain('Sign out of Acme ID?');
     const listed = await resigned(idToken, { aud: ['web'] });
     const done = await logout(jar, { id_token_hint: listed, post_logout_redirect_uri: logoutUri });

@@ -57,7 +57,7 @@ async function handle(
         postLogoutRedirectUri: input.post_logout_redirect_uri,
         clientId: input.client_id,
         state: input.state,
-        session: session && { sub: session.user.sub, authTime: session.authTime },
+        session: session && { sub: session.user.sub, authTime: session.authTime, sid: session.session.publicId },
         confirmed,
       },
       deps.protocol.engine,

@@ -20,8 +20,8 @@ export interface EndSessionRequest {
   postLogoutRedirectUri: string | undefined;
   clientId: string | undefined;
   state: string | undefined;
-  /** The signed-in user of the browser session and when they signed in (epoch ms), if any. */
-  session: { sub: string; authTime: number } | null;
+  /** The signed-in user of the browser session, when they signed in (epoch ms) and its sid, if any. */
+  session: BrowserSession | null;
   /** The user answered our question with "Sign out" (the same-origin form post). */
   confirmed: boolean;
 }
@@ -31,18 +31,24 @@ export type EndSessionOutcome =
   | { kind: 'redirect'; location: string; endSession: boolean }
   | { kind: 'logged_out_page'; endSession: boolean };
 
+export interface BrowserSession {
+  sub: string;
+  authTime: number;
+  /** SessionRecord.publicId, the `sid` of the ID tokens issued in it. */
+  sid: string;
+}
+
 /**
- * The hint speaks for this session: same user, and issued for this sign-in
- * or a later one (auth_time, in whole seconds), so that an old ID token
- * that leaked cannot sign the user out of a later session unasked.
+ * The hint speaks for this session: same user, and issued in this session
+ * (its `sid`), so that an ID token of another session, earlier or later,
+ * cannot sign the user out of this one unasked. A hint without `sid`
+ * (issued before idp had it) must at least come from this sign-in or a
+ * later one (auth_time, in whole seconds).
  */
-function hintMatchesSession(hint: IdTokenHint | null, session: { sub: string; authTime: number }): boolean {
-  return (
-    hint !== null &&
-    hint.sub === session.sub &&
-    hint.authTime !== null &&
-    hint.authTime >= Math.floor(session.authTime / 1000) * 1000
-  );
+function hintMatchesSession(hint: IdTokenHint | null, session: BrowserSession): boolean {
+  if (hint === null || hint.sub !== session.sub) return false;
+  if (hint.sid !== null) return hint.sid === session.sid;
+  return hint.authTime !== null && hint.authTime >= Math.floor(session.authTime / 1000) * 1000;
 }
 
 /** §3: the redirect URI must be one the client registered; `state` goes back with it. */

@@ -8,6 +8,8 @@ export interface IdTokenHint {
   clientId: string;
   /** The sign-in the token came from, epoch ms (OIDC Core §2 auth_time); null when absent. */
   authTime: number | null;
+  /** The session the token was issued in (Back-Channel Logout 1.0 `sid`); null in tokens from before sid. */
+  sid: string | null;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface IdTokenHint {
  * identified by the ID Token's aud claim and/or sid claim has a current
  * session or had a recent session at the OP, even when the exp time has
  * passed." Whether it belongs to the current session is end-session's
- * question (by sub and auth_time).
+ * question (by sid, or by sub and auth_time).
  */
 export async function readIdTokenHint(
   hint: string,
@@ -38,6 +40,7 @@ export async function readIdTokenHint(
       sub: payload.sub,
       clientId: aud,
       authTime: typeof payload.auth_time === 'number' ? payload.auth_time * 1000 : null,
+      sid: typeof payload.sid === 'string' ? payload.sid : null,
     };
   } catch (error) {
     if (error instanceof JwtError)
