@@ -1,3 +1,13 @@
+/**
+ * The user claims a `claims` request parameter (OIDC Core §5.5) asked for,
+ * by where they go, as names of claims this server can release to the
+ * client: they are released there even when no granted scope holds them.
+ */
+export interface RequestedClaims {
+  idToken: string[];
+  userinfo: string[];
+}
+
 /** An authorization code (RFC 6749 §4.1) as stored: hashed, single use. */
 export interface AuthorizationCodeRecord {
   /** base64url SHA-256 of the code; the code itself is never stored. */
@@ -17,6 +27,8 @@ export interface AuthorizationCodeRecord {
   amr: string[];
   /** idHash of the session the code was issued in (SessionRecord.idHash), if any. */
   sessionId: string | null;
+  /** The user claims the request's `claims` parameter asked for; null when it had none. */
+  claims: RequestedClaims | null;
   expiresAt: number;
   consumedAt: number | null;
   createdAt: number;

@@ -1,3 +1,5 @@
+import type { RequestedClaims } from './authorization.js';
+
 /** What one authorization (a code, its refresh tokens) granted; revoking it stops them all. */
 export interface GrantRecord {
   /** The authorization code's grantId. */
@@ -9,6 +11,8 @@ export interface GrantRecord {
   /** RFC 8176 methods of the sign-in the code came from; empty when unknown. */
   amr: string[];
   sessionId: string | null;
+  /** The user claims of the authorization request's `claims` parameter; null when it had none. */
+  claims: RequestedClaims | null;
   revokedAt: number | null;
   expiresAt: number;
   createdAt: number;

@@ -62,6 +62,7 @@ function grant(grantId: string, sub: string, clientId: string, overrides: Partia
     authTime: NOW - 1000,
     amr: ['pwd'],
     sessionId: null,
+    claims: null,
     revokedAt: null,
     expiresAt: NOW + 3_600_000,
     createdAt: NOW - 1000,

@@ -1,10 +1,10 @@
 import { runSignIn } from '../../interaction/index.js';
 import { OAuthError } from '../errors.js';
-import type { WithPrompt } from './check-prompt.js';
+import type { WithClaims } from './check-claims.js';
 import { finish, type Finished } from './run-steps.js';
 import type { AuthorizeDeps, AuthorizeSession } from './types.js';
 
-export interface WithGrant extends WithPrompt {
+export interface WithGrant extends WithClaims {
   session: AuthorizeSession;
 }
 
@@ -15,7 +15,7 @@ export interface WithGrant extends WithPrompt {
  * §3.1.2.3, §3.1.2.4), or whether the request ends with an error instead
  * (prompt=none, a Deny), which goes to the client like every other.
  */
-export async function resolveInteraction(state: WithPrompt, deps: AuthorizeDeps): Promise<WithGrant | Finished> {
+export async function resolveInteraction(state: WithClaims, deps: AuthorizeDeps): Promise<WithGrant | Finished> {
   const identity = state.session && { kind: 'session' as const, ...state.session };
   const result = await runSignIn({ identity, request: state }, deps.signIn);
   if (result.kind === 'page') return finish({ kind: 'interaction', location: result.location });

@@ -26,6 +26,7 @@ export async function respond(state: WithGrant, deps: AuthorizeDeps): Promise<Fi
     authTime: state.session.authTime,
     amr: state.session.amr,
     sessionId: state.session.sessionId,
+    claims: state.claims,
     expiresAt: now + deps.codeTtlSeconds * 1000,
     consumedAt: null,
     createdAt: now,

@@ -1,7 +1,7 @@
 import type { AuthorizationCodeRepository } from '../repositories.js';
-import type { AuthorizationCodeRecord } from '../../model/index.js';
+import type { AuthorizationCodeRecord, RequestedClaims } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
-import { defineTable, list, nullable, text, timestamp, type Row } from './define-table.js';
+import { defineTable, json, list, nullable, text, timestamp, type Row } from './define-table.js';
 
 const codes = defineTable<AuthorizationCodeRecord>('authorization_codes', {
   codeHash: ['code_hash', text()],
@@ -16,6 +16,7 @@ const codes = defineTable<AuthorizationCodeRecord>('authorization_codes', {
   authTime: ['auth_time', timestamp],
   amr: ['amr', list()],
   sessionId: ['session_id', nullable(text())],
+  claims: ['claims', nullable(json<RequestedClaims>())],
   expiresAt: ['expires_at', timestamp],
   consumedAt: ['consumed_at', nullable(timestamp)],
   createdAt: ['created_at', timestamp],

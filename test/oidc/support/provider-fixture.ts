@@ -81,6 +81,7 @@ export async function issueCode(
     authTime: now - 5000,
     amr: ['pwd', 'otp'],
     sessionId: null,
+    claims: null,
     expiresAt: now + 60_000,
     consumedAt: null,
     createdAt: now,

@@ -18,6 +18,7 @@ function code(codeHash: string, overrides: Partial<AuthorizationCodeRecord> = {}
     authTime: 1_000,
     amr: ['pwd', 'otp'],
     sessionId: 'session-hash',
+    claims: null,
     expiresAt: 61_000,
     consumedAt: null,
     createdAt: 1_000,

@@ -56,6 +56,7 @@ export function grantRecord(grantId: string, overrides: Partial<GrantRecord> = {
     authTime: 900,
     amr: ['hwk'],
     sessionId: 'session-hash',
+    claims: null,
     revokedAt: null,
     expiresAt: 10_000,
     createdAt: 1000,
