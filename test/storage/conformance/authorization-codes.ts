@@ -47,6 +47,12 @@ export function describeAuthorizationCodes(s: Subject): void {
     expect(replay).toEqual({ record: code('h1', { consumedAt: 5_000 }), alreadyConsumed: true });
   });
 
+  it('keeps the claims a request asked for, JSON in and out', async () => {
+    const claims = { idToken: ['email', 'groups'], userinfo: ['name'] };
+    await codes.insert(db, code('with-claims', { claims }));
+    expect((await codes.consume(db, 'with-claims', 5_000))?.record.claims).toEqual(claims);
+  });
+
   it('answers null for an unknown code', async () => {
     expect(await codes.consume(db, 'nope', 1)).toBeNull();
   });
