@@ -33,7 +33,7 @@ describe.each(databaseKinds)('acr, the claims parameter and userinfo on %s', (ki
     idp = await startIdp(
       kind,
       {
-        users: Array.from({ length: 12 }, (_, i) =>
+        users: Array.from({ length: 24 }, (_, i) =>
           testUser({ sub: `u${i}`, name: `User ${i}`, givenName: 'Given', locale: 'en' }),
         ),
         clients: [
@@ -222,6 +222,18 @@ describe.each(databaseKinds)('acr, the claims parameter and userinfo on %s', (ki
       expect(refreshed.claims()).not.toHaveProperty('name');
       const info = await oidc.fetchUserInfo(configuration, refreshed.access_token, result.claims.sub);
       expect(info).toMatchObject({ name: expect.stringMatching(/^User /), given_name: 'Given' });
+    });
+
+    it('refuses an access token whose userinfo_claims were added by its holder: the signature no longer fits', async () => {
+      const { jar } = await passwordSession();
+      const result = await rp.finish(await authorize(jar));
+      expect(result.userinfo).toEqual({ sub: result.claims.sub });
+      const [header, payload, signature] = result.accessToken.split('.');
+      const widened = { ...JSON.parse(Buffer.from(payload, 'base64url').toString()), userinfo_claims: ['name'] };
+      const forged = [header, Buffer.from(JSON.stringify(widened)).toString('base64url'), signature].join('.');
+      const response = await fetch(`${idp.url}/oauth2/userinfo`, { headers: { authorization: `Bearer ${forged}` } });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
     });
 
     it('releases claims asked for in the ID token there, on refresh too, and not at userinfo', async () => {
