@@ -278,6 +278,15 @@ describe.each(databaseKinds)('acr, the claims parameter and userinfo on %s', (ki
       expect(again.searchParams.get('code')).toEqual(expect.any(String));
     });
 
+    it('answers a request for another sub than the signed-in user with login_required, and its own with a code', async () => {
+      const { jar } = await passwordSession();
+      const own = await rp.finish(await authorize(jar));
+      const other = await authorize(jar, { claims: JSON.stringify({ id_token: { sub: { value: 'someone-else' } } }) });
+      expect(Object.fromEntries(other.searchParams)).toMatchObject({ error: 'login_required' });
+      const same = await authorize(jar, { claims: JSON.stringify({ id_token: { sub: { value: own.claims.sub } } }) });
+      expect((await rp.finish(same)).claims.sub).toBe(own.claims.sub);
+    });
+
     it('answers a malformed claims parameter with invalid_request at the client', async () => {
       const { jar } = await passwordSession();
       for (const claims of [

@@ -10,6 +10,13 @@ export interface WithClaims extends WithPrompt {
   claimScopes: string[];
   /** `aal2` when acr_values or an essential acr claim demands it (../acr.ts); the sign-in steps step up to it. */
   requiredAcr: 'aal2' | null;
+  /** The `sub` the ID token must have (a `sub` claim with a value, §5.5.1); null: anyone. */
+  requiredSub: string | null;
+}
+
+function requestedSub(values: readonly unknown[] | undefined): string | null {
+  const [value] = values ?? [];
+  return typeof value === 'string' ? value : null;
 }
 
 /** OIDC Core §5.5 `claims` and §3.1.2.1 `acr_values`; a malformed `claims` is invalid_request, sent to the client. */
@@ -23,5 +30,6 @@ export function checkClaims(state: WithPrompt): WithClaims {
     claims,
     claimScopes: scopesOfRequestedClaims(claims, state.scopes),
     requiredAcr: requiredAcr(params.acr_values, parameter?.idToken.get('acr')),
+    requiredSub: requestedSub(parameter?.idToken.get('sub')?.values),
   };
 }

@@ -20,7 +20,12 @@ export async function resolveInteraction(state: WithClaims, deps: AuthorizeDeps)
   const result = await runSignIn({ identity, request: state }, deps.signIn);
   if (result.kind === 'page') return finish({ kind: 'interaction', location: result.location });
   if (result.kind === 'refused') throw new OAuthError(result.error, result.description);
-  if (result.kind === 'complete' && state.session) return { ...state, session: state.session };
+  if (result.kind === 'complete' && state.session) {
+    // §5.5.1: never a token for another user than the sub the request names, even one signed in here.
+    if (state.requiredSub !== null && state.requiredSub !== state.session.sub)
+      throw new OAuthError('login_required', 'The signed-in user is not the one the request names.');
+    return { ...state, session: state.session };
+  }
   // The run starts from the cookie's session or none; only a new sign-in can wait for a second factor.
   throw new Error(`the sign-in steps ended a session's run with ${result.kind}`);
 }
