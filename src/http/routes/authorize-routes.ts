@@ -40,6 +40,8 @@ const authorizationParams = Joi.object({
   prompt: describe('Space-separated: none, login, consent, select_account'),
   max_age: describe('Maximum age of the sign-in, in seconds'),
   login_hint: describe('E-mail to prefill on the sign-in page'),
+  acr_values: describe('Space-separated; `aal2` without `aal1` asks a sign-in with a second factor'),
+  claims: describe('OIDC Core §5.5 JSON: user claims to release in `id_token` or `userinfo`; an essential `acr`'),
 })
   .unknown(true)
   .label('AuthorizationRequest');
