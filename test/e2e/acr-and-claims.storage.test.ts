@@ -146,7 +146,7 @@ describe.each(databaseKinds)('acr, the claims parameter and userinfo on %s', (ki
     });
 
     it('does not ask a passkey session again: it is at aal2', async () => {
-      const { jar, email } = await passwordSession();
+      const { jar } = await passwordSession();
       const device = new SoftwareAuthenticator(idp.url);
       const options = await (await post(jar, '/api/user/passkeys/options', {})).json();
       expect(
@@ -158,7 +158,6 @@ describe.each(databaseKinds)('acr, the claims parameter and userinfo on %s', (ki
       expect(verified.status).toBe(200);
       const result = await rp.finish(await authorize(browser, { acr_values: 'aal2' }));
       expect(result.claims).toMatchObject({ acr: 'aal2', amr: ['hwk'] });
-      expect(email).toMatch(/@example\.com$/);
     });
 
     it('meets a list that also names aal1, or unknown values, with aal1', async () => {
