@@ -6,7 +6,7 @@ import type { Storage } from '../storage/repositories.js';
 import { authorizeReturnTo, interactionParams } from './interaction-location.js';
 import { isSafeReturnTo } from './return-to.js';
 import { describeScope } from './scope-descriptions.js';
-import type { PendingAuthorization } from './sign-in-state.js';
+import { consentScopes, type PendingAuthorization } from './sign-in-state.js';
 
 export interface ConsentPrompt {
   clientId: string;
@@ -71,12 +71,13 @@ export function createConsentService(deps: {
   return {
     async describe(returnTo, viewer) {
       const request = await read(returnTo);
+      const scopes = consentScopes(request);
       return {
         clientId: request.client.clientId,
         clientName: request.client.name,
         redirectUri: request.params.redirect_uri,
-        scopes: request.scopes.map((scope) => ({ scope, description: describeScope(scope) })),
-        groups: viewer !== null && request.scopes.includes('groups') ? await deps.userGroups.names(viewer.sub) : null,
+        scopes: scopes.map((scope) => ({ scope, description: describeScope(scope) })),
+        groups: viewer !== null && scopes.includes('groups') ? await deps.userGroups.names(viewer.sub) : null,
       };
     },
 
@@ -91,15 +92,16 @@ export function createConsentService(deps: {
         };
       }
       const clientId = request.client.clientId;
+      const scopes = consentScopes(request);
       await deps.storage.transaction(async (tx) => {
-        await deps.storage.repositories.consents.grant(tx, session.sub, clientId, request.scopes, deps.clock.now());
+        await deps.storage.repositories.consents.grant(tx, session.sub, clientId, scopes, deps.clock.now());
         await deps.events.record(tx, {
           type: 'consent.granted',
           actor: session.sub,
           subject: session.sub,
           clientId,
           clientAddress: context.clientAddress,
-          detail: { scopes: request.scopes },
+          detail: { scopes },
         });
       });
       return { redirectTo: authorizeReturnTo(request.params, { dropPrompt: 'consent' }) };

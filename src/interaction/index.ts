@@ -20,7 +20,8 @@
  *   with access_denied); under prompt=none, access_denied. Records
  *   access.denied once per refusal.
  * - clientSecondFactor: a client that requires a second factor
- *   (`clients[].access.second_factor`) with a session without one:
+ *   (`clients[].access.second_factor`), or a request that demands acr
+ *   aal2 (acr_values, an essential acr claim), with a session without one:
  *   /login/second-factor?return_to=…&step_up=true, where the user starts
  *   the step-up (POST /api/auth/step-up: the session waits for a factor,
  *   or its enrolment, again); under prompt=none, interaction_required.
@@ -30,7 +31,8 @@
  * - terms: a required explicit term (or an implicit one) not accepted at its
  *   current version: /terms?return_to=…; a Decline ends the request with
  *   access_denied; under prompt=none, interaction_required.
- * - consent: scopes not granted yet, or prompt=consent: /consent?return_to=…;
+ * - consent: scopes (with those of the claims the `claims` parameter asks
+ *   for) not granted yet, or prompt=consent: /consent?return_to=…;
  *   after a Deny the request ends with access_denied.
  * - answer is the caller's: the authorization endpoint issues a code, the
  *   login API creates the session.

@@ -14,6 +14,10 @@ export interface PendingAuthorization {
   client: { clientId: string; name: string; skipConsent: boolean; access: ClientAccess | null };
   /** The scopes to grant, already narrowed to the client's. */
   scopes: string[];
+  /** Scopes of the claims the `claims` parameter asks for beyond `scopes`: consented with them, not granted. */
+  claimScopes: string[];
+  /** `aal2`: the request demands a second factor in the sign-in (acr_values or an essential acr claim). */
+  requiredAcr: 'aal2' | null;
   prompt: ReadonlySet<Prompt>;
   /** max_age in seconds; null when not asked. */
   maxAge: number | null;
@@ -25,6 +29,11 @@ export interface PendingAuthorization {
   termsDeclined: boolean;
   /** The user outside the client's access pressed "Back to" on the access-denied page. */
   accessDenied: boolean;
+}
+
+/** What a consent to `request` covers: its scopes, then those of the claims it asks for beyond them. */
+export function consentScopes(request: Pick<PendingAuthorization, 'scopes' | 'claimScopes'>): string[] {
+  return [...request.scopes, ...request.claimScopes];
 }
 
 /** The browser's session: every sign-in step passed when it was created (a pending one is none). */

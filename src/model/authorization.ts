@@ -1,3 +1,13 @@
+/**
+ * The user claims a `claims` request parameter (OIDC Core §5.5) asked for,
+ * by where they go, as names of claims this server can release to the
+ * client: they are released there even when no granted scope holds them.
+ */
+export interface RequestedClaims {
+  idToken: string[];
+  userinfo: string[];
+}
+
 /** An authorization code (RFC 6749 §4.1) as stored: hashed, single use. */
 export interface AuthorizationCodeRecord {
   /** base64url SHA-256 of the code; the code itself is never stored. */
@@ -19,6 +29,8 @@ export interface AuthorizationCodeRecord {
   sessionId: string | null;
   /** SessionRecord.publicId of that session: the `sid` of the ID tokens issued from the code. */
   sid: string | null;
+  /** The user claims the request's `claims` parameter asked for; null when it had none. */
+  claims: RequestedClaims | null;
   expiresAt: number;
   consumedAt: number | null;
   createdAt: number;

@@ -1,3 +1,5 @@
+import type { RequestedClaims } from './authorization.js';
+
 /** What one authorization (a code, its refresh tokens) granted; revoking it stops them all. */
 export interface GrantRecord {
   /** The authorization code's grantId. */
@@ -11,6 +13,8 @@ export interface GrantRecord {
   sessionId: string | null;
   /** SessionRecord.publicId of that session: the `sid` of the grant's ID tokens, kept after the session ends. */
   sid: string | null;
+  /** The user claims of the authorization request's `claims` parameter; null when it had none. */
+  claims: RequestedClaims | null;
   revokedAt: number | null;
   expiresAt: number;
   createdAt: number;

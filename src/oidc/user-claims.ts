@@ -12,44 +12,50 @@ export const groupsClaimName = 'groups';
 
 /**
  * The user's groups for the `groups` claim: read (from every source, sorted,
- * through the generation-checked cache) only when the scopes hold `groups`,
- * null otherwise, so a token without the scope costs no read. `generation`:
- * one the request already read (CachedReads.groupsOf).
+ * through the generation-checked cache) only when the scopes hold `groups`
+ * or the `claims` parameter asked for it (`requested`), null otherwise, so
+ * a token without either costs no read. `generation`: one the request
+ * already read (CachedReads.groupsOf).
  */
 export async function readClaimGroups(
   cachedReads: Pick<CachedReads, 'groupsOf'>,
   sub: string,
   scopes: readonly string[],
   generation?: number,
+  requested: readonly string[] = [],
 ): Promise<readonly string[] | null> {
-  return scopes.includes('groups') ? cachedReads.groupsOf(sub, generation) : null;
+  return scopes.includes('groups') || requested.includes(groupsClaimName)
+    ? cachedReads.groupsOf(sub, generation)
+    : null;
 }
 
 /**
  * The claims about the user that the granted scopes ask for (OIDC Core
- * §5.4), for the ID token and the UserInfo response alike. A profile field
+ * §5.4), and those the `claims` parameter asked for in this place
+ * (`requested`, §5.5: ./claims-request.ts), for the ID token and the
+ * UserInfo response alike. A profile field
  * the user does not have is left out, not sent as null or "" (§5.3.2).
  * updated_at is the last change of the user's record, in seconds (§5.1).
- * `groups` is what readClaimGroups gave for the same scopes: a list (empty
- * for a user in no group) exactly when the groups scope was granted.
+ * `groups` is what readClaimGroups gave for the same scopes and request: a
+ * list (empty for a user in no group) exactly when one of them asks for it.
  */
 export function userClaims(
   user: UserRecord,
   scopes: readonly string[],
   groups: readonly string[] | null,
+  requested: readonly string[] = [],
 ): Record<string, unknown> {
   const claims: Record<string, unknown> = {};
-  if (scopes.includes('profile')) {
-    if (user.name !== null) claims.name = user.name;
-    if (user.givenName !== null) claims.given_name = user.givenName;
-    if (user.familyName !== null) claims.family_name = user.familyName;
-    if (user.locale !== null) claims.locale = user.locale;
-    claims.updated_at = Math.floor(user.updatedAt / 1000);
-  }
-  if (scopes.includes('email')) {
-    claims.email = user.email;
-    claims.email_verified = user.emailVerified;
-  }
+  const profile = scopes.includes('profile');
+  const wants = (name: string) => profile || requested.includes(name);
+  if (wants('name') && user.name !== null) claims.name = user.name;
+  if (wants('given_name') && user.givenName !== null) claims.given_name = user.givenName;
+  if (wants('family_name') && user.familyName !== null) claims.family_name = user.familyName;
+  if (wants('locale') && user.locale !== null) claims.locale = user.locale;
+  if (wants('updated_at')) claims.updated_at = Math.floor(user.updatedAt / 1000);
+  const email = scopes.includes('email');
+  if (email || requested.includes('email')) claims.email = user.email;
+  if (email || requested.includes('email_verified')) claims.email_verified = user.emailVerified;
   if (groups !== null) claims[groupsClaimName] = groups;
   return claims;
 }

@@ -43,6 +43,7 @@ describe.each(databaseKinds)('forgotten password on %s', (kind) => {
       codeChallengeMethod: 'S256',
       authTime: now,
       amr: [],
+      claims: null,
       sessionId: null,
       sid: null,
       expiresAt: now + 60_000,

@@ -16,6 +16,7 @@ function grant(grantId: string, sub: string, clientId: string): GrantRecord {
     scopes: ['openid'],
     authTime: now,
     amr: ['pwd'],
+    claims: null,
     sessionId: null,
     sid: null,
     revokedAt: null,

@@ -63,6 +63,7 @@ function grant(grantId: string, sub: string, clientId: string, overrides: Partia
     amr: ['pwd'],
     sessionId: null,
     sid: null,
+    claims: null,
     revokedAt: null,
     expiresAt: NOW + 3_600_000,
     createdAt: NOW - 1000,

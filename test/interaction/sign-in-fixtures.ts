@@ -20,6 +20,8 @@ export function pending(
     params: { client_id: 'web' },
     client: { clientId: 'web', name: 'Web', skipConsent: false, access: null },
     scopes: ['openid', 'email'],
+    claimScopes: [],
+    requiredAcr: null,
     maxAge: null,
     authAfter: null,
     consentDenied: false,

@@ -103,6 +103,7 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
         codeChallengeMethod: null,
         authTime: now,
         amr: ['pwd'],
+        claims: null,
         sessionId: null,
         sid: null,
         expiresAt,

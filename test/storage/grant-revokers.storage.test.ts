@@ -32,6 +32,7 @@ async function seed(db: Knex, sub: string, clientId: string): Promise<void> {
     scopes: ['openid'],
     authTime: 1,
     amr: ['pwd'],
+    claims: null,
     sessionId: null,
     sid: null,
     revokedAt: null,

@@ -163,6 +163,31 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
     }
   });
 
+  it('0025 adds the requested claims to codes and grants, null for the rows before it, and takes them away again', async () => {
+    const t = await createTestDatabase(kind);
+    try {
+      const name = '0025_claims_request.js';
+      await t.db.migrate.down({ ...migrationOptions, name });
+      await t.storage.repositories.users.insert(t.storage.db, userRecord('alice'));
+      await t.storage.repositories.clients.insertMany(t.storage.db, [clientRecord('web')]);
+      const grant = { grant_id: 'g', client_id: 'web', sub: 'alice', scopes: '["openid"]', amr: '["pwd"]' };
+      await t.db('grants').insert({ ...grant, auth_time: 1, expires_at: 9, created_at: 1 });
+      expect(await migrateUp(t.db)).toEqual([name]);
+      expect((await t.storage.repositories.tokens.findGrant(t.storage.db, 'g'))?.claims).toBeNull();
+      await t.db.migrate.down({ ...migrationOptions, name });
+      expect(await t.db('grants').columnInfo()).not.toHaveProperty('claims');
+      expect(await t.db('authorization_codes').columnInfo()).not.toHaveProperty('claims');
+      // The revocation trigger of the cache generation (0017) survived the column's removal.
+      const generation = async () => Number((await t.db('cache_generation').first('generation'))?.generation);
+      const before = await generation();
+      await t.db('grants').where({ grant_id: 'g' }).update({ revoked_at: 5 });
+      expect(await generation()).toBe(before + 1);
+      await migrateUp(t.db);
+    } finally {
+      await t.destroy();
+    }
+  });
+
   it('0021 adds the step-up flag to sessions, false for the sessions before it, and takes it away again', async () => {
     const t = await createTestDatabase(kind);
     try {

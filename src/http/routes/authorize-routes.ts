@@ -40,6 +40,10 @@ const authorizationParams = Joi.object({
   prompt: describe('Space-separated: none, login, consent, select_account'),
   max_age: describe('Maximum age of the sign-in, in seconds'),
   login_hint: describe('E-mail to prefill on the sign-in page'),
+  acr_values: describe('Space-separated; `aal2` without `aal1` asks a sign-in with a second factor'),
+  claims: describe(
+    'OIDC Core §5.5 JSON: user claims to release in the ID token or at userinfo; an essential `acr` for `aal2` acts as acr_values',
+  ),
 })
   .unknown(true)
   .label('AuthorizationRequest');

@@ -50,9 +50,17 @@ export const userinfoPostRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],
   summary: 'UserInfo endpoint (POST)',
-  description: 'As GET; the token may also come as the access_token form parameter (RFC 6750 §2.2).',
+  description:
+    'As GET, with no body or a form body; the token may also come as the access_token form parameter (RFC 6750 §2.2).',
   validate: { payload: Joi.object({ access_token: Joi.string() }).allow(null).label('UserInfoRequest') },
   responses,
-  hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded', failAction: 'error' } },
+  // A POST with the bearer header and no body at all (no content type) reads as an empty form, not as JSON.
+  hapiOptions: {
+    payload: {
+      allow: 'application/x-www-form-urlencoded',
+      defaultContentType: 'application/x-www-form-urlencoded',
+      failAction: 'error',
+    },
+  },
   handler,
 };

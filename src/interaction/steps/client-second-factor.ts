@@ -5,7 +5,8 @@ import { proceed, showPage, type StepResult } from '../step-result.js';
 
 /**
  * clientSecondFactor (docs/oidc.md, "Interaction: the sign-in steps"): a
- * client whose access says `second_factor: required` gets no sign-in
+ * client whose access says `second_factor: required`, or a request that
+ * demands acr `aal2` (acr_values, an essential acr claim), gets no sign-in
  * without a second factor in it (`amr` has `otp` or `hwk`). The browser
  * goes to /login/second-factor with `step_up`, which asks the user to start
  * the step-up (POST /api/auth/step-up): the session then waits for one of
@@ -18,10 +19,13 @@ import { proceed, showPage, type StepResult } from '../step-result.js';
  */
 export function clientSecondFactor(state: Identified): StepResult {
   const { identity, request } = state;
-  if (request === null || request.client.access?.secondFactor !== 'required') return proceed(state);
-  if (hasSecondFactor(identity.amr)) return proceed(state);
+  if (request === null || hasSecondFactor(identity.amr)) return proceed(state);
+  const clientRequires = request.client.access?.secondFactor === 'required';
+  if (!clientRequires && request.requiredAcr !== 'aal2') return proceed(state);
   return showPage(request, stepUpLocation(authorizeReturnTo(request.params)), {
     error: 'interaction_required',
-    description: 'The client requires a second factor.',
+    description: clientRequires
+      ? 'The client requires a second factor.'
+      : 'The request asks for acr aal2, a sign-in with a second factor.',
   });
 }

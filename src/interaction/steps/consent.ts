@@ -1,11 +1,12 @@
 import { authorizeReturnTo, consentLocation } from '../interaction-location.js';
 import type { SignInDeps } from '../sign-in-deps.js';
-import type { Identified, PendingAuthorization } from '../sign-in-state.js';
+import { consentScopes, type Identified, type PendingAuthorization } from '../sign-in-state.js';
 import { proceed, refuse, showPage, type StepResult } from '../step-result.js';
 
 /**
  * consent: the user allows the client the requested scopes on /consent
- * (./consent-service.ts records it), unless every scope was granted before
+ * (../consent-service.ts records it), with the scopes of the claims the
+ * `claims` parameter asks for beyond them, unless every scope was granted before
  * or the client skips consent; prompt=consent always asks. A Deny ends the
  * request with access_denied (RFC 6749 §4.1.2.1).
  */
@@ -25,5 +26,5 @@ async function needsConsent(request: PendingAuthorization, sub: string, deps: Si
   if (request.prompt.has('consent')) return true;
   if (request.client.skipConsent) return false;
   const granted = await deps.grantedScopes(sub, request.client.clientId);
-  return request.scopes.some((scope) => !granted.includes(scope));
+  return consentScopes(request).some((scope) => !granted.includes(scope));
 }

@@ -7,6 +7,7 @@
  * resolveInteraction runs the sign-in steps of src/interaction (who, which
  * account, second factor, consent) on the validated request.
  */
+import { checkClaims } from './check-claims.js';
 import { checkPkce } from './check-pkce.js';
 import { checkPrompt } from './check-prompt.js';
 import { checkRedirectUri } from './check-redirect-uri.js';
@@ -28,6 +29,7 @@ export const validationSteps = [
   checkScope,
   checkPkce,
   checkPrompt,
+  checkClaims,
 ] as const;
 
 export const authorizationSteps = [...validationSteps, resolveInteraction, respond] as const;

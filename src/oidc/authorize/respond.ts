@@ -27,6 +27,7 @@ export async function respond(state: WithGrant, deps: AuthorizeDeps): Promise<Fi
     amr: state.session.amr,
     sessionId: state.session.sessionId,
     sid: state.session.sid,
+    claims: state.claims,
     expiresAt: now + deps.codeTtlSeconds * 1000,
     consumedAt: null,
     createdAt: now,

@@ -3,6 +3,7 @@
  * what this provider implements (and nothing it does not).
  */
 import type { SigningAlgorithm } from '../../model/index.js';
+import { acrValuesSupported } from '../acr.js';
 import { openIdScopes } from '../scopes.js';
 import { grants } from '../grants/index.js';
 import { emailClaimNames, groupsClaimName, profileClaimNames } from '../user-claims.js';
@@ -42,6 +43,7 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
       'iat',
       'auth_time',
       'amr',
+      'acr',
       'nonce',
       'at_hash',
       'sid',
@@ -49,7 +51,8 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
       ...emailClaimNames,
       groupsClaimName,
     ],
-    claims_parameter_supported: false,
+    acr_values_supported: [...acrValuesSupported],
+    claims_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],

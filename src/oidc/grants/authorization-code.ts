@@ -57,7 +57,7 @@ export const authorizationCodeGrant: Grant<AuthorizationCodeRequest, CheckedCode
   // Unreachable while the request carries no scope (above); kept in the words of the refresh grant.
   scopeRefusal: 'The scope may only be narrowed; not granted: ',
   async issue({ record, now }, scopes, client, deps) {
-    const { user, groups } = await loadGrantUser(record.sub, scopes, deps);
+    const { user, groups } = await loadGrantUser(record.sub, scopes, deps, undefined, record.claims?.idToken);
     const grant = grantOf(record, null, now);
     const { issued, accessExpiresAt } = await signUserTokens(
       { client, user, groups, grant, scopes, nonce: record.nonce },
@@ -99,6 +99,7 @@ function grantOf(record: AuthorizationCodeRecord, revokedAt: number | null, now:
     amr: record.amr,
     sessionId: record.sessionId,
     sid: record.sid,
+    claims: record.claims,
     revokedAt,
     expiresAt: now,
     createdAt: now,

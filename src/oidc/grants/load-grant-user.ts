@@ -3,7 +3,7 @@ import { OAuthError } from '../errors.js';
 import type { ProtocolDeps } from '../protocol-deps.js';
 import { readClaimGroups } from '../user-claims.js';
 
-/** The user of a grant and, when the tokens' scopes hold `groups`, their groups (else null). */
+/** The user of a grant and, when the tokens' scopes or requested claims hold `groups`, their groups (else null). */
 export interface GrantUser {
   user: UserRecord;
   groups: readonly string[] | null;
@@ -11,7 +11,8 @@ export interface GrantUser {
 
 /**
  * The grant's user, still there and not soft-deleted (otherwise the grant
- * is dead), with the groups its tokens' `scopes` ask for. Both come from
+ * is dead), with the groups its tokens' `scopes` or its ID token's
+ * requested claims (`requested`) ask for. Both come from
  * the generation-checked cache: `cacheGeneration` when the request already
  * read one (the refresh claim), else one read shared by the two lookups.
  */
@@ -20,10 +21,11 @@ export async function loadGrantUser(
   scopes: readonly string[],
   deps: ProtocolDeps,
   cacheGeneration?: number,
+  requested: readonly string[] = [],
 ): Promise<GrantUser> {
   const [user, groups] = await Promise.all([
     deps.cachedReads.findUser(sub, cacheGeneration),
-    readClaimGroups(deps.cachedReads, sub, scopes, cacheGeneration),
+    readClaimGroups(deps.cachedReads, sub, scopes, cacheGeneration, requested),
   ]);
   if (!user || user.deletedAt !== null)
     throw new OAuthError('invalid_grant', 'The user of this grant no longer exists.');

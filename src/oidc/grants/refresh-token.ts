@@ -54,7 +54,7 @@ export const refreshTokenGrant: Grant<RefreshTokenRequest, CheckedRefreshToken> 
   scopeRefusal: 'The scope may only be narrowed; not granted: ',
   async issue({ tokenHash, claimed }, scopes, client, deps) {
     const { token, grant, successor, cacheGeneration } = claimed ?? (await claim(tokenHash, client, deps));
-    const { user, groups } = await loadGrantUser(token.sub, scopes, deps, cacheGeneration);
+    const { user, groups } = await loadGrantUser(token.sub, scopes, deps, cacheGeneration, grant.claims?.idToken);
     if (client.access !== null) await recheckAccess(client.access, client, user, grant, deps, cacheGeneration);
     const { issued } = await signUserTokens({ client, user, groups, grant, scopes, nonce: null }, deps);
     return { ...issued, refreshToken: successor };

@@ -6,7 +6,7 @@ import type { IssuedTokens } from './grant.js';
 export interface UserTokensInput {
   client: ClientRecord;
   user: UserRecord;
-  /** The user's groups when `scopes` hold `groups` (loadGrantUser), else null. */
+  /** The user's groups when `scopes` or the grant's requested ID token claims hold `groups` (loadGrantUser), else null. */
   groups: readonly string[] | null;
   grant: GrantRecord;
   /** Scopes of the access token (may be narrower than the grant's on refresh, RFC 6749 §6). */
@@ -27,7 +27,16 @@ export async function signUserTokens(
 ): Promise<{ issued: IssuedTokens; accessExpiresAt: number }> {
   const { client, user, groups, grant, scopes } = input;
   const access = await issueAccessToken(
-    { sub: user.sub, clientId: client.clientId, scopes, grantId: grant.grantId, authTime: grant.authTime, groups },
+    {
+      sub: user.sub,
+      clientId: client.clientId,
+      scopes,
+      grantId: grant.grantId,
+      authTime: grant.authTime,
+      // RFC 9068 §2.2.3.1: the access token's groups follow its scope alone.
+      groups: scopes.includes('groups') ? groups : null,
+      userinfoClaims: grant.claims?.userinfo ?? [],
+    },
     deps,
   );
   const issued: IssuedTokens = { accessToken: access.token, expiresIn: access.expiresIn };
@@ -41,6 +50,7 @@ export async function signUserTokens(
         scopes,
         authTime: grant.authTime,
         amr: grant.amr,
+        requestedClaims: grant.claims?.idToken ?? [],
         nonce: input.nonce,
         accessToken: access.token,
         sid: grant.sid,

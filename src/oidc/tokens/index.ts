@@ -4,7 +4,13 @@
  * bearerAuth, userinfo, revocation and introspection, and of ID tokens sent
  * back as id_token_hint.
  */
-export { issueAccessToken, grantIdClaim, type AccessTokenInput, type IssuedAccessToken } from './issue-access-token.js';
+export {
+  issueAccessToken,
+  grantIdClaim,
+  userinfoClaimsClaim,
+  type AccessTokenInput,
+  type IssuedAccessToken,
+} from './issue-access-token.js';
 export { issueIdToken, type IdTokenInput } from './issue-id-token.js';
 export { newOpaqueToken, hashOpaqueToken } from './opaque-token.js';
 export {

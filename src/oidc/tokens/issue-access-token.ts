@@ -15,6 +15,8 @@ export interface AccessTokenInput {
   authTime: number | null;
   /** The user's groups when `scopes` hold `groups` (../user-claims.ts); null otherwise and for client_credentials. */
   groups: readonly string[] | null;
+  /** The user claims the `claims` parameter asked for at userinfo (../claims-request.ts); none for client_credentials. */
+  userinfoClaims?: readonly string[];
 }
 
 export interface IssuedAccessToken {
@@ -25,6 +27,13 @@ export interface IssuedAccessToken {
 
 /** The private claim naming the grant, so that revoking a grant revokes its access tokens. */
 export const grantIdClaim = 'gid';
+
+/**
+ * The private claim listing the user claims userinfo releases beyond the
+ * scope's (the grant's `claims` parameter): carried in the signed token so
+ * that userinfo reads no grant.
+ */
+export const userinfoClaimsClaim = 'userinfo_claims';
 
 /**
  * An RFC 9068 JWT access token: header typ `at+jwt` (§2.1), claims iss,
@@ -57,6 +66,8 @@ export async function issueAccessToken(
   if (input.authTime !== null) claims.auth_time = Math.floor(input.authTime / 1000);
   if (input.grantId !== null) claims[grantIdClaim] = input.grantId;
   if (input.groups !== null) claims[groupsClaimName] = input.groups;
+  if (input.userinfoClaims !== undefined && input.userinfoClaims.length > 0)
+    claims[userinfoClaimsClaim] = input.userinfoClaims;
   return {
     token: await signJwt(deps.signingPool, deps.keys.current(), 'at+jwt', claims),
     expiresIn,

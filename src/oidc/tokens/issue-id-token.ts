@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { signJwt, type SigningKey } from '../../keys/index.js';
 import type { SigningAlgorithm, UserRecord } from '../../model/index.js';
 import type { ProtocolDeps } from '../protocol-deps.js';
+import { acrOf } from '../acr.js';
 import { userClaims } from '../user-claims.js';
 
 export interface IdTokenInput {
@@ -15,6 +16,8 @@ export interface IdTokenInput {
   authTime: number;
   /** RFC 8176 methods of the sign-in; no claim when empty (unknown). */
   amr: string[];
+  /** The user claims the `claims` parameter asked for in the ID token (../claims-request.ts). */
+  requestedClaims: readonly string[];
   nonce: string | null;
   accessToken: string;
   /** The public id of the session the grant came from (OpenID Back-Channel Logout 1.0 §2.4); null: none. */
@@ -33,9 +36,10 @@ function atHash(accessToken: string, key: SigningKey): string {
 /**
  * The ID token (OIDC Core §2): iss, sub, aud (the client alone, so no azp
  * is needed, §2), exp, iat, auth_time, amr (the factors of the sign-in,
- * RFC 8176), nonce when the request had one, at_hash, sid when the grant
- * came from a browser session (Back-Channel Logout §2.4), and the profile,
- * e-mail and groups claims of the granted scopes (§5.4, ../user-claims.ts).
+ * RFC 8176), acr (../acr.ts, from amr), nonce when the request had one,
+ * at_hash, sid when the grant came from a browser session (Back-Channel
+ * Logout §2.4), and the profile, e-mail and groups claims of the granted
+ * scopes (§5.4) and of the `claims` parameter (§5.5, ../user-claims.ts).
  */
 export async function issueIdToken(
   input: IdTokenInput,
@@ -53,8 +57,9 @@ export async function issueIdToken(
     at_hash: atHash(input.accessToken, key),
   };
   if (input.amr.length > 0) claims.amr = input.amr;
+  claims.acr = acrOf(input.amr);
   if (input.nonce !== null) claims.nonce = input.nonce;
   if (input.sid !== null) claims.sid = input.sid;
-  Object.assign(claims, userClaims(input.user, input.scopes, input.groups));
+  Object.assign(claims, userClaims(input.user, input.scopes, input.groups, input.requestedClaims));
   return signJwt(deps.signingPool, key, 'JWT', claims);
 }

@@ -1,8 +1,8 @@
 import type { AuthorizationCodeRepository } from '../repositories.js';
-import type { AuthorizationCodeRecord } from '../../model/index.js';
+import type { AuthorizationCodeRecord, RequestedClaims } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
-import { defineTable, list, nullable, text, timestamp, type Row } from './define-table.js';
+import { defineTable, json, list, nullable, text, timestamp, type Row } from './define-table.js';
 
 const codes = defineTable<AuthorizationCodeRecord>('authorization_codes', {
   codeHash: ['code_hash', text()],
@@ -18,6 +18,7 @@ const codes = defineTable<AuthorizationCodeRecord>('authorization_codes', {
   amr: ['amr', list()],
   sessionId: ['session_id', nullable(text())],
   sid: ['sid', nullable(text())],
+  claims: ['claims', nullable(json<RequestedClaims>())],
   expiresAt: ['expires_at', timestamp],
   consumedAt: ['consumed_at', nullable(timestamp)],
   createdAt: ['created_at', timestamp],

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { GrantPair, RefreshClaim, TokenRepository } from '../repositories.js';
-import type { GrantRecord, RefreshTokenRecord } from '../../model/index.js';
+import type { GrantRecord, RefreshTokenRecord, RequestedClaims } from '../../model/index.js';
 import { andOneOf, oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
-import { defineTable, list, nullable, text, timestamp, type Row } from './define-table.js';
+import { defineTable, json, list, nullable, text, timestamp, type Row } from './define-table.js';
 
 const grants = defineTable<GrantRecord>('grants', {
   grantId: ['grant_id', text()],
@@ -14,6 +14,7 @@ const grants = defineTable<GrantRecord>('grants', {
   amr: ['amr', list()],
   sessionId: ['session_id', nullable(text())],
   sid: ['sid', nullable(text())],
+  claims: ['claims', nullable(json<RequestedClaims>())],
   revokedAt: ['revoked_at', nullable(timestamp)],
   expiresAt: ['expires_at', timestamp],
   createdAt: ['created_at', timestamp],

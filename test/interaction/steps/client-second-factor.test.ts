@@ -30,6 +30,33 @@ describe('clientSecondFactor', () => {
     },
   );
 
+  // acr_values=aal2 or an essential acr claim for aal2 (docs/oidc.md, "Authentication context") asks the same of any client.
+  it.each([
+    [['pwd'], [], stepUp],
+    [['fed'], [], stepUp],
+    [['pwd', 'otp'], [], 'continue'],
+    [['hwk'], [], 'continue'],
+    [['pwd'], ['none'], 'refused: interaction_required'],
+  ] as [string[], Prompt[], string][])(
+    'a request for acr aal2, a session with amr %j, prompt %j → %s',
+    (amr, prompt, expected) => {
+      const request = pending({ prompt, requiredAcr: 'aal2' });
+      expect(summary(clientSecondFactor({ identity: session({ amr }), request }))).toBe(expected);
+    },
+  );
+
+  it('says why under prompt=none: the client, or the request', () => {
+    const identity = session({ amr: ['pwd'] });
+    const byRequest = clientSecondFactor({ identity, request: pending({ prompt: ['none'], requiredAcr: 'aal2' }) });
+    expect(byRequest).toMatchObject({ description: 'The request asks for acr aal2, a sign-in with a second factor.' });
+    const client = { clientId: 'web', name: 'Web', skipConsent: false, access: requires };
+    const byClient = clientSecondFactor({
+      identity,
+      request: pending({ prompt: ['none'], requiredAcr: 'aal2', client }),
+    });
+    expect(byClient).toMatchObject({ description: 'The client requires a second factor.' });
+  });
+
   it('lets a sign-in through the API pass: it has no client to ask', () => {
     expect(summary(clientSecondFactor({ identity: newIdentity(), request: null }))).toBe('continue');
   });

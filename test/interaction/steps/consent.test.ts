@@ -18,6 +18,18 @@ describe('consent', () => {
       ['openid', 'email'],
       toConsent,
     ],
+    [
+      'a claim asked beyond the scopes, its scope not granted',
+      pending({ claimScopes: ['profile'] }),
+      ['openid', 'email'],
+      toConsent,
+    ],
+    [
+      'a claim asked beyond the scopes, its scope granted',
+      pending({ claimScopes: ['profile'] }),
+      ['openid', 'email', 'profile'],
+      'continue',
+    ],
     ['a skip_consent client', pending({ client: skipping }), [], 'continue'],
     ['a skip_consent client, prompt=consent', pending({ client: skipping, prompt: ['consent'] }), [], toConsent],
     ['Deny pressed', pending({ consentDenied: true }), ['openid', 'email'], 'refused: access_denied'],

@@ -82,6 +82,7 @@ export async function issueCode(
     amr: ['pwd', 'otp'],
     sessionId: null,
     sid: null,
+    claims: null,
     expiresAt: now + 60_000,
     consumedAt: null,
     createdAt: now,

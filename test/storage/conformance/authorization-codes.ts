@@ -19,6 +19,7 @@ function code(codeHash: string, overrides: Partial<AuthorizationCodeRecord> = {}
     amr: ['pwd', 'otp'],
     sessionId: 'session-hash',
     sid: 'session-public-id',
+    claims: null,
     expiresAt: 61_000,
     consumedAt: null,
     createdAt: 1_000,
@@ -45,6 +46,12 @@ export function describeAuthorizationCodes(s: Subject): void {
     expect(first).toEqual({ record: code('h1', { consumedAt: 5_000 }), alreadyConsumed: false });
     const replay = await codes.consume(db, 'h1', 6_000);
     expect(replay).toEqual({ record: code('h1', { consumedAt: 5_000 }), alreadyConsumed: true });
+  });
+
+  it('keeps the claims a request asked for, JSON in and out', async () => {
+    const claims = { idToken: ['email', 'groups'], userinfo: ['name'] };
+    await codes.insert(db, code('with-claims', { claims }));
+    expect((await codes.consume(db, 'with-claims', 5_000))?.record.claims).toEqual(claims);
   });
 
   it('answers null for an unknown code', async () => {

@@ -57,6 +57,7 @@ export function grantRecord(grantId: string, overrides: Partial<GrantRecord> = {
     amr: ['hwk'],
     sessionId: 'session-hash',
     sid: 'session-public-id',
+    claims: null,
     revokedAt: null,
     expiresAt: 10_000,
     createdAt: 1000,

@@ -101,6 +101,14 @@ export function describeTokens(s: Subject): void {
     expect((await tokens.findGrant(db, 'g3'))?.expiresAt).toBe(10_000);
   });
 
+  it("reads a grant's requested claims back with the grant, beside its refresh token, and in the claim of a rotation", async () => {
+    const claims = { idToken: ['email'], userinfo: ['name', 'groups'] };
+    await seed([grant('g1', { claims }), 'r1']);
+    expect((await tokens.findGrant(db, 'g1'))?.claims).toEqual(claims);
+    expect((await tokens.findRefreshTokensWithGrants(db, ['r1'])).get('r1')?.grant?.claims).toEqual(claims);
+    expect((await rotate([claim('r1', 'r2')])).get('r1')?.grant.claims).toEqual(claims);
+  });
+
   it('finds refresh tokens with their grants in one call', async () => {
     await seed([grant('g1'), 'r1', 'r2'], [grant('g2', { revokedAt: 1500 }), 'r3']);
     const found = await tokens.findRefreshTokensWithGrants(db, ['r1', 'r3', 'nope']);
