@@ -50,7 +50,7 @@ import {
 } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
-import { discoveryRoute, jwksRoute } from './routes/discovery-routes.js';
+import { authorizationServerMetadataRoute, discoveryRoute, jwksRoute } from './routes/discovery-routes.js';
 import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js';
 import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
@@ -78,6 +78,7 @@ import {
   resetPasswordPageRoute,
   secondFactorPageRoute,
   themeStylesheetRoute,
+  faviconRoute,
   webAuthnBrowserRoute,
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
@@ -179,6 +180,9 @@ const federationRoutes: RouteDefinition[] = [
  */
 const protocolRoutes: RouteDefinition[] = [
   route('GET', '/.well-known/openid-configuration', 'none', discoveryRoute, { cors: 'any-origin' }),
+  route('GET', '/.well-known/oauth-authorization-server', 'none', authorizationServerMetadataRoute, {
+    cors: 'any-origin',
+  }),
   route('GET', '/oauth2/jwks', 'none', jwksRoute, { cors: 'any-origin' }),
   route('GET', '/oauth2/authorize', 'none', authorizeGetRoute),
   route('POST', '/oauth2/authorize', 'none', authorizePostRoute),
@@ -247,6 +251,7 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
     route('GET', '/access-denied', 'optional-session', accessDeniedPageRoute),
     route('GET', '/account', 'optional-session', accountPageRoute),
     route('GET', '/ui/theme.css', 'none', themeStylesheetRoute),
+    route('GET', '/favicon.ico', 'none', faviconRoute),
     route('GET', '/ui/authenticator-app-qr.svg', 'session-or-pending', authenticatorAppQrRoute),
     route('GET', '/ui/vendor/webauthn/{path*}', 'none', webAuthnBrowserRoute),
   ];
