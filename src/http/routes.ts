@@ -50,6 +50,7 @@ import {
 } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
+import { parRoute } from './routes/par-routes.js';
 import { authorizationServerMetadataRoute, discoveryRoute, jwksRoute } from './routes/discovery-routes.js';
 import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js';
 import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
@@ -186,6 +187,7 @@ const protocolRoutes: RouteDefinition[] = [
   route('GET', '/oauth2/jwks', 'none', jwksRoute, { cors: 'any-origin' }),
   route('GET', '/oauth2/authorize', 'none', authorizeGetRoute),
   route('POST', '/oauth2/authorize', 'none', authorizePostRoute),
+  route('POST', '/oauth2/par', 'none', parRoute, { cors: 'public-client-origins' }),
   route('POST', '/oauth2/token', 'none', tokenRoute, { cors: 'public-client-origins' }),
   route('GET', '/oauth2/userinfo', 'none', userinfoGetRoute, { cors: 'client-origins' }),
   route('POST', '/oauth2/userinfo', 'none', userinfoPostRoute, { cors: 'client-origins' }),

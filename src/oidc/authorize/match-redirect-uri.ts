@@ -9,9 +9,10 @@ const loopback = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?([/?].*)?$/;
 function splitLoopback(uri: string): { host: string; rest: string } | null {
   const match = loopback.exec(uri);
   if (!match) return null;
-  const port = match[2];
+  // Optional groups that did not take part are undefined.
+  const [, host, port, rest] = match as unknown as [string, string, string | undefined, string | undefined];
   if (port !== undefined && (!/^[1-9]/.test(port) || Number(port) > 65535)) return null;
-  return { host: match[1], rest: match[3] ?? '' };
+  return { host, rest: rest ?? '' };
 }
 
 /**

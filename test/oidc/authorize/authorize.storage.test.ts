@@ -1,3 +1,5 @@
+import { createPushedRequests } from '../../../src/oidc/authorize/pushed-requests.js';
+import { knexPushedAuthorizationRequestRepository } from '../../../src/storage/knex/pushed-authorization-requests.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { testClient, testConfig, testUser } from '../../support/config-fixture.js';
@@ -113,6 +115,12 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
         terms: createUserTerms({ storage: t.storage, events: createEventLog({ storage: t.storage, clock }), clock }),
         auth: config.auth,
         clock,
+      }),
+      pushedRequests: createPushedRequests({
+        db: t.tx,
+        repository: knexPushedAuthorizationRequestRepository,
+        clock,
+        sealKey: 'a key for the tests only',
       }),
       config,
       clock,

@@ -20,6 +20,7 @@ function client(overrides: Partial<AuthorizeClient> = {}): AuthorizeClient {
     scopes: ['openid', 'profile', 'email', 'offline_access'],
     requirePkce: true,
     skipConsent: false,
+    requirePushedAuthorizationRequests: false,
     access: null,
     ...overrides,
   };
