@@ -33,7 +33,7 @@ export interface PushedContinuation {
 export interface PushedRequests {
   /** Stores validated parameters; the request_uri to hand the client. */
   push(clientId: string, params: Record<string, string>): Promise<{ requestUri: string; expiresIn: number }>;
-  /** The pushed parameters, once: null when unknown, expired, already claimed or another client's. */
+  /** The pushed parameters of a request_uri (with requestUriPrefix), once: null when unknown, expired, already claimed or another client's. */
   claim(requestUri: string, clientId: string): Promise<Record<string, string> | null>;
   /** The continuation of a request claimed now, sealed for the path back. */
   seal(clientId: string, params: Record<string, string>): string;
@@ -67,7 +67,6 @@ export function createPushedRequests(deps: {
       return { requestUri: `${requestUriPrefix}${secret}`, expiresIn: pushedRequestTtlSeconds };
     },
     async claim(requestUri, clientId) {
-      if (!requestUri.startsWith(requestUriPrefix)) return null;
       const secret = requestUri.slice(requestUriPrefix.length);
       const record = await repository.claim(db, hashOpaqueToken(secret), clientId, clock.now());
       return record?.params ?? null;
