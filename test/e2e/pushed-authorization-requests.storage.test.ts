@@ -160,6 +160,31 @@ describe.each(databaseKinds)('pushed authorization requests on %s', (kind) => {
       expect(response.headers.get('cache-control')).toBe('no-store');
     });
 
+    it('takes client_secret_post at the PAR endpoint, and never stores the secret', async () => {
+      const flow = await newFlow();
+      const response = await fetch(`${idp.url}/oauth2/par`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          ...flow.params,
+          response_type: 'code',
+          client_id: 'web',
+          client_secret: webSecret,
+        }),
+      });
+      expect(response.status).toBe(201);
+      const rows = await idp.database.db<{ params: string }>('pushed_authorization_requests').select('params');
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.params).not.toContain(webSecret);
+      expect(rows.some((row) => (JSON.parse(row.params) as { state?: string }).state === flow.state)).toBe(true);
+    });
+
+    it('refuses a repeated client_id at the PAR endpoint', async () => {
+      const form = new URLSearchParams({ ...(await newFlow()).params, response_type: 'code', client_id: 'web' });
+      form.append('client_id', 'web');
+      expect(await push(form)).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    });
+
     it('takes a pushed prompt=login once: after the sign-in it does not ask again', async () => {
       const jar = new CookieJar();
       await signIn(jar);

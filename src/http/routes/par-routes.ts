@@ -38,11 +38,12 @@ export const parRoute: RouteSpec = {
   hapiOptions: { payload: { allow: 'application/x-www-form-urlencoded' } },
   handler: (deps) => async (request, h) => {
     const params = payloadOf(request) as RawAuthorizationParams;
-    const one = (value: RawAuthorizationParams[string]) => (typeof value === 'string' ? value : undefined);
+    // The payload schema lets client_id and client_secret through only as single strings.
+    const { client_id: clientId, client_secret: clientSecret } = params as Record<string, string | undefined>;
     const credentials = readClientCredentials(
       request.headers.authorization as string | undefined,
-      one(params.client_id),
-      one(params.client_secret),
+      clientId,
+      clientSecret,
     );
     const response = await pushAuthorizationRequest(
       { params, credentials },
