@@ -325,6 +325,23 @@ describe.each(databaseKinds)('pushed authorization requests on %s', (kind) => {
       expect(response.body.error_description).toContain('scope');
     });
 
+    it('refuses a request too long to go through the sign-in pages, and carries a long one that fits', async () => {
+      const tooLong = await push({ ...(await newFlow()).params, response_type: 'code', login_hint: 'x'.repeat(4000) });
+      expect(tooLong).toMatchObject({
+        status: 400,
+        body: {
+          error: 'invalid_request',
+          error_description: 'The pushed parameters are too long to go through the sign-in pages.',
+        },
+      });
+      const flow = await newFlow();
+      const longState = `${flow.state}.${'s'.repeat(1500)}`;
+      const url = await oidc.buildAuthorizationUrlWithPAR(other, { ...flow.params, state: longState });
+      const callback = await browse(new CookieJar(), url);
+      expect(callback.searchParams.get('state')).toBe(longState);
+      expect(await finish(other, callback, { ...flow, state: longState })).toMatchObject({ sub: 'alice' });
+    });
+
     it('refuses a body over 64 KiB with a JSON error, not a 500', async () => {
       const response = await push({
         ...(await newFlow()).params,

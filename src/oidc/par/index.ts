@@ -12,7 +12,9 @@ import { authenticateClient } from '../authenticate-client.js';
 import { requestChecks } from '../authorize/index.js';
 import { parse } from '../authorize/parse.js';
 import type { AuthorizeDeps, RawAuthorizationParams } from '../authorize/types.js';
+import { authorizePath, maxReturnToLength } from '../../interaction/index.js';
 import { OAuthError } from '../errors.js';
+import { pushedRequestParam } from '../authorize/pushed-requests.js';
 
 export interface PushedAuthorizationRequest {
   /** The form as it arrived; a repeated parameter is an array. */
@@ -46,6 +48,23 @@ export async function pushAuthorizationRequest(
   // Every check of the authorization endpoint that does not depend on who signs in; each throws its OAuthError.
   let state: unknown = { ...parsed, params, pushed: true };
   for (const check of requestChecks) state = await check(state as never, deps.authorize);
+  checkFitsThroughPages(params, deps.authorize);
   const { requestUri, expiresIn } = await deps.authorize.pushedRequests.push(clientId, params);
   return { request_uri: requestUri, expires_in: expiresIn };
+}
+
+/** Room left in return_to for the parameters the sign-in pages add on the way (auth_after and the like). */
+const roomForInteraction = 256;
+
+/**
+ * The claimed request goes through the sign-in pages in return_to, plain
+ * and sealed (src/oidc/authorize/resolve-pushed-request.ts): a request too
+ * long for it is refused now, in JSON, rather than on a page later.
+ */
+function checkFitsThroughPages(params: Record<string, string>, deps: AuthorizeDeps): void {
+  const sealed = deps.pushedRequests.seal(params.client_id, params);
+  const query = new URLSearchParams({ ...params, [pushedRequestParam]: sealed }).toString();
+  if (authorizePath.length + 1 + query.length + roomForInteraction > maxReturnToLength) {
+    throw new OAuthError('invalid_request', 'The pushed parameters are too long to go through the sign-in pages.');
+  }
 }
