@@ -131,7 +131,7 @@ describe.each(databaseKinds)('pushed authorization requests on %s', (kind) => {
     return { status: response.status, text: await response.text() };
   }
 
-  describe('oidcc-par (RFC 9126)', () => {
+  describe('pushed authorization requests (RFC 9126)', () => {
     it('lists the PAR endpoint in discovery, and request objects as unsupported', () => {
       const metadata = web.serverMetadata();
       expect(metadata.pushed_authorization_request_endpoint).toBe(`${idp.url}/oauth2/par`);
@@ -370,7 +370,9 @@ describe.each(databaseKinds)('pushed authorization requests on %s', (kind) => {
       expect(callback.origin + callback.pathname).toBe(redirectUri);
       await expect(finish(web, callback, flow)).rejects.toMatchObject({ error: 'request_not_supported' });
     });
+  });
 
+  describe('oidcc-ensure-request-object-with-redirect-uri', () => {
     it('shows the error page instead when the redirect URI is not registered', async () => {
       const flow = await newFlow();
       const url = oidc.buildAuthorizationUrl(web, {
