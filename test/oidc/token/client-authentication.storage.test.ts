@@ -70,6 +70,20 @@ describe.each(databaseKinds)('client authentication on %s', (kind) => {
       expect(tokens.scope).toBe('api:read');
     });
 
+    it('lets openid-client 6 authenticate with its default (a secret and no method), which is client_secret_post', async () => {
+      const config = await oidc.discovery(new URL(provider.idp.url), 'unpinned', unpinnedSecret, undefined, {
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- the test server speaks plain HTTP on 127.0.0.1
+        execute: [oidc.allowInsecureRequests],
+      });
+      expect((await oidc.clientCredentialsGrant(config)).access_token).toEqual(expect.any(String));
+      // The same default against a client pinned to Basic is refused.
+      const pinned = await oidc.discovery(new URL(provider.idp.url), 'pinned', pinnedSecret, undefined, {
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- the test server speaks plain HTTP on 127.0.0.1
+        execute: [oidc.allowInsecureRequests],
+      });
+      await expect(oidc.clientCredentialsGrant(pinned)).rejects.toMatchObject({ error: 'invalid_client' });
+    });
+
     it('lets the same client use client_secret_basic', async () => {
       const config = await discover('unpinned', oidc.ClientSecretBasic(unpinnedSecret));
       expect((await oidc.clientCredentialsGrant(config)).access_token).toEqual(expect.any(String));
