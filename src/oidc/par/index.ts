@@ -33,17 +33,16 @@ export async function pushAuthorizationRequest(
   deps: { authorize: AuthorizeDeps; clientAuthentication: ClientAuthenticationDeps },
 ): Promise<PushedAuthorizationResponse> {
   const client = await authenticateClient(request.credentials, deps.clientAuthentication);
-  // The client's secret is authentication, not a parameter of the request.
-  const { client_secret: _secret, ...form } = request.params;
+  // The client's secret is authentication, not a parameter of the request; a
+  // client_id other than the authenticated client's was refused with the credentials.
+  const { client_secret: _secret, client_id: _clientId, ...form } = request.params;
   const parsed = parse({ params: form, session: null });
   // Only the parameters that were sent are there.
   const sent: Readonly<Partial<Record<string, string>>> = parsed.params;
   // §2.1: a pushed request cannot point at another one.
   if (sent.request_uri !== undefined)
     throw new OAuthError('invalid_request', 'The request_uri parameter cannot be pushed.');
-  const clientId = sent.client_id ?? client.clientId;
-  if (clientId !== client.clientId)
-    throw new OAuthError('invalid_request', 'The client_id differs from the authenticated client.');
+  const clientId = client.clientId;
   const params = { ...parsed.params, client_id: clientId };
   // Every check of the authorization endpoint that does not depend on who signs in; each throws its OAuthError.
   let state: unknown = { ...parsed, params, pushed: true };
