@@ -2,7 +2,18 @@ import type { ClientAuthMethod } from '../model/index.js';
 
 /** The credentials a request presents for its client (RFC 6749 §2.3), read once at the HTTP edge. */
 export type ClientCredentials =
-  | { authMethod: Exclude<ClientAuthMethod, 'none'>; clientId: string; clientSecret: string }
+  | {
+      authMethod: Exclude<ClientAuthMethod, 'none'>;
+      clientId: string;
+      clientSecret: string;
+      /**
+       * Basic only, when form-decoding changed the id or the secret: both as
+       * they were sent. Many relying parties (Authlib, python requests) put
+       * them into Basic without the form-encoding RFC 6749 §2.3.1 asks for,
+       * so a `+` or `%` in a secret means itself to them.
+       */
+      asSent?: { clientId: string; clientSecret: string };
+    }
   | { authMethod: 'none'; clientId: string; clientSecret: null };
 
 /**

@@ -5,11 +5,6 @@ const malformedBasic: ClientAuthenticationFailure = {
   description: 'The Authorization header is not valid Basic client credentials.',
   usedBasic: true,
 };
-const badlyEncoded: ClientAuthenticationFailure = {
-  error: 'invalid_request',
-  description: 'The Basic credentials are not properly form-urlencoded.',
-  usedBasic: true,
-};
 const severalMethods: ClientAuthenticationFailure = {
   error: 'invalid_request',
   description: 'Use one client authentication method, not several.',
@@ -26,12 +21,16 @@ const noClient: ClientAuthenticationFailure = {
   usedBasic: false,
 };
 
-/** RFC 6749 §2.3.1: id and secret are form-urlencoded before they go into Basic; null when they are not. */
-function formDecode(value: string): string | null {
+/**
+ * RFC 6749 §2.3.1: id and secret are form-urlencoded before they go into
+ * Basic. A value that is not valid form-encoding (a lone `%`) was sent as it
+ * is, as many relying parties do: it is taken as written.
+ */
+function formDecode(value: string): string {
   try {
     return decodeURIComponent(value.replace(/\+/g, ' '));
   } catch {
-    return null;
+    return value;
   }
 }
 
@@ -52,12 +51,15 @@ export function readClientCredentials(
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) return malformedBasic;
-    const basicId = formDecode(decoded.slice(0, colon));
-    const basicSecret = formDecode(decoded.slice(colon + 1));
-    if (basicId === null || basicSecret === null) return badlyEncoded;
+    const sentId = decoded.slice(0, colon);
+    const sentSecret = decoded.slice(colon + 1);
+    const basicId = formDecode(sentId);
+    const basicSecret = formDecode(sentSecret);
     if (clientSecret !== undefined) return severalMethods;
-    if (clientId !== undefined && clientId !== basicId) return otherClientId;
-    return { authMethod: 'client_secret_basic', clientId: basicId, clientSecret: basicSecret };
+    if (clientId !== undefined && clientId !== basicId && clientId !== sentId) return otherClientId;
+    const credentials = { authMethod: 'client_secret_basic' as const, clientId: basicId, clientSecret: basicSecret };
+    if (basicId === sentId && basicSecret === sentSecret) return credentials;
+    return { ...credentials, asSent: { clientId: sentId, clientSecret: sentSecret } };
   }
   if (clientId === undefined || clientId === '') return noClient;
   if (clientSecret !== undefined) return { authMethod: 'client_secret_post', clientId, clientSecret };

@@ -50,7 +50,8 @@ import {
 } from './routes/docs-routes.js';
 import { authorizeGetRoute, authorizePostRoute } from './routes/authorize-routes.js';
 import { introspectRoute, revokeRoute, tokenRoute } from './routes/token-routes.js';
-import { discoveryRoute, jwksRoute } from './routes/discovery-routes.js';
+import { parRoute } from './routes/par-routes.js';
+import { authorizationServerMetadataRoute, discoveryRoute, jwksRoute } from './routes/discovery-routes.js';
 import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js';
 import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
@@ -78,6 +79,7 @@ import {
   resetPasswordPageRoute,
   secondFactorPageRoute,
   themeStylesheetRoute,
+  faviconRoute,
   webAuthnBrowserRoute,
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
@@ -179,9 +181,13 @@ const federationRoutes: RouteDefinition[] = [
  */
 const protocolRoutes: RouteDefinition[] = [
   route('GET', '/.well-known/openid-configuration', 'none', discoveryRoute, { cors: 'any-origin' }),
+  route('GET', '/.well-known/oauth-authorization-server', 'none', authorizationServerMetadataRoute, {
+    cors: 'any-origin',
+  }),
   route('GET', '/oauth2/jwks', 'none', jwksRoute, { cors: 'any-origin' }),
   route('GET', '/oauth2/authorize', 'none', authorizeGetRoute),
   route('POST', '/oauth2/authorize', 'none', authorizePostRoute),
+  route('POST', '/oauth2/par', 'none', parRoute, { cors: 'public-client-origins' }),
   route('POST', '/oauth2/token', 'none', tokenRoute, { cors: 'public-client-origins' }),
   route('GET', '/oauth2/userinfo', 'none', userinfoGetRoute, { cors: 'client-origins' }),
   route('POST', '/oauth2/userinfo', 'none', userinfoPostRoute, { cors: 'client-origins' }),
@@ -247,6 +253,7 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
     route('GET', '/access-denied', 'optional-session', accessDeniedPageRoute),
     route('GET', '/account', 'optional-session', accountPageRoute),
     route('GET', '/ui/theme.css', 'none', themeStylesheetRoute),
+    route('GET', '/favicon.ico', 'none', faviconRoute),
     route('GET', '/ui/authenticator-app-qr.svg', 'session-or-pending', authenticatorAppQrRoute),
     route('GET', '/ui/vendor/webauthn/{path*}', 'none', webAuthnBrowserRoute),
   ];

@@ -90,7 +90,7 @@ export {
 } from './sign-in-service.js';
 export { createEnrolmentService, type EnrolmentService } from './enrolment-service.js';
 export { authorizePath, interactionParams } from './interaction-location.js';
-export { isSafeReturnTo } from './return-to.js';
+export { isSafeReturnTo, maxReturnToLength } from './return-to.js';
 export {
   createConsentService,
   type ConsentService,

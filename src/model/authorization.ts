@@ -43,3 +43,20 @@ export interface ConsentRecord {
   scopes: string[];
   grantedAt: number;
 }
+
+/**
+ * A pushed authorization request (RFC 9126): the parameters a client sent
+ * to the PAR endpoint, kept until the browser brings its request_uri to
+ * the authorization endpoint, which claims it once.
+ */
+export interface PushedAuthorizationRequestRecord {
+  /** base64url SHA-256 of the random part of the request_uri; the request_uri itself is never stored. */
+  requestHash: string;
+  clientId: string;
+  /** The authorization parameters as pushed, single-valued, already validated. */
+  params: Record<string, string>;
+  expiresAt: number;
+  /** When the authorization endpoint claimed it; null until then. */
+  usedAt: number | null;
+  createdAt: number;
+}

@@ -1,6 +1,7 @@
 /**
  * The OpenID Connect / OAuth 2.0 protocol engine, one folder per endpoint
- * named after its spec: authorize (RFC 6749 §4.1, OIDC Core §3.1.2), token
+ * named after its spec: authorize (RFC 6749 §4.1, OIDC Core §3.1.2), par
+ * (pushed authorization requests, RFC 9126), token
  * and its grants/ (RFC 6749 §3.2, §4–6), tokens/ (issuing and checking JWT
  * access tokens, RFC 9068, and ID tokens), userinfo (OIDC Core §5.3),
  * revocation (RFC 7009), introspection (RFC 7662), end-session

@@ -5,7 +5,9 @@ import type { EventLog } from '../events/index.js';
 import { createAccessDenial, createConsentService, type SignInDeps } from '../interaction/index.js';
 import type { SigningPool } from '../keys/index.js';
 import type { Tx } from '../storage/repositories.js';
+import { deriveKey } from '../security/index.js';
 import { createAuthorizeDeps } from './authorize/create-authorize-deps.js';
+import { createPushedRequests } from './authorize/pushed-requests.js';
 import { authorizationRequestReader } from './authorize/read-authorization-request.js';
 import { createBackchannelLogoutJob } from './backchannel-logout/index.js';
 import { createProtocolDeps } from './create-protocol-deps.js';
@@ -25,11 +27,18 @@ export async function wireProtocol(
 ) {
   const { config, storage, clock, secret } = base;
   const { db, repositories } = storage;
+  const pushedRequests = createPushedRequests({
+    db,
+    repository: repositories.pushedAuthorizationRequests,
+    clock,
+    sealKey: deriveKey(secret, 'pushed authorization request'),
+  });
   const authorize = createAuthorizeDeps({
     db,
     clients: repositories.clients,
     codes: repositories.authorizationCodes,
     signIn: needs.signInSteps,
+    pushedRequests,
     config,
     clock,
   });

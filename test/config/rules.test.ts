@@ -238,6 +238,24 @@ describe.each([
     ],
   },
   {
+    rule: 'loopback redirect URIs of native apps need no port (RFC 8252 §7.3)',
+    good: yaml(
+      secretLine,
+      'clients:',
+      ...client([
+        'client_id: cli',
+        'token_endpoint_auth_method: none',
+        'redirect_uris: ["http://127.0.0.1/callback", "http://[::1]/callback"]',
+      ]),
+    ),
+    bad: yaml(
+      secretLine,
+      'clients:',
+      ...client(['client_id: cli', 'token_endpoint_auth_method: none', 'redirect_uris: ["http://127.0.0.1/cb#x"]']),
+    ),
+    expected: ['idp.yaml:5:21: clients[0].redirect_uris[0]: must not contain a fragment (#…) (RFC 6749 §3.1.2)'],
+  },
+  {
     rule: 'client_credentials needs a confidential client',
     good: yaml(
       secretLine,

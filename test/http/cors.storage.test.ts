@@ -64,7 +64,7 @@ describe('CORS', () => {
   }
 
   describe('public documents: any origin, no credentials', () => {
-    it.each(['/.well-known/openid-configuration', '/oauth2/jwks'])(
+    it.each(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/oauth2/jwks'])(
       'GET %s answers * to any origin, and without one',
       async (path) => {
         for (const origin of [stranger, spa, undefined]) {
@@ -123,6 +123,14 @@ describe('CORS', () => {
       expect(allowed.statusCode).toBe(200);
       expect(allowed.headers['access-control-allow-origin']).toBe(spa);
       expectNoCors(await revoke(web));
+    });
+
+    it('the PAR endpoint follows the same rule', async () => {
+      const push = (origin: string) => call('POST', '/oauth2/par', origin, form, 'client_id=spa&response_type=code');
+      const allowed = await push(spa);
+      expect(allowed.statusCode).toBe(400);
+      expect(allowed.headers['access-control-allow-origin']).toBe(spa);
+      expectNoCors(await push(web));
     });
 
     it('answers the preflight: 204 with the origin, methods, headers and max-age, never credentials', async () => {

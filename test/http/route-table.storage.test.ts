@@ -37,6 +37,7 @@ const undocumented: Record<string, string> = {
   'GET /access-denied': 'a page of the built-in UI (src/web/pages)',
   'GET /account': 'a page of the built-in UI (src/web/pages)',
   'GET /ui/theme.css': "the built-in pages' accent stylesheet (branding.primary_color)",
+  'GET /favicon.ico': "the built-in pages' icon (branding.primary_color)",
   'GET /ui/authenticator-app-qr.svg':
     "the built-in pages' QR code of a pending authenticator-app enrolment (the API answers its otpauth_url)",
   'GET /ui/vendor/webauthn/{path*}': 'the @simplewebauthn/browser modules of the built-in pages',

@@ -46,6 +46,7 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
         testClient({
           clientId: 'svc',
           clientSecret: svcSecret,
+          tokenEndpointAuthMethodPinned: true,
           grantTypes: ['client_credentials'],
           scopes: ['openid', 'api:read', 'api:write'],
         }),
@@ -140,7 +141,7 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
     ['a wrong secret with Basic', { authorization: basic('svc', 'wrong') }, {}, true],
     ['an unknown client with Basic', { authorization: basic('nobody', 'x') }, {}, true],
     ['a malformed Basic header', { authorization: 'Basic !!!' }, {}, true],
-    ['client_secret_post by a Basic client', {}, { client_id: 'svc', client_secret: svcSecret }, false],
+    ['client_secret_post by a client pinned to Basic', {}, { client_id: 'svc', client_secret: svcSecret }, false],
     ['no authentication by a confidential client', {}, { client_id: 'svc' }, false],
     ['no client at all', {}, {}, false],
   ])('answers 401 invalid_client to %s', async (_name, headers, form, challenged) => {

@@ -274,6 +274,43 @@ describe.each(databaseKinds)('the cleanup job on %s', (kind) => {
     ).toEqual(['live', 'live-used']);
   });
 
+  it('deletes pushed authorization requests once they expired, claimed or not, and keeps live ones', async () => {
+    const now = clock.now();
+    await t.db('clients').insert({
+      client_id: 'par-app',
+      name: 'PAR app',
+      redirect_uris: '[]',
+      post_logout_redirect_uris: '[]',
+      grant_types: '["authorization_code"]',
+      token_endpoint_auth_method: 'none',
+      scopes: '["openid"]',
+      require_pkce: true,
+      skip_consent: false,
+      created_at: now,
+      updated_at: now,
+    });
+    const pushed = (requestHash: string, expiresAt: number, usedAt: number | null) =>
+      t.db('pushed_authorization_requests').insert({
+        request_hash: requestHash,
+        client_id: 'par-app',
+        params: '{}',
+        created_at: now - 60_000,
+        expires_at: expiresAt,
+        used_at: usedAt,
+      });
+    await pushed('expired', now - 1, null);
+    await pushed('expired-used', now - 1000, now - 2000);
+    await pushed('live', now + 60_000, null);
+    await pushed('live-used', now + 60_000, now - 1000);
+    const deleted = await testScheduler(t.tx, { clock }).runNow('cleanup');
+    expect(deleted.pushed_authorization_requests).toBe(2);
+    expect(
+      (await t.db('pushed_authorization_requests').select('request_hash').orderBy('request_hash')).map(
+        (r: { request_hash: string }) => r.request_hash,
+      ),
+    ).toEqual(['live', 'live-used']);
+  });
+
   it('deletes WebAuthn challenges whose 5 minutes have passed, and keeps open ones', async () => {
     const now = clock.now();
     const challenge = (value: string, expiresAt: number) => ({

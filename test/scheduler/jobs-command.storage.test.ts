@@ -115,6 +115,7 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
         grants: 0,
         webauthn_challenges: 0,
         authorization_codes: 0,
+        pushed_authorization_requests: 0,
         link_tokens: 0,
         upstream_states: 0,
         background_jobs: 1,

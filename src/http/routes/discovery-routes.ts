@@ -26,6 +26,17 @@ export const discoveryRoute: RouteSpec = {
   },
 };
 
+/**
+ * RFC 8414 §3: OAuth 2.0 clients look for the metadata here. The same
+ * document as OpenID Connect Discovery (§4 allows the OIDC members), so
+ * both paths always agree.
+ */
+export const authorizationServerMetadataRoute: RouteSpec = {
+  ...discoveryRoute,
+  summary: 'OAuth 2.0 Authorization Server Metadata (RFC 8414)',
+  description: 'The same document as /.well-known/openid-configuration.',
+};
+
 export const jwksRoute: RouteSpec = {
   protocol: true,
   tags: ['OpenID'],

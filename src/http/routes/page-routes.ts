@@ -24,6 +24,7 @@ import {
   qrCodeSvg,
   renderTermsPage,
   renderThemeStylesheet,
+  renderFavicon,
   renderVerifyEmailPage,
   stringParam,
   type PageContext,
@@ -316,6 +317,18 @@ export const accessDeniedPageRoute = pageRoute('No access to an application', as
 });
 
 /** branding.primary_color as CSS (src/web/pages/theme-stylesheet.ts); its address changes with the colour. */
+export const faviconRoute: RouteSpec = {
+  tags: [],
+  summary: 'The icon browsers ask for on every page',
+  hidden: true,
+  responses: { 200: { description: 'SVG', contentType: 'image/svg+xml' } },
+  handler: (deps) => (_request, h) =>
+    h
+      .response(renderFavicon(deps.config.branding.primaryColor))
+      .type('image/svg+xml')
+      .header('cache-control', 'public, max-age=86400'),
+};
+
 export const themeStylesheetRoute: RouteSpec = {
   tags: [],
   summary: 'The accent colours of the built-in pages',

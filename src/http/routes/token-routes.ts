@@ -76,13 +76,20 @@ export const revokeRoute: RouteSpec = {
       ...clientAuthParams,
     }).label('RevocationRequest'),
   },
-  responses: { 200: { description: 'Revoked, or nothing to revoke' }, ...clientAuthErrors },
+  responses: {
+    200: {
+      description: 'Revoked, or nothing to revoke: an empty JSON object',
+      schema: Joi.object({}).label('RevocationResponse'),
+    },
+    ...clientAuthErrors,
+  },
   hapiOptions: form,
   handler: (deps) => async (request, h) => {
     const p = request.payload as Record<string, string | undefined>;
     const credentials = readClientCredentials(authorizationOf(request), p.client_id, p.client_secret);
     await revokeToken({ token: p.token ?? '', tokenTypeHint: p.token_type_hint, credentials }, deps.protocol.engine);
-    return h.response().code(200).header('cache-control', 'no-store');
+    // RFC 7009 §2.2 leaves the body open; clients that parse every answer as JSON get an empty object.
+    return h.response({}).code(200).header('cache-control', 'no-store');
   },
 };
 

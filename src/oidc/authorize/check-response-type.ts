@@ -6,7 +6,9 @@ const responseModes = ['query', 'form_post'];
 /**
  * Only the authorization code flow (RFC 6749 §4.1), answered in the query or
  * by form post (OAuth 2.0 Form Post Response Mode). Request objects are not
- * supported (OIDC Core §6).
+ * supported (OIDC Core §6): a request_uri left here is not one of the PAR
+ * endpoint's. A client with require_pushed_authorization_requests takes
+ * pushed requests only (RFC 9126 §5).
  */
 export function checkResponseType(state: WithTarget): WithTarget {
   const { client } = state;
@@ -15,6 +17,12 @@ export function checkResponseType(state: WithTarget): WithTarget {
   if (params.request !== undefined) throw new OAuthError('request_not_supported', 'Request objects are not supported.');
   if (params.request_uri !== undefined)
     throw new OAuthError('request_uri_not_supported', 'The request_uri parameter is not supported.');
+  if (client.requirePushedAuthorizationRequests && !state.pushed) {
+    throw new OAuthError(
+      'invalid_request',
+      'This client must push its authorization requests to the PAR endpoint first.',
+    );
+  }
   if (params.response_mode !== undefined && !responseModes.includes(params.response_mode)) {
     throw new OAuthError('invalid_request', 'The response_mode must be query or form_post.');
   }

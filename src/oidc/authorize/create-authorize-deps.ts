@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/types.js';
 import type { SignInDeps } from '../../interaction/index.js';
 import type { AuthorizationCodeRepository, ClientRepository, Tx } from '../../storage/repositories.js';
+import type { PushedRequests } from './pushed-requests.js';
 import type { AuthorizeDeps } from './types.js';
 
 /** Wires the authorization steps to storage and to the sign-in steps (called by the composition root). */
@@ -10,10 +11,11 @@ export function createAuthorizeDeps(deps: {
   clients: ClientRepository;
   codes: AuthorizationCodeRepository;
   signIn: SignInDeps;
+  pushedRequests: PushedRequests;
   config: Pick<Config, 'server' | 'tokens'>;
   clock: Clock;
 }): AuthorizeDeps {
-  const { db, clients, codes, signIn, config, clock } = deps;
+  const { db, clients, codes, signIn, pushedRequests, config, clock } = deps;
   return {
     issuer: config.server.baseUrl,
     clock,
@@ -24,5 +26,6 @@ export function createAuthorizeDeps(deps: {
     findClient: (clientId) => clients.findById(db, clientId),
     signIn,
     saveCode: (record) => codes.insert(db, record),
+    pushedRequests,
   };
 }

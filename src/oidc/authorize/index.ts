@@ -4,8 +4,10 @@
  * one returned and returns a larger one, ends early with `finish(outcome)`,
  * or throws an OAuthError (an error page before the redirect URI is trusted,
  * a response to the client after). The HTTP layer renders the outcome.
- * resolveInteraction runs the sign-in steps of src/interaction (who, which
- * account, second factor, consent) on the validated request.
+ * resolvePushedRequest puts a pushed request (RFC 9126, ../par) in the
+ * place of its request_uri. resolveInteraction runs the sign-in steps of
+ * src/interaction (who, which account, second factor, consent) on the
+ * validated request.
  */
 import { checkClaims } from './check-claims.js';
 import { checkPkce } from './check-pkce.js';
@@ -16,13 +18,13 @@ import { checkScope } from './check-scope.js';
 import { loadClient } from './load-client.js';
 import { parse, type AuthorizeInput } from './parse.js';
 import { resolveInteraction } from './resolve-interaction.js';
+import { resolvePushedRequest } from './resolve-pushed-request.js';
 import { respond } from './respond.js';
 import { runSteps } from './run-steps.js';
 import type { AuthorizeDeps, AuthorizeOutcome } from './types.js';
 
-/** Everything that makes a request valid, independent of who is signed in. */
-export const validationSteps = [
-  parse,
+/** The checks of the parameters, independent of who is signed in; the PAR endpoint runs them too (../par). */
+export const requestChecks = [
   loadClient,
   checkRedirectUri,
   checkResponseType,
@@ -31,6 +33,9 @@ export const validationSteps = [
   checkPrompt,
   checkClaims,
 ] as const;
+
+/** Everything that makes a request valid, independent of who is signed in. */
+export const validationSteps = [parse, resolvePushedRequest, ...requestChecks] as const;
 
 export const authorizationSteps = [...validationSteps, resolveInteraction, respond] as const;
 
@@ -42,4 +47,5 @@ export async function authorize(input: AuthorizeInput, deps: AuthorizeDeps): Pro
 }
 
 export type { AuthorizeInput } from './parse.js';
+export { createPushedRequests, type PushedRequests } from './pushed-requests.js';
 export type * from './types.js';

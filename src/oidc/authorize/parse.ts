@@ -10,6 +10,8 @@ export interface Parsed {
   /** Single-valued parameters; empty values count as absent (RFC 6749 §3.1). */
   params: Readonly<Record<string, string>>;
   session: AuthorizeSession | null;
+  /** The parameters came from the PAR endpoint (RFC 9126; resolvePushedRequest sets it). */
+  pushed: boolean;
 }
 
 /** RFC 6749 §3.1: parameters must not be repeated; empty ones are treated as omitted. */
@@ -19,5 +21,5 @@ export function parse(input: AuthorizeInput): Parsed {
     if (Array.isArray(value)) throw new OAuthError('invalid_request', `The ${name} parameter is repeated.`);
     if (value !== undefined && value !== '') params[name] = value;
   }
-  return { params, session: input.session };
+  return { params, session: input.session, pushed: false };
 }

@@ -12,7 +12,8 @@ import type { AuthorizeDeps, RawAuthorizationParams } from './types.js';
 export function authorizationRequestReader(deps: AuthorizeDeps): ReadAuthorizationRequest {
   return async (returnTo) => {
     const url = new URL(returnTo, 'http://return-to.invalid');
-    if (url.pathname !== authorizePath) return null;
+    // A pushed request is claimed only by the authorization endpoint; the path back carries its sealed continuation.
+    if (url.pathname !== authorizePath || url.searchParams.has('request_uri')) return null;
     const params: RawAuthorizationParams = {};
     for (const name of new Set(url.searchParams.keys())) {
       const values = url.searchParams.getAll(name);

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { SignInDeps } from '../../interaction/index.js';
 import type { OAuthError } from '../errors.js';
+import type { PushedRequests } from './pushed-requests.js';
 import type { AuthorizationCodeRecord, ClientAccess, UserRecord } from '../../model/index.js';
 
 /** checkPrompt reads the prompt values, the sign-in steps act on them: defined once, in src/interaction. */
@@ -19,6 +20,8 @@ export interface AuthorizeClient {
   scopes: string[];
   requirePkce: boolean;
   skipConsent: boolean;
+  /** RFC 9126 §5: only pushed requests are accepted. */
+  requirePushedAuthorizationRequests: boolean;
   /** Who may use the client (`clients[].access`); null: every active user. */
   access: ClientAccess | null;
 }
@@ -66,4 +69,6 @@ export interface AuthorizeDeps {
   /** What the sign-in steps of src/interaction read (resolveInteraction runs them). */
   signIn: SignInDeps;
   saveCode(record: AuthorizationCodeRecord): Promise<void>;
+  /** RFC 9126: the PAR endpoint's requests, and their way through the sign-in pages. */
+  pushedRequests: PushedRequests;
 }

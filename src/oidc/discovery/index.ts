@@ -22,6 +22,9 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
     end_session_endpoint: `${issuer}/oauth2/logout`,
     revocation_endpoint: `${issuer}/oauth2/revoke`,
     introspection_endpoint: `${issuer}/oauth2/introspect`,
+    // RFC 9126 §5; no client needs it by default (clients[].require_pushed_authorization_requests).
+    pushed_authorization_request_endpoint: `${issuer}/oauth2/par`,
+    require_pushed_authorization_requests: false,
     scopes_supported: [...openIdScopes],
     response_types_supported: ['code'],
     response_modes_supported: ['query', 'form_post'],

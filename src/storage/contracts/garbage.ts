@@ -23,7 +23,7 @@ export interface GarbagePolicy {
  * transaction), table by table, and resolves with how many rows went per
  * kind (users_erased, sessions, sessions_idle, login_rate_limits,
  * refresh_tokens, revoked_access_tokens, grants, webauthn_challenges,
- * authorization_codes, link_tokens, upstream_states, background_jobs,
+ * authorization_codes, pushed_authorization_requests, link_tokens, upstream_states, background_jobs,
  * events). Storage.collectGarbage; the cleanup job calls it.
  */
 export type CollectGarbage = (now: number, policy: GarbagePolicy) => Promise<Record<string, number>>;

@@ -6,6 +6,7 @@ import { isPostgres } from './connect.js';
 import { knexEventRepository } from './events.js';
 import { knexLinkTokenRepository } from './link-tokens.js';
 import { onKnex, txOf } from './on-knex.js';
+import { knexPushedAuthorizationRequestRepository } from './pushed-authorization-requests.js';
 import { knexSessionRepository } from './sessions.js';
 import { knexUserRepository } from './users.js';
 
@@ -58,6 +59,11 @@ export const knexGarbageCollector = onKnex<GarbageCollector>({
       ['webauthn_challenges', olderThan('webauthn_challenges', 'expires_at', now)],
       // Codes are kept until they expire even when consumed: a replay inside the lifetime must still be recognised.
       ['authorization_codes', (k, limit) => knexAuthorizationCodeRepository.deleteExpired(txOf(k), now, limit)],
+      // A pushed authorization request, claimed or not, means nothing once it has expired (RFC 9126).
+      [
+        'pushed_authorization_requests',
+        (k, limit) => knexPushedAuthorizationRequestRepository.deleteExpired(txOf(k), now, limit),
+      ],
       // A mailed link's token, used or not, means nothing once it has expired.
       ['link_tokens', (k, limit) => knexLinkTokenRepository.deleteExpired(txOf(k), now, limit)],
       // An upstream sign-in not finished within its few minutes can no longer be (src/federation).

@@ -24,6 +24,7 @@ export { renderErrorPage } from './error-page.js';
 export { renderSignOutPage } from './sign-out-page.js';
 export { renderSignedOutPage } from './signed-out-page.js';
 export { renderThemeStylesheet } from './theme-stylesheet.js';
+export { renderFavicon } from './favicon.js';
 export { logoSource } from './safe-href.js';
 export { renderTermsPage, type TermsPage } from './terms-page.js';
 export { renderAccessDeniedPage, renderAccessDeniedErrorPage, type AccessDeniedPage } from './access-denied-page.js';

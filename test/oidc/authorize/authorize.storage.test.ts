@@ -23,6 +23,8 @@ import { knexClientRepository } from '../../../src/storage/knex/clients.js';
 import { knexConsentRepository } from '../../../src/storage/knex/consents.js';
 import { knexGroupRepository } from '../../../src/storage/knex/groups.js';
 import { knexAuthorizationCodeRepository } from '../../../src/storage/knex/authorization-codes.js';
+import { knexPushedAuthorizationRequestRepository } from '../../../src/storage/knex/pushed-authorization-requests.js';
+import { createPushedRequests } from '../../../src/oidc/authorize/pushed-requests.js';
 import type { Clock } from '../../../src/clock.js';
 import type { UserRecord } from '../../../src/model/index.js';
 
@@ -114,6 +116,12 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
         terms: createUserTerms({ storage: t.storage, events: createEventLog({ storage: t.storage, clock }), clock }),
         auth: config.auth,
         clock,
+      }),
+      pushedRequests: createPushedRequests({
+        db: t.tx,
+        repository: knexPushedAuthorizationRequestRepository,
+        clock,
+        sealKey: 'a key for the tests only',
       }),
       config,
       clock,
@@ -341,6 +349,102 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
     expect((await authorize({ params: back, session: signedInMeanwhile }, deps)).kind).toBe('client_response');
     // The old sign-in still does not.
     expect((await authorize({ params: back, session: alice }, deps)).kind).toBe('interaction');
+  });
+
+  describe('a pushed request (RFC 9126)', () => {
+    const consentService = () =>
+      createConsentService({
+        storage: t.storage,
+        events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
+        readRequest: authorizationRequestReader(deps),
+        userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
+        clock,
+      });
+
+    it('is claimed once, then carried sealed through the pages, its satisfied prompt values dropped', async () => {
+      const pushed = { ...request, scope: 'openid profile', prompt: 'login consent' };
+      const { requestUri } = await deps.pushedRequests.push('web', pushed);
+      const first = await authorize({ params: { client_id: 'web', request_uri: requestUri }, session: alice }, deps);
+      expect(new URL(location(first), issuer).pathname).toBe('/login');
+      const back = paramsOf(returnToOf(first));
+      expect(back).toMatchObject({ ...pushed, prompt: 'consent', auth_after: String(clock.now()) });
+      expect(back.request_uri).toBeUndefined();
+      expect(back.pushed_request).toEqual(expect.any(String));
+
+      // A second use of the request_uri, even with the same client, is refused on a page.
+      const again = await authorize({ params: { client_id: 'web', request_uri: requestUri }, session: alice }, deps);
+      expect(again).toMatchObject({ kind: 'error_page', error: { error: 'invalid_request_uri' } });
+
+      // Signed in since: the consent page, then a Deny ends the request at the client.
+      const signedIn = { ...alice, authTime: clock.now() };
+      const second = await authorize({ params: back, session: signedIn }, deps);
+      expect(new URL(location(second), issuer).pathname).toBe('/consent');
+      const { redirectTo } = await consentService().decide(returnToOf(second), 'deny', signedIn, {
+        clientAddress: '127.0.0.1',
+      });
+      const denied = await authorize({ params: paramsOf(redirectTo), session: signedIn }, deps);
+      expect(denied).toMatchObject({ kind: 'client_response', params: { error: 'access_denied', state: 'st' } });
+    });
+
+    it('takes no prompt value the pushed request did not have from the path back', async () => {
+      const { requestUri } = await deps.pushedRequests.push('first-party', {
+        ...request,
+        client_id: 'first-party',
+        redirect_uri: 'https://first-party.example.com/callback',
+        max_age: '0',
+      });
+      const first = await authorize(
+        { params: { client_id: 'first-party', request_uri: requestUri }, session: alice },
+        deps,
+      );
+      const back = { ...paramsOf(returnToOf(first)), prompt: 'login consent select_account', consent_denied: 'false' };
+      const done = await authorize({ params: back, session: { ...alice, authTime: clock.now() } }, deps);
+      expect(done).toMatchObject({ kind: 'client_response', params: { state: 'st' } });
+    });
+
+    it('needs a client_id with its request_uri', async () => {
+      const { requestUri } = await deps.pushedRequests.push('web', request);
+      const outcome = await authorize({ params: { request_uri: requestUri }, session: alice }, deps);
+      expect(outcome).toMatchObject({ kind: 'error_page', error: { error: 'invalid_request' } });
+      // Refused before the claim: the request_uri is still good.
+      const claimed = await authorize({ params: { client_id: 'web', request_uri: requestUri }, session: alice }, deps);
+      expect(claimed.kind).not.toBe('error_page');
+    });
+
+    it('ends the way through the pages after an hour', async () => {
+      const { requestUri } = await deps.pushedRequests.push('web', { ...request, prompt: 'login' });
+      const first = await authorize({ params: { client_id: 'web', request_uri: requestUri }, session: alice }, deps);
+      const back = paramsOf(returnToOf(first));
+      const start = clock.time;
+      clock.time += 60 * 60 * 1000;
+      try {
+        const late = await authorize({ params: back, session: alice }, deps);
+        expect(late).toMatchObject({ kind: 'error_page', error: { error: 'invalid_request_uri' } });
+      } finally {
+        clock.time = start;
+      }
+    });
+
+    it('is never claimed by the consent page reading a return_to', async () => {
+      const { requestUri } = await deps.pushedRequests.push('web', request);
+      const returnTo = `/oauth2/authorize?${new URLSearchParams({ client_id: 'web', request_uri: requestUri }).toString()}`;
+      await expect(consentService().describe(returnTo, alice)).rejects.toMatchObject({ code: 'INVALID_RETURN_TO' });
+      const claimed = await authorize({ params: { client_id: 'web', request_uri: requestUri }, session: alice }, deps);
+      expect(claimed.kind).not.toBe('error_page');
+    });
+
+    it('refuses a request_uri that has expired (60 seconds)', async () => {
+      const { requestUri, expiresIn } = await deps.pushedRequests.push('web', request);
+      expect(expiresIn).toBe(60);
+      const start = clock.time;
+      clock.time += 60_000;
+      try {
+        const late = await authorize({ params: { client_id: 'web', request_uri: requestUri }, session: alice }, deps);
+        expect(late).toMatchObject({ kind: 'error_page', error: { error: 'invalid_request_uri' } });
+      } finally {
+        clock.time = start;
+      }
+    });
   });
 
   it('sends prompt=select_account to the sign-in page with the account choice', async () => {

@@ -20,6 +20,7 @@ function client(overrides: Partial<AuthorizeClient> = {}): AuthorizeClient {
     scopes: ['openid', 'profile', 'email', 'offline_access'],
     requirePkce: true,
     skipConsent: false,
+    requirePushedAuthorizationRequests: false,
     access: null,
     ...overrides,
   };
@@ -85,13 +86,18 @@ describe('checkRedirectUri', () => {
       'invalid_request: The redirect_uri is not registered for this client.',
     ],
     [
-      'another port',
-      'http://127.0.0.1:4001/cb',
+      'another path on a loopback port',
+      'http://127.0.0.1:4001/other',
       'invalid_request: The redirect_uri is not registered for this client.',
     ],
   ])('refuses %s (exact matching)', (_, redirectUri, expected) => {
     const parsed = parse({ params: { ...good, redirect_uri: redirectUri }, session: null });
     expect(errorOf(() => checkRedirectUri({ ...parsed, client: client() }))).toBe(expected);
+  });
+
+  it('trusts a registered loopback URI on another port (RFC 8252 §7.3)', () => {
+    const parsed = parse({ params: { ...good, redirect_uri: 'http://127.0.0.1:4001/cb' }, session: null });
+    expect(checkRedirectUri({ ...parsed, client: client() }).target.redirectUri).toBe('http://127.0.0.1:4001/cb');
   });
 
   it('trusts a registered URI and carries state and response_mode', () => {
