@@ -33,6 +33,7 @@ import type { SigningKeyRepository } from './contracts/keys.js';
 import type { CacheGenerationRepository, TokenRepository } from './contracts/tokens.js';
 import type { EventRepository } from './contracts/events.js';
 import type { GroupRepository } from './contracts/groups.js';
+import type { DeviceCodeRepository } from './contracts/device-codes.js';
 
 export type * from './contracts/tx.js';
 export type * from './contracts/users.js';
@@ -52,6 +53,7 @@ export type * from './contracts/keys.js';
 export type * from './contracts/tokens.js';
 export type * from './contracts/events.js';
 export type * from './contracts/groups.js';
+export type * from './contracts/device-codes.js';
 
 // ─── The storage: every repository, transactions, and the database's life ───
 
@@ -81,6 +83,7 @@ export interface Repositories {
   cacheGeneration: CacheGenerationRepository;
   events: EventRepository;
   groups: GroupRepository;
+  deviceCodes: DeviceCodeRepository;
   /** What apply revokes for a removed user or client; whoever stores something a principal holds adds one. */
   grantRevokers: GrantRevoker[];
 }

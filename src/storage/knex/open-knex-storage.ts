@@ -33,6 +33,7 @@ import { knexTokenRepository } from './tokens.js';
 import { knexCacheGenerationRepository } from './cache-generation.js';
 import { knexEventRepository } from './events.js';
 import { knexGroupRepository } from './groups.js';
+import { knexDeviceCodeRepository } from './device-codes.js';
 
 export const knexRepositories: Repositories = {
   users: knexUserRepository,
@@ -60,6 +61,7 @@ export const knexRepositories: Repositories = {
   cacheGeneration: knexCacheGenerationRepository,
   events: knexEventRepository,
   groups: knexGroupRepository,
+  deviceCodes: knexDeviceCodeRepository,
   grantRevokers,
 };
 

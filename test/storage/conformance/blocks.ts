@@ -26,6 +26,7 @@ import { describeCacheGeneration } from './cache-generation.js';
 import { describeEvents } from './events.js';
 import { describeGrantRevokers } from './grant-revokers.js';
 import { describeGroups } from './groups.js';
+import { describeDeviceCodes } from './device-codes.js';
 
 /**
  * One block per member of `Repositories`, in the order of repositories.ts.
@@ -57,5 +58,6 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   cacheGeneration: describeCacheGeneration,
   events: describeEvents,
   groups: describeGroups,
+  deviceCodes: describeDeviceCodes,
   grantRevokers: describeGrantRevokers,
 };
