@@ -74,6 +74,7 @@ export type {
   NewIdentity,
   PendingAuthorization,
   Prompt,
+  DeviceRequest,
   SessionIdentity,
   SignInStart,
 } from './sign-in-state.js';
@@ -87,7 +88,7 @@ export {
   type SignInService,
 } from './sign-in-service.js';
 export { createEnrolmentService, type EnrolmentService } from './enrolment-service.js';
-export { authorizePath, interactionParams } from './interaction-location.js';
+export { authorizePath, deviceVerificationPath, interactionParams } from './interaction-location.js';
 export { isSafeReturnTo } from './return-to.js';
 export {
   createConsentService,

@@ -1,6 +1,17 @@
 /** Where a device authorization (RFC 8628) stands: waiting for the user, or decided by them. */
 export type DeviceCodeStatus = 'pending' | 'approved' | 'denied';
 
+/** The user's sign-in that approved a device authorization request. */
+export interface DeviceApproval {
+  sub: string;
+  /** SessionRecord.idHash of the session that approved. */
+  sessionId: string;
+  /** RFC 8176 methods of that sign-in. */
+  amr: string[];
+  /** OIDC Core §2 auth_time, epoch ms. */
+  authTime: number;
+}
+
 /**
  * One device authorization request (RFC 8628 §3.1–3.5): what the device
  * polls with (its device code, stored as a digest only) and what the user
@@ -17,11 +28,8 @@ export interface DeviceCodeRecord {
   status: DeviceCodeStatus;
   /** The user who allowed it on the consent page; the approval must be theirs. */
   confirmedBy: string | null;
-  /** Set on approval: the user, the session and how and when they signed in (for the tokens). */
-  sub: string | null;
-  sessionId: string | null;
-  amr: string[];
-  authTime: number | null;
+  /** Set on approval: the sign-in the tokens are issued for. */
+  approval: DeviceApproval | null;
   /** The grant the tokens are issued under. */
   grantId: string;
   /** RFC 8628 §3.5: the least seconds between polls; slow_down adds 5. */

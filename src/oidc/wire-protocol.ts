@@ -2,12 +2,18 @@ import { verifyPassword } from '../accounts/index.js';
 import { createUserGroupReader } from '../access/user-groups.js';
 import type { AreaBase } from '../area-wiring.js';
 import type { EventLog } from '../events/index.js';
-import { createAccessDenial, createConsentService, type SignInDeps } from '../interaction/index.js';
+import {
+  createAccessDenial,
+  createConsentService,
+  type ReadAuthorizationRequest,
+  type SignInDeps,
+} from '../interaction/index.js';
 import type { SigningPool } from '../keys/index.js';
 import type { Tx } from '../storage/repositories.js';
 import { createAuthorizeDeps } from './authorize/create-authorize-deps.js';
 import { authorizationRequestReader } from './authorize/read-authorization-request.js';
 import { createProtocolDeps } from './create-protocol-deps.js';
+import { createUserCodeRateLimit, deviceRequestReader, type DeviceVerificationDeps } from './device/index.js';
 
 export type ProtocolWiring = Awaited<ReturnType<typeof wireProtocol>>;
 
@@ -45,6 +51,7 @@ export async function wireProtocol(
       clientProbe: repositories.clientProbe,
       tokens: repositories.tokens,
       codes: repositories.authorizationCodes,
+      deviceCodes: repositories.deviceCodes,
       users: repositories.users,
       cacheGeneration: repositories.cacheGeneration,
       groups: repositories.groups,
@@ -53,9 +60,33 @@ export async function wireProtocol(
     verifyArgon2: verifyPassword,
     events: needs.events,
   });
-  const readRequest = authorizationRequestReader(authorize);
+  const device: DeviceVerificationDeps = {
+    clock,
+    db,
+    deviceCodes: repositories.deviceCodes,
+    findClient: authorize.findClient,
+    signIn: needs.signInSteps,
+    rateLimit: createUserCodeRateLimit({
+      db,
+      counters: repositories.loginRateLimits,
+      limits: config.security.loginRateLimit,
+      clock,
+    }),
+  };
+  const readAuthorization = authorizationRequestReader(authorize);
+  const readDevice = deviceRequestReader(device);
+  // The consent and access-denied pages answer authorization requests and device requests alike.
+  const readRequest: ReadAuthorizationRequest = async (returnTo) =>
+    (await readDevice(returnTo)) ?? readAuthorization(returnTo);
   const userGroups = createUserGroupReader({ db, groups: repositories.groups });
-  const consent = createConsentService({ storage, events: needs.events, readRequest, userGroups, clock });
+  const consent = createConsentService({
+    storage,
+    events: needs.events,
+    readRequest,
+    userGroups,
+    clock,
+    confirmDevice: (userCode, sub) => repositories.deviceCodes.confirm(db, userCode, sub, clock.now()),
+  });
   const accessDenial = createAccessDenial({ readRequest, signIn: needs.signInSteps });
-  return { services: { engine, authorize, consent, accessDenial } };
+  return { services: { engine, authorize, consent, accessDenial, device } };
 }

@@ -25,6 +25,7 @@ export function pending(
     consentDenied: false,
     termsDeclined: false,
     accessDenied: false,
+    device: null,
     ...rest,
     prompt: new Set(prompt),
   };

@@ -20,7 +20,7 @@ export function clientSecondFactor(state: Identified): StepResult {
   const { identity, request } = state;
   if (request === null || request.client.access?.secondFactor !== 'required') return proceed(state);
   if (hasSecondFactor(identity.amr)) return proceed(state);
-  return showPage(request, stepUpLocation(authorizeReturnTo(request.params)), {
+  return showPage(request, stepUpLocation(authorizeReturnTo(request)), {
     error: 'interaction_required',
     description: 'The client requires a second factor.',
   });

@@ -21,6 +21,7 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
     end_session_endpoint: `${issuer}/oauth2/logout`,
     revocation_endpoint: `${issuer}/oauth2/revoke`,
     introspection_endpoint: `${issuer}/oauth2/introspect`,
+    device_authorization_endpoint: `${issuer}/oauth2/device_authorization`,
     scopes_supported: [...openIdScopes],
     response_types_supported: ['code'],
     response_modes_supported: ['query', 'form_post'],

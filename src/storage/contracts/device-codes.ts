@@ -1,14 +1,6 @@
 /** Device authorization requests (RFC 8628; src/oidc/device and the device_code grant). */
-import type { DeviceCodeRecord } from '../../model/index.js';
+import type { DeviceApproval, DeviceCodeRecord } from '../../model/index.js';
 import type { Tx } from './tx.js';
-
-/** What the user's sign-in on /device settled, stored with an approval (for the tokens). */
-export interface DeviceApproval {
-  sub: string;
-  sessionId: string;
-  amr: string[];
-  authTime: number;
-}
 
 export interface DeviceCodeRepository {
   /** Stores a new request; false (nothing stored) when its user code is taken by a stored one. */

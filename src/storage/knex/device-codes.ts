@@ -3,7 +3,15 @@ import type { DeviceCodeRecord } from '../../model/index.js';
 import { onKnex } from './on-knex.js';
 import { defineTable, integer, list, nullable, text, timestamp, type Row } from './define-table.js';
 
-const deviceCodes = defineTable<DeviceCodeRecord>('device_codes', {
+/** The row's shape: the approval's fields are columns of their own. */
+type DeviceCodeRow = Omit<DeviceCodeRecord, 'approval'> & {
+  sub: string | null;
+  sessionId: string | null;
+  amr: string[];
+  authTime: number | null;
+};
+
+const deviceCodes = defineTable<DeviceCodeRow>('device_codes', {
   deviceCodeHash: ['device_code_hash', text()],
   userCode: ['user_code', text()],
   clientId: ['client_id', text()],
@@ -22,10 +30,28 @@ const deviceCodes = defineTable<DeviceCodeRecord>('device_codes', {
   createdAt: ['created_at', timestamp],
 });
 
+function toRow(record: DeviceCodeRecord): Row {
+  const { approval, ...rest } = record;
+  return deviceCodes.toRow({
+    ...rest,
+    sub: approval?.sub ?? null,
+    sessionId: approval?.sessionId ?? null,
+    amr: approval?.amr ?? [],
+    authTime: approval?.authTime ?? null,
+  });
+}
+
+function fromRow(row: Row): DeviceCodeRecord {
+  const { sub, sessionId, amr, authTime, ...rest } = deviceCodes.fromRow(row);
+  // decide() writes the four together: an approved row has them all.
+  const approval = sub !== null && sessionId !== null && authTime !== null ? { sub, sessionId, amr, authTime } : null;
+  return { ...rest, approval };
+}
+
 export const knexDeviceCodeRepository = onKnex<DeviceCodeRepository>({
   async insert(tx, record) {
     const inserted = await tx('device_codes')
-      .insert(deviceCodes.toRow(record))
+      .insert(toRow(record))
       .onConflict('user_code')
       .ignore()
       .returning('device_code_hash');
@@ -33,11 +59,11 @@ export const knexDeviceCodeRepository = onKnex<DeviceCodeRepository>({
   },
   async findByUserCode(tx, userCode) {
     const row = (await tx('device_codes').where({ user_code: userCode }).first()) as Row | undefined;
-    return row ? deviceCodes.fromRow(row) : null;
+    return row ? fromRow(row) : null;
   },
   async findByDeviceCode(tx, deviceCodeHash) {
     const row = (await tx('device_codes').where({ device_code_hash: deviceCodeHash }).first()) as Row | undefined;
-    return row ? deviceCodes.fromRow(row) : null;
+    return row ? fromRow(row) : null;
   },
   async confirm(tx, userCode, sub, now) {
     const changed = await tx('device_codes')

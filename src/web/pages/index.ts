@@ -27,3 +27,4 @@ export { renderThemeStylesheet } from './theme-stylesheet.js';
 export { logoSource } from './safe-href.js';
 export { renderTermsPage, type TermsPage } from './terms-page.js';
 export { renderAccessDeniedPage, renderAccessDeniedErrorPage, type AccessDeniedPage } from './access-denied-page.js';
+export { renderDevicePage, renderDeviceDonePage, type DevicePage } from './device-page.js';

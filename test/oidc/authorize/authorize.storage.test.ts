@@ -198,6 +198,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       storage: t.storage,
       events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
       readRequest: authorizationRequestReader(deps),
+      confirmDevice: () => Promise.resolve(false),
       userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
       clock,
     });
@@ -245,6 +246,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       storage: t.storage,
       events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
       readRequest: authorizationRequestReader(deps),
+      confirmDevice: () => Promise.resolve(false),
       userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
       clock,
     });
@@ -260,6 +262,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       storage: t.storage,
       events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
       readRequest: authorizationRequestReader(deps),
+      confirmDevice: () => Promise.resolve(false),
       userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
       clock,
     });

@@ -12,10 +12,7 @@ function request(deviceCodeHash: string, overrides: Partial<DeviceCodeRecord> = 
     scopes: ['openid', 'offline_access'],
     status: 'pending',
     confirmedBy: null,
-    sub: null,
-    sessionId: null,
-    amr: [],
-    authTime: null,
+    approval: null,
     grantId: `grant-${deviceCodeHash}`,
     intervalSeconds: 5,
     lastPolledAt: null,
@@ -63,7 +60,7 @@ export function describeDeviceCodes(s: Subject): void {
     expect(await codes.confirm(db, 'APPROVE', 'alice', 3_000)).toBe(true);
     expect(await codes.decide(db, 'APPROVE', approval, 3_000)).toBe(true);
     expect(await codes.findByUserCode(db, 'APPROVE')).toEqual(
-      request('d4', { userCode: 'APPROVE', status: 'approved', confirmedBy: 'alice', ...approval }),
+      request('d4', { userCode: 'APPROVE', status: 'approved', confirmedBy: 'alice', approval }),
     );
     expect(await codes.decide(db, 'APPROVE', 'denied', 3_000)).toBe(false);
     expect(await codes.confirm(db, 'APPROVE', 'bob', 3_000)).toBe(false);
