@@ -209,6 +209,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       clientId: 'web',
       clientName: 'Client web',
       redirectUri: request.redirect_uri,
+      device: false,
       scopes: [
         { scope: 'openid', description: 'Sign you in with your account' },
         { scope: 'email', description: 'See your e-mail address' },
