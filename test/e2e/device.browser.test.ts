@@ -82,6 +82,11 @@ describe('the device flow in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/consent');
     await page.getByRole('heading', { name: 'Allow Living Room TV to access your account?' }).waitFor();
     expect(await page.locator('#device-warning').textContent()).toContain('the code came from your own device');
+    if (screenshotDir)
+      await page.screenshot({
+        path: path.join(screenshotDir, `device-consent-${page.viewportSize()!.width}-light-en.png`),
+        fullPage: true,
+      });
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((url) => url.pathname === '/device/done');
     await page.getByText('You may return to your device.').waitFor();
@@ -109,7 +114,7 @@ describe('the device flow in Chromium', () => {
 
   it('§6.1: the user types the code in lower case without the dash, with the keyboard only', async () => {
     const code = await requestCode();
-    const { context, page, reports } = await open();
+    const { context, page, reports } = await open({ viewport: { width: 360, height: 740 } });
     await page.goto(code.verification_uri);
     const field = page.getByLabel('Code', { exact: true });
     expect(await field.inputValue()).toBe('');

@@ -46,7 +46,7 @@ export function renderConsentPage(context: PageContext, page: ConsentPage): stri
     </ul>
     ${
       page.redirectUri === null
-        ? html`<p class="notice" id="device-warning">${t.deviceWarning}</p>`
+        ? html`<p class="warning" id="device-warning">${t.deviceWarning}</p>`
         : html`<p class="return-host">${formatMessage(t.returnTo, { host: hostOf(page.redirectUri) })}</p>`
     }
     <p class="account">${formatMessage(t.signedInAs, { email: page.email })} — <a href="${switchAccount}">${t.notYou}</a></p>

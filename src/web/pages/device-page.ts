@@ -58,7 +58,7 @@ export function renderDeviceDonePage(context: PageContext, result: 'approved' | 
       ? [t.approvedTask, t.approvedHeading, t.approvedMessage]
       : [t.deniedTask, t.deniedHeading, t.deniedMessage];
   const body = html`    <h1>${heading}</h1>
-    <p class="intro" id="device-result" data-result="${result}">${message}</p>`;
+    <p id="device-result" data-result="${result}">${message}</p>`;
   return renderPage(context, { task, body });
 }
 
