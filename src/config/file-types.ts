@@ -141,10 +141,7 @@ export interface ClientFile {
   redirect_uris: string[];
   post_logout_redirect_uris: string[];
   grant_types: (
-    | 'authorization_code'
-    | 'refresh_token'
-    | 'client_credentials'
-    | 'urn:ietf:params:oauth:grant-type:device_code'
+    'authorization_code' | 'refresh_token' | 'client_credentials' | 'urn:ietf:params:oauth:grant-type:device_code'
   )[];
   token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
   scopes: string[];

@@ -64,7 +64,7 @@ export async function wireProtocol(
     clock,
     db,
     deviceCodes: repositories.deviceCodes,
-    findClient: authorize.findClient,
+    findClient: (clientId) => authorize.findClient(clientId),
     signIn: needs.signInSteps,
     rateLimit: createUserCodeRateLimit({
       db,

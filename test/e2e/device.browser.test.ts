@@ -94,9 +94,11 @@ describe('the device flow in Chromium', () => {
 
   it('§3.3: the user opens verification_uri_complete, signs in, allows; the device gets its tokens', async () => {
     const code = await requestCode();
-    expect(await pollOnce(code.device_code).catch((error: oauth.ResponseBodyError) => error.error)).toBe(
-      'authorization_pending',
-    );
+    expect(
+      await pollOnce(code.device_code).catch((error: unknown) =>
+        error instanceof oauth.ResponseBodyError ? error.error : error,
+      ),
+    ).toBe('authorization_pending');
     const { context, page, reports } = await open();
     await page.goto(code.verification_uri_complete!);
     const field = page.getByLabel('Code', { exact: true });

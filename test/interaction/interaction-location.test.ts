@@ -16,8 +16,8 @@ describe('authorizeReturnTo', () => {
 
   it("leads a device's request back to the device verification (RFC 8628 §3.3)", () => {
     const device = { userCode: 'BCDFGHJK', confirmedBy: null };
-    expect(
-      authorizeReturnTo({ params: { user_code: 'BCDFGHJK' }, device }, { set: { consent_denied: 'true' } }),
-    ).toBe('/oauth2/device_verification?user_code=BCDFGHJK&consent_denied=true');
+    expect(authorizeReturnTo({ params: { user_code: 'BCDFGHJK' }, device }, { set: { consent_denied: 'true' } })).toBe(
+      '/oauth2/device_verification?user_code=BCDFGHJK&consent_denied=true',
+    );
   });
 });

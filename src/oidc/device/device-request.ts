@@ -28,7 +28,7 @@ export function deviceRequest(
     const value = singleParam(params, name);
     if (value !== undefined) kept[name] = value;
   }
-  const authAfter = kept[interactionParams.authAfter];
+  const authAfter = singleParam(params, interactionParams.authAfter);
   return {
     params: kept,
     client: { clientId: client.clientId, name: client.name, skipConsent: client.skipConsent, access: client.access },

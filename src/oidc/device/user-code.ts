@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto';
  */
 export const userCodeAlphabet = 'BCDFGHJKLMNPQRSTVWXZ';
 const userCodeLength = 8;
+const storedUserCode = new RegExp(`^[${userCodeAlphabet}]{${userCodeLength}}$`);
 
 /** A new user code, stored and compared as 8 upper-case letters without the dash. */
 export function newUserCode(): string {
@@ -27,6 +28,5 @@ export function displayUserCode(code: string): string {
  */
 export function normalizeUserCode(typed: string): string | null {
   const code = typed.toUpperCase().replace(/[\s-]/g, '');
-  if (code.length !== userCodeLength) return null;
-  return [...code].every((letter) => userCodeAlphabet.includes(letter)) ? code : null;
+  return storedUserCode.test(code) ? code : null;
 }

@@ -1,6 +1,6 @@
 import { runSignIn, type ReadAuthorizationRequest, type SignInDeps } from '../../interaction/index.js';
 import type { Clock } from '../../clock.js';
-import type { DeviceCodeRecord } from '../../model/index.js';
+import type { DeviceApproval, DeviceCodeRecord } from '../../model/index.js';
 import type { DeviceCodeRepository, Tx } from '../../storage/repositories.js';
 import type { AuthorizeClient, AuthorizeSession, RawAuthorizationParams } from '../authorize/types.js';
 import { deviceRequest, deviceVerificationParams, singleParam } from './device-request.js';
@@ -60,7 +60,8 @@ export async function verifyDevice(
   if (result.kind === 'page') return { location: result.location };
   if (result.kind === 'complete' && input.session) {
     const { sub, sessionId, amr, authTime } = input.session;
-    const approved = await deps.deviceCodes.decide(deps.db, record.userCode, { sub, sessionId, amr, authTime }, now);
+    const approval: DeviceApproval = { sub, sessionId, amr, authTime };
+    const approved = await deps.deviceCodes.decide(deps.db, record.userCode, approval, now);
     return approved ? done('approved') : backToPage(typed, null);
   }
   // A refusal (the run starts from a session or none, so nothing else can end it): the device hears access_denied.

@@ -145,10 +145,9 @@ describe.each(databaseKinds)('the device flow on %s', (kind) => {
     expect(answer.user_code).toMatch(userCodeShape);
     expect(answer.device_code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // §5.2: the device code is a bearer secret, stored only as its digest.
-    const rows = (await database.db('device_codes').select('device_code_hash', 'user_code')) as {
-      device_code_hash: string;
-      user_code: string;
-    }[];
+    const rows: { device_code_hash: string; user_code: string }[] = await database
+      .db('device_codes')
+      .select('device_code_hash', 'user_code');
     const row = rows.find((r) => r.user_code === answer.user_code.replace('-', ''));
     expect(row?.device_code_hash).toBe(createHash('sha256').update(answer.device_code).digest('base64url'));
     expect(JSON.stringify(rows)).not.toContain(answer.device_code);
