@@ -324,6 +324,40 @@ describe.each(databaseKinds)('the device flow on %s', (kind) => {
     expect(back.searchParams.get('error')).toBe('INVALID_USER_CODE');
   });
 
+  it('the pages: /device shows only its own errors, /device/done only its two results', async () => {
+    const page = async (path: string) => {
+      const response = await fetch(`${url}${path}`, { redirect: 'manual' });
+      return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+    };
+    const prefilled = await page('/device?user_code=bcdf-ghjk');
+    expect(prefilled.html).toContain('value="bcdf-ghjk"');
+    expect(prefilled.html).not.toContain('aria-invalid');
+    expect((await page('/device?error=SOMETHING_ELSE')).html).not.toContain('data-code=');
+    const locked = await page('/device?error=TOO_MANY_REQUESTS&retry_after=45');
+    expect(locked.html).toContain('Too many attempts. Try again in 45 seconds.');
+    expect((await page('/device?error=TOO_MANY_REQUESTS&retry_after=soon')).html).toContain(
+      'Too many attempts. Try again later.',
+    );
+    expect((await page('/device/done?result=approved')).html).toContain('You may return to your device.');
+    expect((await page('/device/done?result=denied')).html).toContain('Device not connected');
+    expect(await page('/device/done?result=maybe')).toMatchObject({ status: 302, location: '/device' });
+  });
+
+  it('§3.5: declining required terms on the way denies the device request', async () => {
+    const { device_code, user_code } = await authorizeDevice();
+    const jar = await signedIn('alice@example.com');
+    const query = new URLSearchParams({ user_code: user_code.replace('-', ''), terms_declined: 'true' });
+    const done = locationOf(await jar.fetch(`${url}/oauth2/device_verification?${query}`), url);
+    expect(`${done.pathname}${done.search}`).toBe('/device/done?result=denied');
+    expect(await poll(device_code)).toBe('access_denied');
+    // Decided: the code is no longer taken.
+    const again = locationOf(
+      await jar.fetch(`${url}/oauth2/device_verification?${new URLSearchParams({ user_code })}`),
+      url,
+    );
+    expect(again.searchParams.get('error')).toBe('INVALID_USER_CODE');
+  });
+
   it('§5.1: wrong user codes are limited per address, then even a right one is refused until the window ends', async () => {
     // A window of its own: the tests before typed a wrong code or two.
     wait(901);
