@@ -14,6 +14,7 @@ import { checkPasswordHashes } from './check-password-hashes.js';
 import { checkClientAuthentication } from './check-client-authentication.js';
 import { checkRedirectUris } from './check-redirect-uris.js';
 import { checkAuthorizationCodeRedirects } from './check-authorization-code-redirects.js';
+import { checkDeviceCodeScopes } from './check-device-code-scopes.js';
 import { checkGenericOauth } from './check-generic-oauth.js';
 import { checkIdentityProviders } from './check-identity-providers.js';
 import { checkCleanupCron } from './check-cleanup-cron.js';
@@ -47,6 +48,7 @@ export const configRules: readonly ConfigRule[] = [
   checkClientAuthentication,
   checkRedirectUris,
   checkAuthorizationCodeRedirects,
+  checkDeviceCodeScopes,
   checkUniqueTermIds,
   checkTermLinks,
   checkUniqueIdentityProviderIds,
