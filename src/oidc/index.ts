@@ -4,7 +4,8 @@
  * and its grants/ (RFC 6749 §3.2, §4–6), tokens/ (issuing and checking JWT
  * access tokens, RFC 9068, and ID tokens), userinfo (OIDC Core §5.3),
  * revocation (RFC 7009), introspection (RFC 7662), end-session
- * (RP-Initiated Logout 1.0) and discovery (OIDC Discovery, JWKS). It takes
+ * (RP-Initiated Logout 1.0), device (RFC 8628: the device authorization
+ * endpoint and the device verification) and discovery (OIDC Discovery, JWKS). It takes
  * typed requests and returns typed results or throws OAuthError; it never
  * imports hapi (src/http adapts it).
  */
