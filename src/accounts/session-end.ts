@@ -1,6 +1,12 @@
 import type { Clock } from '../clock.js';
 import type { SessionRecord } from '../model/index.js';
-import type { AuthorizationCodeRepository, SessionRepository, TokenRepository, Tx } from '../storage/repositories.js';
+import type {
+  AuthorizationCodeRepository,
+  DeviceCodeRepository,
+  SessionRepository,
+  TokenRepository,
+  Tx,
+} from '../storage/repositories.js';
 import type { LogoutOutbox } from './logout-outbox.js';
 
 /**
@@ -8,7 +14,8 @@ import type { LogoutOutbox } from './logout-outbox.js';
  * and back-channel logout"), inside the caller's transaction: the grants
  * issued in the session are revoked, except those with `offline_access`
  * (OIDC Core §11: they live on until revoked); codes of the session not yet
- * redeemed are deleted, so no new grant comes out of it; and every client
+ * redeemed are deleted and device requests it approved but whose device
+ * has not polled yet are denied, so no new grant comes out of it; and every client
  * with a `backchannel_logout_uri` that got a grant in it is queued one Logout
  * Token. A session that merely expires is not ended here: its grants run to
  * their own expiry.
@@ -26,10 +33,11 @@ export function createSessionEnd(deps: {
   sessions: SessionRepository;
   tokens: TokenRepository;
   codes: AuthorizationCodeRepository;
+  deviceCodes: DeviceCodeRepository;
   outbox: LogoutOutbox;
   clock: Clock;
 }): SessionEnd {
-  const { sessions, tokens, codes, outbox, clock } = deps;
+  const { sessions, tokens, codes, deviceCodes, outbox, clock } = deps;
 
   /** What the sessions issued, before the sessions themselves go. */
   async function endWhatTheyIssued(tx: Tx, ending: SessionRecord[]): Promise<void> {
@@ -40,6 +48,7 @@ export function createSessionEnd(deps: {
       receivers.set(sessionId, [...(receivers.get(sessionId) ?? []), clientId]);
     await tokens.revokeGrantsOfSessions(tx, ids, clock.now());
     await codes.deleteUnredeemedOfSessions(tx, ids);
+    await deviceCodes.denyApprovedOfSessions(tx, ids);
     for (const session of ending)
       for (const clientId of receivers.get(session.idHash) ?? [])
         await outbox.queue(tx, { clientId, sub: session.sub, sid: session.publicId });

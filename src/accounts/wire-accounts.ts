@@ -95,6 +95,7 @@ export function wireAccounts(
     sessions: repositories.sessions,
     tokens: repositories.tokens,
     codes: repositories.authorizationCodes,
+    deviceCodes: repositories.deviceCodes,
     outbox: needs.logoutOutbox,
     clock,
   });

@@ -140,7 +140,9 @@ export interface ClientFile {
   client_secret_hash?: string;
   redirect_uris: string[];
   post_logout_redirect_uris: string[];
-  grant_types: ('authorization_code' | 'refresh_token' | 'client_credentials')[];
+  grant_types: (
+    'authorization_code' | 'refresh_token' | 'client_credentials' | 'urn:ietf:params:oauth:grant-type:device_code'
+  )[];
   token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
   scopes: string[];
   require_pkce: boolean;

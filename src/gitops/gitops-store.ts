@@ -47,6 +47,7 @@ export function gitopsStoreOf(storage: Storage, config: Pick<Config, 'scheduler'
       sessions: storage.repositories.sessions,
       tokens,
       codes: storage.repositories.authorizationCodes,
+      deviceCodes: storage.repositories.deviceCodes,
       outbox: logoutJobOutbox({
         jobs: storage.repositories.backgroundJobs,
         maxAttempts: config.scheduler.backgroundMaxAttempts,

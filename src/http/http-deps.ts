@@ -23,6 +23,7 @@ import type { AdminGroupsService } from '../admin/admin-groups-service.js';
 import type { AdminAccessCheck } from '../admin/admin-access-check.js';
 import type { UserGroupReader } from '../access/user-groups.js';
 import type { AuthorizeDeps } from '../oidc/authorize/index.js';
+import type { DeviceVerificationDeps } from '../oidc/device/index.js';
 import type { ProtocolDeps } from '../oidc/protocol-deps.js';
 import type {
   AccessDenial,
@@ -103,6 +104,8 @@ export interface ProtocolArea {
   consent: ConsentService;
   /** GET /access-denied: the access step's page, which reads back the authorization request (createAccessDenial). */
   accessDenial: AccessDenial;
+  /** GET /oauth2/device_verification: a device's request through the sign-in steps (src/oidc/device). */
+  device: DeviceVerificationDeps;
 }
 
 /** src/federation/wire-federation.ts: upstream identity providers. */

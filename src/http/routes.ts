@@ -55,6 +55,12 @@ import { authorizationServerMetadataRoute, discoveryRoute, jwksRoute } from './r
 import { userinfoGetRoute, userinfoPostRoute } from './routes/userinfo-routes.js';
 import { endSessionConfirmRoute, endSessionGetRoute, endSessionPostRoute } from './routes/end-session-routes.js';
 import { consentGetRoute, consentPostRoute } from './routes/consent-routes.js';
+import {
+  deviceAuthorizationRoute,
+  deviceDonePageRoute,
+  devicePageRoute,
+  deviceVerificationRoute,
+} from './routes/device-routes.js';
 import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
 import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
 import {
@@ -193,6 +199,8 @@ const protocolRoutes: RouteDefinition[] = [
   route('POST', '/oauth2/userinfo', 'none', userinfoPostRoute, { cors: 'client-origins' }),
   route('POST', '/oauth2/revoke', 'none', revokeRoute, { cors: 'public-client-origins' }),
   route('POST', '/oauth2/introspect', 'none', introspectRoute),
+  route('POST', '/oauth2/device_authorization', 'none', deviceAuthorizationRoute),
+  route('GET', '/oauth2/device_verification', 'none', deviceVerificationRoute),
   route('GET', '/oauth2/logout', 'none', endSessionGetRoute),
   route('POST', '/oauth2/logout', 'none', endSessionPostRoute),
   route('POST', '/oauth2/logout/confirm', 'optional-session', endSessionConfirmRoute),
@@ -251,6 +259,8 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
     route('GET', '/terms', 'optional-session', termsPageRoute),
     route('GET', '/consent', 'optional-session', consentPageRoute),
     route('GET', '/access-denied', 'optional-session', accessDeniedPageRoute),
+    route('GET', '/device', 'optional-session', devicePageRoute),
+    route('GET', '/device/done', 'optional-session', deviceDonePageRoute),
     route('GET', '/account', 'optional-session', accountPageRoute),
     route('GET', '/ui/theme.css', 'none', themeStylesheetRoute),
     route('GET', '/favicon.ico', 'none', faviconRoute),

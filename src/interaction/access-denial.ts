@@ -35,7 +35,7 @@ export function createAccessDenial(deps: {
       return {
         clientName: request.client.name,
         allowed: await mayUse(request.client.access, user, deps.signIn),
-        backTo: authorizeReturnTo(request.params, { set: { [interactionParams.accessDenied]: 'true' } }),
+        backTo: authorizeReturnTo(request, { set: { [interactionParams.accessDenied]: 'true' } }),
       };
     },
   };

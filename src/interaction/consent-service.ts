@@ -11,8 +11,14 @@ import { consentScopes, type PendingAuthorization } from './sign-in-state.js';
 export interface ConsentPrompt {
   clientId: string;
   clientName: string;
-  /** Where the answer goes (registered, exact): the page tells the user its host. */
-  redirectUri: string;
+  /** Where the answer goes (registered, exact): the page tells the user its host. Null for a device's request. */
+  redirectUri: string | null;
+  /**
+   * A device's request (RFC 8628): the answer goes to the device that showed
+   * the user code, and the page warns to go on only when that device is
+   * the user's own.
+   */
+  device: boolean;
   scopes: { scope: string; description: string }[];
   /**
    * The groups the application will see in the `groups` claim, each once,
@@ -61,6 +67,8 @@ export function createConsentService(deps: {
   readRequest: ReadAuthorizationRequest;
   userGroups: Pick<UserGroupReader, 'names'>;
   clock: Clock;
+  /** Records that this user allowed the device's request with this user code (false when it is no longer pending). */
+  confirmDevice(userCode: string, sub: string): Promise<boolean>;
 }): ConsentService {
   async function read(returnTo: unknown): Promise<PendingAuthorization> {
     const request = isSafeReturnTo(returnTo) ? await deps.readRequest(returnTo) : null;
@@ -75,7 +83,8 @@ export function createConsentService(deps: {
       return {
         clientId: request.client.clientId,
         clientName: request.client.name,
-        redirectUri: request.params.redirect_uri,
+        redirectUri: request.device === null ? request.params.redirect_uri : null,
+        device: request.device !== null,
         scopes: scopes.map((scope) => ({ scope, description: describeScope(scope) })),
         groups: viewer !== null && scopes.includes('groups') ? await deps.userGroups.names(viewer.sub) : null,
       };
@@ -85,7 +94,7 @@ export function createConsentService(deps: {
       const request = await read(returnTo);
       if (decision === 'deny') {
         return {
-          redirectTo: authorizeReturnTo(request.params, {
+          redirectTo: authorizeReturnTo(request, {
             dropPrompt: 'consent',
             set: { [interactionParams.consentDenied]: 'true' },
           }),
@@ -104,7 +113,9 @@ export function createConsentService(deps: {
           detail: { scopes },
         });
       });
-      return { redirectTo: authorizeReturnTo(request.params, { dropPrompt: 'consent' }) };
+      // The device's request is approved only when the steps run again and pass, for this user.
+      if (request.device !== null) await deps.confirmDevice(request.device.userCode, session.sub);
+      return { redirectTo: authorizeReturnTo(request, { dropPrompt: 'consent' }) };
     },
   };
 }

@@ -38,7 +38,8 @@
  *   login API creates the session.
  *
  * Two callers run the list. The authorization endpoint
- * (src/oidc/authorize, resolveInteraction) runs it on every request, with
+ * (src/oidc/authorize, resolveInteraction; and the device verification,
+ * src/oidc/device, for a device's request) runs it on every request, with
  * the cookie's session: the first step that does not pass names the page
  * to send the browser to (under prompt=none, the error instead). Each page
  * ends by going back to return_to, where the list runs again, so no page
@@ -76,6 +77,7 @@ export type {
   NewIdentity,
   PendingAuthorization,
   Prompt,
+  DeviceRequest,
   SessionIdentity,
   SignInStart,
 } from './sign-in-state.js';
@@ -89,7 +91,7 @@ export {
   type SignInService,
 } from './sign-in-service.js';
 export { createEnrolmentService, type EnrolmentService } from './enrolment-service.js';
-export { authorizePath, interactionParams } from './interaction-location.js';
+export { authorizePath, deviceVerificationPath, interactionParams } from './interaction-location.js';
 export { isSafeReturnTo, maxReturnToLength } from './return-to.js';
 export {
   createConsentService,

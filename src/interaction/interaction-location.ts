@@ -1,4 +1,4 @@
-import type { Prompt } from './sign-in-state.js';
+import type { PendingAuthorization, Prompt } from './sign-in-state.js';
 
 /**
  * Parameters this server adds to the authorization request it sends the
@@ -21,15 +21,25 @@ export const interactionParams = {
 
 export const authorizePath = '/oauth2/authorize';
 
-/** The same-origin path back to an authorization request (the return_to of /login and /consent). */
-export function authorizeReturnTo(params: Readonly<Record<string, string>>, changes: ReturnToChanges = {}): string {
-  const next: Record<string, string> = { ...params, ...changes.set };
+/** Where a device's request (RFC 8628 §3.3) runs the steps, as the authorization endpoint runs them for its own. */
+export const deviceVerificationPath = '/oauth2/device_verification';
+
+/**
+ * The same-origin path back to an authorization request, or to a device's
+ * request (the return_to of /login and /consent).
+ */
+export function authorizeReturnTo(
+  request: Pick<PendingAuthorization, 'params' | 'device'>,
+  changes: ReturnToChanges = {},
+): string {
+  const next: Record<string, string> = { ...request.params, ...changes.set };
   if (changes.dropPrompt !== undefined) {
     const prompt = ('prompt' in next ? next.prompt : '').split(' ').filter((p) => p !== '' && p !== changes.dropPrompt);
     if (prompt.length > 0) next.prompt = prompt.join(' ');
     else delete next.prompt;
   }
-  return `${authorizePath}?${new URLSearchParams(next).toString()}`;
+  const path = request.device === null ? authorizePath : deviceVerificationPath;
+  return `${path}?${new URLSearchParams(next).toString()}`;
 }
 
 export interface ReturnToChanges {

@@ -29,6 +29,16 @@ export interface PendingAuthorization {
   termsDeclined: boolean;
   /** The user outside the client's access pressed "Back to" on the access-denied page. */
   accessDenied: boolean;
+  /** A device's request (RFC 8628 §3.3), entered by its user code on /device; null for an authorization request. */
+  device: DeviceRequest | null;
+}
+
+/** What the steps know of a device's request beyond an authorization request's. */
+export interface DeviceRequest {
+  /** As stored: 8 upper-case letters without the dash. */
+  userCode: string;
+  /** The user who allowed it on the consent page, if anyone has yet: consent is asked of every device request. */
+  confirmedBy: string | null;
 }
 
 /** What a consent to `request` covers: its scopes, then those of the claims it asks for beyond them. */

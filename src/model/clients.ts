@@ -2,7 +2,12 @@ import type { SigningAlgorithm } from './keys.js';
 import type { ClientAccess } from './groups.js';
 import type { ManagedBy } from './users.js';
 
-export type ClientGrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+export type ClientGrantType =
+  | 'authorization_code'
+  | 'refresh_token'
+  | 'client_credentials'
+  /** RFC 8628 §3.4. */
+  | 'urn:ietf:params:oauth:grant-type:device_code';
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 
 export interface ClientRecord {

@@ -18,3 +18,4 @@ export type * from './second-factors.js';
 export type * from './link-tokens.js';
 export type * from './events.js';
 export type * from './groups.js';
+export type * from './device-codes.js';

@@ -14,6 +14,7 @@ import { createGenerationGate } from '../storage/generation-gate.js';
 import type {
   AuthorizationCodeRepository,
   CacheGenerationRepository,
+  DeviceCodeRepository,
   ClientChangeProbe,
   ClientRepository,
   SigningKeyRepository,
@@ -50,6 +51,7 @@ export async function createProtocolDeps(deps: {
     clientProbe: ClientChangeProbe;
     tokens: TokenRepository;
     codes: AuthorizationCodeRepository;
+    deviceCodes: DeviceCodeRepository;
     users: UserRepository;
     cacheGeneration: CacheGenerationRepository;
     groups: GroupRepository;
@@ -84,6 +86,7 @@ export async function createProtocolDeps(deps: {
     secrets: createClientSecretVerifier(deps.verifyArgon2),
     tokenStore: repositories.tokens,
     codes: repositories.codes,
+    deviceCodes: repositories.deviceCodes,
     users: repositories.users,
     cachedReads: createCachedReads({
       gate: createGenerationGate(() => repositories.cacheGeneration.read(db)),

@@ -25,7 +25,11 @@ export type OAuthErrorCode =
   | 'invalid_request_object'
   | 'request_not_supported'
   | 'request_uri_not_supported'
-  | 'registration_not_supported';
+  | 'registration_not_supported'
+  // RFC 8628 §3.5: the device's polls.
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token';
 
 const defaultStatus: Partial<Record<OAuthErrorCode, number>> = {
   invalid_client: 401,

@@ -6,7 +6,9 @@
  * access tokens, RFC 9068, and ID tokens), userinfo (OIDC Core §5.3),
  * revocation (RFC 7009), introspection (RFC 7662), end-session
  * (RP-Initiated Logout 1.0), backchannel-logout (Back-Channel Logout 1.0:
- * the Logout Token job) and discovery (OIDC Discovery, JWKS). It takes
+ * the Logout Token job), device (RFC 8628: the device authorization
+ * endpoint and the device verification) and discovery (OIDC Discovery,
+ * JWKS). It takes
  * typed requests and returns typed results or throws OAuthError; it never
  * imports hapi (src/http adapts it).
  */

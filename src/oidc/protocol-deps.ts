@@ -3,7 +3,13 @@ import type { TokensConfig } from '../config/types.js';
 import type { EventLog } from '../events/index.js';
 import type { KeyStore, SigningPool } from '../keys/index.js';
 import type { ClientDirectory, ClientSecretVerifier } from '../clients/index.js';
-import type { AuthorizationCodeRepository, TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type {
+  AuthorizationCodeRepository,
+  DeviceCodeRepository,
+  TokenRepository,
+  Tx,
+  UserRepository,
+} from '../storage/repositories.js';
 import type { CachedReads } from './cached-reads.js';
 import type { RefreshTokenBatches } from './tokens/refresh-token-batches.js';
 import type { VerifiedTokenCache } from './tokens/verified-token-cache.js';
@@ -27,6 +33,8 @@ export interface ProtocolDeps {
   secrets: ClientSecretVerifier;
   tokenStore: TokenRepository;
   codes: AuthorizationCodeRepository;
+  /** Device authorization requests (RFC 8628): the device authorization endpoint and the device_code grant. */
+  deviceCodes: DeviceCodeRepository;
   users: UserRepository;
   /** Access-token and grant liveness and users, from memory while the cache generation stands still. */
   cachedReads: CachedReads;

@@ -2,7 +2,12 @@ import { verifyPassword } from '../accounts/index.js';
 import { createUserGroupReader } from '../access/user-groups.js';
 import type { AreaBase } from '../area-wiring.js';
 import type { EventLog } from '../events/index.js';
-import { createAccessDenial, createConsentService, type SignInDeps } from '../interaction/index.js';
+import {
+  createAccessDenial,
+  createConsentService,
+  type ReadAuthorizationRequest,
+  type SignInDeps,
+} from '../interaction/index.js';
 import type { SigningPool } from '../keys/index.js';
 import type { Tx } from '../storage/repositories.js';
 import { deriveKey } from '../security/index.js';
@@ -11,6 +16,7 @@ import { createPushedRequests } from './authorize/pushed-requests.js';
 import { authorizationRequestReader } from './authorize/read-authorization-request.js';
 import { createBackchannelLogoutJob } from './backchannel-logout/index.js';
 import { createProtocolDeps } from './create-protocol-deps.js';
+import { createUserCodeRateLimit, deviceRequestReader, type DeviceVerificationDeps } from './device/index.js';
 
 export type ProtocolWiring = Awaited<ReturnType<typeof wireProtocol>>;
 
@@ -55,6 +61,7 @@ export async function wireProtocol(
       clientProbe: repositories.clientProbe,
       tokens: repositories.tokens,
       codes: repositories.authorizationCodes,
+      deviceCodes: repositories.deviceCodes,
       users: repositories.users,
       cacheGeneration: repositories.cacheGeneration,
       groups: repositories.groups,
@@ -63,10 +70,34 @@ export async function wireProtocol(
     verifyArgon2: verifyPassword,
     events: needs.events,
   });
-  const readRequest = authorizationRequestReader(authorize);
+  const device: DeviceVerificationDeps = {
+    clock,
+    db,
+    deviceCodes: repositories.deviceCodes,
+    findClient: (clientId) => authorize.findClient(clientId),
+    signIn: needs.signInSteps,
+    rateLimit: createUserCodeRateLimit({
+      db,
+      counters: repositories.loginRateLimits,
+      limits: config.security.loginRateLimit,
+      clock,
+    }),
+  };
+  const readAuthorization = authorizationRequestReader(authorize);
+  const readDevice = deviceRequestReader(device);
+  // The consent and access-denied pages answer authorization requests and device requests alike.
+  const readRequest: ReadAuthorizationRequest = async (returnTo) =>
+    (await readDevice(returnTo)) ?? readAuthorization(returnTo);
   const userGroups = createUserGroupReader({ db, groups: repositories.groups });
-  const consent = createConsentService({ storage, events: needs.events, readRequest, userGroups, clock });
+  const consent = createConsentService({
+    storage,
+    events: needs.events,
+    readRequest,
+    userGroups,
+    clock,
+    confirmDevice: (userCode, sub) => repositories.deviceCodes.confirm(db, userCode, sub, clock.now()),
+  });
   const accessDenial = createAccessDenial({ readRequest, signIn: needs.signInSteps });
   const backchannelLogout = createBackchannelLogoutJob(engine, { timeoutMs: needs.backchannelLogoutTimeoutMs });
-  return { services: { engine, authorize, consent, accessDenial }, backchannelLogout };
+  return { services: { engine, authorize, consent, accessDenial, device }, backchannelLogout };
 }

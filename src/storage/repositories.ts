@@ -34,6 +34,7 @@ import type { CacheGenerationRepository, TokenRepository } from './contracts/tok
 import type { EventRepository } from './contracts/events.js';
 import type { GroupRepository } from './contracts/groups.js';
 import type { PushedAuthorizationRequestRepository } from './contracts/pushed-authorization-requests.js';
+import type { DeviceCodeRepository } from './contracts/device-codes.js';
 
 export type * from './contracts/tx.js';
 export type * from './contracts/users.js';
@@ -54,6 +55,7 @@ export type * from './contracts/tokens.js';
 export type * from './contracts/events.js';
 export type * from './contracts/groups.js';
 export type * from './contracts/pushed-authorization-requests.js';
+export type * from './contracts/device-codes.js';
 
 // ─── The storage: every repository, transactions, and the database's life ───
 
@@ -84,6 +86,7 @@ export interface Repositories {
   events: EventRepository;
   groups: GroupRepository;
   pushedAuthorizationRequests: PushedAuthorizationRequestRepository;
+  deviceCodes: DeviceCodeRepository;
   /** What apply revokes for a removed user or client; whoever stores something a principal holds adds one. */
   grantRevokers: GrantRevoker[];
 }

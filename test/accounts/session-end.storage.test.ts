@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
-import { clientRecord, grantRecord } from '../storage/conformance/records.js';
+import { clientRecord, grantRecord, userRecord } from '../storage/conformance/records.js';
 import { createSessionEnd, type SessionEnd } from '../../src/accounts/index.js';
 import { logoutJobOutbox } from '../../src/gitops/logout-job-outbox.js';
 import type { SessionRecord } from '../../src/model/index.js';
@@ -37,13 +37,15 @@ describe.each(databaseKinds)('ending sessions on %s', (kind) => {
       sessions: repositories.sessions,
       tokens: repositories.tokens,
       codes: repositories.authorizationCodes,
+      deviceCodes: repositories.deviceCodes,
       outbox: logoutJobOutbox({ jobs: repositories.backgroundJobs, maxAttempts: 4, clock }),
       clock,
     });
   });
   afterAll(() => t.destroy());
   beforeEach(async () => {
-    for (const table of ['background_jobs', 'refresh_tokens', 'grants', 'sessions']) await t.db(table).delete();
+    for (const table of ['background_jobs', 'refresh_tokens', 'grants', 'device_codes', 'sessions'])
+      await t.db(table).delete();
     const { sessions, tokens } = t.storage.repositories;
     for (const [idHash, sub] of [
       ['a1', 'alice'],
@@ -84,6 +86,28 @@ describe.each(databaseKinds)('ending sessions on %s', (kind) => {
     expect(await jobs()).toEqual([logoutJob('alice', 'a1')]);
     await end.one(t.tx, 'a1');
     expect(await jobs()).toHaveLength(1);
+  });
+
+  it('denies a device request the session approved whose device has not polled yet (RFC 8628)', async () => {
+    const { deviceCodes, users } = t.storage.repositories;
+    if (!(await users.findBySub(t.tx, 'alice'))) await users.insert(t.tx, userRecord('alice'));
+    await deviceCodes.insert(t.tx, {
+      deviceCodeHash: 'device-of-a1',
+      userCode: 'BCDFGHJK',
+      clientId: 'rp',
+      scopes: ['openid'],
+      status: 'approved',
+      confirmedBy: 'alice',
+      approval: { sub: 'alice', sessionId: 'a1', sid: 'public-a1', amr: ['pwd'], authTime: 4000 },
+      grantId: 'g-device',
+      intervalSeconds: 5,
+      lastPolledAt: null,
+      expiresAt: 100_000,
+      spentAt: null,
+      createdAt: 4000,
+    });
+    await end.one(t.tx, 'a1');
+    expect((await deviceCodes.findByDeviceCode(t.tx, 'device-of-a1'))?.status).toBe('denied');
   });
 
   it("ends every session of several users, or every other of one user's", async () => {

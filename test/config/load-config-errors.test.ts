@@ -74,6 +74,17 @@ describe('each class of error is located by file:line:column and config path', (
       ],
     ],
     [
+      'a device client without the openid scope (it needs no redirect URI)',
+      yaml(
+        'clients:',
+        '  - client_id: tv',
+        '    token_endpoint_auth_method: none',
+        '    grant_types: [urn:ietf:params:oauth:grant-type:device_code]',
+        '    scopes: [email]',
+      ),
+      ['idp.yaml:5:13: clients[0].scopes: needs openid to use the urn:ietf:params:oauth:grant-type:device_code grant'],
+    ],
+    [
       'unknown key without a close match',
       yaml('server:', '  colour: red'),
       ['idp.yaml:2:3: server.colour: unknown key "colour"'],

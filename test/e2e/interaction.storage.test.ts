@@ -68,6 +68,7 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
     expect(await described.json()).toEqual({
       client: { client_id: 'web', name: 'Client web' },
       redirect_uri: 'https://web.example.com/callback',
+      device: false,
       scopes: [
         { scope: 'openid', description: 'Sign you in with your account' },
         { scope: 'email', description: 'See your e-mail address' },

@@ -36,6 +36,8 @@ const undocumented: Record<string, string> = {
   'GET /consent': 'a page of the built-in UI (src/web/pages)',
   'GET /access-denied': 'a page of the built-in UI (src/web/pages)',
   'GET /account': 'a page of the built-in UI (src/web/pages)',
+  'GET /device': 'a page of the built-in UI (src/web/pages)',
+  'GET /device/done': 'a page of the built-in UI (src/web/pages)',
   'GET /ui/theme.css': "the built-in pages' accent stylesheet (branding.primary_color)",
   'GET /favicon.ico': "the built-in pages' icon (branding.primary_color)",
   'GET /ui/authenticator-app-qr.svg':

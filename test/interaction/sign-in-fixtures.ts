@@ -27,6 +27,7 @@ export function pending(
     consentDenied: false,
     termsDeclined: false,
     accessDenied: false,
+    device: null,
     ...rest,
     prompt: new Set(prompt),
   };

@@ -82,7 +82,13 @@ describe.each(databaseKinds)('the token endpoint on %s', (kind) => {
       jwks_uri: `${provider.idp.url}/oauth2/jwks`,
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
-      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      grant_types_supported: [
+        'authorization_code',
+        'refresh_token',
+        'client_credentials',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ],
+      device_authorization_endpoint: `${provider.idp.url}/oauth2/device_authorization`,
       id_token_signing_alg_values_supported: ['RS256'],
       authorization_response_iss_parameter_supported: true,
     });

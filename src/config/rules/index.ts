@@ -15,6 +15,7 @@ import { checkClientAuthentication } from './check-client-authentication.js';
 import { checkRedirectUris } from './check-redirect-uris.js';
 import { checkBackchannelLogoutUri } from './check-backchannel-logout-uri.js';
 import { checkAuthorizationCodeRedirects } from './check-authorization-code-redirects.js';
+import { checkDeviceCodeScopes } from './check-device-code-scopes.js';
 import { checkGenericOauth } from './check-generic-oauth.js';
 import { checkIdentityProviders } from './check-identity-providers.js';
 import { checkCleanupCron } from './check-cleanup-cron.js';
@@ -49,6 +50,7 @@ export const configRules: readonly ConfigRule[] = [
   checkRedirectUris,
   checkBackchannelLogoutUri,
   checkAuthorizationCodeRedirects,
+  checkDeviceCodeScopes,
   checkUniqueTermIds,
   checkTermLinks,
   checkUniqueIdentityProviderIds,

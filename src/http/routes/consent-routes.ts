@@ -31,8 +31,16 @@ export const consentGetRoute: RouteSpec = {
       schema: Joi.object({
         client: Joi.object({ client_id: Joi.string().required(), name: Joi.string().required() }).required(),
         redirect_uri: Joi.string()
+          .allow(null)
           .required()
-          .description('Where the answer will be sent (the page names its host: "You will return to …")'),
+          .description(
+            'Where the answer will be sent (the page names its host: "You will return to …"); null for a device\'s request',
+          ),
+        device: Joi.boolean()
+          .required()
+          .description(
+            "A device's request (RFC 8628, the /device page): the page warns to allow it only when the code came from the user's own device",
+          ),
         scopes: Joi.array()
           .items(Joi.object({ scope: Joi.string().required(), description: Joi.string().required() }))
           .required(),
@@ -53,6 +61,7 @@ export const consentGetRoute: RouteSpec = {
       .response({
         client: { client_id: prompt.clientId, name: prompt.clientName },
         redirect_uri: prompt.redirectUri,
+        device: prompt.device,
         scopes: prompt.scopes,
         groups: prompt.groups,
       })

@@ -36,14 +36,19 @@ export const tokenRoute: RouteSpec = {
   tags: ['OpenID'],
   summary: 'Token endpoint',
   description:
-    'Grants: authorization_code (with PKCE), refresh_token (rotating), client_credentials. Client authentication: client_secret_basic, client_secret_post, none. See docs/oidc.md.',
+    'Grants: authorization_code (with PKCE), refresh_token (rotating), client_credentials, urn:ietf:params:oauth:grant-type:device_code (RFC 8628). Client authentication: client_secret_basic, client_secret_post, none. See docs/oidc.md.',
   validate: {
     payload: Joi.object({
-      grant_type: formParam('authorization_code, refresh_token or client_credentials'),
+      grant_type: formParam(
+        'authorization_code, refresh_token, client_credentials or urn:ietf:params:oauth:grant-type:device_code',
+      ),
       code: formParam('authorization_code: the code'),
       redirect_uri: formParam('authorization_code: the redirect_uri of the authorization request'),
       code_verifier: formParam('authorization_code: the RFC 7636 verifier'),
       refresh_token: formParam('refresh_token: the refresh token'),
+      device_code: formParam(
+        'urn:ietf:params:oauth:grant-type:device_code: the device_code of the device authorization',
+      ),
       scope: formParam('refresh_token: a narrower scope; client_credentials: requested scopes'),
       ...clientAuthParams,
     })

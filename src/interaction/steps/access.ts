@@ -24,7 +24,7 @@ export async function access(state: Identified, deps: SignInDeps): Promise<StepR
   if (request.accessDenied) return refuse(noAccess);
   if (await mayUse(request.client.access, identity.user, deps)) return proceed(state);
   await deps.recordAccessDenied(identity.sub, request.client.clientId);
-  return showPage(request, accessDeniedLocation(authorizeReturnTo(request.params)), noAccess);
+  return showPage(request, accessDeniedLocation(authorizeReturnTo(request)), noAccess);
 }
 
 /**

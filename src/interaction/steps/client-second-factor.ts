@@ -22,7 +22,7 @@ export function clientSecondFactor(state: Identified): StepResult {
   if (request === null || hasSecondFactor(identity.amr)) return proceed(state);
   const clientRequires = request.client.access?.secondFactor === 'required';
   if (!clientRequires && request.requiredAcr !== 'aal2') return proceed(state);
-  return showPage(request, stepUpLocation(authorizeReturnTo(request.params)), {
+  return showPage(request, stepUpLocation(authorizeReturnTo(request)), {
     error: 'interaction_required',
     description: clientRequires
       ? 'The client requires a second factor.'

@@ -17,7 +17,7 @@ export function emailVerified(state: Identified): StepResult {
   const user = identity.user;
   if (!user.emailVerificationRequired || user.emailVerified) return proceed(state);
   if (request === null) return { kind: 'email_not_verified' };
-  const location = loginLocation(authorizeReturnTo(request.params), { loginHint: request.params.login_hint });
+  const location = loginLocation(authorizeReturnTo(request), { loginHint: request.params.login_hint });
   return showPage(request, location, {
     error: 'login_required',
     description: 'The user must verify their e-mail address.',

@@ -22,10 +22,10 @@ export function identify(state: SignInStart, deps: SignInDeps): StepResult {
   // A sign-in newer than the request satisfies prompt=login and any max_age
   // (max_age=0 included), so coming back from /login never loops.
   const afterNow = () =>
-    authorizeReturnTo(request.params, { dropPrompt: 'login', set: { [interactionParams.authAfter]: String(now) } });
+    authorizeReturnTo(request, { dropPrompt: 'login', set: { [interactionParams.authAfter]: String(now) } });
   if (request.prompt.has('login') || !identity) return signIn(afterNow());
   const signedInSinceRequest = request.authAfter !== null && identity.authTime >= request.authAfter;
-  if (request.authAfter !== null && !signedInSinceRequest) return signIn(authorizeReturnTo(request.params));
+  if (request.authAfter !== null && !signedInSinceRequest) return signIn(authorizeReturnTo(request));
   if (!signedInSinceRequest && request.maxAge !== null && now - identity.authTime > request.maxAge * 1000)
     return signIn(afterNow());
   return proceed({ identity, request });

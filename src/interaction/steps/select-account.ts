@@ -11,7 +11,7 @@ import { proceed, showPage, type StepResult } from '../step-result.js';
 export function selectAccount(state: Identified): StepResult {
   const { request } = state;
   if (request === null || !request.prompt.has('select_account')) return proceed(state);
-  const returnTo = authorizeReturnTo(request.params, { dropPrompt: 'select_account' });
+  const returnTo = authorizeReturnTo(request, { dropPrompt: 'select_account' });
   const location = loginLocation(returnTo, { loginHint: request.params.login_hint, selectAccount: true });
   return showPage(request, location, { error: 'login_required', description: 'The user must sign in.' });
 }

@@ -27,7 +27,7 @@ export async function terms(state: Identified, deps: SignInDeps): Promise<StepRe
     await deps.terms.accept(identity.sub, outstanding.implicit, { clientAddress: null });
     return proceed(state);
   }
-  const location = termsLocation(authorizeReturnTo(request.params));
+  const location = termsLocation(authorizeReturnTo(request));
   return showPage(request, location, {
     error: 'interaction_required',
     description: 'The user must accept the terms of service.',

@@ -21,6 +21,6 @@ export function authorizationRequestReader(deps: AuthorizeDeps): ReadAuthorizati
     }
     // No session: validation does not depend on who is signed in.
     const result = await runSteps(validationSteps, { params, session: null }, deps);
-    return 'outcome' in result ? null : result.state;
+    return 'outcome' in result ? null : { ...result.state, device: null };
   };
 }

@@ -17,7 +17,7 @@ export interface WithGrant extends WithClaims {
  */
 export async function resolveInteraction(state: WithClaims, deps: AuthorizeDeps): Promise<WithGrant | Finished> {
   const identity = state.session && { kind: 'session' as const, ...state.session };
-  const result = await runSignIn({ identity, request: state }, deps.signIn);
+  const result = await runSignIn({ identity, request: { ...state, device: null } }, deps.signIn);
   if (result.kind === 'page') return finish({ kind: 'interaction', location: result.location });
   if (result.kind === 'refused') throw new OAuthError(result.error, result.description);
   if (result.kind === 'complete' && state.session) {

@@ -25,6 +25,7 @@ export function providerMetadata(issuer: string, algorithms: readonly SigningAlg
     // RFC 9126 §5; no client needs it by default (clients[].require_pushed_authorization_requests).
     pushed_authorization_request_endpoint: `${issuer}/oauth2/par`,
     require_pushed_authorization_requests: false,
+    device_authorization_endpoint: `${issuer}/oauth2/device_authorization`,
     scopes_supported: [...openIdScopes],
     response_types_supported: ['code'],
     response_modes_supported: ['query', 'form_post'],

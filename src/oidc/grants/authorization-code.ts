@@ -1,9 +1,10 @@
 import type { AuthorizationCodeRecord, GrantRecord } from '../../model/index.js';
 import { OAuthError } from '../errors.js';
-import { hashOpaqueToken, newOpaqueToken } from '../tokens/index.js';
+import { hashOpaqueToken } from '../tokens/index.js';
 import type { Checked, Grant } from './grant.js';
 import { missingParameters, type AuthorizationCodeRequest } from './grant-request.js';
-import { mayRefresh, signUserTokens } from './sign-user-tokens.js';
+import { signUserTokens } from './sign-user-tokens.js';
+import { storeUserGrant } from './store-user-grant.js';
 import { loadGrantUser } from './load-grant-user.js';
 import { verifyPkce } from './verify-pkce.js';
 
@@ -63,29 +64,9 @@ export const authorizationCodeGrant: Grant<AuthorizationCodeRequest, CheckedCode
       { client, user, groups, grant, scopes, nonce: record.nonce },
       deps,
     );
-    const refreshToken = mayRefresh(grant, client) ? newOpaqueToken() : null;
-    // Signed before the transaction; when the grant's insert refuses, the signed tokens are dropped unseen.
-    const stored = await deps.transaction(async (tx) => {
-      if (!(await deps.tokenStore.insertGrant(tx, grant))) return false;
-      let expiresAt = accessExpiresAt;
-      if (refreshToken !== null) {
-        const now = deps.clock.now();
-        expiresAt = now + deps.tokens.refreshTokenTtlSeconds * 1000;
-        const owner = { grantId: grant.grantId, clientId: client.clientId, sub: user.sub, scopes: grant.scopes };
-        await deps.tokenStore.insertRefreshToken(tx, {
-          ...owner,
-          tokenHash: hashOpaqueToken(refreshToken),
-          expiresAt,
-          rotatedAt: null,
-          revokedAt: null,
-          createdAt: now,
-        });
-      }
-      await deps.tokenStore.extendGrant(tx, grant.grantId, expiresAt);
-      return true;
-    });
-    if (!stored) throw new OAuthError('invalid_grant', 'The authorization code has already been used.');
-    return refreshToken === null ? issued : { ...issued, refreshToken };
+    const tokens = await storeUserGrant(grant, client, { issued, accessExpiresAt }, deps);
+    if (tokens === null) throw new OAuthError('invalid_grant', 'The authorization code has already been used.');
+    return tokens;
   },
 };
 

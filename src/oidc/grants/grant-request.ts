@@ -21,8 +21,15 @@ export interface ClientCredentialsRequest {
   scope: string | undefined;
 }
 
+/** RFC 8628 §3.4. */
+export interface DeviceCodeRequest {
+  grantType: 'urn:ietf:params:oauth:grant-type:device_code';
+  deviceCode: string;
+}
+
 /** A token request's grant parameters, camelCase, by grant type. */
-export type GrantRequest = AuthorizationCodeRequest | RefreshTokenRequest | ClientCredentialsRequest;
+export type GrantRequest =
+  AuthorizationCodeRequest | RefreshTokenRequest | ClientCredentialsRequest | DeviceCodeRequest;
 
 /** The grant's required parameters the form lacks, by wire name, in the grant's order. */
 export interface MissingParameters {

@@ -9,11 +9,13 @@ import type { Grant } from './grant.js';
 import { authorizationCodeGrant } from './authorization-code.js';
 import { refreshTokenGrant } from './refresh-token.js';
 import { clientCredentialsGrant } from './client-credentials.js';
+import { deviceCodeGrant } from './device-code.js';
 
 export type { Checked, Grant, IssuedTokens } from './grant.js';
 export type {
   AuthorizationCodeRequest,
   ClientCredentialsRequest,
+  DeviceCodeRequest,
   GrantRequest,
   MissingParameters,
   RefreshTokenRequest,
@@ -29,6 +31,7 @@ export const grants: { readonly [T in ClientGrantType]: Grant & { grantType: T }
   authorization_code: authorizationCodeGrant,
   refresh_token: refreshTokenGrant,
   client_credentials: clientCredentialsGrant,
+  'urn:ietf:params:oauth:grant-type:device_code': deviceCodeGrant,
 };
 
 /** Whether grant_type names a registered grant (own keys only: "constructor" is no grant). */

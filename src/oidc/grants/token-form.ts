@@ -10,6 +10,7 @@ export interface TokenForm {
   redirect_uri?: string;
   code_verifier?: string;
   refresh_token?: string;
+  device_code?: string;
   scope?: string;
   client_id?: string;
   client_secret?: string;

@@ -3,6 +3,7 @@ import type { GarbageCollector } from '../repositories.js';
 import { knexAuthorizationCodeRepository } from './authorization-codes.js';
 import { knexBackgroundJobRepository } from './background-jobs.js';
 import { isPostgres } from './connect.js';
+import { knexDeviceCodeRepository } from './device-codes.js';
 import { knexEventRepository } from './events.js';
 import { knexLinkTokenRepository } from './link-tokens.js';
 import { onKnex, txOf } from './on-knex.js';
@@ -64,6 +65,8 @@ export const knexGarbageCollector = onKnex<GarbageCollector>({
         'pushed_authorization_requests',
         (k, limit) => knexPushedAuthorizationRequestRepository.deleteExpired(txOf(k), now, limit),
       ],
+      // A device code, spent or not, is kept until it expires, so that a replay is recognised until then.
+      ['device_codes', (k, limit) => knexDeviceCodeRepository.deleteExpired(txOf(k), now, limit)],
       // A mailed link's token, used or not, means nothing once it has expired.
       ['link_tokens', (k, limit) => knexLinkTokenRepository.deleteExpired(txOf(k), now, limit)],
       // An upstream sign-in not finished within its few minutes can no longer be (src/federation).

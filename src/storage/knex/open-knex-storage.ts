@@ -34,6 +34,7 @@ import { knexCacheGenerationRepository } from './cache-generation.js';
 import { knexEventRepository } from './events.js';
 import { knexGroupRepository } from './groups.js';
 import { knexPushedAuthorizationRequestRepository } from './pushed-authorization-requests.js';
+import { knexDeviceCodeRepository } from './device-codes.js';
 
 export const knexRepositories: Repositories = {
   users: knexUserRepository,
@@ -62,6 +63,7 @@ export const knexRepositories: Repositories = {
   events: knexEventRepository,
   groups: knexGroupRepository,
   pushedAuthorizationRequests: knexPushedAuthorizationRequestRepository,
+  deviceCodes: knexDeviceCodeRepository,
   grantRevokers,
 };
 

@@ -43,6 +43,7 @@ export const knexSessionRepository = onKnex<SessionRepository>({
     if (renewed === 0) return false;
     await tx('grants').where({ session_id: idHash }).update({ session_id: newIdHash });
     await tx('authorization_codes').where({ session_id: idHash }).update({ session_id: newIdHash });
+    await tx('device_codes').where({ session_id: idHash }).update({ session_id: newIdHash });
     return true;
   },
   async delete(tx, idHash) {

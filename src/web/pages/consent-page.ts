@@ -6,8 +6,11 @@ import { errorSentence, scriptStrings } from './script-strings.js';
 
 export interface ConsentPage {
   clientName: string;
-  /** The registered redirect URI the answer goes to: the user is told its host. */
-  redirectUri: string;
+  /**
+   * The registered redirect URI the answer goes to: the user is told its
+   * host. Null for a device's request (RFC 8628): the user is warned instead.
+   */
+  redirectUri: string | null;
   scopes: readonly string[];
   /** With the groups scope, the names of the user's groups the application will see ([] for none); null without it. */
   groups: readonly string[] | null;
@@ -18,7 +21,7 @@ export interface ConsentPage {
 
 /**
  * /consent (docs/ui.md, "Which pages"): the application's name, where the browser
- * will return, the requested scopes as sentences (the groups scope with the
+ * will return (for a device's request, the warning to go on only for one's own device), the requested scopes as sentences (the groups scope with the
  * names of the user's groups), who is signed in with a way to switch
  * account, Allow and Deny. /ui/consent.js posts the decision
  * to POST /api/consent and follows its redirect_to.
@@ -41,7 +44,11 @@ export function renderConsentPage(context: PageContext, page: ConsentPage): stri
       <li>${sentence}</li>`,
     )}
     </ul>
-    <p class="return-host">${formatMessage(t.returnTo, { host: hostOf(page.redirectUri) })}</p>
+    ${
+      page.redirectUri === null
+        ? html`<p class="warning" id="device-warning">${t.deviceWarning}</p>`
+        : html`<p class="return-host">${formatMessage(t.returnTo, { host: hostOf(page.redirectUri) })}</p>`
+    }
     <p class="account">${formatMessage(t.signedInAs, { email: page.email })} — <a href="${switchAccount}">${t.notYou}</a></p>
     <div class="summary" id="consent-summary" role="alert" aria-live="assertive" tabindex="-1"></div>
     <div class="actions">

@@ -28,3 +28,4 @@ export { renderFavicon } from './favicon.js';
 export { logoSource } from './safe-href.js';
 export { renderTermsPage, type TermsPage } from './terms-page.js';
 export { renderAccessDeniedPage, renderAccessDeniedErrorPage, type AccessDeniedPage } from './access-denied-page.js';
+export { renderDevicePage, renderDeviceDonePage, type DevicePage } from './device-page.js';

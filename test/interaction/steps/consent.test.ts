@@ -5,6 +5,10 @@ import { newIdentity, pending, session, signInDeps, summary } from '../sign-in-f
 
 const toConsent = '/consent ← /oauth2/authorize?client_id=web';
 const skipping = { clientId: 'web', name: 'Web', skipConsent: true, access: null };
+/** RFC 8628 §5.4: a device's request, allowed by nobody yet, by alice, or by someone else. */
+const device = (confirmedBy: string | null) =>
+  pending({ params: { user_code: 'BCDFGHJK' }, device: { userCode: 'BCDFGHJK', confirmedBy } });
+const toDeviceConsent = '/consent ← /oauth2/device_verification?user_code=BCDFGHJK';
 
 describe('consent', () => {
   it.each<[string, PendingAuthorization, string[], string]>([
@@ -39,6 +43,16 @@ describe('consent', () => {
       [],
       'refused: access_denied',
     ],
+    ['a device request, every scope granted before', device(null), ['openid', 'email'], toDeviceConsent],
+    [
+      'a device request of a skip_consent client',
+      { ...device(null), client: skipping },
+      ['openid', 'email'],
+      toDeviceConsent,
+    ],
+    ['a device request allowed by another user', device('bob'), ['openid', 'email'], toDeviceConsent],
+    ['a device request allowed by this user', device('alice'), [], 'continue'],
+    ['a device request denied', { ...device('alice'), consentDenied: true }, [], 'refused: access_denied'],
   ])('%s → %s', async (_, request, granted, expected) => {
     const deps = signInDeps({
       grantedScopes: async (sub, clientId) => (sub === 'alice' && clientId === 'web' ? granted : []),

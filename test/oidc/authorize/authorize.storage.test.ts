@@ -207,6 +207,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       storage: t.storage,
       events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
       readRequest: authorizationRequestReader(deps),
+      confirmDevice: () => Promise.resolve(false),
       userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
       clock,
     });
@@ -217,6 +218,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       clientId: 'web',
       clientName: 'Client web',
       redirectUri: request.redirect_uri,
+      device: false,
       scopes: [
         { scope: 'openid', description: 'Sign you in with your account' },
         { scope: 'email', description: 'See your e-mail address' },
@@ -255,6 +257,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       storage: t.storage,
       events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
       readRequest: authorizationRequestReader(deps),
+      confirmDevice: () => Promise.resolve(false),
       userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
       clock,
     });
@@ -270,6 +273,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
       storage: t.storage,
       events: createEventLog({ storage: t.storage, logger: pino({ level: 'silent' }), clock }),
       readRequest: authorizationRequestReader(deps),
+      confirmDevice: () => Promise.resolve(false),
       userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
       clock,
     });
@@ -359,6 +363,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
         readRequest: authorizationRequestReader(deps),
         userGroups: createUserGroupReader({ db: t.tx, groups: t.storage.repositories.groups }),
         clock,
+        confirmDevice: () => Promise.resolve(false),
       });
 
     it('is claimed once, then carried sealed through the pages, its satisfied prompt values dropped', async () => {

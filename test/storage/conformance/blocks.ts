@@ -27,6 +27,7 @@ import { describeEvents } from './events.js';
 import { describeGrantRevokers } from './grant-revokers.js';
 import { describeGroups } from './groups.js';
 import { describePushedAuthorizationRequests } from './pushed-authorization-requests.js';
+import { describeDeviceCodes } from './device-codes.js';
 
 /**
  * One block per member of `Repositories`, in the order of repositories.ts.
@@ -59,5 +60,6 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   events: describeEvents,
   groups: describeGroups,
   pushedAuthorizationRequests: describePushedAuthorizationRequests,
+  deviceCodes: describeDeviceCodes,
   grantRevokers: describeGrantRevokers,
 };

@@ -34,6 +34,7 @@ export const errors: typeof reference = {
   VALIDATION_ERROR: 'Einige Angaben sind ungültig. Bitte prüfen Sie sie und versuchen Sie es erneut.',
   UNAUTHORIZED: 'Sie sind nicht mehr angemeldet. Bitte melden Sie sich erneut an.',
   ORIGIN_NOT_ALLOWED: 'Diese Anfrage kam von einer anderen Website und wurde abgelehnt.',
+  INVALID_USER_CODE: 'Dieser Code ist nicht gültig. Prüfen Sie ihn auf Ihrem Gerät; ein Code verfällt nach 10 Minuten.',
   INVALID_RETURN_TO:
     'Diese Seite wurde ohne gültige Anfrage geöffnet. Kehren Sie zur Anwendung zurück und versuchen Sie es erneut.',
   PAYLOAD_TOO_LARGE: 'Einige Angaben sind zu lang.',

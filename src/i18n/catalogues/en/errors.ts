@@ -34,6 +34,7 @@ export const errors = {
   VALIDATION_ERROR: 'Some of the details are not valid. Check them and try again.',
   UNAUTHORIZED: 'You are not signed in any more. Sign in again.',
   ORIGIN_NOT_ALLOWED: 'This request came from another site and was refused.',
+  INVALID_USER_CODE: 'This code is not valid. Check it on your device; a code expires after 10 minutes.',
   INVALID_RETURN_TO: 'This page was opened without a valid request. Go back to the application and try again.',
   PAYLOAD_TOO_LARGE: 'Some of the details are too long.',
   INTERNAL_ERROR: 'Something went wrong on our side. Try again in a moment.',
