@@ -205,7 +205,7 @@ describe.each(databaseKinds)('oidcc-backchannel logout on %s', (kind) => {
     }
   }
 
-  it('lists back-channel logout in discovery, and ID tokens carry the session’s sid, the same from code and refresh, never its cookie id', async () => {
+  it('oidcc-backchannel-logout-discovery-endpoint-verification: discovery lists back-channel logout, and ID tokens carry the session’s sid, the same from code and refresh, never its cookie id', async () => {
     const metadata = (await (await fetch(`${idp.url}/.well-known/openid-configuration`)).json()) as Record<
       string,
       unknown
