@@ -116,6 +116,7 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
         webauthn_challenges: 0,
         authorization_codes: 0,
         pushed_authorization_requests: 0,
+        device_codes: 0,
         link_tokens: 0,
         upstream_states: 0,
         background_jobs: 1,
