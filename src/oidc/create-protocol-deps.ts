@@ -21,6 +21,7 @@ import type {
   Tx,
   UserRepository,
   GroupRepository,
+  SessionRepository,
 } from '../storage/repositories.js';
 import type { ProtocolDeps } from './protocol-deps.js';
 import { createCachedReads } from './cached-reads.js';
@@ -53,6 +54,7 @@ export async function createProtocolDeps(deps: {
     users: UserRepository;
     cacheGeneration: CacheGenerationRepository;
     groups: GroupRepository;
+    sessions: SessionRepository;
   };
   /** How many statements the database runs at once (SQLite: one connection). */
   databaseConnections: number;
@@ -91,6 +93,7 @@ export async function createProtocolDeps(deps: {
       tokenStore: repositories.tokens,
       users: repositories.users,
       groups: repositories.groups,
+      sessions: repositories.sessions,
     }),
     verifiedTokens: createVerifiedTokenCache({
       maxEntries: 50_000,
