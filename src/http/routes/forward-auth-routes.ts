@@ -68,8 +68,8 @@ export const forwardAuthRoute: RouteSpec = {
       'x-forwarded-proto': headerText('Scheme of the original request: http or https', 5)
         .valid('http', 'https')
         .required(),
-      'x-forwarded-host': headerText('Host (and port) of the original request', 260).required(),
-      'x-forwarded-uri': headerText('Path and query of the original request', 8192).required(),
+      'x-forwarded-host': headerText('Host (and port) of the original request', 260).pattern(hostWithPort).required(),
+      'x-forwarded-uri': headerText('Path and query of the original request', 8192).pattern(/^\//).required(),
       'x-forwarded-method': headerText('Method of the original request', 16).pattern(/^[A-Z]+$/),
     }),
   },
