@@ -43,7 +43,7 @@ describe.each(databaseKinds)('forward authentication on %s', (kind) => {
   const authRequest = (url: string, cookie?: string, headers: Record<string, string> = {}) =>
     inject(t, 'GET', '/api/auth-request', cookie, undefined, { 'x-original-url': url, ...headers });
   const deniedEvents = async () =>
-    (await t.database.tx('events').where({ type: 'access.denied' }).count({ n: '*' }))[0].n;
+    (await t.database.db('events').where({ type: 'access.denied' }).count({ n: '*' }))[0].n;
 
   beforeAll(async () => {
     const base = testConfig();
@@ -223,7 +223,7 @@ describe.each(databaseKinds)('forward authentication on %s', (kind) => {
     expect((await forward('/', 'wiki.tools.example.test', carol)).statusCode).toBe(401);
     carol = await signIn(t, 'carol@example.com');
     expect((await forward('/', 'wiki.tools.example.test', carol)).statusCode).toBe(200);
-    await t.database.tx('users').where({ sub: 'carol' }).update({ deleted_at: Date.now() });
+    await t.database.db('users').where({ sub: 'carol' }).update({ deleted_at: Date.now() });
     expect((await forward('/', 'wiki.tools.example.test', carol)).statusCode).toBe(401);
   });
 
@@ -231,7 +231,7 @@ describe.each(databaseKinds)('forward authentication on %s', (kind) => {
     await forward('/d/home', 'grafana.example.test', alice);
     const statements: string[] = [];
     const record = (query: Knex.Sql) => statements.push(query.sql);
-    t.database.tx.client.on('query', record);
+    t.database.db.on('query', record);
     try {
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => authRequest('https://grafana.example.test/d/home', alice)),
@@ -240,7 +240,7 @@ describe.each(databaseKinds)('forward authentication on %s', (kind) => {
       for (let i = 0; i < 5; i++)
         expect((await authRequest('https://grafana.example.test/', alice)).statusCode).toBe(200);
     } finally {
-      t.database.tx.client.removeListener('query', record);
+      t.database.db.off('query', record);
     }
     expect(statements.every((sql) => sql === 'SELECT generation FROM cache_generation WHERE id = 1')).toBe(true);
     // 20 concurrent requests share reads; each of the 5 sequential ones reads once.
