@@ -3,7 +3,7 @@ import type { Request, ResponseToolkit } from '@hapi/hapi';
 import { ApiError } from '../../api-error.js';
 import type { ForwardAuthAnswer, OriginalRequest } from '../../forward-auth/forward-auth-service.js';
 import { isHostName } from '../../forward-auth/host-pattern.js';
-import { readSessionCookieId } from '../auth/cookie-session-auth.js';
+import { createSessionCookieCache } from '../auth/session-cookie-cache.js';
 import { peerIsTrustedProxy } from '../client-address.js';
 import type { RouteSpec } from '../route-definition.js';
 import { errorResponse } from '../schemas/error-schema.js';
@@ -32,8 +32,13 @@ const unknownApp = () => new ApiError(403, 'UNKNOWN_APP', 'No forward_auth app d
 const uriText = /^[\x21-\x7e]+$/;
 const hostWithPort = /^([A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
 
-/** The route-level onPreAuth step: the trust rule comes before any header is read, so an untrusted caller learns nothing. */
+/**
+ * The route-level onPreAuth step: the trust rule comes before any header is
+ * read, so an untrusted caller learns nothing. hapi's cookie parsing is off:
+ * the session cookie is read through a cache of unsealed cookies.
+ */
 const trustedProxyOnly = {
+  state: { parse: false, failAction: 'ignore' as const },
   ext: {
     onPreAuth: {
       method: (request: Request, h: ResponseToolkit) => {
@@ -78,18 +83,21 @@ export const forwardAuthRoute: RouteSpec = {
     302: { description: 'To /login?return_to=<original URL>: a browser page without a session' },
   },
   hapiOptions: trustedProxyOnly,
-  handler: (deps) => async (request, h) => {
-    const headers = request.headers as Record<string, string | undefined>;
-    const proto = headers['x-forwarded-proto'] as string;
-    const forwardedHost = headers['x-forwarded-host'] as string;
-    const original = originalRequest(`${proto}://${forwardedHost}${headers['x-forwarded-uri'] as string}`);
-    const answer = await deps.forwardAuth.forwardAuth.check(original.request, readSessionCookieId(request));
-    const method = headers['x-forwarded-method'] ?? 'GET';
-    if (answer.outcome === 'sign-in' && (method === 'GET' || method === 'HEAD') && acceptsHtml(request)) {
-      const login = `${deps.config.server.baseUrl}/login?${new URLSearchParams({ return_to: original.url })}`;
-      return h.redirect(login).code(302).header('cache-control', 'no-store');
-    }
-    return respond(h, answer);
+  handler: (deps) => {
+    const sessionIdOf = createSessionCookieCache();
+    return async (request, h) => {
+      const headers = request.headers as Record<string, string | undefined>;
+      const proto = headers['x-forwarded-proto'] as string;
+      const forwardedHost = headers['x-forwarded-host'] as string;
+      const original = originalRequest(`${proto}://${forwardedHost}${headers['x-forwarded-uri'] as string}`);
+      const answer = await deps.forwardAuth.forwardAuth.check(original.request, await sessionIdOf(request));
+      const method = headers['x-forwarded-method'] ?? 'GET';
+      if (answer.outcome === 'sign-in' && (method === 'GET' || method === 'HEAD') && acceptsHtml(request)) {
+        const login = `${deps.config.server.baseUrl}/login?${new URLSearchParams({ return_to: original.url })}`;
+        return h.redirect(login).code(302).header('cache-control', 'no-store');
+      }
+      return respond(h, answer);
+    };
   },
 };
 
@@ -108,9 +116,12 @@ export const authRequestRoute: RouteSpec = {
   },
   responses,
   hapiOptions: trustedProxyOnly,
-  handler: (deps) => async (request, h) => {
-    const original = originalRequest(request.headers['x-original-url'] as string);
-    return respond(h, await deps.forwardAuth.forwardAuth.check(original.request, readSessionCookieId(request)));
+  handler: (deps) => {
+    const sessionIdOf = createSessionCookieCache();
+    return async (request, h) => {
+      const original = originalRequest(request.headers['x-original-url'] as string);
+      return respond(h, await deps.forwardAuth.forwardAuth.check(original.request, await sessionIdOf(request)));
+    };
   },
 };
 
