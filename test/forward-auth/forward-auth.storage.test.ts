@@ -248,3 +248,54 @@ describe.each(databaseKinds)('forward authentication on %s', (kind) => {
     expect(statements.length).toBeGreaterThan(0);
   });
 });
+
+describe.each(databaseKinds)('forward authentication over time on %s', (kind) => {
+  let t: TestApp;
+  let now = Date.now();
+  const clock = { now: () => now };
+  const check = (cookie: string) =>
+    inject(t, 'GET', '/api/auth-request', cookie, undefined, { 'x-original-url': 'https://grafana.example.test/' });
+
+  beforeAll(async () => {
+    const base = testConfig();
+    t = await createTestApp(
+      kind,
+      {
+        server: { ...base.server, host: '127.0.0.1', port: 0, trustProxy: { hops: 1 } },
+        forwardAuth: { cookieDomain: null, apps: [app('grafana.example.test')] },
+      },
+      { clock },
+    );
+    // A tab cannot travel in a header: it is sent percent-escaped.
+    await seedUser(t, { sub: 'dora', email: 'dora@example.com', name: 'Dora\tExample' });
+  });
+  afterAll(() => t.destroy());
+
+  it('keeps an active session alive (last_seen_at at most once a minute), ends an idle or expired one', async () => {
+    const dora = await signIn(t, 'dora@example.com');
+    const first = await check(dora);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['remote-name']).toBe('Dora%09Example');
+    const lastSeen = async () =>
+      Number((await t.database.db('sessions').where({ sub: 'dora' }).first('last_seen_at'))?.last_seen_at);
+    const signedInAt = await lastSeen();
+    now += 30_000;
+    expect((await check(dora)).statusCode).toBe(200);
+    expect(await lastSeen()).toBe(signedInAt);
+    now += 40 * 60_000;
+    expect((await check(dora)).statusCode).toBe(200);
+    expect(await lastSeen()).toBe(now);
+    // security.session_idle_ttl_seconds (1 h in the test config) without a request.
+    now += 61 * 60_000;
+    expect((await check(dora)).statusCode).toBe(401);
+
+    const again = await signIn(t, 'dora@example.com');
+    for (let hours = 0.75; hours < 24; hours += 0.75) {
+      now += 45 * 60_000;
+      expect((await check(again)).statusCode, `after ${hours} h`).toBe(200);
+    }
+    // security.session_ttl_seconds (24 h in the test config) since sign-in, however active.
+    now += 60 * 60_000;
+    expect((await check(again)).statusCode).toBe(401);
+  });
+});
