@@ -72,6 +72,9 @@ describe.each(databaseKinds)('forward authentication on %s', (kind) => {
     const nginx = await authRequest('https://grafana.example.test/d/home', alice);
     expect(nginx.statusCode).toBe(200);
     expect(nginx.headers['remote-user']).toBe('alice');
+    // No path, or a query without a path: the path /.
+    expect((await authRequest('https://grafana.example.test', alice)).statusCode).toBe(200);
+    expect((await authRequest('https://GRAFANA.example.test:443?orgId=1', alice)).statusCode).toBe(200);
   });
 
   it('uses the renamed headers of an app, and a wildcard host covers one label only', async () => {
@@ -220,6 +223,11 @@ describe.each(databaseKinds)('forward authentication on %s', (kind) => {
     await leaveGroup(t.database.storage, 'sre', ['carol']);
     expect((await forward('/', 'grafana.example.test', carol)).statusCode).toBe(403);
     expect((await inject(t, 'POST', '/api/auth/logout', carol)).statusCode).toBe(204);
+    expect((await forward('/', 'wiki.tools.example.test', carol)).statusCode).toBe(401);
+    carol = await signIn(t, 'carol@example.com');
+    expect((await forward('/', 'wiki.tools.example.test', carol)).statusCode).toBe(200);
+    // A session back to waiting for a second factor (a step-up) is no signed-in session.
+    await t.database.db('sessions').where({ sub: 'carol' }).update({ second_factor_pending: true });
     expect((await forward('/', 'wiki.tools.example.test', carol)).statusCode).toBe(401);
     carol = await signIn(t, 'carol@example.com');
     expect((await forward('/', 'wiki.tools.example.test', carol)).statusCode).toBe(200);
