@@ -5,7 +5,7 @@ import type { ForwardAuthAppConfig } from '../../src/config/types.js';
 import { testConfig } from '../support/config-fixture.js';
 import { databaseKinds } from '../support/databases.js';
 import { joinGroup, leaveGroup } from '../support/group-members.js';
-import { createTestApp, inject, seedUser, signIn, type TestApp } from '../support/test-app.js';
+import { createTestApp, inject, seedUser, signIn, testPassword, type TestApp } from '../support/test-app.js';
 
 /** GET /api/forward-auth and GET /api/auth-request (docs/forward-auth.md) through the real server, on both databases. */
 
@@ -305,5 +305,47 @@ describe.each(databaseKinds)('forward authentication over time on %s', (kind) =>
     // security.session_ttl_seconds (24 h in the test config) since sign-in, however active.
     now += 60 * 60_000;
     expect((await check(again)).statusCode).toBe(401);
+  });
+});
+
+describe.each(databaseKinds)('forward_auth.cookie_domain on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const base = testConfig();
+    t = await createTestApp(kind, {
+      server: { ...base.server, host: '127.0.0.1', port: 0, baseUrl: 'https://id.example.test' },
+      forwardAuth: { cookieDomain: 'example.test', apps: [app('grafana.example.test')] },
+    });
+    await seedUser(t, { sub: 'erin', email: 'erin@example.com' });
+  });
+  afterAll(() => t.destroy());
+
+  it('sets the session cookie for the domain, and idp still refuses its unsafe routes to the apps’ origins', async () => {
+    const login = await inject(t, 'POST', '/api/auth/login', undefined, {
+      email: 'erin@example.com',
+      password: testPassword,
+    });
+    const setCookie = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('session='));
+    expect(setCookie?.split(';').map((a) => a.trim().toLowerCase())).toEqual(
+      expect.arrayContaining(['domain=example.test', 'httponly', 'samesite=lax', 'secure']),
+    );
+    const cookie = setCookie!.split(';')[0];
+    // A page of an app below the cookie's domain is same-site: SameSite=Lax sends the cookie, the Origin rule refuses.
+    for (const [method, url] of [
+      ['POST', '/api/auth/logout'],
+      ['PATCH', '/api/user'],
+      ['DELETE', '/api/user'],
+    ]) {
+      const response = await inject(t, method, url, cookie, {}, { origin: 'https://grafana.example.test' });
+      expect(response.statusCode, `${method} ${url}`).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });
+    }
+    expect((await inject(t, 'GET', '/api/auth/session', cookie)).statusCode).toBe(200);
+    const logout = await inject(t, 'POST', '/api/auth/logout', cookie, undefined, {
+      origin: 'https://id.example.test',
+    });
+    expect(logout.statusCode).toBe(204);
+    const cleared = [logout.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('session='));
+    expect(cleared?.toLowerCase()).toContain('domain=example.test');
   });
 });
