@@ -6,7 +6,7 @@ import type { EventLog } from '../events/index.js';
 import type { SessionRecord, UserRecord } from '../model/index.js';
 import type { CachedReads } from '../oidc/cached-reads.js';
 import type { SessionRepository, Storage, Tx } from '../storage/repositories.js';
-import { matchApp } from './match-app.js';
+import { matchApp } from '../config/forward-auth-hosts.js';
 
 /** The request the reverse proxy asks about, as the route read it from the proxy's headers. */
 export interface OriginalRequest {

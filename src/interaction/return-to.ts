@@ -1,6 +1,5 @@
 import type { ForwardAuthAppConfig } from '../config/types.js';
-import { isHostName } from '../forward-auth/host-pattern.js';
-import { matchApp } from '../forward-auth/match-app.js';
+import { isHostName, matchApp } from '../config/forward-auth-hosts.js';
 
 /**
  * return_to is a same-origin relative path (docs/oidc.md): a single

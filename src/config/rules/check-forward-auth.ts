@@ -1,5 +1,5 @@
 import { defaultBaseUrl } from '../normalize-config.js';
-import { domainCovers, isHostName, isHostPattern, patternDomain } from '../../forward-auth/host-pattern.js';
+import { domainCovers, isHostName, isHostPattern, patternDomain } from '../forward-auth-hosts.js';
 import { error, type ConfigRule, type RuleProblem } from './config-rule.js';
 
 /**

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import { ApiError } from '../../api-error.js';
 import type { ForwardAuthAnswer, OriginalRequest } from '../../forward-auth/forward-auth-service.js';
-import { isHostName } from '../../forward-auth/host-pattern.js';
+import { isHostName } from '../../config/forward-auth-hosts.js';
 import { createSessionCookieCache } from '../auth/session-cookie-cache.js';
 import { peerIsTrustedProxy } from '../client-address.js';
 import type { RouteSpec } from '../route-definition.js';

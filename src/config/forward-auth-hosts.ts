@@ -1,5 +1,8 @@
+import type { ForwardAuthAppConfig } from './types.js';
+
 /**
- * Host names of forward_auth (docs/forward-auth.md): an app's `host` is an
+ * Host names of forward_auth (docs/forward-auth.md), shared by the validate
+ * rules, the return_to rule and the forward-auth check: an app's `host` is an
  * exact name or `*.` and a name, where `*` stands for exactly one label.
  * Everything here compares lower-case names without a port: the callers
  * lower-case what they read from a request first.
@@ -40,4 +43,35 @@ export function domainCovers(domain: string, host: string): boolean {
 /** What a pattern's hosts all end with, for the cookie_domain rule: the pattern itself, or its wildcard's domain. */
 export function patternDomain(pattern: string): string {
   return pattern.startsWith('*.') ? pattern.slice(2) : pattern;
+}
+
+/**
+ * The app entry that protects a request: among the entries whose host is
+ * the request's (an exact host before a wildcard one), the one with the
+ * longest path prefix the path is equal to or below (at a `/` boundary, so
+ * `/admin` does not cover `/administrator`). `path` is the request's path,
+ * without its query; `host` lower-case without port. Null: no app declares
+ * the host, or none of its prefixes covers the path.
+ */
+export function matchApp(
+  apps: readonly ForwardAuthAppConfig[],
+  host: string,
+  path: string,
+): ForwardAuthAppConfig | null {
+  let best: ForwardAuthAppConfig | null = null;
+  let bestRank = -1;
+  for (const app of apps) {
+    if (!hostMatches(app.host, host) || !underPrefix(path, app.pathPrefix)) continue;
+    const rank = app.pathPrefix.length * 2 + (app.host.startsWith('*.') ? 0 : 1);
+    if (rank > bestRank) {
+      best = app;
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+function underPrefix(path: string, prefix: string): boolean {
+  if (prefix === '/') return true;
+  return path === prefix || path.startsWith(`${prefix}/`);
 }
