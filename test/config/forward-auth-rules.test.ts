@@ -76,4 +76,19 @@ describe('forward_auth rules', () => {
       ]);
     }
   });
+
+  it('says in plain words what a path prefix and a header name must be', () => {
+    const lines = errorLines(
+      yaml(
+        secretLine,
+        'forward_auth:',
+        '  apps:',
+        '    - { host: a.example.com, path_prefix: admin, headers: { user: "X User" } }',
+      ),
+    );
+    expect(lines).toEqual([
+      'idp.yaml:4:43: forward_auth.apps[0].path_prefix: must be a path starting with / (such as /admin)',
+      'idp.yaml:4:67: forward_auth.apps[0].headers.user: must be a header name: letters, digits and -, 1–64 characters (such as X-Webauth-User)',
+    ]);
+  });
 });
