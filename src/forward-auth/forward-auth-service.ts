@@ -65,7 +65,14 @@ export function createForwardAuth(deps: {
     const { session, generation } = await deps.cachedReads.findSession(hashSessionId(sessionId));
     if (!session || session.secondFactorPending) return null;
     const now = deps.clock.now();
-    if (session.expiresAt <= now || session.lastSeenAt <= now - deps.security.sessionIdleTtlSeconds * 1000) return null;
+    if (session.expiresAt <= now) return null;
+    const idleSince = now - deps.security.sessionIdleTtlSeconds * 1000;
+    if (session.lastSeenAt <= idleSince) {
+      // idp's own pages touch the row without this copy seeing it: the row decides whether the session went idle.
+      const row = await deps.sessions.findByIdHash(deps.db, session.idHash);
+      if (!row || row.lastSeenAt <= idleSince) return null;
+      session.lastSeenAt = row.lastSeenAt;
+    }
     const user = await deps.cachedReads.findUser(session.sub, generation);
     if (!user || user.deletedAt !== null) return null;
     if (now - session.lastSeenAt >= touchIntervalMs) {

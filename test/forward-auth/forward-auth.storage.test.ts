@@ -293,6 +293,11 @@ describe.each(databaseKinds)('forward authentication over time on %s', (kind) =>
     now += 40 * 60_000;
     expect((await check(dora)).statusCode).toBe(200);
     expect(await lastSeen()).toBe(now);
+    // Active on idp's own pages only, the session stays alive for the apps too.
+    now += 50 * 60_000;
+    expect((await inject(t, 'GET', '/api/auth/session', dora)).statusCode).toBe(200);
+    now += 50 * 60_000;
+    expect((await check(dora)).statusCode).toBe(200);
     // security.session_idle_ttl_seconds (1 h in the test config) without a request.
     now += 61 * 60_000;
     expect((await check(dora)).statusCode).toBe(401);
