@@ -1,5 +1,5 @@
 // @ts-check
-import { byId, callApi, format, pageData, appReturnTo, safeReturnTo } from './api.js';
+import { appReturnTo, byId, callApi, format, pageData, safeReturnTo } from './api.js';
 import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
 import {
   codeOf,
