@@ -171,6 +171,7 @@ describe.each(databaseKinds)('forward authentication on %s', (kind) => {
       { 'x-forwarded-host': 'x'.repeat(10_000) },
       { 'x-forwarded-host': `${'a'.repeat(250)}.example.test` },
       { 'x-forwarded-host': 'grafana.example.test:99999' },
+      { 'x-forwarded-host': '999.1.1.1' },
       { 'x-forwarded-host': 'alice@grafana.example.test' },
       { 'x-forwarded-host': 'grafana.example.test/evil' },
       { 'x-forwarded-uri': 'relative' },

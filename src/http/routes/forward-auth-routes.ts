@@ -142,7 +142,12 @@ function originalRequest(text: string): { url: string; request: OriginalRequest 
   // A query without a path (`https://host?x`) is the path / with that query.
   const rest = parts[3] as string | undefined;
   const path = rest === undefined ? '/' : rest.startsWith('?') ? `/${rest}` : rest;
-  const url = new URL(`${parts[1]}://${parts[2]}${path}`);
+  let url: URL;
+  try {
+    url = new URL(`${parts[1]}://${parts[2]}${path}`);
+  } catch {
+    throw badOriginalRequest('The original request is not a URL.');
+  }
   return { url: url.href, request: { host: name, path: url.pathname } };
 }
 
