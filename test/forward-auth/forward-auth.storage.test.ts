@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { normalizeTrustProxy } from '../../src/config/normalize-trust-proxy.js';
@@ -199,6 +200,38 @@ describe.each(databaseKinds)('forward authentication on %s', (kind) => {
       expect(response.statusCode, url.slice(0, 60)).toBe(400);
     }
     expect((await inject(t, 'GET', '/api/auth-request', alice)).statusCode).toBe(400);
+  });
+
+  it('answers any original-request text with 200, 302, 400, 401 or 403, never a 500', async () => {
+    const piece = fc.constantFrom(
+      'grafana.example.test',
+      'https://',
+      '/',
+      '..',
+      '%2e',
+      '@',
+      ':',
+      '?',
+      '#',
+      '\\',
+      'x',
+      '0',
+      '999.',
+      '[::1]',
+      ' ',
+      '%00',
+    );
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
+    );
+    await fc.assert(
+      fc.asyncProperty(text, text, text, async (host, uri, url) => {
+        const statuses = [(await forward(uri, host, alice)).statusCode, (await authRequest(url, alice)).statusCode];
+        for (const status of statuses) expect([200, 302, 400, 401, 403]).toContain(status);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('answers a forged, truncated or foreign cookie with 401', async () => {
