@@ -5,6 +5,7 @@ import type { Foundation } from './area-wiring.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/types.js';
 import { wireFederation } from './federation/index.js';
+import { wireForwardAuth } from './forward-auth/wire-forward-auth.js';
 import { createServer, serverUrl, type HttpServer } from './http/create-server.js';
 import type { HttpDeps } from './http/http-deps.js';
 import { routeTable } from './http/routes.js';
@@ -73,6 +74,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const federation = wireFederation(base, { accounts, interaction, events, timeoutMs: options.upstreamTimeoutMs });
   const admin = wireAdmin(base, { accounts, events });
   const web = wireWeb(base);
+  const forwardAuth = wireForwardAuth(base, { cachedReads: protocol.services.engine.cachedReads, events });
   wireJobs(scheduler, { mailSend: accounts.mailSend, backchannelLogout: protocol.backchannelLogout });
 
   const deps: HttpDeps = {
@@ -87,6 +89,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     federation: federation.services,
     admin: admin.services,
     web: web.services,
+    forwardAuth: forwardAuth.services,
   };
   const server = await createServer(deps, routeTable(config));
 

@@ -94,6 +94,9 @@ export const patternMeanings: Partial<Record<string, (value: unknown) => string>
     `must be lower-case letters, digits, '.', '_' or '-', 1–64 characters, starting with a letter or digit${whyNotGroupId(value)}`,
   '^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$': () =>
     'must be a GitHub team written organization/team-slug (such as acme/sre)',
+  '^/': () => 'must be a path starting with / (such as /admin)',
+  '^[A-Za-z0-9-]{1,64}$': () =>
+    'must be a header name: letters, digits and -, 1–64 characters (such as X-Webauth-User)',
 };
 
 function describePattern(pattern: string, value: unknown): string {

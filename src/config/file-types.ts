@@ -26,6 +26,7 @@ export interface ConfigFile {
   clients: ClientFile[];
   users: UserFile[];
   groups: GroupFile[];
+  forward_auth: ForwardAuthFile;
   terms: TermFile[];
   scheduler: SchedulerFile;
   cleanup: CleanupFile;
@@ -183,6 +184,25 @@ export interface GroupFile {
 
 export type UpstreamGroupRuleFile =
   { provider: string; claim: string; value: string } | { provider: string; team: string };
+
+export interface ForwardAuthFile {
+  cookie_domain?: string;
+  apps: ForwardAuthAppFile[];
+}
+
+export interface ForwardAuthAppFile {
+  host: string;
+  path_prefix: string;
+  access?: ClientAccessFile;
+  headers: ForwardAuthHeadersFile;
+}
+
+export interface ForwardAuthHeadersFile {
+  user: string;
+  email: string;
+  name: string;
+  groups: string;
+}
 
 export interface TermFile {
   id: string;

@@ -1,6 +1,24 @@
 import path from 'node:path';
-import type { ConfigFile, ClientFile, GroupFile, IdentityProviderFile, TermFile, UserFile } from './file-types.js';
-import type { ClientConfig, Config, GroupConfig, IdentityProviderConfig, TermConfig, UserConfig } from './types.js';
+import type {
+  ConfigFile,
+  ClientAccessFile,
+  ClientFile,
+  ForwardAuthFile,
+  GroupFile,
+  IdentityProviderFile,
+  TermFile,
+  UserFile,
+} from './file-types.js';
+import type {
+  ClientConfig,
+  Config,
+  ForwardAuthConfig,
+  GroupConfig,
+  IdentityProviderConfig,
+  TermConfig,
+  UserConfig,
+} from './types.js';
+import type { ClientAccess } from '../model/groups.js';
 import { clientFields } from '../model/client-fields.js';
 import { identityProviderFields } from '../model/identity-provider-fields.js';
 import { termFields } from '../model/term-fields.js';
@@ -85,6 +103,7 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
     clients: f.clients.map(normalizeClient),
     users: f.users.map(normalizeUser),
     groups: normalizeGroups(f.groups, f.users),
+    forwardAuth: normalizeForwardAuth(f.forward_auth),
     terms: f.terms.map(normalizeTerm),
     scheduler: {
       enabled: f.scheduler.enabled,
@@ -158,13 +177,29 @@ function normalizeClient(c: ClientFile): ClientConfig {
     tokenEndpointAuthMethod: c.token_endpoint_auth_method ?? 'client_secret_basic',
     tokenEndpointAuthMethodPinned: c.token_endpoint_auth_method !== undefined,
     backchannelLogoutUri: c.backchannel_logout_uri ?? null,
-    access: c.access
-      ? {
-          groups: c.access.groups ?? null,
-          roles: c.access.roles ?? null,
-          secondFactor: c.access.second_factor === 'required' ? 'required' : null,
-        }
-      : null,
+    access: normalizeAccess(c.access),
+  };
+}
+
+function normalizeAccess(access: ClientAccessFile | undefined): ClientAccess | null {
+  if (!access) return null;
+  return {
+    groups: access.groups ?? null,
+    roles: access.roles ?? null,
+    secondFactor: access.second_factor === 'required' ? 'required' : null,
+  };
+}
+
+/** Host names are case-insensitive: kept lower-case, so that matching a request compares strings. */
+function normalizeForwardAuth(f: ForwardAuthFile): ForwardAuthConfig {
+  return {
+    cookieDomain: f.cookie_domain?.toLowerCase().replace(/^\./, '') ?? null,
+    apps: f.apps.map((app) => ({
+      host: app.host.toLowerCase(),
+      pathPrefix: app.path_prefix === '/' ? '/' : app.path_prefix.replace(/\/+$/, ''),
+      access: normalizeAccess(app.access),
+      headers: { ...app.headers },
+    })),
   };
 }
 

@@ -28,6 +28,7 @@ const restartOnly: { name: string; path: string[] }[] = [
   { name: 'cleanup', path: ['cleanup'] },
   { name: 'openapi', path: ['openapi'] },
   { name: 'frontend', path: ['frontend'] },
+  { name: 'forward_auth', path: ['forwardAuth'] },
 ];
 
 /** The groups apply writes to the database; the apply plan, not this comparison, says what changed in them. */

@@ -164,6 +164,24 @@ export type GroupConfig = Pick<GroupRecord, 'id' | 'name' | 'upstream' | CopiedP
   members: string[];
 };
 
+/** forward_auth (docs/forward-auth.md): apps behind a reverse proxy that asks idp about each request. */
+export interface ForwardAuthConfig {
+  /** The session cookie's Domain attribute, lower-case; null: idp's own host only. */
+  cookieDomain: string | null;
+  apps: ForwardAuthAppConfig[];
+}
+
+export interface ForwardAuthAppConfig {
+  /** Lower-case: `grafana.example.com`, or `*.example.com` for one label below example.com. */
+  host: string;
+  /** `/` or a prefix without its trailing `/`. */
+  pathPrefix: string;
+  /** As clients[].access; null: every signed-in user. */
+  access: ClientAccess | null;
+  /** The names of the identity headers of the 200 answer. */
+  headers: { user: string; email: string; name: string; groups: string };
+}
+
 export interface TermContent {
   title: string;
   type: 'link' | 'text';
@@ -226,6 +244,7 @@ export interface Config {
   clients: ClientConfig[];
   users: UserConfig[];
   groups: GroupConfig[];
+  forwardAuth: ForwardAuthConfig;
   terms: TermConfig[];
   scheduler: SchedulerConfig;
   cleanup: CleanupConfig;

@@ -1,4 +1,4 @@
-import type { ClientConfig, UserConfig } from '../config/types.js';
+import type { ClientConfig, ForwardAuthAppConfig, UserConfig } from '../config/types.js';
 import type { ClientAccess, ClientRecord, GroupMembership, UserRecord, UserRole } from '../model/index.js';
 import type { MembershipKey, Tx } from '../storage/repositories.js';
 import { cohortsOf, createAccessDecider, ruleKey, type Cohort } from './access-cohorts.js';
@@ -13,6 +13,8 @@ export interface AccessInputs {
   configMemberships: GroupMembership[];
   memberships: PlanWrites['memberships'];
   removedGroups: string[];
+  /** forward_auth.apps of the file: their rule is the running one on both sides (it is no database object). */
+  forwardAuthApps: ForwardAuthAppConfig[];
   now: number;
 }
 
@@ -27,9 +29,12 @@ interface Person {
 }
 
 interface KeptClient {
+  /** A client id, or a forward-auth app's host (and path prefix). */
   clientId: string;
   before: ClientAccess | null;
   after: ClientAccess | null;
+  /** A forward-auth app: it has no grants to count or revoke. */
+  app: boolean;
 }
 
 const membershipKey = (m: MembershipKey) => `${m.groupId}\n${m.sub}\n${m.source}\n${m.provider ?? ''}`;
@@ -45,7 +50,11 @@ function addTo(sets: Map<string, Set<string>>, sub: string, groupId: string): vo
  * each client that exists before and after the apply, the live users (both
  * sides) whom decideAccess lets in on one side only. New, restored and
  * removed users and new and removed clients are not in it: their `+` / `-`
- * lines say it, and apply revokes a removed one's grants whole.
+ * lines say it, and apply revokes a removed one's grants whole. The
+ * forward_auth apps with an access rule are in it too, named by host (and
+ * path prefix), for the users whose role or groups change: they have no
+ * grants (`activeGrants` null), and their own rule is a setting of the
+ * running server, not a database object, so it is the same on both sides.
  *
  * Cost: a client whose rule stays is compared for the users whose role or
  * groups change only; everyone (database users and their memberships
@@ -55,7 +64,7 @@ function addTo(sets: Map<string, Set<string>>, sub: string, groupId: string): vo
  * user. Active grants are counted for the losers only, in one grouped query.
  */
 export async function planAccess(tx: Tx, input: AccessInputs, store: GitopsStore): Promise<AccessPlan> {
-  const kept = keptClients(input.clients);
+  const kept = [...keptClients(input.clients), ...forwardAuthApps(input.forwardAuthApps)];
   const people = livePeople(input.users);
   const changed = new Set<string>();
   for (const person of people.values()) if (person.roleBefore !== person.roleAfter) changed.add(person.sub);
@@ -94,6 +103,7 @@ export async function planAccess(tx: Tx, input: AccessInputs, store: GitopsStore
   const allowed = createAccessDecider();
   const outcomes = new Map<string, { person: Person; change: 'gain' | 'lose' }[]>();
   const access: AccessChange[] = [];
+  const losses: AccessChange[] = [];
   for (const client of kept) {
     const key = `${ruleKey(client.before)}\n${ruleKey(client.after)}`;
     let found = outcomes.get(key);
@@ -110,11 +120,19 @@ export async function planAccess(tx: Tx, input: AccessInputs, store: GitopsStore
       }
       outcomes.set(key, found);
     }
-    for (const { person, change } of found)
-      access.push({ clientId: client.clientId, sub: person.sub, email: person.email, change, activeGrants: null });
+    for (const { person, change } of found) {
+      const entry: AccessChange = {
+        clientId: client.clientId,
+        sub: person.sub,
+        email: person.email,
+        change,
+        activeGrants: null,
+      };
+      access.push(entry);
+      if (change === 'lose' && !client.app) losses.push(entry);
+    }
   }
 
-  const losses = access.filter((a) => a.change === 'lose');
   const counts = new Map(
     (await store.tokens.countActiveGrants(tx, losses, input.now)).map((c) => [`${c.clientId}\n${c.sub}`, c.count]),
   );
@@ -144,8 +162,24 @@ function keptClients(clients: AccessInputs['clients']): KeptClient[] {
     const after = next ? next.access : client.access;
     return client.access === null && after === null
       ? []
-      : [{ clientId: client.clientId, before: client.access, after }];
+      : [{ clientId: client.clientId, before: client.access, after, app: false }];
   });
+}
+
+/** The forward-auth apps with a rule (the others let every signed-in user in, before and after). */
+function forwardAuthApps(apps: ForwardAuthAppConfig[]): KeptClient[] {
+  return apps.flatMap((app) =>
+    app.access === null
+      ? []
+      : [
+          {
+            clientId: app.pathPrefix === '/' ? app.host : `${app.host}${app.pathPrefix}`,
+            before: app.access,
+            after: app.access,
+            app: true,
+          },
+        ],
+  );
 }
 
 /** Config users live before and after (database users join only when everyone is compared). */

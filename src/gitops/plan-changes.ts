@@ -45,6 +45,7 @@ export async function planChanges(tx: Tx, config: Config, store: GitopsStore, no
       configMemberships,
       memberships: groups.writes.memberships,
       removedGroups: groups.writes.groups.remove,
+      forwardAuthApps: config.forwardAuth.apps,
       now,
     },
     store,

@@ -26,9 +26,10 @@ function headerOf(change: Change): string {
   return `${header}: ${[...added.map((sub) => `+ ${sub}`), ...removed.map((sub) => `- ${sub}`)].join(', ')}`;
 }
 
-/** `- bob loses grafana (3 active grants)`, `+ carol gains grafana`. */
+/** `- bob loses grafana (3 active grants)`, `+ carol gains grafana`; a forward-auth app has no grants: `- bob loses grafana.example.com`. */
 function accessLine(output: PlanOutput, access: AccessChange): string {
   if (access.change === 'gain') return output.color.green(`+ ${access.sub} gains ${access.clientId}`);
+  if (access.activeGrants === null) return output.color.red(`- ${access.sub} loses ${access.clientId}`);
   const grants = `${access.activeGrants} active ${access.activeGrants === 1 ? 'grant' : 'grants'}`;
   return output.color.red(`- ${access.sub} loses ${access.clientId} (${grants})`);
 }

@@ -54,3 +54,14 @@ export function addressOf(request: Request): string {
   if (!trustProxy) throw new Error('addressOf needs a server built by createServer (server.app.trustProxy)');
   return clientAddress(request, trustProxy());
 }
+
+/**
+ * Whether the socket peer of a request is a proxy server.trust_proxy names
+ * (the nearest hop, or an address of `trusted`): only such a peer may tell
+ * the original request of forward authentication (docs/forward-auth.md).
+ */
+export function peerIsTrustedProxy(request: Request): boolean {
+  const trustProxy = request.server.app.trustProxy?.();
+  if (!trustProxy) return false;
+  return isTrusted(request.info.remoteAddress, 0, trustProxy);
+}

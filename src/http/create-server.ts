@@ -51,6 +51,7 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
     cookiePassword: deps.cookiePassword,
     secure: https,
     ttlSeconds: config.security.sessionTtlSeconds,
+    domain: config.forwardAuth.cookieDomain,
   });
 
   const cors = createCors(routes, () => deps.protocol.engine.clients.origins());
@@ -98,6 +99,7 @@ function toHapiValidate(validate: RouteDefinition['validate']): RouteOptions['va
     ...(validate.params ? { params: validate.params } : {}),
     ...(validate.query ? { query: compileInputValidator(validate.query) } : {}),
     ...(validate.payload ? { payload: compileInputValidator(validate.payload) } : {}),
+    ...(validate.headers ? { headers: validate.headers.unknown(true) } : {}),
   };
 }
 

@@ -34,6 +34,7 @@ import type {
 } from '../interaction/index.js';
 import type { Frontend } from '../web/index.js';
 import type { ConnectionService, FederationService } from '../federation/index.js';
+import type { ForwardAuth } from '../forward-auth/forward-auth-service.js';
 
 /**
  * What route handlers may use: services, never knex, grouped by the area
@@ -55,6 +56,7 @@ export interface HttpDeps {
   federation: FederationArea;
   admin: AdminArea;
   web: WebArea;
+  forwardAuth: ForwardAuthArea;
 }
 
 /** src/accounts/wire-accounts.ts: the user's own account. */
@@ -136,4 +138,10 @@ export interface AdminArea {
 export interface WebArea {
   /** createFrontend(config.frontend, config.branding). */
   frontend: Frontend;
+}
+
+/** src/forward-auth/wire-forward-auth.ts: apps behind a reverse proxy. */
+export interface ForwardAuthArea {
+  /** GET /api/forward-auth and GET /api/auth-request (createForwardAuth). */
+  forwardAuth: ForwardAuth;
 }

@@ -58,6 +58,8 @@ export interface RouteSpec {
     params?: Joi.ObjectSchema;
     query?: Joi.ObjectSchema;
     payload?: Joi.Schema;
+    /** Request headers the route reads (lower-case names; other headers are allowed), published as header parameters. */
+    headers?: Joi.ObjectSchema;
   };
   /** Status → response; include the error statuses the operation declares. */
   responses: Record<number, ResponseSpec>;

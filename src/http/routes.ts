@@ -98,6 +98,7 @@ import {
   providersListRoute,
 } from './routes/provider-routes.js';
 import { connectionDeleteRoute, connectionsListRoute } from './routes/connection-routes.js';
+import { authRequestRoute, forwardAuthRoute } from './routes/forward-auth-routes.js';
 
 /**
  * THE route table (CONTRIBUTING.md, "How the code is written", 2): every METHOD path → handler of the server,
@@ -206,6 +207,17 @@ const protocolRoutes: RouteDefinition[] = [
   route('POST', '/oauth2/logout/confirm', 'optional-session', endSessionConfirmRoute),
 ];
 
+/**
+ * Forward authentication (docs/forward-auth.md): asked by a reverse proxy
+ * about each request of a protected app. Auth none: the session is the
+ * original request's cookie, read by the service from the caches, and the
+ * caller must be a server.trust_proxy address (the routes check it first).
+ */
+const forwardAuthRoutes: RouteDefinition[] = [
+  route('GET', '/api/forward-auth', 'none', forwardAuthRoute),
+  route('GET', '/api/auth-request', 'none', authRequestRoute),
+];
+
 /** docs/http-api.md, "Admin API": every operation requires an admin session (cookieSessionAuth). */
 const adminRoutes: RouteDefinition[] = [
   route('GET', '/api/admin/me', 'admin', adminMeRoute),
@@ -281,7 +293,7 @@ const staticRoutes: RouteDefinition[] = [
 
 /** The routes the OpenAPI document describes. */
 export function documentedRoutes(): RouteDefinition[] {
-  return [...publicRoutes, ...userRoutes, ...federationRoutes, ...protocolRoutes, ...adminRoutes];
+  return [...publicRoutes, ...userRoutes, ...federationRoutes, ...protocolRoutes, ...forwardAuthRoutes, ...adminRoutes];
 }
 
 export function openApiDocument(config: Config): OpenApiDocument {

@@ -1,6 +1,12 @@
-import type { UserRecord } from '../model/index.js';
+import type { SessionRecord, UserRecord } from '../model/index.js';
 import type { GenerationGate } from '../storage/generation-gate.js';
-import type { GroupRepository, TokenRepository, Tx, UserRepository } from '../storage/repositories.js';
+import type {
+  GroupRepository,
+  SessionRepository,
+  TokenRepository,
+  Tx,
+  UserRepository,
+} from '../storage/repositories.js';
 
 /**
  * The reads every bearer request, introspection and refresh makes,
@@ -19,6 +25,15 @@ export interface CachedReads {
    * claim and every access check. `generation` as for findUser.
    */
   groupsOf(sub: string, generation?: number): Promise<readonly string[]>;
+  /**
+   * The session row of a cookie's id hash as the database holds it (expiry
+   * and idle time are the caller's to judge), and the generation it was read
+   * under, for findUser and groupsOf. Forward authentication asks it on every
+   * request of every protected app; ending or renewing a session bumps the
+   * generation (migrations/0027). The row is shared: the caller changes
+   * only `lastSeenAt`, after writing it.
+   */
+  findSession(idHash: string): Promise<{ session: SessionRecord | null; generation: number }>;
 }
 
 /** Entries kept per map: a few megabytes at most. */
@@ -30,10 +45,12 @@ export function createCachedReads(deps: {
   tokenStore: TokenRepository;
   users: UserRepository;
   groups: GroupRepository;
+  sessions: SessionRepository;
 }): CachedReads {
   const live = deps.gate.map<string, true>(maxEntries);
   const users = deps.gate.map<string, UserRecord>(maxEntries);
   const groups = deps.gate.map<string, readonly string[]>(maxEntries);
+  const sessions = deps.gate.map<string, SessionRecord>(maxEntries);
   return {
     async isAccessTokenLive(jti, grant) {
       const generation = await deps.gate.fresh();
@@ -58,6 +75,14 @@ export function createCachedReads(deps: {
       const ids = [...new Set((await deps.groups.membershipsOf(deps.db, [sub])).map((m) => m.groupId))].sort();
       groups.set(sub, ids, generation);
       return ids;
+    },
+    async findSession(idHash) {
+      const generation = await deps.gate.fresh();
+      const cached = sessions.get(idHash);
+      if (cached) return { session: cached, generation };
+      const session = await deps.sessions.findByIdHash(deps.db, idHash);
+      if (session) sessions.set(idHash, session, generation);
+      return { session, generation };
     },
   };
 }

@@ -22,6 +22,7 @@ import type {
   Tx,
   UserRepository,
   GroupRepository,
+  SessionRepository,
 } from '../storage/repositories.js';
 import type { ProtocolDeps } from './protocol-deps.js';
 import { createCachedReads } from './cached-reads.js';
@@ -55,6 +56,7 @@ export async function createProtocolDeps(deps: {
     users: UserRepository;
     cacheGeneration: CacheGenerationRepository;
     groups: GroupRepository;
+    sessions: SessionRepository;
   };
   /** How many statements the database runs at once (SQLite: one connection). */
   databaseConnections: number;
@@ -94,6 +96,7 @@ export async function createProtocolDeps(deps: {
       tokenStore: repositories.tokens,
       users: repositories.users,
       groups: repositories.groups,
+      sessions: repositories.sessions,
     }),
     verifiedTokens: createVerifiedTokenCache({
       maxEntries: 50_000,

@@ -65,6 +65,7 @@ export async function wireProtocol(
       users: repositories.users,
       cacheGeneration: repositories.cacheGeneration,
       groups: repositories.groups,
+      sessions: repositories.sessions,
     },
     databaseConnections: storage.engine === 'sqlite' ? 1 : config.database.pool.max,
     verifyArgon2: verifyPassword,

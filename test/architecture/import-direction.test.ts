@@ -17,7 +17,7 @@ export const layers: string[][] = [
   ['keys', 'clients', 'accounts', 'access'],
   ['interaction'],
   ['oidc', 'federation'],
-  ['admin', 'gitops', 'scheduler', 'web'],
+  ['admin', 'gitops', 'scheduler', 'web', 'forward-auth'],
   ['http'],
   ['foundation.ts'],
   ['app.ts'],

@@ -493,4 +493,36 @@ describe.each(databaseKinds)('groups, memberships and access at apply on %s', (k
       await other.close();
     }
   });
+
+  it('lists who gains or loses a forward-auth app, by host, with no grants to count or revoke', async () => {
+    const headers = { user: 'Remote-User', email: 'Remote-Email', name: 'Remote-Name', groups: 'Remote-Groups' };
+    const forwardAuth = {
+      cookieDomain: null,
+      apps: [
+        { host: 'ops.example.com', pathPrefix: '/', access: access({ groups: ['sre'] }), headers },
+        { host: 'ops.example.com', pathPrefix: '/admin', access: access({ roles: ['admin'] }), headers },
+        { host: 'wiki.example.com', pathPrefix: '/', access: null, headers },
+      ],
+    };
+    await applyConfig(t.storage, withConfig({ forwardAuth }), { clock });
+    const result = await applyConfig(
+      t.storage,
+      withConfig({
+        forwardAuth,
+        users: [testUser({ sub: 'alice' }), testUser({ sub: 'bob' }), testUser({ sub: 'carol', role: 'admin' })],
+        groups: [group('sre', ['alice', 'carol']), group('dev', [])],
+      }),
+      { clock },
+    );
+    expect(lines(result.plan.access)).toEqual([
+      'lose argo alice (0)',
+      'gain argo carol',
+      'lose grafana bob (0)',
+      'gain grafana carol',
+      'lose ops.example.com bob',
+      'gain ops.example.com carol',
+      'lose ops.example.com/admin alice',
+      'gain ops.example.com/admin carol',
+    ]);
+  });
 });

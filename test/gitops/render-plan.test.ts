@@ -127,6 +127,8 @@ const groups = plan(
     { clientId: 'grafana', sub: 'dave', email: 'dave@example.com', change: 'lose', activeGrants: 1 },
     { clientId: 'grafana', sub: 'erin', email: 'erin@example.com', change: 'lose', activeGrants: 0 },
     { clientId: 'grafana', sub: 'carol', email: 'carol@example.com', change: 'gain', activeGrants: null },
+    // A forward-auth app: no grants.
+    { clientId: 'ops.example.com', sub: 'bob', email: 'bob@example.com', change: 'lose', activeGrants: null },
   ],
 );
 
@@ -152,6 +154,7 @@ describe('groups and the access section', () => {
       '- dave loses grafana (1 active grant)',
       '- erin loses grafana (0 active grants)',
       '+ carol gains grafana',
+      '- bob loses ops.example.com',
       '',
       'Plan: 1 to create, 3 to update, 1 to remove.',
     ]);

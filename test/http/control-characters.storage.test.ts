@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyConfig } from '../../src/gitops/index.js';
 import { documentedRoutes } from '../../src/http/routes.js';
 import type { RouteDefinition } from '../../src/http/route-definition.js';
-import { testClient } from '../support/config-fixture.js';
+import { testClient, testConfig } from '../support/config-fixture.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTestApp, inject, seedUser, signIn, testPassword, type TestApp } from '../support/test-app.js';
 
@@ -69,7 +69,11 @@ describe.each(databaseKinds)('control characters on %s', (kind) => {
   const protocol = { protocol: true };
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { clients: [testClient({ clientId: 'app', skipConsent: true })] });
+    t = await createTestApp(kind, {
+      clients: [testClient({ clientId: 'app', skipConsent: true })],
+      // The forward-auth routes refuse any peer that is not a trusted proxy before reading anything.
+      server: { ...testConfig().server, host: '127.0.0.1', port: 0, trustProxy: { hops: 1 } },
+    });
     await applyConfig(t.database.storage, t.config);
     await seedUser(t, { sub: 'root', role: 'admin', email: 'root@example.com' });
     await seedUser(t, { sub: 'bob', email: 'bob@example.com' });

@@ -38,6 +38,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     clients: [],
     users: [],
     groups: [],
+    forwardAuth: { cookieDomain: null, apps: [] },
     terms: [],
     scheduler: {
       enabled: true,

@@ -3,7 +3,7 @@ import type { ConfigPath } from '../config-path.js';
 import { error, type ConfigRule, type RuleProblem } from './config-rule.js';
 
 /**
- * Every group a user (`users[].groups`) or a client (`clients[].access.groups`)
+ * Every group a user (`users[].groups`) or a client (`clients[].access.groups`, `forward_auth.apps[].access.groups`)
  * names is a group of the file: a typo would otherwise keep a user out of a
  * group, or everyone out of a client, without a word.
  */
@@ -19,6 +19,9 @@ export const checkGroupReferences: ConfigRule = (config) => {
   });
   config.clients.forEach((client, c) => {
     client.access?.groups?.forEach((id, g) => check(id, ['clients', c, 'access', 'groups', g]));
+  });
+  config.forward_auth.apps.forEach((app, a) => {
+    app.access?.groups?.forEach((id, g) => check(id, ['forward_auth', 'apps', a, 'access', 'groups', g]));
   });
   return problems;
 };

@@ -31,6 +31,7 @@ import { checkBaseUrl } from './check-base-url.js';
 import { checkGroupReferences } from './check-group-references.js';
 import { checkGroupMembers } from './check-group-members.js';
 import { checkGroupUpstream } from './check-group-upstream.js';
+import { checkForwardAuth } from './check-forward-auth.js';
 
 /**
  * Phase 4: the cross-field rules the schema cannot express, in the order
@@ -60,6 +61,7 @@ export const configRules: readonly ConfigRule[] = [
   checkGroupReferences,
   checkGroupMembers,
   checkGroupUpstream,
+  checkForwardAuth,
   checkCleanupCron,
   checkDatabase,
   checkLocales,

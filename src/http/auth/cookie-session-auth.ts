@@ -38,7 +38,7 @@ interface SessionCookie {
 /**
  * Registers the `session` cookie (hapi's iron encoding: encrypted and signed
  * with a password derived from security.secret; HttpOnly, SameSite=Lax,
- * Secure on https, path /) and the auth strategies that resolve it against
+ * Secure on https, path /, Domain forward_auth.cookie_domain when set) and the auth strategies that resolve it against
  * the server-side session row: `session` takes signed-in sessions only (a
  * pending one gets 401 and keeps its cookie, which is still good for its
  * second factor), `pending-session` pending ones only (a signed-in session
@@ -46,9 +46,17 @@ interface SessionCookie {
  */
 export function registerCookieSessionAuth(
   server: Server,
-  deps: { sessions: SessionService; cookiePassword: string; secure: boolean; ttlSeconds: number },
+  deps: {
+    sessions: SessionService;
+    cookiePassword: string;
+    secure: boolean;
+    ttlSeconds: number;
+    /** forward_auth.cookie_domain: the sign-in then covers the apps' hosts too (docs/forward-auth.md); null: this host only. */
+    domain: string | null;
+  },
 ): void {
   server.state(sessionCookieName, {
+    ...(deps.domain === null ? {} : { domain: deps.domain }),
     encoding: 'iron',
     password: deps.cookiePassword,
     isSecure: deps.secure,

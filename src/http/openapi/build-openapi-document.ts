@@ -72,7 +72,11 @@ function operation(route: RouteDefinition): Record<string, unknown> {
     operationId: operationId(route),
   };
   if (route.description) op.description = route.description;
-  const parameters = [...parametersOf(route.validate?.params, 'path'), ...parametersOf(route.validate?.query, 'query')];
+  const parameters = [
+    ...parametersOf(route.validate?.params, 'path'),
+    ...parametersOf(route.validate?.query, 'query'),
+    ...parametersOf(route.validate?.headers, 'header'),
+  ];
   if (parameters.length > 0) op.parameters = parameters;
   if (route.validate?.payload) {
     // What the server parses: a route that says which body it allows (a form_post callback) is taken at its word.
@@ -99,7 +103,10 @@ function operation(route: RouteDefinition): Record<string, unknown> {
   return op;
 }
 
-function parametersOf(schema: Joi.ObjectSchema | undefined, location: 'path' | 'query'): Record<string, unknown>[] {
+function parametersOf(
+  schema: Joi.ObjectSchema | undefined,
+  location: 'path' | 'query' | 'header',
+): Record<string, unknown>[] {
   if (!schema) return [];
   const json = toJsonSchema(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {

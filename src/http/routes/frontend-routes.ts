@@ -31,7 +31,11 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
   const reads = request.method === 'get' || request.method === 'head';
   if (!reads && frontend.mode !== 'proxy') throw notFound();
   const returnTo = request.query.return_to;
-  if (interactionPages.has(request.path) && returnTo !== undefined && !isSafeReturnTo(returnTo)) {
+  if (
+    interactionPages.has(request.path) &&
+    returnTo !== undefined &&
+    !isSafeReturnTo(returnTo, config.forwardAuth.apps)
+  ) {
     const context = pageContextOf(deps, request);
     const t = context.text.pages.errorPages;
     return pageResponse(h, renderErrorPage(context, { title: t.invalidLinkTitle, message: t.invalidLinkMessage }), 400);

@@ -53,10 +53,10 @@ function pageRoute(summary: string, handler: PageHandler): RouteSpec {
  * return_to of an interaction page: null when absent; a page refuses an
  * unsafe one (docs/oidc.md, "The contract at a glance": never an open redirect) before any script could follow it.
  */
-function returnToOf(request: Request): { ok: true; value: string | null } | { ok: false } {
+function returnToOf(deps: HttpDeps, request: Request): { ok: true; value: string | null } | { ok: false } {
   const value = request.query.return_to;
   if (value === undefined) return { ok: true, value: null };
-  return isSafeReturnTo(value) ? { ok: true, value } : { ok: false };
+  return isSafeReturnTo(value, deps.config.forwardAuth.apps) ? { ok: true, value } : { ok: false };
 }
 
 function invalidLinkPage(context: PageContext, h: ResponseToolkit) {
@@ -97,7 +97,7 @@ export const homePageRoute = pageRoute('The start page', (deps, request, h) => {
 const signInPage = (selectAccount: boolean) =>
   pageRoute('Sign in', async (deps, request, h) => {
     const context = pageContextOf(deps, request);
-    const returnTo = returnToOf(request);
+    const returnTo = returnToOf(deps, request);
     if (!returnTo.ok) return invalidLinkPage(context, h);
     const page = {
       clientName: await clientNameOf(deps, returnTo.value),
@@ -116,7 +116,7 @@ export const selectAccountPageRoute = signInPage(true);
 
 export const registerPageRoute = pageRoute('Create an account', async (deps, request, h) => {
   const context = pageContextOf(deps, request);
-  const returnTo = returnToOf(request);
+  const returnTo = returnToOf(deps, request);
   if (!returnTo.ok) return invalidLinkPage(context, h);
   const page = renderRegisterPage(context, {
     clientName: await clientNameOf(deps, returnTo.value),
@@ -171,7 +171,7 @@ export const accountPageRoute = pageRoute('The signed-in account', (deps, reques
  */
 export const consentPageRoute = pageRoute('Allow or deny an application', async (deps, request, h) => {
   const context = pageContextOf(deps, request);
-  const returnTo = returnToOf(request);
+  const returnTo = returnToOf(deps, request);
   if (!returnTo.ok) return invalidLinkPage(context, h);
   if (returnTo.value === null) return pageResponse(h, renderConsentErrorPage(context, 'INVALID_RETURN_TO'), 400);
   const session = readSession(request);
@@ -205,7 +205,7 @@ export const secondFactorPageRoute = pageRoute('Confirm a sign-in with a second 
   const sessionId = readSessionCookieId(request);
   const active = sessionId ? await deps.accounts.sessions.resolve(sessionId, { allowPending: true }) : null;
   const context = pageContextOf(deps, request, { user: active?.user ?? null });
-  const returnTo = returnToOf(request);
+  const returnTo = returnToOf(deps, request);
   if (!returnTo.ok) return invalidLinkPage(context, h);
   if (!active) return signInFirst(context, h, returnTo.value);
   const { session, user } = active;
@@ -282,7 +282,7 @@ export const webAuthnBrowserRoute: RouteSpec = {
  */
 export const termsPageRoute = pageRoute('Accept the terms of service', async (deps, request, h) => {
   const context = pageContextOf(deps, request);
-  const returnTo = returnToOf(request);
+  const returnTo = returnToOf(deps, request);
   if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
   const session = readSession(request);
   if (!session) return signInFirst(context, h, returnTo.value);
@@ -300,7 +300,7 @@ export const termsPageRoute = pageRoute('Accept the terms of service', async (de
  */
 export const accessDeniedPageRoute = pageRoute('No access to an application', async (deps, request, h) => {
   const context = pageContextOf(deps, request);
-  const returnTo = returnToOf(request);
+  const returnTo = returnToOf(deps, request);
   if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
   const session = readSession(request);
   if (!session) return signInFirst(context, h, returnTo.value);

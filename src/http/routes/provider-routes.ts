@@ -61,9 +61,10 @@ const returnToParam = Joi.string()
   .max(8192)
   .description('Same-origin path to go back to afterwards (an authorization request, /account); default /');
 
-function returnToOf(value: unknown): string {
+/** A declared forward_auth app's URL too: an upstream sign-in started on the way to an app goes back to it. */
+function returnToOf(deps: HttpDeps, value: unknown): string {
   if (value === undefined) return '/';
-  if (!isSafeReturnTo(value))
+  if (!isSafeReturnTo(value, deps.config.forwardAuth.apps))
     throw new ApiError(400, 'INVALID_RETURN_TO', 'The return_to parameter must be a path on this server.');
   return value;
 }
@@ -120,7 +121,7 @@ export const providerAuthorizeRoute: RouteSpec = {
     const answer = await deps.federation.upstream.begin({
       providerId: (request.params as { id: string }).id,
       intent: query.intent,
-      returnTo: returnToOf(query.return_to),
+      returnTo: returnToOf(deps, query.return_to),
       binding: readCookie(request, bindingCookie),
       session: federationSession(request),
     });
@@ -195,7 +196,7 @@ export const providerLinkRoute: RouteSpec = {
   handler: (deps) => async (request, h) => {
     const answer = await deps.federation.upstream.completeLink({
       providerId: (request.params as { id: string }).id,
-      returnTo: returnToOf((request.query as { return_to?: string }).return_to),
+      returnTo: returnToOf(deps, (request.query as { return_to?: string }).return_to),
       pendingLink: readCookie(request, pendingLinkCookie),
       session: federationSession(request),
       context: { clientAddress: addressOf(request) },

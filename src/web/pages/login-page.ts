@@ -90,6 +90,8 @@ export function renderLoginPage(context: PageContext, page: LoginPage): string {
         passkeyUnsupported: text.pages.factors.passkeyUnsupported,
       },
       returnTo: page.returnTo ?? '/',
+      // An app behind forward authentication: the server has checked it against forward_auth.apps.
+      appReturnTo: page.returnTo?.startsWith('/') === false ? page.returnTo : null,
       secondFactorHref: pageHref(context, '/login/second-factor', { return_to: page.returnTo }),
       selectAccount: page.selectAccount,
       passkeys: config.auth.passkeysEnabled,

@@ -60,6 +60,8 @@ export function renderRegisterPage(context: PageContext, page: RegisterPage): { 
         ...scriptStrings(context),
         register: t,
         returnTo: page.returnTo ?? '/',
+        // An app behind forward authentication: the server has checked it against forward_auth.apps.
+        appReturnTo: page.returnTo?.startsWith('/') === false ? page.returnTo : null,
         secondFactorHref: pageHref(context, '/login/second-factor', { return_to: page.returnTo }),
       },
     }),

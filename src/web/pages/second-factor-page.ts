@@ -114,6 +114,7 @@ export function renderSecondFactorPage(context: PageContext, page: SecondFactorP
       brand: context.config.branding.name,
       email: page.email,
       returnTo: page.returnTo ?? '/',
+      appReturnTo: page.returnTo?.startsWith('/') === false ? page.returnTo : null,
       loginHref: pageHref(context, '/login', { return_to: page.returnTo }),
     },
   });

@@ -12,7 +12,9 @@ export function describeCacheGeneration(s: Subject): void {
     ({ db, repositories } = s);
     generation = repositories.cacheGeneration;
   });
-  beforeEach(() => cleanTables(s.database.db, ['refresh_tokens', 'grants', 'revoked_access_tokens', 'users']));
+  beforeEach(() =>
+    cleanTables(s.database.db, ['refresh_tokens', 'grants', 'revoked_access_tokens', 'sessions', 'users']),
+  );
 
   /** Whether `change` moved the generation. */
   async function moves(change: () => Promise<unknown>): Promise<boolean> {
@@ -58,6 +60,32 @@ export function describeCacheGeneration(s: Subject): void {
     ).toBe(false);
     expect(await moves(() => tokens.extendGrant(db, 'g1', 60_000))).toBe(false);
     expect(await moves(() => users.insert(db, userRecord('bob')))).toBe(false);
+  });
+
+  it('moves when a session ends or changes what it proves, not for a new session or its idle touch', async () => {
+    const { sessions, users } = repositories;
+    await users.insert(db, userRecord('alice'));
+    const session = {
+      idHash: 'h1',
+      publicId: 'public-h1',
+      sub: 'alice',
+      createdAt: 1000,
+      lastSeenAt: 1000,
+      expiresAt: 90_000,
+      authTime: 1000,
+      amr: ['pwd'],
+      secondFactorPending: false,
+      secondFactorRequired: false,
+    };
+    expect(await moves(() => sessions.insert(db, session))).toBe(false);
+    expect(await moves(() => sessions.update(db, 'h1', { lastSeenAt: 2000 }))).toBe(false);
+    expect(await moves(() => sessions.update(db, 'h1', { secondFactorPending: true }))).toBe(true);
+    expect(await moves(() => sessions.renew(db, 'h1', 'h2', { secondFactorPending: false, amr: ['pwd', 'otp'] }))).toBe(
+      true,
+    );
+    expect(await moves(() => sessions.delete(db, 'h2'))).toBe(true);
+    await sessions.insert(db, { ...session, idHash: 'h3' });
+    expect(await moves(() => sessions.deleteBySub(db, 'alice'))).toBe(true);
   });
 
   it('does not move for a change that rolls back', async () => {

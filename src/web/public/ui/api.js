@@ -75,6 +75,19 @@ export function safeReturnTo(value) {
   }
 }
 
+/**
+ * An app's URL the server accepted as return_to (forward authentication,
+ * docs/forward-auth.md: a host of forward_auth.apps) and handed over as
+ * `appReturnTo`; held once more to a plain absolute http(s) URL without
+ * userinfo, backslash or control characters.
+ * @param {string | null | undefined} value
+ * @returns {string | null}
+ */
+export function appReturnTo(value) {
+  if (!value || value.length > 8192) return null;
+  return /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[^\\\s\u0000-\u001f\u007f]*)?$/.test(value) ? value : null;
+}
+
 /** @param {string} name */
 export function queryParam(name) {
   return new URLSearchParams(location.search).get(name);

@@ -1,5 +1,5 @@
 // @ts-check
-import { byId, callApi, format, pageData, safeReturnTo } from './api.js';
+import { appReturnTo, byId, callApi, format, pageData, safeReturnTo } from './api.js';
 import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
 import { wasDismissed, webauthn } from './webauthn.js';
 
@@ -24,7 +24,7 @@ const summary = byId('login-summary');
 const resendBox = byId('resend-verification');
 const resendButton = /** @type {HTMLButtonElement} */ (byId('resend-button'));
 const status = byId('login-status');
-const returnTo = safeReturnTo(data.returnTo) ?? '/';
+const returnTo = safeReturnTo(data.returnTo) ?? appReturnTo(data.appReturnTo) ?? '/';
 
 if (summary.textContent?.trim()) summary.focus();
 else (email.value ? password : email).focus();

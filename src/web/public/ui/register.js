@@ -1,5 +1,5 @@
 // @ts-check
-import { byId, callApi, format, pageData, safeReturnTo } from './api.js';
+import { appReturnTo, byId, callApi, format, pageData, safeReturnTo } from './api.js';
 import { enhanceForm, errorMessage, setBusy } from './form.js';
 
 /**
@@ -14,7 +14,7 @@ const data = pageData();
 const form = /** @type {HTMLFormElement} */ (byId('register-form'));
 const email = /** @type {HTMLInputElement} */ (byId('email'));
 const password = /** @type {HTMLInputElement} */ (byId('password'));
-const returnTo = safeReturnTo(data.returnTo) ?? '/';
+const returnTo = safeReturnTo(data.returnTo) ?? appReturnTo(data.appReturnTo) ?? '/';
 const terms = /** @type {HTMLInputElement[]} */ ([...form.querySelectorAll('input[name="accepted_terms"]')]);
 /** The mails are written in the page's language. */
 const locale = new URLSearchParams({ locale: data.locale });

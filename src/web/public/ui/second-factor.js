@@ -1,5 +1,5 @@
 // @ts-check
-import { byId, callApi, format, pageData, safeReturnTo } from './api.js';
+import { appReturnTo, byId, callApi, format, pageData, safeReturnTo } from './api.js';
 import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
 import {
   codeOf,
@@ -22,7 +22,7 @@ import { wasDismissed, webauthn } from './webauthn.js';
  * loads the page again, which then shows the factors or the enrolment.
  */
 const data = pageData();
-const returnTo = safeReturnTo(data.returnTo) ?? '/';
+const returnTo = safeReturnTo(data.returnTo) ?? appReturnTo(data.appReturnTo) ?? '/';
 /** @param {string} id */
 const optional = (id) => document.getElementById(id);
 const startAgain = () => location.assign(data.loginHref);

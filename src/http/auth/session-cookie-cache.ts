@@ -1,0 +1,48 @@
+import type { Request } from '@hapi/hapi';
+import { sessionCookieName } from './cookie-session-auth.js';
+
+/** Distinct cookies remembered: a few megabytes at most. */
+const maxEntries = 10_000;
+
+/**
+ * The raw session id of the `session` cookie, for routes asked on every
+ * request of other apps (forward authentication, docs/forward-auth.md),
+ * which turn hapi's own cookie parsing off. Unsealing the iron cookie
+ * costs two key derivations on libuv's thread pool; the sealed text maps
+ * to one id forever (the seal has no expiry: the session row decides), so
+ * each distinct cookie is unsealed once. Only cookies that unseal are
+ * remembered: a forged one costs its caller the unsealing every time, as
+ * on any other route. Exactly one `session` cookie counts: two (a host
+ * cookie beside a domain one) are no session, as hapi's parsing has it.
+ */
+export function createSessionCookieCache(): (request: Request) => Promise<string | null> {
+  const ids = new Map<string, string>();
+  return async (request) => {
+    const header = request.headers.cookie;
+    if (typeof header !== 'string') return null;
+    const sealed = header
+      .split(';')
+      .map((pair) => pair.trim())
+      .filter((pair) => pair.startsWith(`${sessionCookieName}=`))
+      .map((pair) => pair.slice(sessionCookieName.length + 1));
+    if (sealed.length !== 1) return null;
+    const known = ids.get(sealed[0]);
+    if (known !== undefined) return known;
+    const states = request.server.states as unknown as {
+      parse(header: string): Promise<{ states: Record<string, unknown> }>;
+    };
+    let sid: unknown;
+    try {
+      sid = (
+        (await states.parse(`${sessionCookieName}=${sealed[0]}`)).states[sessionCookieName] as
+          { sid?: unknown } | undefined
+      )?.sid;
+    } catch {
+      return null;
+    }
+    if (typeof sid !== 'string') return null;
+    if (ids.size >= maxEntries) ids.delete(ids.keys().next().value as string);
+    ids.set(sealed[0], sid);
+    return sid;
+  };
+}
