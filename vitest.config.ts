@@ -63,10 +63,10 @@ export default defineConfig({
       exclude: ['src/web/public/**'],
       reporter: ['text-summary', 'json-summary'],
       // The floor, just under what the full suite reached when it was set
-      // (lines 98.14%, branches 94.86%): raise it when the suite does, never
+      // (lines 98.42%, branches 96.24%): raise it when the suite does, never
       // lower it. Run single test files or one project without --coverage:
       // they fall short.
-      thresholds: { lines: 97.5, branches: 94 },
+      thresholds: { lines: 98.2, branches: 96 },
     },
   },
 });
