@@ -108,9 +108,10 @@ async function handleAuthorize(deps: HttpDeps, request: Request, h: ResponseTool
  * The session when the cookie holds one. Resolved here rather than by the
  * route's auth mode: a top-level authorization request is not a CSRF target
  * (it ends at the registered client or at an interaction page), so the
- * Origin rule for cookie-authenticated POSTs does not apply to it.
+ * Origin rule for cookie-authenticated POSTs does not apply to it. The
+ * device verification (a navigation too) reads the session the same way.
  */
-async function optionalSession(request: Request): Promise<AuthorizeSession | null> {
+export async function optionalSession(request: Request): Promise<AuthorizeSession | null> {
   const session = await testSession(request);
   if (!session) return null;
   return {

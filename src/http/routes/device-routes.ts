@@ -1,13 +1,12 @@
 import Joi from 'joi';
-import type { Request } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
-import { testSession } from '../auth/cookie-session-auth.js';
+import { optionalSession } from './authorize-routes.js';
 import { addressOf } from '../client-address.js';
 import { pageContextOf, pageResponse } from '../page-context.js';
 import { payloadOf } from '../payload-of.js';
 import { readClientCredentials } from '../../clients/index.js';
 import { handleDeviceAuthorization, verifyDevice } from '../../oidc/device/index.js';
-import type { AuthorizeSession, RawAuthorizationParams } from '../../oidc/authorize/index.js';
+import type { RawAuthorizationParams } from '../../oidc/authorize/index.js';
 import { renderDeviceDonePage, renderDevicePage, stringParam } from '../../web/index.js';
 import { clientAuthParams, formParam, noStoreHeaders, oauthErrorResponse } from '../schemas/oauth-schemas.js';
 
@@ -86,20 +85,6 @@ export const deviceVerificationRoute: RouteSpec = {
     return h.redirect(outcome.location).code(302).header('cache-control', 'no-store');
   },
 };
-
-/** The session when the cookie holds one: a navigation, like /oauth2/authorize (whose reasons apply). */
-async function optionalSession(request: Request): Promise<AuthorizeSession | null> {
-  const session = await testSession(request);
-  if (!session) return null;
-  return {
-    sub: session.user.sub,
-    authTime: session.authTime,
-    amr: session.session.amr,
-    sessionId: session.session.idHash,
-    sid: session.session.publicId,
-    user: session.user,
-  };
-}
 
 const retryAfter = /^\d{1,6}$/;
 
