@@ -62,6 +62,10 @@ export function addressOf(request: Request): string {
  */
 export function peerIsTrustedProxy(request: Request): boolean {
   const trustProxy = request.server.app.trustProxy?.();
-  if (!trustProxy) return false;
-  return isTrusted(request.info.remoteAddress, 0, trustProxy);
+  return trustProxy ? addressIsTrustedProxy(request.info.remoteAddress, trustProxy) : false;
+}
+
+/** peerIsTrustedProxy for a socket peer's address under a given server.trust_proxy. */
+export function addressIsTrustedProxy(address: string, trustProxy: TrustProxy): boolean {
+  return trustProxy !== false && isTrusted(address, 0, trustProxy);
 }

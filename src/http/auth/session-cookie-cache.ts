@@ -1,5 +1,11 @@
-import type { Request } from '@hapi/hapi';
+import type { Server } from '@hapi/hapi';
 import { sessionCookieName } from './cookie-session-auth.js';
+
+/** What the cache reads of a request: a hapi request, or a raw one beside its server (../forward-auth-fast-path.ts). */
+export interface CookieRequest {
+  headers: { cookie?: string | string[] };
+  server: Pick<Server, 'states'>;
+}
 
 /** Distinct cookies remembered: a few megabytes at most. */
 const maxEntries = 10_000;
@@ -15,7 +21,7 @@ const maxEntries = 10_000;
  * on any other route. Exactly one `session` cookie counts: two (a host
  * cookie beside a domain one) are no session, as hapi's parsing has it.
  */
-export function createSessionCookieCache(): (request: Request) => Promise<string | null> {
+export function createSessionCookieCache(): (request: CookieRequest) => Promise<string | null> {
   const ids = new Map<string, string>();
   return async (request) => {
     const header = request.headers.cookie;

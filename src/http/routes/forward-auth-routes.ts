@@ -63,21 +63,47 @@ const responses = {
 
 const headerText = (name: string, max: number) => Joi.string().max(max).description(name);
 
+const forwardedHeaders = Joi.object({
+  'x-forwarded-proto': headerText('Scheme of the original request: http or https', 5).valid('http', 'https').required(),
+  'x-forwarded-host': headerText('Host (and port) of the original request', 260).pattern(hostWithPort).required(),
+  'x-forwarded-uri': headerText('Path and query of the original request', 8192).pattern(/^\//).required(),
+  'x-forwarded-method': headerText('Method of the original request', 16).pattern(/^[A-Z]+$/),
+});
+
+const originalUrlHeaders = Joi.object({
+  'x-original-url': headerText(
+    'The original request as an absolute URL, such as https://grafana.example.com/d/x?orgId=1',
+    8300,
+  ).required(),
+});
+
+type ProxyHeaders = Record<string, string | string[] | undefined>;
+
+/**
+ * The two routes as the fast path of an allowed answer
+ * (../forward-auth-fast-path.ts) reads them: the same header schema and the
+ * same reading of the original request as the hapi routes below.
+ */
+export const forwardAuthPaths = {
+  '/api/forward-auth': {
+    headers: forwardedHeaders.unknown(true),
+    original: (headers: ProxyHeaders) =>
+      originalRequest(
+        `${headers['x-forwarded-proto'] as string}://${headers['x-forwarded-host'] as string}${headers['x-forwarded-uri'] as string}`,
+      ),
+  },
+  '/api/auth-request': {
+    headers: originalUrlHeaders.unknown(true),
+    original: (headers: ProxyHeaders) => originalRequest(headers['x-original-url'] as string),
+  },
+} as const;
+
 export const forwardAuthRoute: RouteSpec = {
   tags: ['Auth'],
   summary: 'Forward authentication for Traefik and Caddy',
   description:
     'Asked by a reverse proxy about one request of a protected app (forward_auth.apps). The original request comes from X-Forwarded-Proto, -Host and -Uri (and -Method), believed only from server.trust_proxy addresses. 200 with the identity headers; 302 to /login?return_to=<original URL> for a GET of a browser page (Accept: text/html) without a session, 401 for other requests without one; 403 outside the access rule or for a host no app declares.',
-  validate: {
-    headers: Joi.object({
-      'x-forwarded-proto': headerText('Scheme of the original request: http or https', 5)
-        .valid('http', 'https')
-        .required(),
-      'x-forwarded-host': headerText('Host (and port) of the original request', 260).pattern(hostWithPort).required(),
-      'x-forwarded-uri': headerText('Path and query of the original request', 8192).pattern(/^\//).required(),
-      'x-forwarded-method': headerText('Method of the original request', 16).pattern(/^[A-Z]+$/),
-    }),
-  },
+  validate: { headers: forwardedHeaders },
   responses: {
     ...responses,
     302: { description: 'To /login?return_to=<original URL>: a browser page without a session' },
@@ -87,9 +113,7 @@ export const forwardAuthRoute: RouteSpec = {
     const sessionIdOf = createSessionCookieCache();
     return async (request, h) => {
       const headers = request.headers as Record<string, string | undefined>;
-      const proto = headers['x-forwarded-proto'] as string;
-      const forwardedHost = headers['x-forwarded-host'] as string;
-      const original = originalRequest(`${proto}://${forwardedHost}${headers['x-forwarded-uri'] as string}`);
+      const original = forwardAuthPaths['/api/forward-auth'].original(headers);
       const answer = await deps.forwardAuth.forwardAuth.check(original.request, await sessionIdOf(request));
       const method = headers['x-forwarded-method'] ?? 'GET';
       if (answer.outcome === 'sign-in' && (method === 'GET' || method === 'HEAD') && acceptsHtml(request)) {
@@ -106,20 +130,13 @@ export const authRequestRoute: RouteSpec = {
   summary: 'Forward authentication for nginx auth_request',
   description:
     'Asked by nginx auth_request about one request of a protected app (forward_auth.apps): the original URL comes from X-Original-URL, believed only from server.trust_proxy addresses. 200 with the identity headers, 401 without a session (never a redirect: nginx turns the 401 into one with error_page), 403 outside the access rule or for a host no app declares.',
-  validate: {
-    headers: Joi.object({
-      'x-original-url': headerText(
-        'The original request as an absolute URL, such as https://grafana.example.com/d/x?orgId=1',
-        8300,
-      ).required(),
-    }),
-  },
+  validate: { headers: originalUrlHeaders },
   responses,
   hapiOptions: trustedProxyOnly,
   handler: (deps) => {
     const sessionIdOf = createSessionCookieCache();
     return async (request, h) => {
-      const original = originalRequest(request.headers['x-original-url'] as string);
+      const original = forwardAuthPaths['/api/auth-request'].original(request.headers as ProxyHeaders);
       return respond(h, await deps.forwardAuth.forwardAuth.check(original.request, await sessionIdOf(request)));
     };
   },
@@ -160,7 +177,7 @@ function respond(h: ResponseToolkit, answer: ForwardAuthAnswer) {
   switch (answer.outcome) {
     case 'allow': {
       const response = h.response().code(200).header('cache-control', 'no-store');
-      for (const [name, value] of Object.entries(answer.headers)) response.header(name, headerValue(value));
+      for (const [name, value] of Object.entries(identityHeaders(answer.headers))) response.header(name, value);
       return response;
     }
     case 'sign-in':
@@ -170,6 +187,13 @@ function respond(h: ResponseToolkit, answer: ForwardAuthAnswer) {
     case 'unknown-app':
       throw unknownApp();
   }
+}
+
+/** The identity headers of an allowed answer, as written on the wire. */
+export function identityHeaders(headers: Record<string, string>): Record<string, string> {
+  const written: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) written[name] = headerValue(value);
+  return written;
 }
 
 /**
