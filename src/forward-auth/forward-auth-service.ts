@@ -14,6 +14,8 @@ export interface OriginalRequest {
   host: string;
   /** The path, without query. */
   path: string;
+  /** The path as an app that decodes `%2F` and `%5C` would route it, when that differs from `path`. */
+  decodedPath: string | null;
 }
 
 export type ForwardAuthAnswer =
@@ -103,17 +105,22 @@ export function createForwardAuth(deps: {
   return {
     async check(request, sessionId) {
       const app = matchApp(deps.config.apps, request.host, request.path);
-      if (!app) return { outcome: 'unknown-app' };
+      // Whichever way the app reads an encoded slash, the request passes only if both readings may.
+      const decodedApp =
+        request.decodedPath === null ? app : matchApp(deps.config.apps, request.host, request.decodedPath);
+      if (!app || !decodedApp) return { outcome: 'unknown-app' };
       if (sessionId === null) return { outcome: 'sign-in' };
       const live = await liveSession(sessionId);
       if (!live) return { outcome: 'sign-in' };
       const { session, user, generation } = live;
-      const groups = await deps.cachedReads.groupsOf(user.sub, generation);
-      const allowed =
-        decideAccess(app.access, user, new Set(groups)).allowed &&
-        (app.access?.secondFactor !== 'required' || session.amr.some((m) => m === 'otp' || m === 'hwk'));
-      if (!allowed) {
-        await recordDenial(app, request.host, user.sub);
+      const groups = new Set(await deps.cachedReads.groupsOf(user.sub, generation));
+      const refusing = [app, decodedApp].find(
+        (candidate) =>
+          !decideAccess(candidate.access, user, groups).allowed ||
+          (candidate.access?.secondFactor === 'required' && !session.amr.some((m) => m === 'otp' || m === 'hwk')),
+      );
+      if (refusing) {
+        await recordDenial(refusing, request.host, user.sub);
         return { outcome: 'deny' };
       }
       return {
@@ -122,7 +129,7 @@ export function createForwardAuth(deps: {
           [app.headers.user]: user.sub,
           [app.headers.email]: user.email,
           [app.headers.name]: user.name ?? user.email,
-          [app.headers.groups]: groups.join(','),
+          [app.headers.groups]: [...groups].join(','),
         },
       };
     },

@@ -242,6 +242,17 @@ describe.each(databaseKinds.flatMap((kind) => transports.map((transport) => [kin
       }
     });
 
+    it('lets an encoded slash through only where the app would also allow the decoded path', async () => {
+      // alice may use grafana (/), not its /admin entry: an app that decodes %2F reads these as /admin.
+      for (const uri of ['/x/..%2Fadmin', '/x/..%2fadmin/users', '/x/..%5Cadmin', '/admin%2F']) {
+        expect((await forward(uri, 'grafana.example.test', alice)).statusCode, uri).toBe(403);
+        expect((await authRequest(`https://grafana.example.test${uri}`, alice)).statusCode, uri).toBe(403);
+      }
+      expect((await forward('/d%2Fhome', 'grafana.example.test', alice)).statusCode).toBe(200);
+      const root = await signIn(t, 'root@example.com');
+      expect((await forward('/x/..%2Fadmin', 'grafana.example.test', root)).statusCode).toBe(200);
+    });
+
     it('answers garbled or missing original-request headers with 400, never 500 and never a pass', async () => {
       const cases: Record<string, string>[] = [
         { 'x-forwarded-host': '' },

@@ -165,7 +165,18 @@ function originalRequest(text: string): { url: string; request: OriginalRequest 
   } catch {
     throw badOriginalRequest('The original request is not a URL.');
   }
-  return { url: url.href, request: { host: name, path: url.pathname } };
+  return { url: url.href, request: { host: name, path: url.pathname, decodedPath: decodedPathOf(url.pathname) } };
+}
+
+/**
+ * The path as an app that decodes `%2F` (and `%5C`, a backslash) before
+ * routing reads it, when that differs: `/public/..%2Fadmin` is `/admin` to
+ * such an app while the URL standard keeps it below `/public`.
+ */
+function decodedPathOf(path: string): string | null {
+  if (!/%2f|%5c/i.test(path)) return null;
+  const decoded = new URL(path.replace(/%2f|%5c/gi, '/'), 'http://path.invalid').pathname;
+  return decoded === path ? null : decoded;
 }
 
 function acceptsHtml(request: Request): boolean {
