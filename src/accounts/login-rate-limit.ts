@@ -47,7 +47,7 @@ export interface LoginRateLimit {
   recordSuccess(keys: LoginRateLimitKeys, countedAt: number): Promise<void>;
   /** Forgets the failures counted against an account (its e-mail), its second-factor codes' too; true when there were any. */
   clearAccount(email: string): Promise<boolean>;
-  /** Forgets the failures counted against a client address (see canonicalAddress); true when there were any. */
+  /** Forgets the failures counted against a client address (see canonicalAddress), its wrong device codes' too; true when there were any. */
   clearAddress(address: string): Promise<boolean>;
 }
 
@@ -62,6 +62,8 @@ export interface LoginRateLimitKeys {
 const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
 const secondFactorKey = (email: string) => `second-factor:${email.trim().toLowerCase()}`;
 const addressKey = (address: string) => `address:${canonicalAddress(address) ?? address}`;
+/** Wrong device user codes (src/oidc/device/user-code-rate-limit.ts) count apart from sign-ins, under this key. */
+export const deviceCodeKey = (address: string) => `device-code:${canonicalAddress(address) ?? address}`;
 const counterKeys = (keys: LoginRateLimitKeys) => [
   accountKey(keys.account),
   addressKey(keys.clientAddress),
@@ -134,7 +136,10 @@ export function createLoginRateLimit(deps: {
       const cleared = [await counters.clear(db, accountKey(email)), await counters.clear(db, secondFactorKey(email))];
       return cleared.some(Boolean);
     },
-    clearAddress: (address) => counters.clear(db, addressKey(address)),
+    async clearAddress(address) {
+      const cleared = [await counters.clear(db, addressKey(address)), await counters.clear(db, deviceCodeKey(address))];
+      return cleared.some(Boolean);
+    },
   };
 }
 

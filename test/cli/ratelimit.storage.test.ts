@@ -61,6 +61,15 @@ describe.each(databaseKinds)('idp ratelimit clear on %s', (kind) => {
     ]);
   });
 
+  it('clears the wrong device codes counted against an address with its sign-ins', async () => {
+    const limits = t.storage.repositories.loginRateLimits;
+    await limits.countAttempt(t.storage.db, 'device-code:192.0.2.44', Date.now(), 0);
+    expect((await idp('clear', '--address', '192.0.2.44')).stdout).toEqual([
+      'cleared: the failed sign-in attempts of address 192.0.2.44',
+    ]);
+    expect(await counters()).not.toContain('device-code:192.0.2.44');
+  });
+
   it.each([
     [
       ['clear', '--address', '203.0.113'],

@@ -1,4 +1,4 @@
-import { canonicalAddress } from '../../accounts/login-rate-limit.js';
+import { deviceCodeKey } from '../../accounts/login-rate-limit.js';
 import type { Clock } from '../../clock.js';
 import type { LoginRateLimitConfig } from '../../config/types.js';
 import type { LoginRateLimitCounter } from '../../model/index.js';
@@ -30,7 +30,7 @@ export function createUserCodeRateLimit(deps: {
   const { db, counters, limits, clock } = deps;
   return {
     async lookUp(clientAddress, find) {
-      const key = `device-code:${canonicalAddress(clientAddress) ?? clientAddress}`;
+      const key = deviceCodeKey(clientAddress);
       const now = clock.now();
       const windowMs = limits.windowSeconds * 1000;
       const locked = (counter: LoginRateLimitCounter | undefined, allowed: number) =>
