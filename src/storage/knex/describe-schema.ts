@@ -20,7 +20,9 @@ const migratorTables = new Set([migrationOptions.tableName, `${migrationOptions.
  */
 export async function describeSchema(db: Knex): Promise<DescribedTable[]> {
   const tables = isPostgres(db) ? await describePostgres(db) : await describeSqlite(db);
-  return dependencyOrder(tables.filter((t) => !migratorTables.has(t.name)));
+  const ours = tables.filter((t) => !migratorTables.has(t.name));
+  for (const table of ours) table.references.sort();
+  return dependencyOrder(ours);
 }
 
 async function describeSqlite(db: Knex): Promise<DescribedTable[]> {
@@ -115,7 +117,7 @@ function dependencyOrder(tables: DescribedTable[]): DescribedTable[] {
   const visit = (table: DescribedTable) => {
     if (placed.has(table.name) || visiting.has(table.name)) return;
     visiting.add(table.name);
-    for (const name of [...table.references].sort()) {
+    for (const name of table.references) {
       const target = byName.get(name);
       if (target) visit(target);
     }
