@@ -120,6 +120,8 @@ async function* pagesOf(db: Knex, table: DescribedTable): AsyncIterable<unknown[
 function fromDriver(value: unknown, kind: ColumnKind, table: string, column: string): unknown {
   if (value === null || value === undefined) return null;
   if (kind === 'boolean' && typeof value === 'number') return value !== 0;
+  // SQLite keeps a bound Date as epoch milliseconds: a time, as PostgreSQL gives it.
+  if (kind === 'time' && typeof value === 'number') return new Date(value);
   if (kind === 'json' && typeof value === 'string') {
     try {
       return JSON.parse(value) as unknown;
@@ -135,7 +137,7 @@ function toDriver(value: unknown, kind: ColumnKind, postgres: boolean): unknown 
   if (value === null) return null;
   if (kind === 'json') return JSON.stringify(value);
   if (kind === 'boolean' && !postgres) return value ? 1 : 0;
-  if (value instanceof Date && !postgres) return value.toISOString();
+  if (value instanceof Date && !postgres) return value.getTime();
   return value;
 }
 
