@@ -20,6 +20,8 @@ const parametersPerStatement = 30_000;
 
 export function knexSnapshots(knex: Knex): Snapshots {
   const postgres = isPostgres(knex);
+  // knex writes a multi-row insert on SQLite as a compound SELECT, which SQLite caps at 500 terms.
+  const rowsPerInsert = postgres ? 1000 : 500;
   return {
     read: (work) =>
       knex.transaction(
@@ -51,7 +53,7 @@ export function knexSnapshots(knex: Knex): Snapshots {
                 found.push(table.name);
             return found;
           },
-          batchSize: (columns) => Math.max(1, Math.min(1000, Math.floor(parametersPerStatement / columns))),
+          batchSize: (columns) => Math.max(1, Math.min(rowsPerInsert, Math.floor(parametersPerStatement / columns))),
           async insert(name, columns, rows) {
             // The seeded rows go before the snapshot's own.
             if (!filled.has(name) && seededByMigrations.includes(name)) await trx(name).delete();
