@@ -98,6 +98,24 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     );
 
   program
+    .command('backup')
+    .description("write one consistent snapshot of the database to a gzip'd JSON-lines file (docs/operations.md)")
+    .requiredOption('-o, --output <file>', 'the backup file to write (replaced only once complete; mode 0600)')
+    .addOption(configOption())
+    .action((opts: { config?: string; output: string }) =>
+      run(async () => (await import('./commands/backup.js')).runBackup(ctx, opts))(),
+    );
+
+  program
+    .command('restore')
+    .description('load a backup into an empty database of either engine, in one transaction (docs/operations.md)')
+    .argument('<file>', 'the backup file (from idp backup)')
+    .addOption(configOption())
+    .action((file: string, opts: { config?: string }) =>
+      run(async () => (await import('./commands/restore.js')).runRestore(ctx, file, opts))(),
+    );
+
+  program
     .command('keys')
     .description(
       'list the signing keys, or rotate to new ones, one per algorithm (old keys stay published until their tokens expire)',

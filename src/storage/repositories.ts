@@ -35,6 +35,7 @@ import type { EventRepository } from './contracts/events.js';
 import type { GroupRepository } from './contracts/groups.js';
 import type { PushedAuthorizationRequestRepository } from './contracts/pushed-authorization-requests.js';
 import type { DeviceCodeRepository } from './contracts/device-codes.js';
+import type { Snapshots } from './contracts/snapshots.js';
 
 export type * from './contracts/tx.js';
 export type * from './contracts/users.js';
@@ -56,6 +57,7 @@ export type * from './contracts/events.js';
 export type * from './contracts/groups.js';
 export type * from './contracts/pushed-authorization-requests.js';
 export type * from './contracts/device-codes.js';
+export type * from './contracts/snapshots.js';
 
 // ─── The storage: every repository, transactions, and the database's life ───
 
@@ -125,6 +127,8 @@ export interface Storage {
    * for a change that did not happen, such as a log line about it.
    */
   afterCommit(tx: Tx, effect: () => void): void;
+  /** Whole-database snapshots for backup and restore (contracts/snapshots.ts). */
+  readonly snapshots: Snapshots;
   /** One trivial query: rejects when the database does not answer. */
   ping(): Promise<void>;
   /** Runs the pending migrations (migrations/ is the one source of the schema); resolves with their names. */

@@ -17,7 +17,7 @@ export const layers: string[][] = [
   ['keys', 'clients', 'accounts', 'access'],
   ['interaction'],
   ['oidc', 'federation'],
-  ['admin', 'gitops', 'scheduler', 'web', 'forward-auth'],
+  ['admin', 'gitops', 'scheduler', 'web', 'forward-auth', 'backup'],
   ['http'],
   ['foundation.ts'],
   ['app.ts'],

@@ -7,6 +7,7 @@ import { knexOf, txOf } from './on-knex.js';
 import { takeApplyLock } from './apply-lock.js';
 import { refreshStatistics } from './refresh-statistics.js';
 import { grantRevokers } from './grant-revokers.js';
+import { knexSnapshots } from './snapshots.js';
 import { knexUserRepository } from './users.js';
 import { knexSessionRepository } from './sessions.js';
 import { knexLoginRateLimitRepository } from './login-rate-limits.js';
@@ -88,6 +89,7 @@ export function openKnexStorage(config: DatabaseConfig): Storage {
       if (handle.isTransaction) (handle as Knex.Transaction).executionPromise.then(effect, () => undefined);
       else effect();
     },
+    snapshots: knexSnapshots(knex),
     async ping() {
       await knex.raw('SELECT 1');
     },
