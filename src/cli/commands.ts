@@ -78,7 +78,13 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .option('--port <port>', 'listen port; 0 picks a free one (default: server.port)')
     .option('--no-apply', 'do not apply the config, on start or on reload')
     .option('--watch', 'reload the config when the file changes (SIGHUP reloads it in any case)')
-    .action((opts: ServeOptions) => run(async () => (await import('./commands/serve.js')).runServe(ctx, opts))());
+    .action((opts: ServeOptions) => {
+      // `kill -HUP "$(pidof idp)"` (README) must find the server, not every node process. Only the
+      // server takes the name: a SIGHUP meant for it would end `idp admin events list --follow`.
+      // Linux also sets the kernel's 15-byte comm from it, which pidof and top read.
+      process.title = 'idp';
+      return run(async () => (await import('./commands/serve.js')).runServe(ctx, opts))();
+    });
 
   program
     .command('openapi')
