@@ -262,11 +262,30 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     await expectError(['users', 'get', 'nobody-has-this-sub'], 'USER_NOT_FOUND: User not found.');
     await expectError(['users', 'get', 'nobody', '--json'], 'USER_NOT_FOUND: User not found.');
     await expectError(['users', 'delete', 'nobody-has-this-sub'], 'USER_NOT_FOUND: User not found.');
+    // The API's message stays as the admin API states it; the CLI adds why, from the user it looked up.
+    const declared =
+      'USER_NOT_EDITABLE: This user account cannot be modified. (declared in the config file: change it there and run `idp apply`)';
+    await expectError(['users', 'update', adminSub, '--role', 'user'], declared);
+    await expectError(['users', 'delete', adminEmail], declared);
+    const gone = await admin.json(['users', 'create', '--email', 'gone@example.com', '--password-stdin'], 'pw');
+    await admin.json(['users', 'delete', gone.user.sub]);
     await expectError(
-      ['users', 'update', adminSub, '--role', 'user'],
-      'USER_NOT_EDITABLE: This user account cannot be modified.',
+      ['users', 'update', gone.user.sub, '--role', 'admin'],
+      'USER_NOT_EDITABLE: This user account cannot be modified. (soft-deleted: a deleted user is not changed)',
     );
-    await expectError(['users', 'delete', adminSub], 'USER_NOT_EDITABLE: This user account cannot be modified.');
+    // An admin deleting their own account: the server's message says enough.
+    await admin.json(['users', 'create', '--email', 'self@example.com', '--role', 'admin', '--password-stdin'], 'pw');
+    const self = await terminal();
+    await self.login('self@example.com', 'pw');
+    expect(await self.run(['users', 'delete', 'self@example.com'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['USER_NOT_EDITABLE: This user account cannot be modified.'],
+    });
+    await expectError(
+      ['users', 'delete', adminEmail, '--json'],
+      'USER_NOT_EDITABLE: This user account cannot be modified. (declared in the config file: change it there and run `idp apply`)',
+    );
     await expectError(
       ['users', 'create', '--email', adminEmail.toUpperCase(), '--password-stdin'],
       'EMAIL_ALREADY_EXISTS: The provided email is already registered.',

@@ -5,6 +5,7 @@ import type { UserRole } from '../../../model/index.js';
 import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
 import { findUser } from '../../admin/find-user.js';
+import { changeUser } from '../../admin/explain-not-editable.js';
 import { printJson } from '../../admin/print-json.js';
 import { renderUser } from '../../admin/render-user.js';
 
@@ -25,7 +26,8 @@ export async function runUsersUpdate(ctx: CliContext, subOrEmail: string, opts: 
   if (Object.keys(body).length === 0)
     throw new CliError('nothing to update: give --email, --role or --email-verified', 2);
   const client = await openAdminClient(ctx, opts);
-  const answer = await client.updateUser((await findUser(client, subOrEmail)).sub, body);
+  const user = await findUser(client, subOrEmail);
+  const answer = await changeUser(user, () => client.updateUser(user.sub, body));
   if (opts.json) {
     printJson(ctx.output, answer);
     return 0;
