@@ -145,7 +145,7 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     expect(shown.stdout).toContainEqual(expect.stringMatching(/^deleted\s+no$/));
     expect(await admin.json(['users', 'get', sub])).toEqual(created);
 
-    const updated = await admin.json(['users', 'update', sub, '--role', 'admin', '--email-verified', 'true']);
+    const updated = await admin.json(['users', 'update', sub, '--role', 'admin', '--email-verified']);
     expect(updated.user).toEqual({ ...created.user, role: 'admin', email_verified: true });
     const renamed = await admin.run(['users', 'update', sub, '--email', 'grace.hopper@example.com']);
     expect(renamed.code).toBe(0);
@@ -184,6 +184,22 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     expect(withDeleted.stdout.at(-1)).toBe('page 1 of 1 · 2 users');
     const withDeletedJson = await admin.json(['users', 'list', '--include-deleted']);
     expect(withDeletedJson.users.find((user: { sub: string }) => user.sub === sub).deleted_at).toMatch(/Z$/);
+  });
+
+  it('takes --email-verified and --no-email-verified alike on create and update', async () => {
+    const admin = await terminal();
+    await admin.login(adminEmail, adminPassword);
+    const create = (email: string, flags: string[]) =>
+      admin.json(['users', 'create', '--email', email, ...flags, '--password-stdin'], 'pw');
+    const verified = await create('verified@flags.example.com', ['--email-verified']);
+    expect(verified.user.email_verified).toBe(true);
+    expect((await create('unverified@flags.example.com', ['--no-email-verified'])).user.email_verified).toBe(false);
+    expect((await create('default@flags.example.com', [])).user.email_verified).toBe(false);
+
+    const update = async (flag: string) =>
+      (await admin.json(['users', 'update', verified.user.sub, flag])).user.email_verified;
+    expect(await update('--no-email-verified')).toBe(false);
+    expect(await update('--email-verified')).toBe(true);
   });
 
   it('get, update, unlock and delete find a user by e-mail as well as by sub', async () => {
