@@ -75,7 +75,10 @@ export interface AuditEvent {
   time: string;
   type: string;
   actor: string;
+  /** The e-mail of the user holding the actor's sub, when one does. */
+  actor_email: string | null;
   subject: string | null;
+  subject_email: string | null;
   client_address: string | null;
   client_id: string | null;
   detail: Record<string, unknown>;
