@@ -84,6 +84,11 @@ export interface AuditEvent {
   detail: Record<string, unknown>;
 }
 
+/** GET /api/admin/locked-users: the users the login rate limit blocks now. */
+export interface LockedUsersResponse {
+  users: { sub: string; locked_until: string }[];
+}
+
 export interface EventListResponse {
   events: AuditEvent[];
   pagination: Pagination;
