@@ -49,6 +49,12 @@ export interface LoginRateLimit {
   clearAccount(email: string): Promise<boolean>;
   /** Forgets the failures counted against a client address (see canonicalAddress), its wrong device codes' too; true when there were any. */
   clearAddress(address: string): Promise<boolean>;
+  /**
+   * Which of these accounts (e-mails) are blocked now, by their password or
+   * second-factor counter, and until when (epoch ms), in one read. Keys are
+   * the e-mails lower-cased.
+   */
+  blockedAccounts(emails: string[]): Promise<Map<string, number>>;
 }
 
 export interface LoginRateLimitKeys {
@@ -139,6 +145,21 @@ export function createLoginRateLimit(deps: {
     async clearAddress(address) {
       const cleared = [await counters.clear(db, addressKey(address)), await counters.clear(db, deviceCodeKey(address))];
       return cleared.some(Boolean);
+    },
+    async blockedAccounts(emails) {
+      const now = clock.now();
+      const windowMs = limits.windowSeconds * 1000;
+      const blocked = new Map<string, number>();
+      if (emails.length === 0) return blocked;
+      const keys = emails.flatMap((email) => [accountKey(email), secondFactorKey(email)]);
+      for (const counter of await counters.find(db, keys)) {
+        const until = counter.windowStartedAt + windowMs;
+        if (counter.failures < limits.maxAttempts || until <= now) continue;
+        // `account:` or `second-factor:` and the lower-cased e-mail.
+        const email = counter.key.slice(counter.key.indexOf(':') + 1);
+        blocked.set(email, Math.max(until, blocked.get(email) ?? 0));
+      }
+      return blocked;
     },
   };
 }

@@ -11,7 +11,7 @@ import { createAdminUsersService } from './admin-users-service.js';
 import { createAccountUnlock } from './unlock-account.js';
 import { createUserViewService } from './user-view-service.js';
 
-/** The admin area: the admin API's users, unlocking, audit events, group memberships and access checks (HttpDeps admin), over the accounts area. */
+/** The admin area: the admin API's users, unlocking and lock states, audit events, group memberships and access checks (HttpDeps admin), over the accounts area. */
 export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; events: EventLog }) {
   const { config, storage, clock } = base;
   const { db, repositories } = storage;

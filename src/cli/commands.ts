@@ -78,7 +78,13 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
     .option('--port <port>', 'listen port; 0 picks a free one (default: server.port)')
     .option('--no-apply', 'do not apply the config, on start or on reload')
     .option('--watch', 'reload the config when the file changes (SIGHUP reloads it in any case)')
-    .action((opts: ServeOptions) => run(async () => (await import('./commands/serve.js')).runServe(ctx, opts))());
+    .action((opts: ServeOptions) => {
+      // `kill -HUP "$(pidof idp)"` (README) must find the server, not every node process. Only the
+      // server takes the name: a SIGHUP meant for it would end `idp admin events list --follow`.
+      // Linux also sets the kernel's 15-byte comm from it, which pidof and top read.
+      process.title = 'idp';
+      return run(async () => (await import('./commands/serve.js')).runServe(ctx, opts))();
+    });
 
   program
     .command('openapi')
@@ -285,7 +291,8 @@ function addAdminCommands(
     .description('create a database-managed user (password from a hidden prompt or --password-stdin)')
     .requiredOption('--email <email>', "the new user's e-mail")
     .addOption(new Option('--role <role>', 'role (default: user)').choices(['user', 'admin']))
-    .option('--email-verified', 'mark the e-mail as verified')
+    .option('--email-verified', 'the e-mail is verified')
+    .option('--no-email-verified', 'the e-mail is not verified (the default)')
     .option('--password-stdin', 'read the password from stdin instead of a hidden prompt')
     .addOption(passwordOption())
     .addOption(urlOption())
@@ -300,7 +307,8 @@ function addAdminCommands(
     .argument('<user>', "the user's sub or e-mail")
     .option('--email <email>', 'new e-mail')
     .addOption(new Option('--role <role>', 'new role').choices(['user', 'admin']))
-    .addOption(new Option('--email-verified <bool>', 'whether the e-mail is verified').choices(['true', 'false']))
+    .option('--email-verified', 'mark the e-mail as verified')
+    .option('--no-email-verified', 'mark the e-mail as not verified')
     .addOption(urlOption())
     .addOption(jsonOption())
     .action((user: string, opts: UsersUpdateOptions) =>

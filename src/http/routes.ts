@@ -41,6 +41,7 @@ import {
 import { adminCheckAccessRoute } from './routes/admin-access-route.js';
 import { adminTermsStatusRoute, termsAcceptRoute, termsListRoute } from './routes/terms-routes.js';
 import { adminUnlockUserRoute } from './routes/admin-unlock-route.js';
+import { adminLockedUsersRoute } from './routes/admin-locked-users-route.js';
 import {
   docsAssetRoute,
   docsInitRoute,
@@ -230,6 +231,7 @@ const adminRoutes: RouteDefinition[] = [
   route('GET', '/api/admin/events', 'admin', adminListEventsRoute),
   route('GET', '/api/admin/terms', 'admin', adminTermsStatusRoute),
   route('POST', '/api/admin/users/{sub}/unlock', 'admin', adminUnlockUserRoute),
+  route('GET', '/api/admin/locked-users', 'admin', adminLockedUsersRoute),
   route('GET', '/api/admin/groups', 'admin', adminListGroupsRoute),
   route('GET', '/api/admin/groups/{id}/members', 'admin', adminListGroupMembersRoute),
   route('PUT', '/api/admin/groups/{id}/members/{sub}', 'admin', adminAddGroupMemberRoute),

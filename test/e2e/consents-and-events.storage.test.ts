@@ -157,7 +157,9 @@ describe.each(databaseKinds)('consent management and the event log on %s', (kind
         time: expect.stringMatching(/Z$/),
         type: 'consent.granted',
         actor: 'alice',
+        actor_email: 'alice@example.com',
         subject: 'alice',
+        subject_email: 'alice@example.com',
         client_address: '127.0.0.1',
         client_id: 'web',
         detail: { scopes: ['openid', 'email', 'offline_access'] },
@@ -224,6 +226,20 @@ describe.each(databaseKinds)('consent management and the event log on %s', (kind
       { type: 'admin.user_created', actor: 'root', detail: { role: 'user' }, client_address: '127.0.0.1' },
     ]);
     expect(JSON.stringify(events)).not.toContain('a long enough password');
+    // E-mails are looked up when the log is read (the log keeps subs only): a soft-deleted user still has one.
+    expect(
+      (events as unknown as { actor_email: string; subject_email: string }[]).map((e) => [
+        e.actor_email,
+        e.subject_email,
+      ]),
+    ).toEqual(Array(3).fill(['root@example.com', 'carol@example.com']));
+    // An actor that is no user (idp apply) has none.
+    const applied = await admin.fetch(`${idp.url}/api/admin/events?type=config.applied`);
+    const appliedEvents = ((await applied.json()) as { events: { actor: string; actor_email: string | null }[] })
+      .events;
+    expect(appliedEvents.length).toBeGreaterThan(0);
+    for (const event of appliedEvents)
+      expect(event).toMatchObject({ actor: 'config', actor_email: null, subject_email: null });
   });
 
   it('records sign-ins that succeed, fail or are rate limited, and sign-outs, never with the password', async () => {

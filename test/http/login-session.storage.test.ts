@@ -310,6 +310,52 @@ describe.each(databaseKinds)('login rate limit on %s', (kind) => {
     expect((await attempt(second, 'locked@example.com', testPassword, '10.8.1.1')).statusCode).toBe(200);
   });
 
+  it('GET /api/admin/locked-users names the blocked accounts among the subs asked for, until when', async () => {
+    await seedUser(t, { sub: 'listed', email: 'Listed@example.com' });
+    const admin = sessionCookieOf(
+      (await attempt(t.app, 'root@example.com', testPassword, '10.7.2.1')).headers['set-cookie'],
+    );
+    const locked = async (query: string) => {
+      const response = await t.app.server.inject({
+        url: `/api/admin/locked-users?${query}`,
+        headers: { cookie: admin },
+      });
+      return { status: response.statusCode, body: JSON.parse(response.payload) };
+    };
+    expect(await locked('sub=listed&sub=alice&sub=nobody')).toEqual({ status: 200, body: { users: [] } });
+    // Counted against the e-mail as typed, compared case-insensitively.
+    for (let i = 0; i < maxAttempts; i++)
+      expect((await attempt(t.app, 'LISTED@example.com', 'wrong', `10.7.0.${i}`)).statusCode).toBe(401);
+    const before = Date.now();
+    const answer = await locked('sub=listed&sub=root&sub=nobody');
+    expect(answer).toEqual({
+      status: 200,
+      body: { users: [{ sub: 'listed', locked_until: expect.stringMatching(/Z$/) }] },
+    });
+    const until = Date.parse(answer.body.users[0].locked_until);
+    expect(until).toBeGreaterThan(before);
+    expect(until).toBeLessThanOrEqual(Date.now() + 600_000);
+    expect((await locked('sub=listed')).body.users).toHaveLength(1);
+    expect((await locked('sub=nobody')).body).toEqual({ users: [] });
+
+    // One failure short of the limit is no block.
+    await attempt(t.app, 'root@example.com', 'wrong', '10.7.3.1');
+    expect((await locked('sub=root')).body).toEqual({ users: [] });
+
+    await t.app.server.inject({ method: 'POST', url: '/api/admin/users/listed/unlock', headers: { cookie: admin } });
+    expect((await locked('sub=listed')).body).toEqual({ users: [] });
+
+    expect((await locked('')).status).toBe(400);
+    expect((await locked(Array.from({ length: 101 }, (_, i) => `sub=s${i}`).join('&'))).status).toBe(400);
+    const user = sessionCookieOf(
+      (await attempt(t.app, 'a5@example.com', testPassword, '10.7.4.1')).headers['set-cookie'],
+    );
+    expect(
+      (await t.app.server.inject({ url: '/api/admin/locked-users?sub=listed', headers: { cookie: user } })).statusCode,
+    ).toBe(403);
+    expect((await t.app.server.inject({ url: '/api/admin/locked-users?sub=listed' })).statusCode).toBe(401);
+  });
+
   it('unlock: 404 USER_NOT_FOUND for an unknown sub, 403 for a non-admin, 401 without a session', async () => {
     const admin = sessionCookieOf(
       (await attempt(t.app, 'root@example.com', testPassword, '10.9.0.1')).headers['set-cookie'],

@@ -7,6 +7,8 @@ import type { ApiErrorBody } from './admin-api-types.js';
 export class AdminApiError extends Error {
   readonly code: string;
   readonly details: { path: string; message: string }[];
+  /** Why, when the CLI can tell more than the server's message (changeUser). */
+  explanation: string | null = null;
 
   constructor(
     readonly status: number,

@@ -75,10 +75,18 @@ export interface AuditEvent {
   time: string;
   type: string;
   actor: string;
+  /** The e-mail of the user holding the actor's sub, when one does. */
+  actor_email: string | null;
   subject: string | null;
+  subject_email: string | null;
   client_address: string | null;
   client_id: string | null;
   detail: Record<string, unknown>;
+}
+
+/** GET /api/admin/locked-users: the users the login rate limit blocks now. */
+export interface LockedUsersResponse {
+  users: { sub: string; locked_until: string }[];
 }
 
 export interface EventListResponse {

@@ -9,6 +9,7 @@ import type {
   ListEventsParams,
   ListMembersParams,
   ListUsersParams,
+  LockedUsersResponse,
   SessionUser,
   UpdateUserBody,
   UserGroupsResponse,
@@ -41,6 +42,8 @@ export interface AdminClient {
   listEvents(params: ListEventsParams): Promise<EventListResponse>;
   /** POST /api/admin/users/{sub}/unlock (docs/http-api.md, "Login rate limit"): 204. */
   unlockUser(sub: string): Promise<void>;
+  /** GET /api/admin/locked-users: the blocked ones among up to 100 subs. */
+  lockedUsers(subs: string[]): Promise<LockedUsersResponse>;
   /** GET /api/admin/groups (docs/http-api.md, "Groups and access"). */
   listGroups(): Promise<GroupListResponse>;
   listGroupMembers(groupId: string, params: ListMembersParams): Promise<UserListResponse>;
@@ -141,6 +144,7 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
     async unlockUser(sub) {
       await call({ method: 'POST', path: `${userPath(sub)}/unlock` });
     },
+    lockedUsers: (subs) => call({ method: 'GET', path: '/api/admin/locked-users', query: { sub: subs } }),
     listGroups: () => call({ method: 'GET', path: '/api/admin/groups' }),
     listGroupMembers: (groupId, params) =>
       call({ method: 'GET', path: `${groupPath(groupId)}/members`, query: { ...params } }),

@@ -7,6 +7,11 @@ export interface TableColumn<Row> {
   align?: 'left' | 'right';
   /** May be cut (ending in …) down to this width when the terminal is narrow. */
   shrinkTo?: number;
+  /**
+   * Is cut to this width (not below shrinkTo) before any column is left
+   * out: optional columns go only when the table does not fit even so.
+   */
+  shrinkFirstTo?: number;
   /** May be left out when the terminal is narrow; lower numbers go first. */
   dropOrder?: number;
 }
@@ -21,7 +26,9 @@ const gap = '  ';
 /**
  * A plain-text table sized to the terminal: when it is too wide, optional
  * columns are left out first, then the shrinkable ones are cut with … (the
- * widest first). Widths are measured on plain text; colour comes last.
+ * widest first), except that columns with shrinkFirstTo are cut that far
+ * before anything is left out. Widths are measured on plain text; colour
+ * comes last.
  */
 export function renderTable<Row>(
   output: Output,
@@ -35,7 +42,10 @@ export function renderTable<Row>(
   );
   // A pseudo-terminal without a size reports 0 columns: treat it as unknown, like a pipe.
   const available = output.columns > 0 ? output.columns : Infinity;
-  const visible = chooseColumns(columns, natural, available);
+  const cutFirst = natural.map((size, index) =>
+    Math.min(size, Math.max(columns[index].shrinkFirstTo ?? size, columns[index].shrinkTo ?? 0)),
+  );
+  const visible = chooseColumns(columns, cutFirst, available);
   const widths = shrinkColumns(columns, natural, visible, available);
 
   const line = (values: string[]) =>

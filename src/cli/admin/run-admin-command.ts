@@ -24,6 +24,7 @@ function formatApiError(ctx: CliContext, error: AdminApiError): string {
     return `${line} (${details})`;
   }
   if (error.retryAfterSeconds !== null) return `${line} (retry in ${error.retryAfterSeconds} s)`;
+  if (error.explanation !== null) return `${line} (${error.explanation})`;
   if (error.code === 'UNAUTHORIZED') return `${line} (the session has ended: run \`idp admin login\` again)`;
   return line;
 }

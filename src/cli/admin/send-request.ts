@@ -5,7 +5,8 @@ import type { ApiErrorBody } from './admin-api-types.js';
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** An array repeats the parameter (`sub=a&sub=b`). */
+  query?: Record<string, string | number | boolean | string[] | undefined>;
   body?: unknown;
   cookie: string | null;
 }
@@ -48,7 +49,8 @@ function buildUrl(baseUrl: string, request: ApiRequest): URL {
   // base_url may carry a path prefix (https://example.com/idp): keep it.
   const url = new URL(`${baseUrl.replace(/\/+$/, '')}${request.path}`);
   for (const [name, value] of Object.entries(request.query ?? {})) {
-    if (value !== undefined) url.searchParams.set(name, String(value));
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, item);
+    else if (value !== undefined) url.searchParams.set(name, String(value));
   }
   return url;
 }

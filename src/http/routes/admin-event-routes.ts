@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { RouteSpec } from '../route-definition.js';
-import type { EventRecord, EventType } from '../../model/index.js';
+import type { EventType } from '../../model/index.js';
+import type { AdminEventView } from '../../admin/admin-events-service.js';
 import { eventTypes } from '../../model/events.js';
 import { adminErrors } from '../schemas/error-schema.js';
 import { paginationSchema } from '../schemas/user-schemas.js';
@@ -12,7 +13,17 @@ const eventSchema = Joi.object({
     .valid(...eventTypes)
     .required(),
   actor: Joi.string().required().description("The user's sub, the admin's sub, or `config` for `idp apply`"),
+  actor_email: Joi.string()
+    .allow(null)
+    .required()
+    .description('The e-mail of the user whose sub is `actor`, read now (null when no user has it, or it was erased)'),
   subject: Joi.string().allow(null).required().description('Whom or what the event concerns, when not the actor alone'),
+  subject_email: Joi.string()
+    .allow(null)
+    .required()
+    .description(
+      'The e-mail of the user whose sub is `subject`, read now (null when no user has it, or it was erased)',
+    ),
   client_address: Joi.string().allow(null).required(),
   client_id: Joi.string().allow(null).required(),
   detail: Joi.object()
@@ -21,12 +32,14 @@ const eventSchema = Joi.object({
     .description('A small JSON object; never a secret, password, code or token'),
 }).label('AuditEvent');
 
-const toEventBody = (event: EventRecord) => ({
+const toEventBody = (event: AdminEventView) => ({
   id: event.id,
   time: new Date(event.time).toISOString(),
   type: event.type,
   actor: event.actor,
+  actor_email: event.actorEmail,
   subject: event.subject,
+  subject_email: event.subjectEmail,
   client_address: event.clientAddress,
   client_id: event.clientId,
   detail: event.detail,

@@ -45,7 +45,10 @@ describe('idp admin events list', () => {
 
   beforeAll(async () => {
     testApp = await createTestApp('sqlite', {
-      users: [testUser({ sub: 'root', email: 'root@example.com', role: 'admin' })],
+      users: [
+        testUser({ sub: 'root', email: 'root@example.com', role: 'admin' }),
+        testUser({ sub: 'alice', email: 'alice@example.com' }),
+      ],
     });
     await applyConfig(testApp.database.storage, testApp.config);
     url = await testApp.app.start();
@@ -75,7 +78,10 @@ describe('idp admin events list', () => {
     const result = await run(['events', 'list']);
     expect(result.code).toBe(0);
     expect(result.stdout[0]).toMatch(/^TIME \(UTC\)\s+TYPE\s+ACTOR\s+SUBJECT\s+ADDRESS\s+CLIENT\s+DETAIL$/);
-    expect(result.stdout[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+sign_out\s+alice\s+alice\s+10\.0\.0\.7$/);
+    // E-mails beside subs; `config` is no user and stands alone.
+    expect(result.stdout[1]).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+sign_out\s+alice@example\.com \(alice\)\s+alice@example\.com \(alice\)\s+10\.0\.0\.7$/,
+    );
     expect(result.stdout[2]).toMatch(/config\.applied\s+config\s+\{"created":2,"updated":0,"deleted":1\}$/);
     expect(result.stdout.at(-1)).toBe('page 1 of 1 · 2 events');
   });
@@ -83,7 +89,9 @@ describe('idp admin events list', () => {
   it('filters, prints JSON, and says when nothing matches', async () => {
     const json = await run(['events', 'list', '--type', 'sign_out', '--json']);
     expect(JSON.parse(json.stdout.join('\n'))).toMatchObject({
-      events: [{ type: 'sign_out', actor: 'alice' }],
+      events: [
+        { type: 'sign_out', actor: 'alice', actor_email: 'alice@example.com', subject_email: 'alice@example.com' },
+      ],
       pagination: { total: 1 },
     });
     const none = await run(['events', 'list', '--actor', 'nobody']);
@@ -121,6 +129,37 @@ describe('idp admin events list', () => {
       'config',
       'alice',
       'bob',
+    ]);
+  });
+
+  it('keeps the e-mails and cuts the subs first on a narrow terminal', async () => {
+    const output = { ...createCapturedOutput(), columns: 72 };
+    const code = await main(['admin', 'events', 'list', '--type', 'sign_out', '--actor', 'alice'], {
+      output,
+      env: { XDG_CONFIG_HOME: home, HOME: home },
+      stdin: Readable.from([]),
+    });
+    expect(code).toBe(0);
+    for (const line of output.stdout) expect(Array.from(line).length).toBeLessThanOrEqual(72);
+    expect(output.stdout[1]).toMatch(/sign_out {2}alice@example\.com \(?… {2}alice@example\.com \(?…$/);
+  });
+
+  it('--follow with an e-mail beside the sub', async () => {
+    const stop = new AbortController();
+    const output = createCapturedOutput();
+    const following = main(['admin', 'events', 'list', '--follow', '--type', 'sign_out', '--actor', 'alice'], {
+      output,
+      env: { XDG_CONFIG_HOME: home, HOME: home },
+      stdin: Readable.from([]),
+      signal: stop.signal,
+    });
+    for (let i = 0; i < 100 && output.stdout.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    stop.abort();
+    expect(await following).toBe(0);
+    expect(output.stdout).toEqual([
+      expect.stringMatching(
+        / {2}sign_out {2}alice@example\.com \(alice\) {2}alice@example\.com \(alice\) {2}10\.0\.0\.7 {2}-$/,
+      ),
     ]);
   });
 

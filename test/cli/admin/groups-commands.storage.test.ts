@@ -184,8 +184,14 @@ describe.each(databaseKinds)('idp admin groups and access against a real server 
   });
 
   it.each([
-    [['groups', 'add', 'sre', 'carol'], 'USER_NOT_EDITABLE: This user account cannot be modified.'],
-    [['groups', 'remove', 'sre', 'carol@example.com'], 'USER_NOT_EDITABLE: This user account cannot be modified.'],
+    [
+      ['groups', 'add', 'sre', 'carol'],
+      'USER_NOT_EDITABLE: This user account cannot be modified. (declared in the config file: change it there and run `idp apply`)',
+    ],
+    [
+      ['groups', 'remove', 'sre', 'carol@example.com'],
+      'USER_NOT_EDITABLE: This user account cannot be modified. (declared in the config file: change it there and run `idp apply`)',
+    ],
     [['groups', 'add', 'ops', 'bob-sub'], 'GROUP_NOT_FOUND: Group not found.'],
     [['groups', 'remove', 'dev', 'bob-sub'], 'MEMBER_NOT_FOUND: The user is not a member of this group.'],
     [['groups', 'add', 'sre', 'nobody@example.com'], 'USER_NOT_FOUND: User not found.'],

@@ -60,6 +60,18 @@ describe('renderTable', () => {
     expect(lines[2]).toBe('a-muc…  b');
   });
 
+  it('cuts columns with shrinkFirstTo before leaving any out, and further only after', () => {
+    const cutFirst = columns.map((column) => (column.header === 'ID' ? { ...column, shrinkFirstTo: 10 } : column));
+    // ID cut to 10 would make 10 + 23 + 5 and two gaps, 42: COUNT stays, and the cuts go to the widest.
+    expect(renderTable(outputOf(42), cutFirst, rows)).toEqual([
+      'ID                NAME               COUNT',
+      'short             a fairly long na…      7',
+      'a-much-longer-i…  b                  12345',
+    ]);
+    // One column narrower, COUNT goes.
+    expect(renderTable(outputOf(41), cutFirst, rows)[0]).toMatch(/^ID\s+NAME$/);
+  });
+
   it('colours only when the output has colours, after measuring', () => {
     const output = { ...outputOf(100), color: new Chalk({ level: 1 }) };
     const lines = renderTable(output, columns, rows, {
@@ -87,26 +99,70 @@ const user = (overrides: Partial<AdminUser>): AdminUser => ({
   ...overrides,
 });
 
+const uuid = '3464e2d8-deff-4aa1-803a-c3b61531fc30';
+const page = (users: AdminUser[]) => ({ users, pagination: { page: 1, page_size: 20, total: users.length } });
+const team = [
+  user({ sub: uuid, email: 'ada.lovelace@analytical-engines.example.com', role: 'admin', totp_registered: true }),
+  user({ sub: 'demo-admin', email: 'admin@example.com', managed_by: 'config', passkey_count: 2 }),
+  user({ sub: 'aa1be964-adf7-49a8-bb5d-c507e2b0f6bf', email: 'grace@example.com', email_verified: false }),
+];
+
 describe('renderUserList', () => {
+  it('shows status columns: verified, second factors, locked', () => {
+    const lines = renderUserList(outputOf(160), page(team), new Set(['demo-admin']));
+    expect(lines[0]).toMatch(/^EMAIL\s+SUB\s+ROLE\s+MANAGED BY\s+VERIFIED\s+2FA\s+LOCKED$/);
+    expect(lines[1]).toMatch(
+      new RegExp(`^ada.lovelace@analytical-engines.example.com  ${uuid}  admin\\s+database\\s+yes\\s+totp\\s+no$`),
+    );
+    expect(lines[2]).toMatch(/^admin@example.com\s+demo-admin\s+user\s+config\s+yes\s+2 passkeys\s+yes$/);
+    expect(lines[3]).toMatch(
+      /^grace@example.com\s+aa1be964-adf7-49a8-bb5d-c507e2b0f6bf\s+user\s+database\s+no\s+no\s+no$/,
+    );
+    const both = renderUserList(outputOf(160), page([user({ totp_registered: true, passkey_count: 1 })]), new Set());
+    expect(both[1]).toMatch(/\stotp\+1 passkey\s+no$/);
+  });
+
+  it.each([120, 80, 60])('keeps every sub whole at %i columns and cuts the e-mails first', (width) => {
+    const lines = renderUserList(outputOf(width), page(team), new Set());
+    expect(widest(lines)).toBeLessThanOrEqual(width);
+    for (const [index, member] of team.entries()) expect(lines[index + 1]).toContain(` ${member.sub} `);
+    expect(lines[0]).toMatch(/\sLOCKED$/);
+    if (width === 120) expect(lines[0]).toMatch(/^EMAIL\s+SUB\s+ROLE\s+MANAGED BY\s+VERIFIED\s+2FA\s+LOCKED$/);
+    // 80: MANAGED BY and ROLE make way for the status columns; 60: only LOCKED is left beside them.
+    if (width === 80) expect(lines[0]).toMatch(/^EMAIL\s+SUB\s+VERIFIED\s+2FA\s+LOCKED$/);
+    if (width === 60) expect(lines[0]).toMatch(/^EMAIL\s+SUB\s+LOCKED$/);
+    if (width < 120) expect(lines[1]).toMatch(/^ada\.lovel\S*… /);
+  });
+
   it('ends with a page footer and marks deleted users in a DELETED column', () => {
-    const lines = renderUserList(outputOf(120), {
-      users: [user({}), user({ sub: 'sub-2', email: 'two@example.com', deleted_at: '2026-11-22T10:15:42.000Z' })],
-      pagination: { page: 2, page_size: 2, total: 87 },
-    });
-    expect(lines[0]).toMatch(/^EMAIL\s+SUB\s+ROLE\s+MANAGED BY\s+VERIFIED\s+TOTP\s+PASSKEYS\s+DELETED \(UTC\)$/);
+    const lines = renderUserList(
+      outputOf(120),
+      {
+        users: [user({}), user({ sub: 'sub-2', email: 'two@example.com', deleted_at: '2026-11-22T10:15:42.000Z' })],
+        pagination: { page: 2, page_size: 2, total: 87 },
+      },
+      new Set(),
+    );
+    expect(lines[0]).toMatch(/^EMAIL\s+SUB\s+ROLE\s+MANAGED BY\s+VERIFIED\s+2FA\s+LOCKED\s+DELETED \(UTC\)$/);
     expect(lines[1]).not.toContain('2026');
     expect(lines[2]).toMatch(/^two@example.com\s+sub-2 .*2026-11-22 10:15$/);
     expect(lines.at(-1)).toBe('page 2 of 44 · 87 users');
+    const narrow = renderUserList(
+      outputOf(80),
+      page([user({ sub: uuid, deleted_at: '2026-11-22T10:15:42.000Z' })]),
+      new Set(),
+    );
+    expect(narrow[0]).toMatch(/\sLOCKED\s+DELETED \(UTC\)$/);
+    expect(narrow[1]).toContain(uuid);
   });
 
   it('has no DELETED column when nobody listed is deleted, and says when nothing matches', () => {
-    expect(
-      renderUserList(outputOf(120), { users: [user({})], pagination: { page: 1, page_size: 20, total: 1 } }),
-    ).toEqual([expect.not.stringContaining('DELETED'), expect.any(String), '', 'page 1 of 1 · 1 user']);
-    expect(renderUserList(outputOf(120), { users: [], pagination: { page: 1, page_size: 20, total: 0 } })).toEqual([
-      'no users match',
+    expect(renderUserList(outputOf(120), page([user({})]), new Set())).toEqual([
+      expect.not.stringContaining('DELETED'),
+      expect.any(String),
       '',
-      'page 1 of 1 · 0 users',
+      'page 1 of 1 · 1 user',
     ]);
+    expect(renderUserList(outputOf(120), page([]), new Set())).toEqual(['no users match', '', 'page 1 of 1 · 0 users']);
   });
 });

@@ -95,8 +95,13 @@ describe('idp admin without a server', () => {
     [['admin', 'users', 'list', '--page-size', 'ten'], /option '--page-size <n>' argument 'ten' is invalid/],
     [['admin', 'users', 'list', '--role', 'root'], /argument 'root' is invalid. Allowed choices are user, admin/],
     [['admin', 'users', 'list', '--managed-by', 'ldap'], /Allowed choices are database, config/],
-    [['admin', 'users', 'update', 'sub-1', '--email-verified', 'yes'], /Allowed choices are true, false/],
-    [['admin', 'users', 'update', 'sub-1'], /nothing to update: give --email, --role or --email-verified/],
+    // The flags take no value: the old `--email-verified false` must not pass as `--email-verified`.
+    [['admin', 'users', 'update', 'sub-1', '--email-verified', 'false'], /too many arguments for 'update'/],
+    [['admin', 'users', 'create', '--email', 'a@example.com', '--email-verified', 'true'], /too many arguments/],
+    [
+      ['admin', 'users', 'update', 'sub-1'],
+      /nothing to update: give --email, --role, --email-verified or --no-email-verified/,
+    ],
     [['admin', 'users', 'get'], /missing required argument 'user'/],
     [['admin', 'users', 'list', '--bogus'], /unknown option '--bogus'/],
   ])('usage error, exit 2: %j', async (argv, message) => {

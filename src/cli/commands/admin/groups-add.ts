@@ -2,6 +2,7 @@ import type { CliContext } from '../../context.js';
 import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
 import { findUser } from '../../admin/find-user.js';
+import { changeUser } from '../../admin/explain-not-editable.js';
 import { printJson } from '../../admin/print-json.js';
 
 /**
@@ -17,7 +18,7 @@ export async function runGroupsAdd(
 ): Promise<number> {
   const client = await openAdminClient(ctx, opts);
   const user = await findUser(client, subOrEmail);
-  await client.addGroupMember(groupId, user.sub);
+  await changeUser(user, () => client.addGroupMember(groupId, user.sub));
   if (opts.json) printJson(ctx.output, await client.userGroups(user.sub));
   else ctx.output.out(`${user.email} (${user.sub}) is in group ${groupId}`);
   return 0;

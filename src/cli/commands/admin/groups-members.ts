@@ -3,6 +3,7 @@ import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
 import { renderUserList } from '../../admin/render-user-list.js';
+import { lockedSubs } from '../../admin/locked-subs.js';
 
 export interface GroupsMembersOptions extends ServerOptions {
   page?: number;
@@ -20,6 +21,9 @@ export async function runGroupsMembers(ctx: CliContext, groupId: string, opts: G
   const answer = await client.listGroupMembers(groupId, { page: opts.page, page_size: opts.pageSize });
   if (opts.json) printJson(ctx.output, answer);
   else if (answer.pagination.total === 0) ctx.output.out(`group ${groupId} has no members`);
-  else for (const line of renderUserList(ctx.output, answer)) ctx.output.out(line);
+  else {
+    const locked = await lockedSubs(client, answer.users);
+    for (const line of renderUserList(ctx.output, answer, locked)) ctx.output.out(line);
+  }
   return 0;
 }

@@ -32,7 +32,7 @@ export async function runUsersCreate(ctx: CliContext, opts: UsersCreateOptions):
   });
   const body: CreateUserBody = { email: opts.email, password };
   if (opts.role !== undefined) body.role = opts.role;
-  if (opts.emailVerified) body.email_verified = true;
+  if (opts.emailVerified !== undefined) body.email_verified = opts.emailVerified;
   const answer = await client.createUser(body);
   if (opts.json) {
     printJson(ctx.output, answer);

@@ -2,6 +2,7 @@ import type { CliContext } from '../../context.js';
 import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
 import { findUser } from '../../admin/find-user.js';
+import { changeUser } from '../../admin/explain-not-editable.js';
 import { printJson } from '../../admin/print-json.js';
 
 /** `idp admin users delete SUB|EMAIL`: DELETE /api/admin/users/{sub}, a soft delete (docs/http-api.md, "Admin API"). */
@@ -11,7 +12,8 @@ export async function runUsersDelete(
   opts: ServerOptions & { json?: boolean },
 ): Promise<number> {
   const client = await openAdminClient(ctx, opts);
-  const answer = await client.deleteUser((await findUser(client, subOrEmail)).sub);
+  const target = await findUser(client, subOrEmail);
+  const answer = await changeUser(target, () => client.deleteUser(target.sub));
   if (opts.json) {
     printJson(ctx.output, answer);
     return 0;

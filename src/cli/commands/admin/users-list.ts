@@ -5,6 +5,7 @@ import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
 import { printJson } from '../../admin/print-json.js';
 import { renderUserList } from '../../admin/render-user-list.js';
+import { lockedSubs } from '../../admin/locked-subs.js';
 
 export interface UsersListOptions extends ServerOptions {
   query?: string;
@@ -33,6 +34,9 @@ export async function runUsersList(ctx: CliContext, opts: UsersListOptions): Pro
   };
   const answer = await client.listUsers(params);
   if (opts.json) printJson(ctx.output, answer);
-  else for (const line of renderUserList(ctx.output, answer)) ctx.output.out(line);
+  else {
+    const locked = await lockedSubs(client, answer.users);
+    for (const line of renderUserList(ctx.output, answer, locked)) ctx.output.out(line);
+  }
   return 0;
 }

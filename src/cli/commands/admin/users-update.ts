@@ -5,14 +5,15 @@ import type { UserRole } from '../../../model/index.js';
 import { openAdminClient } from '../../admin/open-admin-client.js';
 import type { ServerOptions } from '../../admin/server-url.js';
 import { findUser } from '../../admin/find-user.js';
+import { changeUser } from '../../admin/explain-not-editable.js';
 import { printJson } from '../../admin/print-json.js';
 import { renderUser } from '../../admin/render-user.js';
 
 export interface UsersUpdateOptions extends ServerOptions {
   email?: string;
   role?: UserRole;
-  /** `true` | `false`, as typed (commander restricts the choices). */
-  emailVerified?: 'true' | 'false';
+  /** --email-verified or --no-email-verified, the flags of `users create`; unset leaves it as it is. */
+  emailVerified?: boolean;
   json?: boolean;
 }
 
@@ -21,11 +22,12 @@ export async function runUsersUpdate(ctx: CliContext, subOrEmail: string, opts: 
   const body: UpdateUserBody = {};
   if (opts.email !== undefined) body.email = opts.email;
   if (opts.role !== undefined) body.role = opts.role;
-  if (opts.emailVerified !== undefined) body.email_verified = opts.emailVerified === 'true';
+  if (opts.emailVerified !== undefined) body.email_verified = opts.emailVerified;
   if (Object.keys(body).length === 0)
-    throw new CliError('nothing to update: give --email, --role or --email-verified', 2);
+    throw new CliError('nothing to update: give --email, --role, --email-verified or --no-email-verified', 2);
   const client = await openAdminClient(ctx, opts);
-  const answer = await client.updateUser((await findUser(client, subOrEmail)).sub, body);
+  const user = await findUser(client, subOrEmail);
+  const answer = await changeUser(user, () => client.updateUser(user.sub, body));
   if (opts.json) {
     printJson(ctx.output, answer);
     return 0;
