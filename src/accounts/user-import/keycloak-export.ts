@@ -111,15 +111,16 @@ function keycloakPasswordHash(credential: Json): { hash: string } | { problem: s
   if (secret === null || data === null)
     return { problem: 'the password credential has no readable secretData and credentialData' };
   const algorithm = String(data.algorithm);
+  const digest = pbkdf2Digests[algorithm];
+  if (digest === undefined && algorithm !== 'argon2')
+    return { problem: `unknown password hash algorithm "${algorithm}"` };
   const { value, salt } = secret;
   if (typeof value !== 'string' || !base64.test(value) || typeof salt !== 'string' || !base64.test(salt))
     return { problem: `the ${algorithm} password hash or its salt is not base64` };
   const iterations = Number(data.hashIterations);
-  const digest = pbkdf2Digests[algorithm];
   if (digest !== undefined)
     return pbkdf2Hash(digest, iterations, Buffer.from(salt, 'base64'), Buffer.from(value, 'base64'));
-  if (algorithm === 'argon2') return argon2Hash(data.additionalParameters, iterations, salt, value);
-  return { problem: `unknown password hash algorithm "${algorithm}"` };
+  return argon2Hash(data.additionalParameters, iterations, salt, value);
 }
 
 /** Keycloak's argon2 (raw salt and hash, the parameters beside them) as the PHC string node's argon2 verifies. */
