@@ -46,13 +46,10 @@ export function createPasswordLogin(deps: {
    * verified gives way to argon2id, once: the conditional update loses to a
    * password changed meanwhile. Config-managed users keep the file's hash.
    */
-  const rehashed = async (user: UserRecord, password: string): Promise<UserRecord> => {
+  const rehash = async (user: UserRecord, password: string): Promise<void> => {
     const current = user.passwordHash as string;
-    if (user.managedBy !== 'database' || !deps.needsRehash(current)) return user;
-    const next = await deps.hashPassword(password);
-    return (await deps.users.replacePasswordHash(deps.db, user.sub, current, next))
-      ? { ...user, passwordHash: next }
-      : user;
+    if (user.managedBy !== 'database' || !deps.needsRehash(current)) return;
+    await deps.users.replacePasswordHash(deps.db, user.sub, current, await deps.hashPassword(password));
   };
 
   return {
@@ -86,7 +83,8 @@ export function createPasswordLogin(deps: {
         throw invalidCredentials();
       }
       await deps.rateLimit.recordSuccess(keys, countedAt);
-      return rehashed(user, password);
+      await rehash(user, password);
+      return user;
     },
   };
 }

@@ -343,6 +343,10 @@ describe.each(databaseKinds)('idp import on %s', (kind) => {
   });
 
   it('imports an Auth0 password hashes export (NDJSON, bcrypt) and a bulk-format array', async () => {
+    expect((await idp('import', 'auth0', 'auth0-users.json', '--dry-run')).stdout).toEqual([
+      'create zoe@example.com (auth0-users.json [0]): password bcrypt, address not verified',
+      'dry run: 1 user to create, 0 skipped; nothing was written',
+    ]);
     const result = await idp('import', 'auth0', 'auth0.ndjson', 'auth0-users.json');
     expect(result.stdout).toEqual([
       'skip   sha@example.com (auth0.ndjson:3): passwordHash is not a bcrypt hash',
@@ -431,7 +435,8 @@ describe.each(databaseKinds)('idp import on %s, all or nothing', (kind) => {
   beforeAll(async () => {
     t = await createTestDatabase(kind);
     dir = await mkdtemp(path.join(os.tmpdir(), 'idp-import-'));
-    await writeFile(path.join(dir, 'idp.yaml'), configYaml(t, 'another-secret-another-secret-0123456789'));
+    // No security.secret: TOTP secrets are sealed with the generated one serve would use.
+    await writeFile(path.join(dir, 'idp.yaml'), configYaml(t, null));
   });
   afterAll(async () => {
     await t.destroy();
@@ -477,10 +482,10 @@ describe.each(databaseKinds)('idp import on %s, all or nothing', (kind) => {
   });
 });
 
-function configYaml(database: TestDatabase, secret: string): string {
+function configYaml(database: TestDatabase, secret: string | null): string {
   const db =
     database.kind === 'sqlite'
       ? `  client: sqlite\n  filename: ${JSON.stringify(database.config.filename)}\n`
       : `  client: postgres\n  url: ${JSON.stringify(database.config.url)}\n`;
-  return `database:\n${db}security:\n  secret: ${JSON.stringify(secret)}\n`;
+  return `database:\n${db}${secret === null ? '' : `security:\n  secret: ${JSON.stringify(secret)}\n`}`;
 }

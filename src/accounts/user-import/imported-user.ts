@@ -40,7 +40,7 @@ export function parseJson(text: string, file: string, lineOffset = 0): unknown {
     const before = text.slice(0, offset).split('\n');
     const line = lineOffset + before.length;
     const column = before[before.length - 1].length + 1;
-    const reason = message.replace(/\s*in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+    const reason = message.replace(/\s*in JSON at position \d+.*$/, '');
     throw new ImportFileError(`${file}:${line}:${column}: malformed JSON: ${reason}`);
   }
 }

@@ -6,7 +6,7 @@ import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
 import { readAuth0Export } from '../../accounts/user-import/auth0-export.js';
-import { ImportFileError, type ImportEntry } from '../../accounts/user-import/imported-user.js';
+import type { ImportEntry } from '../../accounts/user-import/imported-user.js';
 import { readKeycloakExport } from '../../accounts/user-import/keycloak-export.js';
 import { createUserImport, hashKind, type ImportSource } from '../../accounts/user-import/user-import.js';
 import { createEventLog } from '../../events/index.js';
@@ -65,7 +65,9 @@ export async function runImport(
     });
     const dryRun = opts.dryRun === true;
     const plan = await userImport.run(entries, { source, dryRun }).catch((error: unknown) => {
-      throw new CliError(`the import failed and was rolled back, nothing was imported: ${firstLine(error)}`);
+      throw new CliError(
+        `the import failed and was rolled back, nothing was imported: ${(error as Error).message.split('\n')[0]}`,
+      );
     });
     const { color } = ctx.output;
     if (dryRun)
@@ -95,8 +97,8 @@ async function readExport(ctx: CliContext, source: ImportSource, file: string): 
   try {
     return readers[source](text, file);
   } catch (error) {
-    if (error instanceof ImportFileError) throw new CliError(error.message);
-    throw error;
+    // An ImportFileError: the message starts with the file and the place in it.
+    throw new CliError((error as Error).message);
   }
 }
 
@@ -108,8 +110,4 @@ function carried(user: { emailVerified: boolean; passwordHash: string | null; to
   ];
   if (user.totpSecret !== null) parts.push('authenticator app');
   return parts.join(', ');
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
 }
