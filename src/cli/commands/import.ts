@@ -65,9 +65,7 @@ export async function runImport(
     });
     const dryRun = opts.dryRun === true;
     const plan = await userImport.run(entries, { source, dryRun }).catch((error: unknown) => {
-      throw new CliError(
-        `the import failed and was rolled back, nothing was imported: ${(error as Error).message.split('\n')[0]}`,
-      );
+      throw new CliError(`the import failed and was rolled back, nothing was imported: ${databaseReason(error)}`);
     });
     const { color } = ctx.output;
     if (dryRun)
@@ -110,4 +108,14 @@ function carried(user: { emailVerified: boolean; passwordHash: string | null; to
   ];
   if (user.totpSecret !== null) parts.push('authenticator app');
   return parts.join(', ');
+}
+
+/**
+ * The database's own words: knex puts the failed statement before them
+ * (`insert into … - SQLITE_ERROR: …`), and that statement holds thousands
+ * of rows with their password hashes, which have no place on a terminal.
+ */
+function databaseReason(error: unknown): string {
+  const message = (error as Error).message.split('\n')[0];
+  return message.slice(message.lastIndexOf(' - ') + 1).replace(/^- /, '');
 }
