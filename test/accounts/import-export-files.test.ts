@@ -41,12 +41,16 @@ const hashOf = (credentials: unknown[]) => {
 
 describe('reading a Keycloak realm export', () => {
   it('refuses what is no realm export with users', () => {
-    for (const text of ['[]', 'null', '"realm"', '{"realm":"r"}', '{"users":{}}'])
+    for (const text of ['[]', 'null', '"realm"', '{"realm":1}', '{"realm":"r","users":{}}', '{"users":{}}'])
       expect(() => readKeycloakExport(text, 'r.json'), text).toThrow(
         new ImportFileError(
           'r.json: not a Keycloak realm export with users (no "users" list): export with kc.sh export --users same_file',
         ),
       );
+  });
+
+  it('takes the realm file of a split export as no users', () => {
+    expect(readKeycloakExport('{"id":"acme","realm":"acme","enabled":true}', 'acme-realm.json')).toEqual([]);
   });
 
   it('reads names and verification, and refuses entries that are no user or no address', () => {

@@ -12,7 +12,7 @@ import {
 /**
  * The users of a Keycloak realm export (`kc.sh export --realm R --users
  * same_file`, or one of the realm-users-N.json files of `--users
- * different_files`): `users[]` with `email`, `emailVerified`, `firstName`,
+ * different_files`, whose realm file brings none): `users[]` with `email`, `emailVerified`, `firstName`,
  * `lastName` and `credentials[]`. A `password` credential carries
  * `secretData` `{value, salt}` and `credentialData` `{hashIterations,
  * algorithm, additionalParameters}` as JSON strings (exports older than
@@ -22,8 +22,10 @@ import {
  * secretEncoding}` in `credentialData`.
  */
 export function readKeycloakExport(text: string, file: string): ImportEntry[] {
-  const realm = parseJson(text, file);
-  const users = (realm as { users?: unknown } | null)?.users;
+  const realm = parseJson(text, file) as { realm?: unknown; users?: unknown } | null;
+  const users = realm?.users;
+  // The realm file of `--users different_files` names the realm and leaves the users to the other files.
+  if (typeof realm?.realm === 'string' && users === undefined) return [];
   if (typeof realm !== 'object' || realm === null || Array.isArray(realm) || !Array.isArray(users))
     throw new ImportFileError(
       `${file}: not a Keycloak realm export with users (no "users" list): export with kc.sh export --users same_file`,
