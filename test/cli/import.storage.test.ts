@@ -339,6 +339,13 @@ describe.each(databaseKinds)('idp import on %s', (kind) => {
         totp_recovery_codes_missing: true,
       });
       expect((await stored(email)).password_hash, email).toMatch(/^\$argon2id\$/);
+      // A code seen once (a shoulder, a phishing page) does not sign in again: the imported app is replay-safe too.
+      const again = await login(email, password);
+      const replay = await inject(t, 'POST', '/api/auth/login/totp', sessionCookieOf(again.headers['set-cookie']), {
+        code,
+      });
+      expect(replay.statusCode, email).toBe(401);
+      expect(replay.json(), email).toMatchObject({ code: 'INVALID_CODE' });
     }
   });
 
