@@ -4,8 +4,8 @@ import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
 import { inBatches } from './in-batches.js';
 
-/** Rows per INSERT: 5 columns each, far below the engines' bound-parameter limits. */
-const BATCH_SIZE = 1000;
+/** Rows per INSERT: knex writes SQLite's multi-row insert as a compound SELECT, which SQLite caps at 500 terms. */
+const BATCH_SIZE = 400;
 import { defineTable, integer, nullable, text, timestamp, type Row } from './define-table.js';
 
 const totp = defineTable<TotpCredentialRecord>('totp_credentials', {
