@@ -5,10 +5,14 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
-import { readAuth0Export } from '../../accounts/user-import/auth0-export.js';
-import type { ImportEntry } from '../../accounts/user-import/imported-user.js';
-import { readKeycloakExport } from '../../accounts/user-import/keycloak-export.js';
-import { createUserImport, hashKind, type ImportSource } from '../../accounts/user-import/user-import.js';
+import {
+  createUserImport,
+  hashKind,
+  readAuth0Export,
+  readKeycloakExport,
+  type ImportEntry,
+  type ImportSource,
+} from '../../accounts/user-import/index.js';
 import { createEventLog } from '../../events/index.js';
 import { sealingKey } from '../../security/seal.js';
 import { serverSecretSetting } from '../../security/resolve-server-secret.js';
