@@ -6,7 +6,8 @@ import type { LoginRateLimit } from './login-rate-limit.js';
 
 /**
  * Who an e-mail and password belong to (docs/http-api.md, "Sessions and login"), as steps:
- * checkRateLimit → beginAttempt → findLiveUser → verifyPassword → recordSuccess.
+ * checkRateLimit → beginAttempt → findLiveUser → verifyPassword → recordSuccess
+ * → rehash (an imported hash becomes argon2id).
  * A wrong e-mail, a wrong password, a user without a password and a
  * soft-deleted user all answer the same 401 INVALID_CREDENTIALS after the
  * same argon2 work, so the answer does not reveal which accounts exist.
@@ -32,11 +33,24 @@ export function createPasswordLogin(deps: {
   rateLimit: LoginRateLimit;
   hashPassword(plain: string): Promise<string>;
   verifyPassword(hash: string, plain: string): Promise<boolean>;
+  /** Whether a hash that verified is to be replaced by hashPassword's (./passwords.ts). */
+  needsRehash(hash: string): boolean;
   events: EventLog;
 }): PasswordLogin {
   let decoyHash: Promise<string> | undefined;
   // Spends the same argon2 time when there is no hash to check against.
   const decoy = () => (decoyHash ??= deps.hashPassword('decoy password that never matches'));
+
+  /**
+   * An imported hash (src/accounts/imported-password-hashes.ts) that has just
+   * verified gives way to argon2id, once: the conditional update loses to a
+   * password changed meanwhile. Config-managed users keep the file's hash.
+   */
+  const rehash = async (user: UserRecord, password: string): Promise<void> => {
+    const current = user.passwordHash as string;
+    if (user.managedBy !== 'database' || !deps.needsRehash(current)) return;
+    await deps.users.replacePasswordHash(deps.db, user.sub, current, await deps.hashPassword(password));
+  };
 
   return {
     async identify({ email, password, clientAddress }) {
@@ -69,6 +83,7 @@ export function createPasswordLogin(deps: {
         throw invalidCredentials();
       }
       await deps.rateLimit.recordSuccess(keys, countedAt);
+      await rehash(user, password);
       return user;
     },
   };

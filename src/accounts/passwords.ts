@@ -1,4 +1,5 @@
 import argon2 from 'argon2';
+import { verifyImportedHash } from './imported-password-hashes.js';
 
 /**
  * Password hashing: argon2id (RFC 9106) with the OWASP Password Storage
@@ -30,14 +31,25 @@ export async function hashPassword(plain: string): Promise<string> {
 }
 
 /**
- * True when `plain` matches the PHC string. A malformed or non-argon2 hash
- * is a mismatch, never an exception: a bad stored value must not turn a
- * login into a 500. argon2.verify compares in constant time.
+ * True when `plain` matches the stored hash: an argon2 PHC string, or a hash
+ * brought in by `idp import` (./imported-password-hashes.ts), each checked
+ * with its own algorithm in constant time. A malformed hash is a mismatch,
+ * never an exception: a bad stored value must not turn a login into a 500.
  */
 export async function verifyPassword(hash: string, plain: string): Promise<boolean> {
   try {
-    return await argon2.verify(hash, plain);
+    return (await verifyImportedHash(hash, plain)) ?? (await argon2.verify(hash, plain));
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a stored hash that just verified should be replaced by
+ * hashPassword's: every hash that is not argon2id (an imported PBKDF2,
+ * bcrypt, argon2i or argon2d one). An argon2id hash of other parameters
+ * stays: it is as strong a kind, and the config may carry it.
+ */
+export function needsRehash(hash: string): boolean {
+  return !hash.startsWith('$argon2id$');
 }

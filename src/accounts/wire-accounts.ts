@@ -15,7 +15,7 @@ import { createMailSendJob } from './mail-send-job.js';
 import { createPasskeyService } from './passkey-service.js';
 import { createPasswordLogin } from './password-login.js';
 import { createPasswordReset } from './password-reset.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { createRegistration } from './registration.js';
 import { createRequestRateLimit } from './request-rate-limit.js';
 import { createSecondFactorReset } from './second-factor-reset.js';
@@ -63,7 +63,15 @@ export function wireAccounts(
     limits: config.security.loginRateLimit,
     clock,
   });
-  const passwords = createPasswordLogin({ db, users, rateLimit, hashPassword, verifyPassword, events });
+  const passwords = createPasswordLogin({
+    db,
+    users,
+    rateLimit,
+    hashPassword,
+    verifyPassword,
+    needsRehash,
+    events,
+  });
   const totp = createTotpService({
     db,
     transaction,

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { OpenApiOptions } from './commands/openapi.js';
+import type { ImportOptions } from './commands/import.js';
 import type { JobsListOptions } from './commands/jobs.js';
 import type { RatelimitClearOptions } from './commands/ratelimit.js';
 import type { AdminLoginOptions } from './commands/admin/login.js';
@@ -85,6 +86,19 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
       process.title = 'idp';
       return run(async () => (await import('./commands/serve.js')).runServe(ctx, opts))();
     });
+
+  program
+    .command('import')
+    .description(
+      'create database-managed users from a Keycloak realm export or an Auth0 export, with their password hashes and authenticator apps',
+    )
+    .argument('<source>', 'keycloak | auth0')
+    .argument('<files...>', 'the export: a realm export JSON (Keycloak), NDJSON or a JSON array of users (Auth0)')
+    .addOption(configOption())
+    .option('--dry-run', 'print who would be created and who skipped, and why; write nothing')
+    .action((source: string, files: string[], opts: ImportOptions) =>
+      run(async () => (await import('./commands/import.js')).runImport(ctx, source, files, opts))(),
+    );
 
   program
     .command('openapi')

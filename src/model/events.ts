@@ -23,6 +23,7 @@ export const eventTypes = [
   'admin.user_created',
   'admin.user_updated',
   'admin.user_deleted',
+  'user.imported',
   'config.applied',
   'signing_key.rotated',
   'group.member_added',
@@ -38,7 +39,7 @@ export interface NewEventRecord {
   time: number;
   type: EventType;
   /**
-   * The user's sub, the admin's sub, `config` for `idp apply`'s `config.applied`, `apply` for the memberships
+   * The user's sub, the admin's sub, `config` for `idp apply`'s `config.applied`, `import` for `idp import`, `apply` for the memberships
    * it changes, or `upstream` for a membership an upstream provider asserted.
    */
   actor: string;

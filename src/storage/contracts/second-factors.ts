@@ -26,6 +26,8 @@ export interface TotpRepository {
   useStep(tx: Tx, sub: string, step: number): Promise<boolean>;
   /** Removes the user's TOTP, pending or confirmed; true when there was one. */
   delete(tx: Tx, sub: string): Promise<boolean>;
+  /** Inserts confirmed TOTPs of users who have none, in batched statements (`idp import`). */
+  insertMany(tx: Tx, records: TotpCredentialRecord[]): Promise<void>;
   /** Which of these users have a confirmed TOTP. */
   findConfirmedSubs(tx: Tx, subs: string[]): Promise<Set<string>>;
 }

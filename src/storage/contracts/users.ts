@@ -30,6 +30,12 @@ export interface UserRepository {
   /** Inserts many rows in batches (apply of thousands of users). */
   insertMany(tx: Tx, users: UserRecord[]): Promise<void>;
   update(tx: Tx, sub: string, changes: Partial<Omit<UserRecord, 'sub' | 'createdAt'>>): Promise<void>;
+  /**
+   * Replaces a database-managed user's password hash only while it is still
+   * `current`: ONE conditional update, so that a sign-in's rehash never
+   * undoes a password changed or reset meanwhile. True when it replaced it.
+   */
+  replacePasswordHash(tx: Tx, sub: string, current: string, next: string): Promise<boolean>;
   /** Applies the same changes to many users in batched statements (apply's soft-delete of removed users). */
   updateMany(tx: Tx, subs: string[], changes: Partial<Omit<UserRecord, 'sub' | 'createdAt'>>): Promise<void>;
   /**

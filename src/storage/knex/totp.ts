@@ -2,6 +2,10 @@ import type { TotpRepository } from '../repositories.js';
 import type { TotpCredentialRecord } from '../../model/index.js';
 import { oneOfLists, whereOneOf } from './one-of.js';
 import { onKnex } from './on-knex.js';
+import { inBatches } from './in-batches.js';
+
+/** Rows per INSERT: knex writes SQLite's multi-row insert as a compound SELECT, which SQLite caps at 500 terms. */
+const BATCH_SIZE = 400;
 import { defineTable, integer, nullable, text, timestamp, type Row } from './define-table.js';
 
 const totp = defineTable<TotpCredentialRecord>('totp_credentials', {
@@ -45,6 +49,9 @@ export const knexTotpRepository = onKnex<TotpRepository>({
   },
   async delete(tx, sub) {
     return (await tx('totp_credentials').where({ sub }).delete()) === 1;
+  },
+  async insertMany(tx, records) {
+    for (const batch of inBatches(records, BATCH_SIZE)) await tx('totp_credentials').insert(batch.map(totp.toRow));
   },
   async findConfirmedSubs(tx, subs) {
     const found = new Set<string>();

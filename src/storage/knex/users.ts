@@ -119,6 +119,13 @@ export const knexUserRepository = onKnex<UserRepository>({
     if (Object.keys(columns).length > 0) await tx(users.name).where({ sub }).update(columns);
   },
 
+  async replacePasswordHash(tx, sub, current, next) {
+    const changed = await tx(users.name)
+      .where({ sub, managed_by: 'database', password_hash: current })
+      .update({ password_hash: next });
+    return changed === 1;
+  },
+
   async updateMany(tx, subs, changes) {
     const columns = toColumns(changes);
     if (Object.keys(columns).length === 0) return;

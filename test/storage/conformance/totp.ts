@@ -37,6 +37,22 @@ export function describeTotp(s: Subject): void {
     expect(await totp.find(db, 'nobody')).toBeNull();
   });
 
+  it('inserts confirmed TOTPs in batches, which then accept steps like any other', async () => {
+    const subs = Array.from({ length: 1201 }, (_, i) => `many-${i}`);
+    await s.repositories.users.insertMany(
+      db,
+      subs.map((sub) => userRecord(sub)),
+    );
+    const confirmed = subs.map((sub) => ({ ...pending(sub), confirmedAt: 2000 }));
+    await totp.insertMany(db, confirmed);
+    await totp.insertMany(db, []);
+    expect((await totp.findConfirmedSubs(db, subs)).size).toBe(1201);
+    expect(await totp.find(db, 'many-1200')).toEqual(confirmed[1200]);
+    expect(await totp.useStep(db, 'many-7', 5)).toBe(true);
+    // Their TOTPs go with them (ON DELETE CASCADE).
+    await s.database.db('users').where('sub', 'like', 'many-%').delete();
+  });
+
   it('confirms only the pending secret it read, once', async () => {
     await totp.savePending(db, pending('alice', 'mine'));
     expect(await totp.confirm(db, 'alice', 'replaced meanwhile', 10, 3000)).toBe(false);

@@ -102,6 +102,19 @@ export function describeUsers(s: Subject): void {
     expect((await users.findBySub(db, 'a'))?.deletedAt).toBeNull();
   });
 
+  it("replaces a database-managed user's password hash only while it is the one read", async () => {
+    await users.insertMany(db, [
+      user('a', { passwordHash: '$pbkdf2-sha256$old' }),
+      user('f', { managedBy: 'config', passwordHash: '$pbkdf2-sha256$old' }),
+    ]);
+    expect(await users.replacePasswordHash(db, 'a', '$pbkdf2-sha256$other', '$argon2id$new')).toBe(false);
+    expect(await users.replacePasswordHash(db, 'f', '$pbkdf2-sha256$old', '$argon2id$new')).toBe(false);
+    expect(await users.replacePasswordHash(db, 'a', '$pbkdf2-sha256$old', '$argon2id$new')).toBe(true);
+    expect(await users.findBySub(db, 'a')).toMatchObject({ passwordHash: '$argon2id$new', updatedAt: 1000 });
+    expect((await users.findBySub(db, 'f'))?.passwordHash).toBe('$pbkdf2-sha256$old');
+    expect(await users.replacePasswordHash(db, 'a', '$pbkdf2-sha256$old', '$argon2id$newer')).toBe(false);
+  });
+
   it('sets and clears the profile fields', async () => {
     await users.insert(db, user('p'));
     await users.update(db, 'p', {
