@@ -72,7 +72,14 @@ describe.each(databaseKinds)('the metrics listener on %s', (kind) => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'ada@example.com', password }),
       });
-    expect((await login(testPassword)).status).toBe(200);
+    const signedIn = await login(testPassword);
+    expect(signedIn.status).toBe(200);
+    // Other events (sign_out) go through the same listener and count nothing.
+    const signedOut = await fetch(`${base}/api/auth/logout`, {
+      method: 'POST',
+      headers: { cookie: signedIn.headers.getSetCookie()[0].split(';')[0], origin: t!.config.server.baseUrl },
+    });
+    expect(signedOut.status).toBe(204);
     expect((await login('not the password')).status).toBe(401);
     expect((await login('not the password either')).status).toBe(401);
 
