@@ -60,7 +60,7 @@ export function createMetricsListener(deps: {
           const { address, port } = handle.address() as AddressInfo;
           const host = address.includes(':') ? `[${address}]` : address;
           url = `http://${host}:${String(port)}/metrics`;
-          logger.info({ url }, `metrics listening on ${url}`);
+          logger.info({ metrics_url: url }, `metrics listening on ${url}`);
           resolve(url);
         });
       });
