@@ -75,8 +75,15 @@ describe.each(databaseKinds)('GET /api/health/ready on %s', (kind) => {
   it('leaves the liveness answer alone: /api/health stays 200 while migrations are behind', async () => {
     t = await createTestApp(kind);
     await t.database.db.migrate.down(migrationOptions);
+    const [, second] = (await t.database.db.migrate.down(migrationOptions)) as [number, string[]];
     expect((await inject(t, 'GET', '/api/health')).statusCode).toBe(200);
-    expect((await ready(t)).status).toBe(503);
+    expect(await ready(t)).toEqual({
+      status: 503,
+      body: {
+        code: 'NOT_READY',
+        message: `The database schema is behind: 2 migrations are pending, the first ${second[0]}; run idp migrate.`,
+      },
+    });
     await t.database.storage.migrate();
   });
 });
