@@ -1,9 +1,10 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { Storage } from '../storage/repositories.js';
-import { applyConfig } from './apply-config.js';
 import { ApplyConflictError } from './apply-conflict-error.js';
 import { recordConfigDrift } from './config-drift.js';
+import { gitopsStoreOf } from './gitops-store.js';
+import { planChanges } from './plan-changes.js';
 
 /**
  * Plans the config against the database and records whether it differs.
@@ -12,8 +13,12 @@ import { recordConfigDrift } from './config-drift.js';
  * job's summary), or -1 for a collision.
  */
 export async function checkConfigDrift(storage: Storage, config: Config, clock: Clock): Promise<number> {
-  const changes = await applyConfig(storage, config, { dryRun: true, clock }).then(
-    ({ plan }) => plan.changes.length,
+  // The plan of `idp diff`, but statement by statement rather than in one read transaction: on SQLite a
+  // transaction would hold the only connection for the whole plan every few minutes, stalling requests.
+  // A plan that straddles a concurrent apply may be wrong once; the apply resets the record, the next check
+  // sees the truth.
+  const changes = await planChanges(storage.db, config, gitopsStoreOf(storage, config, clock), clock.now()).then(
+    (plan) => plan.changes.length,
     (error: unknown) => {
       if (error instanceof ApplyConflictError) return -1;
       throw error;
