@@ -124,6 +124,13 @@ describe.each(databaseKinds)('the metrics listener on %s', (kind) => {
     await fetch(`${base}/api/admin/users/grace.hopper%40example.com`);
     await fetch(`${base}/no/such/page-of-mallory`);
     await fetch(`${base}/api/health`, { method: 'PROPFIND' });
+    // A grant type nobody supports is refused before it could become a label.
+    const bogus = await fetch(`${base}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=mallory-grant&client_id=svc',
+    });
+    expect(bogus.status).toBe(400);
     const text = await scrape(scrapeUrl);
     expect(text).not.toMatch(/grace|hopper|mallory|propfind/i);
     expect(
