@@ -156,6 +156,9 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
     const limit = await idp('jobs', 'list', '-c', configFile, '--limit', '0');
     expect(limit).toMatchObject({ code: 2, stderr: ['error: --limit: expected an integer from 1 to 10000, got "0"'] });
     const name = await idp('jobs', 'run', 'vacuum', '-c', configFile);
-    expect(name).toMatchObject({ code: 2, stderr: ['error: unknown scheduled job "vacuum" (expected cleanup, config-drift)'] });
+    expect(name).toMatchObject({
+      code: 2,
+      stderr: ['error: unknown scheduled job "vacuum" (expected cleanup, config-drift)'],
+    });
   });
 });
