@@ -32,7 +32,8 @@ export function createMetricsListener(deps: {
   let url: string | null = null;
 
   const handle = createServer((request, response) => {
-    const path = (request.url ?? '').split('?')[0];
+    // A server's request always has a URL (only a client's response lacks one).
+    const path = String(request.url).split('?')[0];
     if (path !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: the metrics are at /metrics\n');
       return;

@@ -45,6 +45,19 @@ describe('createMetricsListener', () => {
     expect((await fetch(url)).status).toBe(200);
   });
 
+  it('writes an IPv6 host in brackets', async () => {
+    const listener = createMetricsListener({
+      registry: new Registry(),
+      host: '::1',
+      port: 0,
+      logger: pino({ level: 'silent' }),
+    });
+    listeners.push(listener);
+    const url = await listener.start();
+    expect(url).toMatch(/^http:\/\/\[::1\]:\d+\/metrics$/);
+    expect((await fetch(url)).status).toBe(200);
+  });
+
   it('refuses to start on a port that is taken, and stopping a listener that never started does nothing', async () => {
     const url = await listen(new Registry()).start();
     const taken = listen(new Registry(), Number(new URL(url).port));

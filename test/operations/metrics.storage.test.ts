@@ -201,6 +201,14 @@ describe.each(databaseKinds)('the metrics listener on %s', (kind) => {
     await expect(fetch(scrapeUrl)).rejects.toThrow();
   });
 
+  it('reads 0 for the config gauges before any apply or check', async () => {
+    t = await createTestApp(kind, metricsOn());
+    await t.app.start();
+    const text = await scrape(t.app.metrics!.url()!);
+    expect(sample(text, 'idp_config_applied_timestamp_seconds')).toBe(0);
+    expect(sample(text, 'idp_config_drift')).toBe(0);
+  });
+
   it('is off by default: no listener, no request hook', async () => {
     t = await createTestApp(kind);
     await t.app.start();
