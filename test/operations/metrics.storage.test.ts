@@ -4,6 +4,7 @@ import type { Config } from '../../src/config/types.js';
 import { applyConfig } from '../../src/gitops/index.js';
 import { testClient } from '../support/config-fixture.js';
 import { databaseKinds } from '../support/databases.js';
+import { browserAt, testClock, totpCode } from '../support/second-factor-client.js';
 import { createTestApp, seedUser, testPassword, type TestApp } from '../support/test-app.js';
 
 /** docs/operations.md, "Metrics": the series move with real traffic on a real port, scraped from the metrics listener. */
@@ -199,6 +200,28 @@ describe.each(databaseKinds)('the metrics listener on %s', (kind) => {
     await t!.app.stop({ timeoutMs: 1000 });
     expect(t!.app.metrics?.url()).toBeNull();
     await expect(fetch(scrapeUrl)).rejects.toThrow();
+  });
+
+  it('counts a sign-in that a second factor completes as second_factor, and a wrong code as its failure', async () => {
+    const clock = testClock(Date.UTC(2026, 0, 5, 9));
+    t = await createTestApp(kind, metricsOn(), { clock });
+    await t.app.start();
+    await seedUser(t, { sub: 'ada' });
+    const b = browserAt(t, '10.9.0.1');
+    const first = await b.login('ada@example.com');
+    const { secret } = await b.enrolTotp(first.cookie, clock.now());
+    clock.advance(60_000);
+    const pending = await b.login('ada@example.com');
+    expect(pending.body).toMatchObject({ status: 'second_factor_required' });
+    const wrongCode = totpCode(secret, clock.now() + 10 * 30_000);
+    expect((await b.call('POST', '/api/auth/login/totp', pending.cookie, { code: wrongCode })).statusCode).toBe(401);
+    const code = totpCode(secret, clock.now());
+    expect((await b.call('POST', '/api/auth/login/totp', pending.cookie, { code })).statusCode).toBe(200);
+    const text = await scrape(t.app.metrics!.url()!);
+    // The first sign-in, before the factor existed; the second ended with the factor, not the password.
+    expect(sample(text, 'idp_sign_ins_total{method="password",outcome="success"}')).toBe(1);
+    expect(sample(text, 'idp_sign_ins_total{method="second_factor",outcome="success"}')).toBe(1);
+    expect(sample(text, 'idp_sign_ins_total{method="second_factor",outcome="failure"}')).toBe(1);
   });
 
   it('reads 0 for the config gauges before any apply or check', async () => {
