@@ -112,7 +112,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async start() {
       // Before the server: a metrics port that is taken stops the start before anything listens.
       await operations.listener?.start();
-      await server.start();
+      await server.start().catch(async (error: unknown) => {
+        await operations.listener?.stop();
+        throw error;
+      });
       stopKeyRefresh = protocol.services.engine.keys.refreshPeriodically();
       scheduler.start();
       return serverUrl(server);

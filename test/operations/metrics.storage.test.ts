@@ -195,6 +195,21 @@ describe.each(databaseKinds)('the metrics listener on %s', (kind) => {
     }
   });
 
+  it('closes again when the main server cannot listen', async () => {
+    const { base } = await started();
+    const port = Number(new URL(base).port);
+    const second = await createTestApp(kind, {
+      ...metricsOn(),
+      server: { ...t!.config.server, port },
+    });
+    try {
+      await expect(second.app.start()).rejects.toThrow(/EADDRINUSE/);
+      expect(second.app.metrics?.url()).toBeNull();
+    } finally {
+      await second.destroy();
+    }
+  });
+
   it('stops with the App: the port is closed afterwards', async () => {
     const { scrapeUrl } = await started();
     await t!.app.stop({ timeoutMs: 1000 });
