@@ -18,10 +18,11 @@ import type { Scheduler } from './scheduler/index.js';
 import { logoutOutbox, mailOutbox, wireJobs } from './scheduler/wire-jobs.js';
 import type { Storage } from './storage/repositories.js';
 import { wireWeb } from './web/wire-web.js';
+import { wireOperations, type MetricsListener } from './operations/index.js';
 
 /**
- * The composition root: config → storage → the areas → server
- * → jobs. Each area builds its services in src/<area>/wire-<area>.ts
+ * The composition root: config → storage → operations (its metrics
+ * listen to the others) → the areas → server → jobs. Each area builds its services in src/<area>/wire-<area>.ts
  * (docs/architecture.md, "How to add a service"); this file orders the areas
  * and hands each what it needs of the others.
  */
@@ -36,6 +37,8 @@ export interface App extends Foundation {
   logger: Logger;
   /** Signs every JWT off the main thread; closed by stop(). */
   signingPool: SigningPool;
+  /** The metrics listener (metrics.enabled), started and stopped with the server; null without metrics. */
+  metrics: MetricsListener | null;
   /** Starts listening; resolves with the real URL (port 0 picks a free port). */
   start(): Promise<string>;
   /** Drains in-flight requests (up to `timeoutMs`), stops the jobs and the signing pool, then closes the storage it opened. */
@@ -57,7 +60,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const foundation = createFoundation(config, options);
   const { storage, clock } = foundation;
   const logger = options.logger ?? createLogger(config.logging);
-  const { base, events, cookiePassword } = await prepareAreas(foundation, logger);
+  // First: the metrics' listeners go into the areas below.
+  const operations = wireOperations(foundation, logger);
+  const { base, events, cookiePassword } = await prepareAreas(foundation, logger, operations.onEvents);
   const signingPool = createSigningPool();
   // Built before the areas: the mail they queue is one of its jobs.
   const scheduler = createFoundationScheduler(foundation, logger);
@@ -69,6 +74,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     signInSteps: interaction.signInSteps,
     signingPool,
     events,
+    onTokensIssued: operations.onTokensIssued,
     backchannelLogoutTimeoutMs: options.backchannelLogoutTimeoutMs,
   });
   const federation = wireFederation(base, { accounts, interaction, events, timeoutMs: options.upstreamTimeoutMs });
@@ -90,6 +96,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     admin: admin.services,
     web: web.services,
     forwardAuth: forwardAuth.services,
+    operations: operations.services,
   };
   const server = await createServer(deps, routeTable(config));
 
@@ -101,8 +108,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     scheduler,
     logger,
     signingPool,
+    metrics: operations.listener,
     async start() {
-      await server.start();
+      // Before the server: a metrics port that is taken stops the start before anything listens.
+      await operations.listener?.start();
+      await server.start().catch(async (error: unknown) => {
+        await operations.listener?.stop();
+        throw error;
+      });
       stopKeyRefresh = protocol.services.engine.keys.refreshPeriodically();
       scheduler.start();
       return serverUrl(server);
@@ -110,6 +123,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async stop({ timeoutMs = 10_000 } = {}) {
       stopKeyRefresh();
       await server.stop({ timeout: timeoutMs });
+      await operations.listener?.stop();
       await scheduler.stop({ graceMs: timeoutMs });
       accounts.mailSend?.close();
       await signingPool.close();

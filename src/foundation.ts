@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { AreaBase, Foundation } from './area-wiring.js';
 import { createEventLog, type EventLog } from './events/index.js';
+import { checkConfigDrift } from './gitops/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config, DatabaseConfig } from './config/types.js';
+import type { NewEventRecord } from './model/index.js';
 import { createScheduler, type Scheduler } from './scheduler/index.js';
 import { deriveKey, resolveServerSecret } from './security/resolve-server-secret.js';
 import { openKnexStorage } from './storage/knex/index.js';
@@ -30,6 +32,7 @@ export function createFoundationScheduler(foundation: Foundation, logger: Logger
     logger,
     repositories: storage.repositories,
     collectGarbage: (now, policy) => storage.collectGarbage(now, policy),
+    checkConfigDrift: () => checkConfigDrift(storage, config, clock),
   });
 }
 
@@ -41,6 +44,7 @@ export function createFoundationScheduler(foundation: Foundation, logger: Logger
 export async function prepareAreas(
   foundation: Foundation,
   logger: Logger,
+  onEvents?: (events: readonly NewEventRecord[]) => void,
 ): Promise<{ base: AreaBase; events: EventLog; cookiePassword: string }> {
   const { config, storage, clock } = foundation;
   await storage.migrate();
@@ -53,7 +57,7 @@ export async function prepareAreas(
   });
   return {
     base: { ...foundation, logger, secret },
-    events: createEventLog({ storage, logger, clock }),
+    events: createEventLog({ storage, logger, clock, onCommitted: onEvents }),
     cookiePassword: deriveKey(secret, 'session cookie'),
   };
 }

@@ -31,6 +31,11 @@
  * `groups` scope, so the cost of access checks and the groups claim shows
  * beside the same server without them, in the same run.
  *
+ * With BENCH_TOKEN_METRICS=1, every case also runs `idp-metrics` (the
+ * SQLite idp with metrics.enabled, idp-server.js `metrics`) in the same
+ * interleaved rounds, and reports it beside `idp` and as the ratio
+ * idp-metrics / idp: what the metrics cost, in one run.
+ *
  * Run once (about fifteen minutes): `npm run bench -- token`; while
  * developing, BENCH_TOKEN_SECONDS=1 takes about two.
  */
@@ -48,6 +53,9 @@ if (!(seconds > 0))
 /** @type {import('./token/interleaved.js').LoadSettings} */
 const settings = { connections: 50, warmupS: 2, durationS: seconds, rounds: 3 };
 const inMemoryNote = 'in-memory store, not durable';
+const withMetrics = process.env.BENCH_TOKEN_METRICS === '1';
+if (!['1', '0', undefined].includes(process.env.BENCH_TOKEN_METRICS))
+  throw new Error(`BENCH_TOKEN_METRICS must be 1 or 0, not ${process.env.BENCH_TOKEN_METRICS}`);
 
 /**
  * Starts the servers (in parallel: startup is not measured), runs `use`,
@@ -125,15 +133,20 @@ function clientCredentialsCase(alg, ratioTarget) {
     ['idp-server.js', [alg, 'sqlite']],
     ['idp-server.js', [alg, 'sqlite', 'access']],
     ['oidc-provider-server.js', [alg]],
+    ...(withMetrics ? /** @type {[string, string[]][]} */ ([['idp-server.js', [alg, 'sqlite', 'metrics']]]) : []),
     ...(ceiling ? /** @type {[string, string[]][]} */ ([['bare-hapi-server.js', []]]) : []),
   ];
-  return withServers(specs, async ([{ info: idp }, { info: idpAccess }, { info: peer }, hapiServer]) => {
-    const hapi = hapiServer?.info;
+  return withServers(specs, async ([{ info: idp }, { info: idpAccess }, { info: peer }, ...others]) => {
+    const idpMetrics = withMetrics ? others.shift()?.info : undefined;
+    const hapi = others[0]?.info;
     const { summary, ratio } = await interleaved(
       [
         { name: 'idp', options: clientCredentials(idp.url + idp.paths.token) },
         { name: 'idp-access', options: clientCredentials(idpAccess.url + idpAccess.paths.token) },
         { name: 'oidc-provider', options: clientCredentials(peer.url + peer.paths.token) },
+        ...(idpMetrics
+          ? [{ name: 'idp-metrics', options: clientCredentials(idpMetrics.url + idpMetrics.paths.token) }]
+          : []),
         ...(ceiling ? [{ name: 'hapi', options: clientCredentials(`${hapi.url}/oauth2/token`) }] : []),
       ],
       settings,
@@ -147,6 +160,15 @@ function clientCredentialsCase(alg, ratioTarget) {
         min: ratioTarget,
       }),
     ];
+    if (idpMetrics) {
+      out.push(...rows(`client_credentials ${alg} idp with metrics`, summary('idp-metrics'), { p99: 15 }));
+      out.push(ratioRow(`client_credentials ${alg} idp with metrics / idp`, ratio('idp-metrics', 'idp')));
+      out.push(
+        ratioRow(`client_credentials ${alg} idp with metrics / oidc-provider`, ratio('idp-metrics', 'oidc-provider'), {
+          min: ratioTarget,
+        }),
+      );
+    }
     if (ceiling) {
       out.push(...rows('bare hapi form route (ceiling)', summary('hapi')));
       out.push(ratioRow(`client_credentials ${alg} idp / bare hapi`, ratio('idp', 'hapi')));
@@ -159,7 +181,13 @@ function clientCredentialsCase(alg, ratioTarget) {
 
 /** @param {import('./token/stateful-workloads.js').Workload} workload */
 function statefulCase(workload) {
-  const idps = ['idp-sqlite', 'idp-sqlite-access', 'idp-postgres', 'idp-postgres-access'];
+  const idps = [
+    'idp-sqlite',
+    'idp-sqlite-access',
+    'idp-postgres',
+    'idp-postgres-access',
+    ...(withMetrics ? ['idp-sqlite-metrics'] : []),
+  ];
   const servers = [...idps, 'oidc-provider'];
   /** @type {[string, string[]][]} */
   const specs = [
@@ -167,6 +195,7 @@ function statefulCase(workload) {
     ['idp-server.js', ['ES256', 'sqlite', 'access']],
     ['idp-server.js', ['ES256', 'postgres']],
     ['idp-server.js', ['ES256', 'postgres', 'access']],
+    ...(withMetrics ? /** @type {[string, string[]][]} */ ([['idp-server.js', ['ES256', 'sqlite', 'metrics']]]) : []),
     ['oidc-provider-server.js', ['ES256']],
   ];
   return withServers(specs, async (started) => {
@@ -184,6 +213,14 @@ function statefulCase(workload) {
           note: workload.peerNote,
         }),
       ),
+      ...(withMetrics
+        ? [
+            ratioRow(
+              `${workload.name} ES256 idp-sqlite-metrics / idp-sqlite`,
+              ratio('idp-sqlite-metrics', 'idp-sqlite'),
+            ),
+          ]
+        : []),
     ];
   });
 }

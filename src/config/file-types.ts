@@ -28,6 +28,7 @@ export interface ConfigFile {
   groups: GroupFile[];
   forward_auth: ForwardAuthFile;
   terms: TermFile[];
+  metrics: MetricsFile;
   scheduler: SchedulerFile;
   cleanup: CleanupFile;
   openapi: OpenApiFile;
@@ -216,6 +217,12 @@ export interface TermContentFile {
   title: string;
   type: 'link' | 'text';
   content: string;
+}
+
+export interface MetricsFile {
+  enabled: boolean;
+  host: string;
+  port: number;
 }
 
 export interface SchedulerFile {

@@ -105,6 +105,7 @@ export function normalizeConfig(file: ConfigFile, options: { file: string | null
     groups: normalizeGroups(f.groups, f.users),
     forwardAuth: normalizeForwardAuth(f.forward_auth),
     terms: f.terms.map(normalizeTerm),
+    metrics: { ...f.metrics },
     scheduler: {
       enabled: f.scheduler.enabled,
       mode: f.scheduler.mode,

@@ -24,6 +24,7 @@ const restartOnly: { name: string; path: string[] }[] = [
   { name: 'tokens.signing_alg', path: ['tokens', 'signingAlg'] },
   { name: 'logging.format', path: ['logging', 'format'] },
   { name: 'email', path: ['email'] },
+  { name: 'metrics', path: ['metrics'] },
   { name: 'scheduler', path: ['scheduler'] },
   { name: 'cleanup', path: ['cleanup'] },
   { name: 'openapi', path: ['openapi'] },

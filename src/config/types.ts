@@ -190,6 +190,13 @@ export interface TermContent {
 
 export type TermConfig = Pick<TermRecord, 'id' | CopiedProperty<typeof termFields>>;
 
+/** The Prometheus listener (docs/operations.md, "Metrics"): read at start, a reload waits for a restart. */
+export interface MetricsConfig {
+  enabled: boolean;
+  host: string;
+  port: number;
+}
+
 export interface SchedulerConfig {
   enabled: boolean;
   mode: 'croner' | 'database';
@@ -246,6 +253,7 @@ export interface Config {
   groups: GroupConfig[];
   forwardAuth: ForwardAuthConfig;
   terms: TermConfig[];
+  metrics: MetricsConfig;
   scheduler: SchedulerConfig;
   cleanup: CleanupConfig;
   openapi: OpenApiConfig;

@@ -19,13 +19,17 @@ export interface EventLog {
   recordMany(tx: Tx, events: EventInput[]): Promise<void>;
 }
 
-/** `logger` is the server log; a CLI command that writes events (`idp apply`) has none, and its events are in the table alone. */
+/**
+ * `logger` is the server log; a CLI command that writes events (`idp apply`) has none, and its events are in the table alone.
+ * `onCommitted` hears each batch of events once it has committed (the sign-in counters of the metrics).
+ */
 export function createEventLog(deps: {
   storage: Pick<Storage, 'repositories' | 'afterCommit'>;
   logger?: Logger;
   clock: Clock;
+  onCommitted?: (events: readonly NewEventRecord[]) => void;
 }): EventLog {
-  const { storage, logger, clock } = deps;
+  const { storage, logger, clock, onCommitted } = deps;
   const toRecord = (input: EventInput, time: number): NewEventRecord => ({
     time,
     type: input.type,
@@ -35,34 +39,36 @@ export function createEventLog(deps: {
     clientId: input.clientId ?? null,
     detail: input.detail ?? {},
   });
-  const logAfterCommit = (tx: Tx, records: NewEventRecord[]) => {
-    if (!logger) return;
+  const announceAfterCommit = (tx: Tx, records: NewEventRecord[]) => {
+    if (!logger && !onCommitted) return;
     storage.afterCommit(tx, () => {
-      for (const event of records)
-        logger.info(
-          {
-            event: event.type,
-            actor: event.actor,
-            subject: event.subject,
-            client_address: event.clientAddress,
-            client_id: event.clientId,
-            detail: event.detail,
-          },
-          `event ${event.type}`,
-        );
+      onCommitted?.(records);
+      if (logger)
+        for (const event of records)
+          logger.info(
+            {
+              event: event.type,
+              actor: event.actor,
+              subject: event.subject,
+              client_address: event.clientAddress,
+              client_id: event.clientId,
+              detail: event.detail,
+            },
+            `event ${event.type}`,
+          );
     });
   };
   return {
     async record(tx, input) {
       const event = toRecord(input, clock.now());
       await storage.repositories.events.append(tx, event);
-      logAfterCommit(tx, [event]);
+      announceAfterCommit(tx, [event]);
     },
     async recordMany(tx, inputs) {
       const now = clock.now();
       const events = inputs.map((input) => toRecord(input, now));
       await storage.repositories.events.appendMany(tx, events);
-      logAfterCommit(tx, events);
+      announceAfterCommit(tx, events);
     },
   };
 }

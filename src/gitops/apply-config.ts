@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Storage } from '../storage/repositories.js';
 import { createEventLog, type EventInput, type EventLog } from '../events/index.js';
 import type { MembershipKey } from '../storage/repositories.js';
+import { CONFIG_APPLIED_AT_SETTING, recordConfigDrift } from './config-drift.js';
 import { FINGERPRINT_KEY_SETTING, generateFingerprintKey } from './fingerprint-secret.js';
 import { gitopsStoreOf } from './gitops-store.js';
 import { planChanges } from './plan-changes.js';
@@ -37,7 +38,8 @@ export interface ApplyResult {
  * 4. write the plan in batches, revoking grants of removed users and
  *    clients, and those of users who lose a client;
  * 5. record the membership events and a `config.applied` event with the
- *    plan's counts;
+ *    plan's counts, and the time in the `gitops.applied_at` setting (the
+ *    `idp_config_applied_timestamp_seconds` gauge);
  * 6. refresh the planner's statistics of the users and clients tables when
  *    it wrote many rows to them (ANALYZE on PostgreSQL).
  *
@@ -71,6 +73,9 @@ export async function applyConfig(storage: Storage, config: Config, options: App
     const events = options.events ?? createEventLog({ storage, clock });
     await events.recordMany(tx, membershipEvents(plan.writes));
     await events.record(tx, { type: 'config.applied', actor: 'config', detail: { ...plan.summary } });
+    await store.settings.set(tx, CONFIG_APPLIED_AT_SETTING, String(now), now);
+    // The database holds the config now: no drift until a later check finds some.
+    await recordConfigDrift(tx, store.settings, 0, now);
     await store.refreshStatistics(tx, rowsWritten(plan.writes));
     return { plan, applied: true };
   });

@@ -12,10 +12,14 @@
  * renderPlan / planToJson show a plan; secrets only ever as (sensitive).
  * createConfigReloader runs the same apply for a running server (SIGHUP,
  * `serve --watch`) and swaps the new settings into its Config.
+ * checkConfigDrift (the scheduled `config-drift` job) records whether the
+ * database still holds what the config declares; readConfigDrift reads it.
  * docs/gitops.md describes the semantics.
  */
 export { applyConfig, type ApplyOptions, type ApplyResult } from './apply-config.js';
 export { ApplyConflictError, type ApplyConflict } from './apply-conflict-error.js';
+export { checkConfigDrift } from './check-config-drift.js';
+export { readConfigDrift, type ConfigDrift } from './config-drift.js';
 export {
   createConfigReloader,
   type ConfigReloader,

@@ -62,12 +62,24 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   // In this order: errors become responses first, which then get the page policy (CORS, per route, comes last).
   server.ext('onPreResponse', createErrorRenderer(deps.logger));
   server.ext('onPreResponse', createPagePolicy(config));
+  const { metrics } = deps.operations;
+  // Only with metrics.enabled: without them the server has no hook to run.
+  if (metrics)
+    server.events.on('response', (request) => {
+      metrics.observeRequest({
+        // The template, never the path: a path holds subs, e-mails and any string a client makes up.
+        // hapi answers unmatched requests through its `_special` notFound route (untyped), whose template is /{p*}.
+        route: (request.route.method as string) === '_special' ? null : request.route.path,
+        method: request.method,
+        status: statusOf(request.response) ?? 0,
+        seconds: (Date.now() - request.info.received) / 1000,
+      });
+    });
   server.events.on('response', (request) => {
-    const response = request.response as { statusCode?: number; output?: { statusCode: number } } | null;
     logRequest(deps.logger, {
       method: request.method,
       path: request.path,
-      status: response?.statusCode ?? response?.output?.statusCode,
+      status: statusOf(request.response),
       receivedAt: request.info.received,
     });
   });
@@ -77,6 +89,7 @@ export async function createServer(deps: HttpDeps, routes: RouteDefinition[]): P
   installForwardAuthFastPath(server, {
     forwardAuth: () => deps.forwardAuth.forwardAuth,
     logger: deps.logger,
+    ...(metrics ? { observeRequest: metrics.observeRequest } : {}),
     securityHeaders: securityHeadersOf(securityOptions(https)),
   });
   return server;
@@ -107,6 +120,12 @@ function securityHeadersOf(options: ReturnType<typeof securityOptions>): Record<
     'x-content-type-options': 'nosniff',
     'referrer-policy': options.referrer,
   };
+}
+
+/** A finished request's status: a response's, or a Boom error's; none when the client went away before any. */
+function statusOf(response: unknown): number | undefined {
+  const answer = response as { statusCode?: number; output?: { statusCode: number } } | null;
+  return answer?.statusCode ?? answer?.output?.statusCode;
 }
 
 /** The URL a started server listens on (an IPv6 address in brackets). */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { TrustProxy } from '../config/types.js';
 import type { ForwardAuth } from '../forward-auth/forward-auth-service.js';
+import type { ObservedRequest } from '../operations/index.js';
 import { createSessionCookieCache } from './auth/session-cookie-cache.js';
 import { addressIsTrustedProxy } from './client-address.js';
 import type { HttpServer } from './create-server.js';
@@ -31,7 +32,13 @@ const maxRememberedPeers = 1_000;
  */
 export function installForwardAuthFastPath(
   server: HttpServer,
-  deps: { forwardAuth: () => ForwardAuth; logger: Logger; securityHeaders: Record<string, string> },
+  deps: {
+    forwardAuth: () => ForwardAuth;
+    logger: Logger;
+    securityHeaders: Record<string, string>;
+    /** The metrics' request hook (metrics.enabled), which hapi's response event would have called. */
+    observeRequest?: (request: ObservedRequest) => void;
+  },
 ): void {
   const listener = server.listener;
   const hapiListeners = listener.listeners('request') as RequestListener[];
@@ -59,6 +66,7 @@ export function installForwardAuthFastPath(
     });
     response.end();
     logRequest(deps.logger, { method: 'GET', path, status: 200, receivedAt });
+    deps.observeRequest?.({ route: path, method: 'get', status: 200, seconds: (Date.now() - receivedAt) / 1000 });
     return true;
   }
 

@@ -35,6 +35,7 @@ import type {
 import type { Frontend } from '../web/index.js';
 import type { ConnectionService, FederationService } from '../federation/index.js';
 import type { ForwardAuth } from '../forward-auth/forward-auth-service.js';
+import type { OperationsServices } from '../operations/index.js';
 
 /**
  * What route handlers may use: services, never knex, grouped by the area
@@ -57,6 +58,8 @@ export interface HttpDeps {
   admin: AdminArea;
   web: WebArea;
   forwardAuth: ForwardAuthArea;
+  /** src/operations/wire-operations.ts: readiness, the config drift, the request metrics. */
+  operations: OperationsServices;
 }
 
 /** src/accounts/wire-accounts.ts: the user's own account. */

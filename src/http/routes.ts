@@ -1,7 +1,7 @@
 import type { Config } from '../config/types.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/build-openapi-document.js';
-import { healthRoute } from './routes/health-route.js';
+import { healthRoute, readinessRoute } from './routes/health-route.js';
 import { loginRoute, logoutRoute, sessionRoute } from './routes/auth-routes.js';
 import {
   loginRecoveryCodeRoute,
@@ -114,6 +114,7 @@ import { authRequestRoute, forwardAuthRoute } from './routes/forward-auth-routes
 /** Anyone, or a browser session. */
 const publicRoutes: RouteDefinition[] = [
   route('GET', '/api/health', 'none', healthRoute),
+  route('GET', '/api/health/ready', 'none', readinessRoute),
   route('POST', '/api/auth/login', 'none', loginRoute),
   route('POST', '/api/auth/login/totp', 'pending-session', loginTotpRoute),
   route('POST', '/api/auth/login/recovery-code', 'pending-session', loginRecoveryCodeRoute),

@@ -62,6 +62,7 @@ export async function createProtocolDeps(deps: {
   databaseConnections: number;
   verifyArgon2: VerifyArgon2;
   events: EventLog;
+  onTokensIssued: ProtocolDeps['onTokensIssued'];
 }): Promise<ProtocolDeps> {
   const { config, clock, db, repositories } = deps;
   const keys = createKeyStore({
@@ -111,6 +112,7 @@ export async function createProtocolDeps(deps: {
       concurrency: Math.max(1, Math.floor(deps.databaseConnections / 2)),
     }),
     events: deps.events,
+    onTokensIssued: deps.onTokensIssued,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { TokensConfig } from '../config/types.js';
 import type { EventLog } from '../events/index.js';
+import type { ClientGrantType } from '../model/index.js';
 import type { KeyStore, SigningPool } from '../keys/index.js';
 import type { ClientDirectory, ClientSecretVerifier } from '../clients/index.js';
 import type {
@@ -44,4 +45,6 @@ export interface ProtocolDeps {
   refreshTokens: RefreshTokenBatches;
   /** The audit log: a refresh refused for lost access records access.denied. */
   events: EventLog;
+  /** Hears each successful token response (the `idp_tokens_issued_total` counter); does nothing without metrics. */
+  onTokensIssued: (grantType: ClientGrantType) => void;
 }

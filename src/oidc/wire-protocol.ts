@@ -16,6 +16,7 @@ import { createPushedRequests } from './authorize/pushed-requests.js';
 import { authorizationRequestReader } from './authorize/read-authorization-request.js';
 import { createBackchannelLogoutJob } from './backchannel-logout/index.js';
 import { createProtocolDeps } from './create-protocol-deps.js';
+import type { ProtocolDeps } from './protocol-deps.js';
 import { createUserCodeRateLimit, deviceRequestReader, type DeviceVerificationDeps } from './device/index.js';
 
 export type ProtocolWiring = Awaited<ReturnType<typeof wireProtocol>>;
@@ -29,7 +30,13 @@ export type ProtocolWiring = Awaited<ReturnType<typeof wireProtocol>>;
  */
 export async function wireProtocol(
   base: AreaBase,
-  needs: { signInSteps: SignInDeps; signingPool: SigningPool; events: EventLog; backchannelLogoutTimeoutMs?: number },
+  needs: {
+    signInSteps: SignInDeps;
+    signingPool: SigningPool;
+    events: EventLog;
+    onTokensIssued: ProtocolDeps['onTokensIssued'];
+    backchannelLogoutTimeoutMs?: number;
+  },
 ) {
   const { config, storage, clock, secret } = base;
   const { db, repositories } = storage;
@@ -70,6 +77,7 @@ export async function wireProtocol(
     databaseConnections: storage.engine === 'sqlite' ? 1 : config.database.pool.max,
     verifyArgon2: verifyPassword,
     events: needs.events,
+    onTokensIssued: needs.onTokensIssued,
   });
   const device: DeviceVerificationDeps = {
     clock,

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/types.js';
 import type { CollectGarbage, Tx } from '../storage/repositories.js';
 import { cleanupJob } from './cleanup/cleanup-job.js';
+import { configDriftJob } from './config-drift-job.js';
 import { cronerSchedules, type ScheduleRunner } from './croner-schedules.js';
 import { databaseSchedules } from './database-schedules.js';
 import type { JobHandler } from './job-handler.js';
@@ -23,13 +24,15 @@ export interface SchedulerDeps {
   repositories: SchedulerRepositories;
   /** The cleanup job's deletions: Storage.collectGarbage. */
   collectGarbage: CollectGarbage;
+  /** The config-drift job's plan: src/gitops checkConfigDrift over this storage and config. */
+  checkConfigDrift: () => Promise<number>;
   /** Background jobs run at once by this process; default 4. */
   concurrency?: number;
 }
 
 export interface Scheduler extends JobQueue {
   registerHandler<K extends JobKind>(kind: K, handler: JobHandler<K>): void;
-  /** The scheduled jobs of this config (cleanup, when cleanup.enabled). */
+  /** The scheduled jobs of this config (cleanup, when cleanup.enabled; config-drift). */
   scheduledJobs: ScheduledJob[];
   /** Runs a scheduled job once, now, in this process (`idp jobs run <name>`); throws on an unknown name. */
   runNow(name: string): Promise<Record<string, number>>;
@@ -42,7 +45,7 @@ export interface Scheduler extends JobQueue {
 
 /** Every scheduled job, whether or not this config schedules it: `idp jobs run` can run any of them. */
 export function allScheduledJobs(config: Config): ScheduledJob[] {
-  return [cleanupJob(config.scheduler.cleanupCron)];
+  return [cleanupJob(config.scheduler.cleanupCron), configDriftJob];
 }
 
 /**
@@ -79,8 +82,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     config,
     repositories: deps.repositories,
     collectGarbage: deps.collectGarbage,
+    checkConfigDrift: deps.checkConfigDrift,
   };
-  const scheduledJobs = config.cleanup.enabled ? [cleanupJob(settings.cleanupCron)] : [];
+  const scheduledJobs = [...(config.cleanup.enabled ? [cleanupJob(settings.cleanupCron)] : []), configDriftJob];
   const run = (job: ScheduledJob, tick: number) => runScheduledJob(job, jobDeps, tick, settings.instanceId, logger);
   let schedules: ScheduleRunner | null = null;
 

@@ -12,6 +12,8 @@ export interface ScheduledJobDeps {
   config: Config;
   repositories: SchedulerRepositories;
   collectGarbage: CollectGarbage;
+  /** Plans the config against the database and records the drift (src/gitops); resolves with the pending changes, -1 for a collision. */
+  checkConfigDrift: () => Promise<number>;
 }
 
 /**

@@ -18,6 +18,7 @@ export const layers: string[][] = [
   ['interaction'],
   ['oidc', 'federation'],
   ['admin', 'gitops', 'scheduler', 'web', 'forward-auth', 'backup'],
+  ['operations'],
   ['http'],
   ['foundation.ts'],
   ['app.ts'],
@@ -29,6 +30,7 @@ export const edgeLibraries: { pattern: RegExp; allowedIn: string; why: string }[
   { pattern: /^@hapi\/|^joi$|^joi-to-json$/, allowedIn: 'http/', why: 'the HTTP edge' },
   { pattern: /^knex$|^pg$|^sqlite3$/, allowedIn: 'storage/knex/', why: 'the storage implementation' },
   { pattern: /^chalk$/, allowedIn: 'cli/output.ts', why: 'the CLI output module' },
+  { pattern: /^prom-client$/, allowedIn: 'operations/', why: 'the metrics of src/operations' },
 ];
 
 interface ImportEdge {

@@ -352,6 +352,20 @@ describe.each([
     ],
   },
   {
+    rule: 'metrics.port is not server.port while metrics are on',
+    good: yaml(secretLine, 'metrics:', '  enabled: false', '  port: 8080'),
+    bad: yaml(secretLine, 'metrics:', '  enabled: true', '  port: 8080'),
+    expected: [
+      'idp.yaml:4:9: metrics.port: is server.port (8080): the metrics listener needs a port of its own, such as 9464',
+    ],
+  },
+  {
+    rule: 'metrics bounds',
+    good: yaml(secretLine, 'metrics:', '  enabled: true', '  host: 0.0.0.0', '  port: 0'),
+    bad: yaml(secretLine, 'metrics:', '  port: 65536'),
+    expected: ['idp.yaml:3:9: metrics.port: must be at most 65535'],
+  },
+  {
     rule: 'scheduler bounds',
     good: yaml(secretLine, 'scheduler:', '  background_max_attempts: 1', '  lock_ttl_ms: 0.5'),
     bad: yaml(secretLine, 'scheduler:', '  background_max_attempts: 1.5', '  lock_ttl_ms: 0'),

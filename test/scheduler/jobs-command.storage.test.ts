@@ -1,10 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createCapturedOutput } from '../../src/cli/output.js';
+import { readConfigDrift } from '../../src/gitops/index.js';
 import { knexBackgroundJobRepository as jobs } from '../../src/storage/knex/background-jobs.js';
+import { knexSettingsRepository } from '../../src/storage/knex/settings.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { manualClock, testScheduler } from './scheduler-fixture.js';
 
@@ -127,6 +129,24 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
     expect(await jobs.findById(t.tx, 'ancient')).toBeNull();
   });
 
+  it('runs the config-drift job from the CLI: the file against the database, recorded for every instance', async () => {
+    const drifted = await idp('jobs', 'run', 'config-drift', '-c', configFile, '--json');
+    expect(drifted.code).toBe(0);
+    // Nothing declared, nothing applied: no drift.
+    expect(JSON.parse(drifted.stdout.join('\n'))).toEqual({ job: 'config-drift', result: { changes: 0 } });
+    await writeFile(
+      configFile,
+      `${await readFile(configFile, 'utf8')}clients:\n  - client_id: svc\n    client_secret: svc-secret-0123456789\n    grant_types: [client_credentials]\n    redirect_uris: []\n`,
+    );
+    const pending = await idp('jobs', 'run', 'config-drift', '-c', configFile, '--json');
+    expect(JSON.parse(pending.stdout.join('\n'))).toEqual({ job: 'config-drift', result: { changes: 1 } });
+    expect(await readConfigDrift(t.tx, knexSettingsRepository)).toMatchObject({ drift: true, appliedAt: null });
+    expect((await idp('apply', '-c', configFile)).code).toBe(0);
+    const applied = await readConfigDrift(t.tx, knexSettingsRepository);
+    expect(applied).toMatchObject({ drift: false });
+    expect(applied.appliedAt).toBe(applied.checkedAt);
+  });
+
   it('refuses bad input with one line and a usage exit code', async () => {
     const state = await idp('jobs', 'list', '-c', configFile, '--state', 'done');
     expect(state).toMatchObject({
@@ -136,6 +156,9 @@ describe.each(databaseKinds)('idp jobs on %s', (kind) => {
     const limit = await idp('jobs', 'list', '-c', configFile, '--limit', '0');
     expect(limit).toMatchObject({ code: 2, stderr: ['error: --limit: expected an integer from 1 to 10000, got "0"'] });
     const name = await idp('jobs', 'run', 'vacuum', '-c', configFile);
-    expect(name).toMatchObject({ code: 2, stderr: ['error: unknown scheduled job "vacuum" (expected cleanup)'] });
+    expect(name).toMatchObject({
+      code: 2,
+      stderr: ['error: unknown scheduled job "vacuum" (expected cleanup, config-drift)'],
+    });
   });
 });

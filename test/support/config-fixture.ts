@@ -38,6 +38,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     clients: [],
     users: [],
     groups: [],
+    metrics: { enabled: false, host: '127.0.0.1', port: 9464 },
     forwardAuth: { cookieDomain: null, apps: [] },
     terms: [],
     scheduler: {

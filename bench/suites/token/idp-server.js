@@ -9,7 +9,9 @@
  * With `access`, both clients admit only the group `staff`, which the user
  * is in, and the user's tokens carry the `groups` scope: the cost of access
  * checks and the groups claim, measured beside the same server without them.
- * argv: <alg> <sqlite|postgres> [access] <port>
+ * With `metrics`, metrics.enabled on a free port: the request histogram,
+ * the counters and their listener, measured beside the same server without.
+ * argv: <alg> <sqlite|postgres> [access] [metrics] <port>
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { pino } from 'pino';
@@ -23,6 +25,7 @@ const alg = process.argv[2] ?? 'ES256';
 const kind = /** @type {'sqlite' | 'postgres'} */ (process.argv[3] ?? 'sqlite');
 const port = Number(process.argv.at(-1) ?? 0);
 const withAccess = process.argv.includes('access');
+const withMetrics = process.argv.includes('metrics');
 const scope = withAccess ? `${userScope} groups` : userScope;
 const access = withAccess ? '\n    access: { groups: [staff] }' : '';
 // The web client's default scopes, and groups.
@@ -36,6 +39,7 @@ tokens: { signing_alg: ${alg} }
 logging: { level: silent }
 scheduler: { enabled: false }
 frontend: { enabled: false }
+metrics: { enabled: ${withMetrics}, host: 127.0.0.1, port: 0 }
 users:
   - { sub: ${benchUser.sub}, email: ${benchUser.email}, password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$ISO7kkvFzh19GM8qB7patN3C3Y9HHsjlVTfEZ9T600Y" }
 clients:

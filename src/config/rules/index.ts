@@ -32,6 +32,7 @@ import { checkGroupReferences } from './check-group-references.js';
 import { checkGroupMembers } from './check-group-members.js';
 import { checkGroupUpstream } from './check-group-upstream.js';
 import { checkForwardAuth } from './check-forward-auth.js';
+import { checkMetrics } from './check-metrics.js';
 
 /**
  * Phase 4: the cross-field rules the schema cannot express, in the order
@@ -63,6 +64,7 @@ export const configRules: readonly ConfigRule[] = [
   checkGroupUpstream,
   checkForwardAuth,
   checkCleanupCron,
+  checkMetrics,
   checkDatabase,
   checkLocales,
   checkBranding,

@@ -4,7 +4,7 @@
  * parameters); then the steps, the same for every grant:
  *
  *   authenticateClient → checkGrantAllowed → checkParameters
- *     → grant.check → checkScope → grant.issue → respond
+ *     → grant.check → checkScope → grant.issue → respond → onTokensIssued
  *
  * Grants (src/oidc/grants) only fill in check and issue. The HTTP layer
  * adds Cache-Control: no-store and Pragma: no-cache (§5.1).
@@ -44,5 +44,7 @@ export async function handleTokenRequest(request: TokenRequest, deps: ProtocolDe
   // RFC 6749 §4.1.3 has no scope parameter: a code's request takes the code's scopes.
   const requested = 'scope' in parameters ? parameters.scope : undefined;
   const scopes = checkScope(requested, checked.allowedScopes, grant.scopeRefusal);
-  return respond(await grant.issue(checked, scopes, client, deps), scopes);
+  const response = respond(await grant.issue(checked, scopes, client, deps), scopes);
+  deps.onTokensIssued(parameters.grantType);
+  return response;
 }
