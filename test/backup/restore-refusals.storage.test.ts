@@ -382,6 +382,19 @@ describe.each(databaseKinds)('restore refusals on %s', (kind) => {
 
       await restoreBackup({ storage: empty.storage, configuredSecret: null }, file);
       expect(await empty.storage.repositories.settings.get(empty.tx, serverSecretSetting)).toBe('generated-0123456789');
+
+      // Nothing was sealed: any secret, or none, restores it.
+      const third = await createTestDatabase(kind, { migrate: false });
+      try {
+        expect((await restoreBackup({ storage: third.storage, configuredSecret: secret }, none)).header.secret).toEqual(
+          {
+            source: 'none',
+            probe: null,
+          },
+        );
+      } finally {
+        await third.destroy();
+      }
     } finally {
       await generated.destroy();
       await empty.destroy();
