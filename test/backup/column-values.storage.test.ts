@@ -8,6 +8,7 @@ import { systemClock } from '../../src/clock.js';
 import type { Storage } from '../../src/storage/repositories.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { knexUserRepository } from '../../src/storage/knex/users.js';
+import { knexOf } from '../../src/storage/knex/on-knex.js';
 import type { UserRecord } from '../../src/model/index.js';
 
 const testUserRecord: UserRecord = {
@@ -148,6 +149,24 @@ describe.each(databaseKinds)('column values from %s to the other engine', (kind)
     expect((await target.storage.repositories.events.list(target.tx, { page: 1, pageSize: 1 })).total).toBe(4104);
     expect(await rowsOf(target.storage, 'term_acceptances')).toEqual(await rowsOf(source.storage, 'term_acceptances'));
     expect(Number((await target.db('term_acceptances').count({ n: '*' }).first())?.n)).toBe(2200);
+  });
+
+  it.runIf(kind === 'postgres')('reads in one REPEATABLE READ, READ ONLY transaction', async () => {
+    const seen = await source.storage.snapshots.read(async (view) => {
+      const db = knexOf(view.tx);
+      const { rows } = await db.raw<{ rows: { transaction_isolation: string }[] }>('SHOW transaction_isolation');
+      const write = await db('extra_keyless')
+        .insert({ word: 'c' })
+        .then(
+          () => 'written',
+          (e: unknown) => (e as Error).message,
+        );
+      return { isolation: rows[0].transaction_isolation, write };
+    });
+    expect(seen).toEqual({
+      isolation: 'repeatable read',
+      write: expect.stringContaining('cannot execute INSERT in a read-only transaction'),
+    });
   });
 
   it.runIf(kind === 'sqlite')('fails a backup of a JSON column holding something else, leaving no file', async () => {
