@@ -110,14 +110,10 @@ async function loadRows(
     if (!batch || batch.rows.length === 0) return;
     const { table, columns, firstLine } = batch;
     try {
-      await loader.insert(
-        table.name,
-        columns.map((c) => c.name),
-        batch.rows,
-      );
+      await loader.insert(table.name, columns, batch.rows);
     } catch (error) {
       const where = firstLine === upTo ? `line ${firstLine}` : `lines ${firstLine}-${upTo}`;
-      const cause = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      const cause = (error as Error).message.split('\n')[0];
       throw new BackupError(`${where} (table ${table.name}): the database refused the rows: ${cause}`);
     }
     batch.rows = [];

@@ -53,5 +53,6 @@ describe('backup value encoding', () => {
     for (const [encoded, kind, problem] of table) expect(decodeValue(encoded, kind)).toEqual({ problem });
     expect(decodeValue('2026-01-01', 'time')).toEqual({ value: '2026-01-01' });
     expect(decodeValue({ base64: 'AQI=' }, 'other')).toEqual({ value: Buffer.from([1, 2]) });
+    expect(decodeValue({ json: { a: 1 } }, 'other')).toEqual({ value: { a: 1 } });
   });
 });

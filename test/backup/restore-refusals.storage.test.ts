@@ -161,6 +161,18 @@ describe.each(databaseKinds)('restore refusals on %s', (kind) => {
     ).toMatch(
       new RegExp(`^line ${good.length}: the end line counts 1 tables and 2 rows, the file holds \\d+ and \\d+$`),
     );
+    // The same, without the newline that ends the last line.
+    expect(await refused(await write('no-end-nl.gz', gzipSync(good.slice(0, -1).join('\n'))))).toBe(
+      `line ${good.length}: the file ends before its end line (truncated?)`,
+    );
+    expect(
+      await refused(
+        await write(
+          'null-end.gz',
+          edited((l) => (l[l.length - 1] = '{"end":null}')),
+        ),
+      ),
+    ).toMatch(new RegExp(`^line ${good.length}: the end line counts undefined tables and undefined rows`));
     expect(await refused(await write('after.gz', [...good, '["more"]']))).toBe(
       `line ${good.length + 1}: text after the end line`,
     );
@@ -224,6 +236,14 @@ describe.each(databaseKinds)('restore refusals on %s', (kind) => {
     expect(
       await refused(
         await write(
+          'numbered.gz',
+          edited((l) => l.splice(1, 0, '{"table":5,"columns":["id"]}')),
+        ),
+      ),
+    ).toBe('line 2: table 5 does not exist in this database');
+    expect(
+      await refused(
+        await write(
           'column.gz',
           edited((l) => (l[at - 1] = l[at - 1].replace('"locale"', '"nickname"'))),
         ),
@@ -263,6 +283,19 @@ describe.each(databaseKinds)('restore refusals on %s', (kind) => {
         ),
       ),
     ).toBe('line 2: table consents comes before clients, which it references');
+  });
+
+  it('names the one line of a one-row batch the database refuses', async () => {
+    // The one client, without its name (NOT NULL).
+    const row = lineOf((l) => l.startsWith('{"table":"clients"')) + 1;
+    const nameless = edited((l) => {
+      const values = JSON.parse(l[row - 1]) as unknown[];
+      values[(JSON.parse(l[row - 2]) as { columns: string[] }).columns.indexOf('name')] = null;
+      l[row - 1] = JSON.stringify(values);
+    });
+    expect(await refused(await write('nameless.gz', nameless))).toMatch(
+      new RegExp(`^line ${row} \\(table clients\\): the database refused the rows: .*(NOT NULL|not-null)`),
+    );
   });
 
   it('rolls back the rows already inserted when the database refuses a batch', async () => {
@@ -349,6 +382,19 @@ describe.each(databaseKinds)('restore refusals on %s', (kind) => {
 
       await restoreBackup({ storage: empty.storage, configuredSecret: null }, file);
       expect(await empty.storage.repositories.settings.get(empty.tx, serverSecretSetting)).toBe('generated-0123456789');
+
+      // Nothing was sealed: any secret, or none, restores it.
+      const third = await createTestDatabase(kind, { migrate: false });
+      try {
+        expect((await restoreBackup({ storage: third.storage, configuredSecret: secret }, none)).header.secret).toEqual(
+          {
+            source: 'none',
+            probe: null,
+          },
+        );
+      } finally {
+        await third.destroy();
+      }
     } finally {
       await generated.destroy();
       await empty.destroy();

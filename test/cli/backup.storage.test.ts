@@ -86,5 +86,9 @@ describe('idp backup and idp restore', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^error: missing\.gz: cannot open the file: ENOENT/);
     expect((await idp('backup', '-c', 'a.yaml')).code).toBe(2);
+    expect((await idp('migrate', '-c', 'a.yaml')).code).toBe(0);
+    const unwritable = await idp('backup', '-c', 'a.yaml', '-o', 'no/such/dir.gz');
+    expect(unwritable.code).toBe(1);
+    expect(unwritable.stderr).toMatch(/^error: no\/such\/dir\.gz: ENOENT: no such file or directory/);
   });
 });

@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
-import { BackupError, writeBackup } from '../../backup/index.js';
+import { writeBackup } from '../../backup/index.js';
 
 /**
  * `idp backup --output FILE`: one consistent snapshot of the database as it
@@ -21,8 +21,8 @@ export async function runBackup(ctx: CliContext, opts: { config?: string; output
     );
     return 0;
   } catch (error) {
-    if (error instanceof BackupError) throw new CliError(`${opts.output}: ${error.message}`);
-    throw error;
+    // A BackupError is already one line; anything else (the disk, the database) is told by its first.
+    throw new CliError(`${opts.output}: ${(error as Error).message.split('\n')[0]}`);
   } finally {
     await storage.close();
   }

@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../output.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { openCommandFoundation } from '../open-command-foundation.js';
-import { BackupError, restoreBackup } from '../../backup/index.js';
+import { restoreBackup } from '../../backup/index.js';
 
 /**
  * `idp restore FILE`: a backup into the empty database of the config (either
@@ -25,8 +25,8 @@ export async function runRestore(ctx: CliContext, file: string, opts: { config?:
       ctx.output.out(`then applied ${summary.migratedAfter.length} migration(s): ${summary.migratedAfter.join(', ')}`);
     return 0;
   } catch (error) {
-    if (error instanceof BackupError) throw new CliError(`${file}: ${error.message}`);
-    throw error;
+    // A BackupError is already one line; anything else (the database) is told by its first.
+    throw new CliError(`${file}: ${(error as Error).message.split('\n')[0]}`);
   } finally {
     await storage.close();
   }

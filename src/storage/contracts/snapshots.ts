@@ -41,8 +41,8 @@ export interface SnapshotLoader {
   nonEmptyTables(): Promise<string[]>;
   /** The largest number of rows `insert` takes at once for a table of that many columns. */
   batchSize(columns: number): number;
-  /** Inserts rows of the named columns, values in the kinds of their columns. */
-  insert(table: string, columns: string[], rows: unknown[][]): Promise<void>;
+  /** Inserts rows of these columns of the table, values in the columns' kinds. */
+  insert(table: string, columns: SnapshotColumn[], rows: unknown[][]): Promise<void>;
 }
 
 export interface Snapshots {

@@ -85,13 +85,12 @@ async function describePostgres(db: Knex): Promise<DescribedTable[]> {
     table.columns.push({ name: c.column_name, kind: kindOf(c.data_type) });
     if (c.serial) table.serial.push(c.column_name);
   }
-  for (const con of constraints) {
-    const table = byName.get(con.table_name);
-    if (!table) continue;
-    if (con.type === 'p') table.primaryKey = con.columns;
-    else if (con.target !== null && con.target !== table.name && !table.references.includes(con.target))
-      table.references.push(con.target);
-  }
+  for (const table of byName.values())
+    for (const con of constraints.filter((c) => c.table_name === table.name)) {
+      if (con.type === 'p') table.primaryKey = con.columns;
+      else if (con.target !== null && con.target !== table.name && !table.references.includes(con.target))
+        table.references.push(con.target);
+    }
   return [...byName.values()];
 }
 

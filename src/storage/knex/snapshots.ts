@@ -58,9 +58,10 @@ export function knexSnapshots(knex: Knex): Snapshots {
             // The seeded rows go before the snapshot's own.
             if (!filled.has(name) && seededByMigrations.includes(name)) await trx(name).delete();
             filled.add(name);
-            const kinds = columns.map((c) => tables.get(name)?.columns.find((col) => col.name === c)?.kind ?? 'other');
             await trx(name).insert(
-              rows.map((row) => Object.fromEntries(columns.map((c, i) => [c, toDriver(row[i], kinds[i], postgres)]))),
+              rows.map((row) =>
+                Object.fromEntries(columns.map((c, i) => [c.name, toDriver(row[i], c.kind, postgres)])),
+              ),
             );
           },
         });
@@ -93,8 +94,9 @@ export function knexSnapshots(knex: Knex): Snapshots {
 /** The last applied migration by name (names sort in the order they run). */
 async function latestApplied(db: Knex): Promise<string | null> {
   if (!(await db.schema.hasTable(migrationOptions.tableName))) return null;
-  const row = (await db(migrationOptions.tableName).max('name as name').first()) as { name: string | null } | undefined;
-  return row?.name ?? null;
+  // An aggregate always answers one row; its name is null while nothing is applied.
+  const row = (await db(migrationOptions.tableName).max('name as name').first()) as { name: string | null };
+  return row.name;
 }
 
 /** Keyset pages in primary-key order: no OFFSET scans, and the view's transaction keeps them consistent. */
