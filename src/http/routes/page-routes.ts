@@ -137,12 +137,11 @@ export const forgotPasswordPageRoute = pageRoute('Ask for a password reset link'
   return pageResponse(h, page.html, page.status);
 });
 
-export const resetPasswordPageRoute = pageRoute('Choose a new password', (deps, request, h) =>
-  pageResponse(
-    h,
-    renderResetPasswordPage(pageContextOf(deps, request), { hasToken: Boolean(stringParam(request.query.token)) }),
-  ),
-);
+export const resetPasswordPageRoute = pageRoute('Choose a new password', async (deps, request, h) => {
+  const token = stringParam(request.query.token);
+  const link = !token ? 'missing' : (await deps.accounts.passwordReset.usable(token)) ? 'usable' : 'unusable';
+  return pageResponse(h, renderResetPasswordPage(pageContextOf(deps, request), { link }));
+});
 
 /** Without a session the account page is a sign-in that comes back here. */
 export const accountPageRoute = pageRoute('The signed-in account', (deps, request, h) => {

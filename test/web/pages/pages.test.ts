@@ -254,13 +254,16 @@ describe('the link pages', () => {
     expect(off.html).toContain('<h1>Password reset is not available</h1>');
   });
 
-  it('/reset-password asks for the new password, or for the link without a token', () => {
-    expect(renderResetPasswordPage(contextOf(), { hasToken: true })).toContain(
+  it('/reset-password asks for the new password, or for the link without a token, or for a new one', () => {
+    expect(renderResetPasswordPage(contextOf(), { link: 'usable' })).toContain(
       '<label for="password">New password</label>',
     );
-    const without = renderResetPasswordPage(contextOf(), { hasToken: false });
+    const without = renderResetPasswordPage(contextOf(), { link: 'missing' });
     expect(without).toContain('This page needs the link from the email we sent you.');
     expect(without).not.toContain('reset-password.js');
+    const unusable = renderResetPasswordPage(contextOf(), { link: 'unusable' });
+    expect(unusable).toContain('<h1>This link cannot be used</h1>');
+    expect(unusable).not.toContain('<label for="password">');
   });
 });
 

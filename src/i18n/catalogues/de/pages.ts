@@ -114,6 +114,8 @@ export const pages: typeof reference = {
     doneHeading: 'Passwort geändert',
     doneMessage: 'Ihr neues Passwort ist gespeichert, und alle angemeldeten Geräte wurden abgemeldet.',
     missingToken: 'Für diese Seite benötigen Sie den Link aus der E-Mail, die wir Ihnen gesendet haben.',
+    unusableHeading: 'Dieser Link kann nicht verwendet werden',
+    unusableMessage: 'Er ist abgelaufen oder wurde schon verwendet. Fordern Sie einen neuen an: Er gilt eine Stunde.',
     requestNewLink: 'Neuen Link anfordern',
   },
   account: {
@@ -148,6 +150,7 @@ export const pages: typeof reference = {
       setSubmit: 'Passwort festlegen',
       submitting: 'Wird gespeichert…',
       changed: 'Ihr Passwort wurde geändert. Andere Geräte wurden abgemeldet.',
+      wrongCurrent: 'Das aktuelle Passwort ist falsch.',
       managed: 'Ihr Passwort wird von Ihrer Organisation verwaltet und kann hier nicht geändert werden.',
     },
     connections: {
@@ -200,6 +203,7 @@ export const pages: typeof reference = {
         'Wenn Sie Ihr Konto löschen, werden Sie sofort überall abgemeldet. Nach {days} Tagen werden Ihre Daten endgültig gelöscht.',
       start: 'Konto löschen…',
       confirmHeading: 'Möchten Sie Ihr Konto wirklich löschen?',
+      wrongPassword: 'Das Passwort ist falsch.',
       confirmPassword: 'Geben Sie zur Bestätigung Ihr Passwort ein.',
       confirmRecent:
         'Zur Bestätigung müssen Sie sich in den letzten 10 Minuten angemeldet haben. Falls es nicht klappt, melden Sie sich ab, wieder an und kehren Sie hierher zurück.',
@@ -280,6 +284,7 @@ export const pages: typeof reference = {
     passkeyWaiting: 'Warten auf Ihren Passkey…',
     passkeyNotUsed: 'Es wurde kein Passkey verwendet. Versuchen Sie es erneut, wenn Sie bereit sind.',
     passkeyUnsupported: 'Dieser Browser kann keine Passkeys verwenden.',
+    passkeyAlreadyRegistered: 'Dieses Gerät hat bereits einen Passkey für Ihr Konto.',
     account: {
       appOn: 'Eine Authenticator-App ist eingerichtet.',
       appOff: 'Es ist keine Authenticator-App eingerichtet.',

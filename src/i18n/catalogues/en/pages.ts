@@ -112,6 +112,8 @@ export const pages = {
     doneHeading: 'Password changed',
     doneMessage: 'Your new password is saved, and every device that was signed in has been signed out.',
     missingToken: 'This page needs the link from the email we sent you.',
+    unusableHeading: 'This link cannot be used',
+    unusableMessage: 'It has expired or was used already. Ask for a new one: it works for one hour.',
     requestNewLink: 'Request a new link',
   },
   account: {
@@ -146,6 +148,7 @@ export const pages = {
       setSubmit: 'Set password',
       submitting: 'Saving…',
       changed: 'Your password was changed. Other devices were signed out.',
+      wrongCurrent: 'The current password is incorrect.',
       managed: 'Your organisation manages your password; it cannot be changed here.',
     },
     connections: {
@@ -198,6 +201,7 @@ export const pages = {
       start: 'Delete account…',
       confirmHeading: 'Delete your account?',
       confirmPassword: 'Enter your password to confirm.',
+      wrongPassword: 'The password is incorrect.',
       confirmRecent:
         'To confirm, you must have signed in within the last 10 minutes. If this fails, sign out, sign in again and return here.',
       confirm: 'Delete my account',
@@ -273,6 +277,7 @@ export const pages = {
     passkeyWaiting: 'Waiting for your passkey…',
     passkeyNotUsed: 'No passkey was used. Try again when you are ready.',
     passkeyUnsupported: 'This browser cannot use passkeys.',
+    passkeyAlreadyRegistered: 'This device already holds a passkey for your account.',
     account: {
       appOn: 'An authenticator app is set up.',
       appOff: 'No authenticator app is set up.',

@@ -27,6 +27,17 @@ export function webauthn() {
 }
 
 /**
+ * Whether the authenticator already holds one of the account's passkeys:
+ * the options list them (excludeCredentials), and WebAuthn then refuses
+ * with InvalidStateError (Web Authentication Level 3, §6.3.2 step 3).
+ * @param {unknown} error
+ */
+export function alreadyRegistered(error) {
+  const failure = /** @type {{ name?: unknown, code?: unknown }} */ (error);
+  return failure?.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || failure?.name === 'InvalidStateError';
+}
+
+/**
  * Whether the person dismissed the browser's passkey dialog, or it timed
  * out (WebAuthn's NotAllowedError), or another ceremony replaced it
  * (AbortError): not a failure to report as one.
