@@ -174,6 +174,10 @@ export const pages: typeof reference = {
       granted: 'Erlaubt am {date}',
       revoke: 'Widerrufen',
       revoking: 'Wird widerrufen…',
+      confirm:
+        'Den Zugriff von {client} widerrufen? Die Anwendung muss Sie erneut fragen, bevor sie Ihr Konto nutzen kann.',
+      confirmRevoke: 'Zugriff widerrufen',
+      cancel: 'Abbrechen',
       revokeLabel: 'Zugriff von {client} widerrufen',
       revoked: '{client} hat keinen Zugriff mehr.',
     },

@@ -173,6 +173,9 @@ export const pages = {
       revoke: 'Revoke',
       revoking: 'Revoking…',
       revokeLabel: 'Revoke access of {client}',
+      confirm: 'Revoke the access of {client}? It has to ask you again before it can use your account.',
+      confirmRevoke: 'Revoke access',
+      cancel: 'Cancel',
       revoked: '{client} no longer has access.',
     },
     groups: {

@@ -196,13 +196,36 @@ async function setUpApps(list) {
     revoke.textContent = t.revoke;
     revoke.dataset.busyLabel = t.revoking;
     revoke.setAttribute('aria-label', format(t.revokeLabel, { client: consent.client_name }));
-    revoke.addEventListener('click', async () => {
-      if (revoke.disabled) return;
-      setBusy(revoke, true);
+    // Revoking cannot be undone from here: the row asks once more, as removing a passkey does.
+    const question = document.createElement('p');
+    question.textContent = format(t.confirm, { client: consent.client_name });
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'secondary';
+    cancel.textContent = t.cancel;
+    const confirm = document.createElement('button');
+    confirm.type = 'button';
+    confirm.className = 'danger';
+    confirm.textContent = t.confirmRevoke;
+    confirm.dataset.busyLabel = t.revoking;
+    const actions = document.createElement('div');
+    actions.className = 'row-actions';
+    actions.append(cancel, confirm);
+    revoke.addEventListener('click', () => {
+      item.replaceChildren(question, actions);
+      cancel.focus();
+    });
+    cancel.addEventListener('click', () => {
+      item.replaceChildren(text, revoke);
+      revoke.focus();
+    });
+    confirm.addEventListener('click', async () => {
+      if (confirm.disabled) return;
+      setBusy(confirm, true);
       const result = await callApi('DELETE', `/api/consents/${encodeURIComponent(consent.client_id)}`);
       if (!result.ok && result.status === 401) return toSignIn();
       if (!result.ok && result.status !== 404) {
-        setBusy(revoke, false);
+        setBusy(confirm, false);
         status.textContent = errorMessage(result);
         return;
       }
