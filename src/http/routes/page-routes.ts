@@ -22,6 +22,7 @@ import {
   renderSecondFactorPage,
   loadWebAuthnBrowserModules,
   qrCodeSvg,
+  renderTermsErrorPage,
   renderTermsPage,
   renderThemeStylesheet,
   renderFavicon,
@@ -183,6 +184,7 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
       redirectUri: prompt.redirectUri,
       scopes,
       groups: prompt.groups?.map((group) => group.name) ?? null,
+      alreadyGranted: prompt.alreadyGranted,
       email: session.user.email,
       returnTo: returnTo.value,
     };
@@ -282,7 +284,9 @@ export const webAuthnBrowserRoute: RouteSpec = {
 export const termsPageRoute = pageRoute('Accept the terms of service', async (deps, request, h) => {
   const context = pageContextOf(deps, request);
   const returnTo = returnToOf(deps, request);
-  if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
+  if (!returnTo.ok) return invalidLinkPage(context, h);
+  // Opened without a request (a bookmark, a link typed by hand): nothing leads elsewhere, it just has nothing to ask.
+  if (returnTo.value === null) return pageResponse(h, renderTermsErrorPage(context), 400);
   const session = readSession(request);
   if (!session) return signInFirst(context, h, returnTo.value);
   const outstanding = await deps.accounts.userTerms.outstanding(session.user.sub);
@@ -300,7 +304,8 @@ export const termsPageRoute = pageRoute('Accept the terms of service', async (de
 export const accessDeniedPageRoute = pageRoute('No access to an application', async (deps, request, h) => {
   const context = pageContextOf(deps, request);
   const returnTo = returnToOf(deps, request);
-  if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
+  if (!returnTo.ok) return invalidLinkPage(context, h);
+  if (returnTo.value === null) return pageResponse(h, renderAccessDeniedErrorPage(context), 400);
   const session = readSession(request);
   if (!session) return signInFirst(context, h, returnTo.value);
   const denial = await deps.protocol.accessDenial.describe(returnTo.value, session.user);

@@ -60,6 +60,7 @@ export const pages: typeof reference = {
     heading: 'Konto erstellen',
     headingClient: 'Konto für {client} erstellen',
     acceptTerm: 'Ich habe gelesen und akzeptiere: {title}',
+    acceptOptional: 'Ich akzeptiere außerdem (freiwillig): {title}',
     termRequired: 'Bitte akzeptieren Sie „{title}“, um fortzufahren.',
     submit: 'Konto erstellen',
     submitting: 'Konto wird erstellt…',
@@ -345,6 +346,8 @@ export const pages: typeof reference = {
     deviceWarning:
       'Ein Gerät möchte sich mit Ihrem Konto anmelden. Fahren Sie nur fort, wenn Sie dies selbst begonnen haben und der Code von Ihrem eigenen Gerät stammt: niemals bei einem Code, den Ihnen jemand geschickt hat.',
     asksTo: '{client} erhält folgende Berechtigungen:',
+    asksToMore: '{client} hat bereits Zugriff auf Ihr Konto. Jetzt kommen diese Berechtigungen hinzu:',
+    alreadyAllowed: 'Bereits erlaubt: {scopes}.',
     signedInAs: 'Angemeldet als {email}',
     notYou: 'Nicht Sie?',
     allow: 'Erlauben',
@@ -375,6 +378,7 @@ export const pages: typeof reference = {
   signOut: {
     task: 'Abmelden',
     heading: 'Von {brand} abmelden?',
+    asks: '{client} bittet Sie, sich abzumelden.',
     signedInAs: 'Angemeldet als {email}',
     cancel: 'Abbrechen',
     submit: 'Abmelden',

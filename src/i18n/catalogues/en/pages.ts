@@ -64,6 +64,7 @@ export const pages = {
     heading: 'Create your account',
     headingClient: 'Create an account for {client}',
     acceptTerm: 'I have read and accept: {title}',
+    acceptOptional: 'I also accept (optional): {title}',
     termRequired: 'Accept “{title}” to continue.',
     submit: 'Create account',
     submitting: 'Creating account…',
@@ -335,6 +336,8 @@ export const pages = {
     deviceWarning:
       'A device is asking to sign in as you. Continue only if you started this yourself and the code came from your own device: never for a code someone sent you.',
     asksTo: '{client} will be able to:',
+    asksToMore: '{client} already has access to your account. It now also asks to:',
+    alreadyAllowed: 'Already allowed: {scopes}.',
     signedInAs: 'Signed in as {email}',
     notYou: 'Not you?',
     allow: 'Allow',
@@ -365,6 +368,7 @@ export const pages = {
   signOut: {
     task: 'Sign out',
     heading: 'Sign out of {brand}?',
+    asks: '{client} asks you to sign out.',
     signedInAs: 'Signed in as {email}',
     cancel: 'Cancel',
     submit: 'Sign out',
