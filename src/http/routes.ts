@@ -61,7 +61,7 @@ import {
   devicePageRoute,
   deviceVerificationRoute,
 } from './routes/device-routes.js';
-import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
+import { accountsForgetRoute, accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
 import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
 import {
   userChangePasswordRoute,
@@ -128,6 +128,7 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/auth/password/reset', 'none', resetPasswordRoute),
   route('GET', '/api/auth/accounts', 'none', accountsListRoute),
   route('POST', '/api/auth/accounts/select', 'none', accountsSelectRoute),
+  route('POST', '/api/auth/accounts/forget', 'none', accountsForgetRoute),
   route('GET', '/api/consent', 'session', consentGetRoute),
   route('POST', '/api/consent', 'session', consentPostRoute),
   route('GET', '/api/consents', 'session', userConsentsListRoute),

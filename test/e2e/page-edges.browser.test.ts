@@ -30,6 +30,7 @@ describe.each(databaseKinds)('the pages’ rough edges on %s', (kind) => {
     );
     // Database-managed users: a config user's password and profile are the file's.
     for (const sub of ['dora', 'erin', 'finn']) await seedUser(idp, { sub });
+    await seedUser(idp, { sub: 'gus', name: 'Gus Grissom' });
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -173,6 +174,25 @@ describe.each(databaseKinds)('the pages’ rough edges on %s', (kind) => {
     await page.getByRole('button', { name: 'Revoke access', exact: true }).click();
     await expect.poll(() => page.locator('#apps-status').textContent()).toBe('Acme Notes no longer has access.');
     expect(await consents.find(storage.db, 'finn', 'web')).toBeNull();
+    await context.close();
+  });
+
+  it('names the remembered accounts, and forgets one on request', async () => {
+    const { context, page, reports } = await visit({ authenticator: false });
+    await signIn(page, 'gus@example.com');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto(`${idp.url}/select-account?return_to=%2Faccount`);
+    const choice = page.getByRole('button', { name: 'Continue as Gus Grissom (gus@example.com)' });
+    await choice.waitFor();
+    expect(await choice.textContent()).toBe('Gus Grissomgus@example.com');
+    await page.getByRole('button', { name: 'Forget Gus Grissom (gus@example.com) on this device' }).click();
+    await page.locator('#accounts').waitFor({ state: 'hidden' });
+    await expect
+      .poll(() => page.locator('#login-status').textContent())
+      .toBe('Gus Grissom was forgotten on this device.');
+    // Forgetting the signed-in account signed this browser out.
+    expect((await page.context().request.get(`${idp.url}/api/auth/session`)).status()).toBe(401);
+    expect(reports.violations).toEqual([]);
     await context.close();
   });
 });
