@@ -31,6 +31,7 @@ describe.each(databaseKinds)('the pages’ rough edges on %s', (kind) => {
     // Database-managed users: a config user's password and profile are the file's.
     for (const sub of ['dora', 'erin', 'finn']) await seedUser(idp, { sub });
     await seedUser(idp, { sub: 'gus', name: 'Gus Grissom' });
+    await seedUser(idp, { sub: 'hank' });
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -193,6 +194,44 @@ describe.each(databaseKinds)('the pages’ rough edges on %s', (kind) => {
     // Forgetting the signed-in account signed this browser out.
     expect((await page.context().request.get(`${idp.url}/api/auth/session`)).status()).toBe(401);
     expect(reports.violations).toEqual([]);
+    await context.close();
+  });
+
+  it('wraps the authenticator app’s key between its groups of four, never inside one', async () => {
+    const { context, page } = await visit({ authenticator: false });
+    await signIn(page, 'hank@example.com');
+    await page.waitForURL((url) => url.pathname === '/');
+    for (const width of [320, 360, 400]) {
+      await page.setViewportSize({ width, height: 740 });
+      await page.goto(`${idp.url}/account`);
+      await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+      await expect.poll(() => page.locator('#app-secret').textContent()).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
+      // Each group's characters lie on one line; the key as a whole needs several at this width.
+      const lines = await page.evaluate(() => {
+        const code = document.getElementById('app-secret')!;
+        const text = code.textContent ?? '';
+        const tops = (start: number, end: number) => {
+          const range = document.createRange();
+          const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+          let offset = 0;
+          const set = new Set<number>();
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const length = node.textContent?.length ?? 0;
+            for (let i = Math.max(start, offset); i < Math.min(end, offset + length); i++) {
+              range.setStart(node, i - offset);
+              range.setEnd(node, i - offset + 1);
+              set.add(Math.round(range.getBoundingClientRect().top));
+            }
+            offset += length;
+          }
+          return set.size;
+        };
+        const groups = [...text.matchAll(/\S+/g)].map((m) => tops(m.index, m.index + m[0].length));
+        return { groups, whole: tops(0, text.length) };
+      });
+      expect(lines.groups.every((count) => count === 1)).toBe(true);
+      expect(lines.whole).toBeGreaterThan(1);
+    }
     await context.close();
   });
 });
