@@ -43,6 +43,7 @@ export function renderPage(context: PageContext, page: PageParts): string {
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="color-scheme" content="light dark">${page.head ?? ''}
   <title>${title}</title>
+  <link rel="icon" type="image/svg+xml" href="/favicon.ico">
   <link rel="stylesheet" href="/ui/app.css">${
     context.themeHref &&
     html`

@@ -462,6 +462,12 @@ describe('the other pages', () => {
     expect(signedIn).toContain('<a class="button primary" href="/account">Manage your account</a>');
   });
 
+  it('declares the icon an SVG, so that a browser does not judge it by the .ico of its address', () => {
+    expect(renderHomePage(contextOf(), { email: null })).toContain(
+      '<link rel="icon" type="image/svg+xml" href="/favicon.ico">',
+    );
+  });
+
   it('the error page folds the technical detail away', () => {
     const page = renderErrorPage(contextOf(), { title: 'Oops', message: 'Bad.', detail: 'invalid_request: <x>' });
     expect(page).toContain('<summary>Technical details</summary>');
