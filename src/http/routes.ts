@@ -44,6 +44,7 @@ import { adminUnlockUserRoute } from './routes/admin-unlock-route.js';
 import {
   docsAssetRoute,
   docsInitRoute,
+  docsThemeRoute,
   docsJsonRoute,
   docsPageRoute,
   staticOpenApiRoute,
@@ -248,6 +249,7 @@ function docsRoutes(config: Config): RouteDefinition[] {
     route('GET', '/api/docs/json', 'none', docsJsonRoute(live)),
     route('GET', '/api/docs', 'none', docsPageRoute),
     route('GET', '/api/docs/init.js', 'none', docsInitRoute),
+    route('GET', '/api/docs/theme.css', 'none', docsThemeRoute),
     route('GET', '/api/docs/assets/{file}', 'none', docsAssetRoute),
   ];
 }
