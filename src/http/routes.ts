@@ -88,6 +88,7 @@ import {
   themeStylesheetRoute,
   faviconRoute,
   webAuthnBrowserRoute,
+  uiBundleRoute,
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
 import { usesBuiltinUi } from '../web/index.js';
@@ -281,6 +282,7 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
     route('GET', '/favicon.ico', 'none', faviconRoute),
     route('GET', '/ui/authenticator-app-qr.svg', 'session-or-pending', authenticatorAppQrRoute),
     route('GET', '/ui/vendor/webauthn/{path*}', 'none', webAuthnBrowserRoute),
+    route('GET', '/ui/bundle/{file}', 'none', uiBundleRoute),
   ];
 }
 

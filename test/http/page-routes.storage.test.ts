@@ -125,6 +125,10 @@ describe("the built-in pages' routes", () => {
     );
   });
 
+  it('/ui/bundle/ serves only what the build bundled: nothing when run from src/', async () => {
+    expect((await page('/ui/bundle/login.js')).statusCode).toBe(404);
+  });
+
   it('the page of an unknown address offers a way onward', async () => {
     const missing = await page('/no-such-page');
     expect(missing.statusCode).toBe(404);

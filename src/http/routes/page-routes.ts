@@ -320,6 +320,23 @@ export const accessDeniedPageRoute = pageRoute('No access to an application', as
   return pageResponse(h, renderAccessDeniedPage(context, page));
 });
 
+/**
+ * A page's script as the build bundled it (src/web/ui-bundles.ts): one
+ * file from this origin, as the page policy wants. Revalidated rather than
+ * cached for long: an upgrade replaces it under the same name.
+ */
+export const uiBundleRoute: RouteSpec = {
+  tags: [],
+  summary: 'A bundled script of the built-in pages',
+  hidden: true,
+  responses: { 200: { description: 'JavaScript', contentType: 'text/javascript' } },
+  handler: (deps) => (request, h) => {
+    const source = deps.web.uiBundles.get((request.params as { file?: string }).file ?? '');
+    if (source === undefined) throw new ApiError(404, 'NOT_FOUND', 'The requested resource was not found.');
+    return h.response(source).type('text/javascript; charset=utf-8').header('cache-control', 'no-cache');
+  },
+};
+
 /** branding.primary_color as CSS (src/web/pages/theme-stylesheet.ts); its address changes with the colour. */
 export const faviconRoute: RouteSpec = {
   tags: [],

@@ -49,11 +49,7 @@ export function renderPage(context: PageContext, page: PageParts): string {
     html`
   <link rel="stylesheet" href="${context.themeHref}">`
   }
-  <script type="module" src="/ui/frame.js"></script>${
-    page.script &&
-    html`
-  <script type="module" src="/ui/${page.script}"></script>`
-  }
+${scripts(context, page.script)}
 </head>
 <body class="layout-${layout}">
   <header class="brand">${brand}</header>
@@ -70,6 +66,17 @@ ${renderFooter(context)}${
 </html>
 `;
   return document.value;
+}
+
+/** The frame's module and the page's, or, where the build bundled the page's script (frame included), its bundle alone. */
+function scripts(context: PageContext, script: string | undefined): SafeHtml {
+  if (script && context.scriptBundles.has(script))
+    return html`  <script type="module" src="/ui/bundle/${script}"></script>`;
+  return html`  <script type="module" src="/ui/frame.js"></script>${
+    script &&
+    html`
+  <script type="module" src="/ui/${script}"></script>`
+  }`;
 }
 
 function renderFooter(context: PageContext): SafeHtml {
