@@ -367,6 +367,7 @@ const shots = [
       await page.goto(`${url}/account#authenticator-app`);
       await page.locator('#app-start').click();
       await page.locator('#app-secret:not(:empty)').waitFor();
+      await page.waitForFunction(() => document.getElementById('app-qr').naturalWidth > 0);
     },
   },
   {
