@@ -343,8 +343,55 @@ const shots = [
     name: 'sign-out',
     async go(page, url) {
       await signIn(page, url);
-      await page.goto(`${url}/oauth2/logout?client_id=notes`);
+      // A registered return address proves the application: the question names it.
+      const query = new URLSearchParams({
+        client_id: 'notes',
+        post_logout_redirect_uri: 'https://notes.acme.example/',
+      });
+      await page.goto(`${url}/oauth2/logout?${query}`);
     },
+  },
+  {
+    name: 'signed-out',
+    async go(page, url) {
+      await signIn(page, url);
+      await page.goto(`${url}/oauth2/logout`);
+      await page.locator('#sign-out-form button[type=submit]').click();
+      await page.locator('.stack .button').waitFor();
+    },
+  },
+  {
+    name: 'account-app-key',
+    async go(page, url) {
+      await signIn(page, url, 'grace@acme.example');
+      await page.goto(`${url}/account#authenticator-app`);
+      await page.locator('#app-start').click();
+      await page.locator('#app-secret:not(:empty)').waitFor();
+      await page.waitForFunction(() => document.getElementById('app-qr').naturalWidth > 0);
+    },
+  },
+  {
+    name: 'account-revoke',
+    async go(page, url) {
+      await signIn(page, url, 'grace@acme.example');
+      // Each of the eight shots allows the application afresh.
+      await page.request.delete(`${url}/api/consents/notes`, { headers: { origin: url } });
+      await page.goto(authorizeUrl(url));
+      await page.waitForURL((u) => u.pathname === '/consent');
+      // Allowed as the page's Allow does, without following the answer to the application, which does not exist here.
+      const returnTo = new URL(page.url()).searchParams.get('return_to');
+      await page.request.post(`${url}/api/consent`, {
+        data: { return_to: returnTo, decision: 'allow' },
+        headers: { origin: url },
+      });
+      await page.goto(`${url}/account#apps`);
+      await page.locator('#apps-list li button').click();
+      await page.locator('#apps-list .row-actions').waitFor();
+    },
+  },
+  {
+    name: 'terms-no-request',
+    go: (page, url) => signIn(page, url).then(() => page.goto(`${url}/terms`)),
   },
   { name: 'not-found', go: (page, url) => page.goto(`${url}/no-such-page`) },
   {

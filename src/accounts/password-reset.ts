@@ -24,6 +24,12 @@ import { dropUnprovenAccess, type UnprovenAccessDeps } from './drop-unproven-acc
 export interface PasswordReset {
   /** POST /api/auth/password/forgot: 202 always (./mail-request.ts). */
   forgot(input: MailRequestInput): Promise<void>;
+  /**
+   * Whether the link's token could still reset a password (not used, not
+   * expired), without redeeming it: the page says so before anyone types a
+   * new password. It tells the holder of a token only what reset would.
+   */
+  usable(token: string): Promise<boolean>;
   /** POST /api/auth/password/reset. */
   reset(input: { token: string; password: string; clientAddress: string }): Promise<void>;
 }
@@ -45,6 +51,9 @@ export function createPasswordReset(
 ): PasswordReset {
   return {
     forgot: deps.forgot,
+    async usable(token) {
+      return (await deps.linkTokens.peek(deps.db, token, 'password_reset')) !== null;
+    },
     async reset({ token, password, clientAddress }) {
       checkNewPassword(password, deps.auth);
       if (!(await deps.linkTokens.peek(deps.db, token, 'password_reset'))) throw invalidToken();

@@ -141,6 +141,8 @@ export interface AdminArea {
 export interface WebArea {
   /** createFrontend(config.frontend, config.branding). */
   frontend: Frontend;
+  /** The pages' scripts bundled by the build, by name (src/web/ui-bundles.ts); empty when run from src/. */
+  uiBundles: ReadonlyMap<string, string>;
 }
 
 /** src/forward-auth/wire-forward-auth.ts: apps behind a reverse proxy. */

@@ -16,13 +16,17 @@ export function pageContextOf(
 ): PageContext {
   const user = options.user === undefined ? readSession(request)?.user : options.user;
   const acceptLanguage = request.headers['accept-language'] as string | undefined;
-  return createPageContext(deps.config, {
-    path: request.path,
-    query: request.query,
-    acceptLanguage: acceptLanguage ?? null,
-    userLocale: user?.locale ?? null,
-    reloadable: options.reloadable,
-  });
+  return createPageContext(
+    deps.config,
+    {
+      path: request.path,
+      query: request.query,
+      acceptLanguage: acceptLanguage ?? null,
+      userLocale: user?.locale ?? null,
+      reloadable: options.reloadable,
+    },
+    new Set(deps.web.uiBundles.keys()),
+  );
 }
 
 /** A rendered page: never cached, as it may name the signed-in user. */

@@ -45,6 +45,7 @@ import { adminLockedUsersRoute } from './routes/admin-locked-users-route.js';
 import {
   docsAssetRoute,
   docsInitRoute,
+  docsThemeRoute,
   docsJsonRoute,
   docsPageRoute,
   staticOpenApiRoute,
@@ -62,7 +63,7 @@ import {
   devicePageRoute,
   deviceVerificationRoute,
 } from './routes/device-routes.js';
-import { accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
+import { accountsForgetRoute, accountsListRoute, accountsSelectRoute } from './routes/account-routes.js';
 import { userConsentRevokeRoute, userConsentsListRoute } from './routes/user-consent-routes.js';
 import {
   userChangePasswordRoute,
@@ -88,6 +89,7 @@ import {
   themeStylesheetRoute,
   faviconRoute,
   webAuthnBrowserRoute,
+  uiBundleRoute,
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
 import { usesBuiltinUi } from '../web/index.js';
@@ -130,6 +132,7 @@ const publicRoutes: RouteDefinition[] = [
   route('POST', '/api/auth/password/reset', 'none', resetPasswordRoute),
   route('GET', '/api/auth/accounts', 'none', accountsListRoute),
   route('POST', '/api/auth/accounts/select', 'none', accountsSelectRoute),
+  route('POST', '/api/auth/accounts/forget', 'none', accountsForgetRoute),
   route('GET', '/api/consent', 'session', consentGetRoute),
   route('POST', '/api/consent', 'session', consentPostRoute),
   route('GET', '/api/consents', 'session', userConsentsListRoute),
@@ -250,6 +253,7 @@ function docsRoutes(config: Config): RouteDefinition[] {
     route('GET', '/api/docs/json', 'none', docsJsonRoute(live)),
     route('GET', '/api/docs', 'none', docsPageRoute),
     route('GET', '/api/docs/init.js', 'none', docsInitRoute),
+    route('GET', '/api/docs/theme.css', 'none', docsThemeRoute),
     route('GET', '/api/docs/assets/{file}', 'none', docsAssetRoute),
   ];
 }
@@ -281,6 +285,7 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
     route('GET', '/favicon.ico', 'none', faviconRoute),
     route('GET', '/ui/authenticator-app-qr.svg', 'session-or-pending', authenticatorAppQrRoute),
     route('GET', '/ui/vendor/webauthn/{path*}', 'none', webAuthnBrowserRoute),
+    route('GET', '/ui/bundle/{file}', 'none', uiBundleRoute),
   ];
 }
 

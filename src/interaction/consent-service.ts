@@ -26,6 +26,12 @@ export interface ConsentPrompt {
    * signed in to ask about).
    */
   groups: { id: string; name: string }[] | null;
+  /**
+   * The requested scopes the viewer allowed this client before (a consent
+   * asked again, for new scopes or by prompt=consent), so that the page can
+   * say what changed; [] for a first consent or without a viewer.
+   */
+  alreadyGranted: string[];
 }
 
 export type ConsentDecision = 'allow' | 'deny';
@@ -62,7 +68,7 @@ const invalidReturnTo = () =>
   );
 
 export function createConsentService(deps: {
-  storage: Pick<Storage, 'transaction' | 'repositories'>;
+  storage: Pick<Storage, 'db' | 'transaction' | 'repositories'>;
   events: EventLog;
   readRequest: ReadAuthorizationRequest;
   userGroups: Pick<UserGroupReader, 'names'>;
@@ -76,6 +82,12 @@ export function createConsentService(deps: {
     return request;
   }
 
+  async function grantedBefore(sub: string, clientId: string, scopes: string[]): Promise<string[]> {
+    const { storage } = deps;
+    const granted = (await storage.repositories.consents.find(storage.db, sub, clientId))?.scopes ?? [];
+    return scopes.filter((scope) => granted.includes(scope));
+  }
+
   return {
     async describe(returnTo, viewer) {
       const request = await read(returnTo);
@@ -87,6 +99,7 @@ export function createConsentService(deps: {
         device: request.device !== null,
         scopes: scopes.map((scope) => ({ scope, description: describeScope(scope) })),
         groups: viewer !== null && scopes.includes('groups') ? await deps.userGroups.names(viewer.sub) : null,
+        alreadyGranted: viewer === null ? [] : await grantedBefore(viewer.sub, request.client.clientId, scopes),
       };
     },
 

@@ -21,6 +21,8 @@ export const accountNotRemembered = () =>
 export interface RememberedAccount {
   sub: string;
   email: string;
+  /** The profile's name, so that the chooser tells apart accounts whose addresses look alike; null when unset. */
+  name: string | null;
   /** The account the session cookie points at now. */
   current: boolean;
 }
@@ -41,6 +43,18 @@ export interface RememberedAccounts {
     currentSid: string | null,
     sub: string,
   ): Promise<{ sessionId: string; session: ActiveSession; cookie: string }>;
+  /**
+   * Drops the account from this browser's list (or 400
+   * ACCOUNT_NOT_REMEMBERED): `ended` is its session, for the caller to end
+   * (a forgotten account stays signed in nowhere it cannot be reached),
+   * `current` whether it was the signed-in one, and the accounts and cookie
+   * that remain.
+   */
+  forget(
+    cookie: string | undefined,
+    currentSid: string | null,
+    sub: string,
+  ): Promise<{ ended: ActiveSession; current: boolean; accounts: RememberedAccount[]; cookie: string | null }>;
   /** The cookie value after signing in with `sessionId` (the authorization endpoint calls this). */
   remember(cookie: string | undefined, sessionId: string): string;
 }
@@ -68,17 +82,34 @@ export function createRememberedAccounts(deps: {
     return [...bySub.values()];
   }
 
+  /** Most recent first, and the cookie to store back (null: clear it). */
+  function answer(entries: { sessionId: string; active: ActiveSession }[], currentSid: string | null) {
+    const accounts = entries
+      .map(({ sessionId, active }) => ({
+        sub: active.user.sub,
+        email: active.user.email,
+        name: active.user.name,
+        current: sessionId === currentSid,
+      }))
+      .reverse();
+    return { accounts, cookie: entries.length > 0 ? write(entries.map((e) => e.sessionId)) : null };
+  }
+
   return {
     async list(cookie, currentSid) {
+      return answer(await live(cookie, currentSid), currentSid);
+    },
+
+    async forget(cookie, currentSid, sub) {
       const entries = await live(cookie, currentSid);
-      const accounts = entries
-        .map(({ sessionId, active }) => ({
-          sub: active.user.sub,
-          email: active.user.email,
-          current: sessionId === currentSid,
-        }))
-        .reverse();
-      return { accounts, cookie: entries.length > 0 ? write(entries.map((e) => e.sessionId)) : null };
+      const entry = entries.find((e) => e.active.user.sub === sub);
+      if (!entry) throw accountNotRemembered();
+      const current = entry.sessionId === currentSid;
+      const rest = answer(
+        entries.filter((e) => e !== entry),
+        currentSid,
+      );
+      return { ended: entry.active, current, ...rest };
     },
 
     async select(cookie, currentSid, sub) {

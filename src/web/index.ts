@@ -17,4 +17,6 @@ export { renderFormPostPage } from './form-post-page.js';
 export { qrCodeSvg } from './qr-code-svg.js';
 export { loadWebAuthnBrowserModules } from './webauthn-browser-modules.js';
 export { contentSecurityPolicy } from './content-security-policy.js';
+export { renderDocsStylesheet } from './docs-stylesheet.js';
+export { loadUiBundles } from './ui-bundles.js';
 export { fillHtmlVariables, escapeHtml } from './html-variables.js';

@@ -37,7 +37,7 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
 
   beforeAll(async () => {
     idp = await startIdp(kind, {
-      users: [testUser({ sub: 'alice' }), testUser({ sub: 'bob' })],
+      users: [testUser({ sub: 'alice', name: 'Alice Liddell' }), testUser({ sub: 'bob' })],
       clients: [
         testClient({ clientId: 'web' }),
         testClient({ clientId: 'spa', clientSecret: null, tokenEndpointAuthMethod: 'none' }),
@@ -220,8 +220,8 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
     const listed = await jar.fetch(`${idp.url}/api/auth/accounts?client_id=web`);
     expect(await listed.json()).toEqual({
       accounts: [
-        { sub: 'bob', email: 'bob@example.com', current: true },
-        { sub: 'alice', email: 'alice@example.com', current: false },
+        { sub: 'bob', email: 'bob@example.com', name: null, current: true },
+        { sub: 'alice', email: 'alice@example.com', name: 'Alice Liddell', current: false },
       ],
     });
     const selected = await jar.fetch(`${idp.url}/api/auth/accounts/select`, {
@@ -246,6 +246,36 @@ describe.each(databaseKinds)('sign-in and consent over HTTP on %s', (kind) => {
     });
     const stranger = await fetch(`${idp.url}/api/auth/accounts`);
     expect(await stranger.json()).toEqual({ accounts: [] });
+  });
+
+  it('forgets a remembered account: its session in this browser ends and it leaves the list', async () => {
+    const jar = new CookieJar();
+    await signIn(jar, 'alice@example.com');
+    await jar.fetch(request({ prompt: 'none' }));
+    await signIn(jar, 'bob@example.com');
+    const forget = (sub: string, origin = idp.url) =>
+      jar.fetch(`${idp.url}/api/auth/accounts/forget`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ sub }),
+      });
+    // Another site cannot make the browser forget (or sign out) an account.
+    expect((await forget('alice', 'https://evil.example')).status).toBe(403);
+    expect((await forget('carol')).status).toBe(400);
+    const forgotten = await forget('alice');
+    expect(forgotten.status).toBe(200);
+    expect(await forgotten.json()).toEqual({
+      accounts: [{ sub: 'bob', email: 'bob@example.com', name: null, current: true }],
+    });
+    const select = await jar.fetch(`${idp.url}/api/auth/accounts/select`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: idp.url },
+      body: JSON.stringify({ sub: 'alice' }),
+    });
+    expect(select.status).toBe(400);
+    // The current account forgotten: this browser is signed out.
+    expect(await (await forget('bob')).json()).toEqual({ accounts: [] });
+    expect((await jar.fetch(`${idp.url}/api/auth/session`)).status).toBe(401);
   });
 
   it('sends prompt=select_account to the sign-in page with the account choice', async () => {

@@ -171,7 +171,7 @@ describe.each(databaseKinds)('the account pages end to end on %s', (kind) => {
     await page.getByLabel('Current password').fill('not my password');
     await page.getByLabel('New password', { exact: true }).fill('second password 456');
     await page.getByRole('button', { name: 'Change password' }).click();
-    await poll(() => page.locator('#current-password-error').textContent()).toBe('The email or password is incorrect.');
+    await poll(() => page.locator('#current-password-error').textContent()).toBe('The current password is incorrect.');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('current-password');
     await page.getByLabel('Current password').fill('first password 123');
     await page.getByRole('button', { name: 'Change password' }).click();

@@ -84,13 +84,14 @@ describe('terms and apps with access through the built-in pages in Chromium', ()
     await reachedCallback(page);
     expect(await page.locator('#who').textContent()).toBe('Signed in as alice (alice@example.com)');
 
-    // /account lists the app and the accepted version; Revoke withdraws it.
+    // /account lists the app and the accepted version; Revoke withdraws it, once confirmed.
     await page.goto(`${idp.url}/account`);
     await page.getByRole('heading', { name: 'Apps with access' }).waitFor();
     await expect.poll(() => page.locator('#terms-list li').first().textContent()).toContain('Version 2, accepted on');
     const row = page.locator('#apps-list li', { hasText: 'Acme Notes' });
     await row.waitFor();
     await page.getByRole('button', { name: 'Revoke access of Acme Notes' }).click();
+    await page.getByRole('button', { name: 'Revoke access', exact: true }).click();
     await expect.poll(() => page.locator('#apps-status').textContent()).toBe('Acme Notes no longer has access.');
     expect(await page.locator('#apps-list li').count()).toBe(0);
     expect(await page.locator('#apps-empty').isVisible()).toBe(true);

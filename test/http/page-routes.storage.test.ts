@@ -101,6 +101,40 @@ describe("the built-in pages' routes", () => {
     expect((await page('/access-denied', alice)).statusCode).toBe(400);
   });
 
+  it.each(['/terms', '/access-denied'])(
+    '%s without return_to says that it was opened without a request, not that the link leads elsewhere',
+    async (path) => {
+      const response = await page(path, alice);
+      expect(response.statusCode).toBe(400);
+      expect(response.payload).toContain('data-code="INVALID_RETURN_TO"');
+      expect(response.payload).toContain('This page was opened without a valid request.');
+      expect(response.payload).not.toContain('<h1>Invalid link</h1>');
+    },
+  );
+
+  it('/consent asked again says what the application had and what it asks for now', async () => {
+    const { storage } = t.database;
+    await storage.repositories.consents.grant(storage.db, 'alice', 'notes', ['openid'], Date.now());
+    const again = await page(`/consent?${new URLSearchParams({ return_to: authorize })}`, alice);
+    expect(again.payload).toContain('Acme Notes already has access to your account. It now also asks to:');
+    expect(again.payload).toContain('<li>See your email address</li>');
+    expect(again.payload).toContain('Already allowed: Sign you in with your account');
+    await storage.repositories.consents.revoke(storage.db, 'alice', 'notes');
+    expect((await page(`/consent?${new URLSearchParams({ return_to: authorize })}`, alice)).payload).toContain(
+      'Acme Notes will be able to:',
+    );
+  });
+
+  it('/ui/bundle/ serves only what the build bundled: nothing when run from src/', async () => {
+    expect((await page('/ui/bundle/login.js')).statusCode).toBe(404);
+  });
+
+  it('the page of an unknown address offers a way onward', async () => {
+    const missing = await page('/no-such-page');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.payload).toContain('<a class="button primary" href="/">Go to the start page</a>');
+  });
+
   it('/account: a sign-in that comes back without a session, the account with one', async () => {
     const anonymous = await page('/account');
     expect(anonymous.statusCode).toBe(302);

@@ -22,6 +22,7 @@ const undocumented: Record<string, string> = {
   'GET /api/docs': 'the reference UI page that renders the document',
   'GET /api/docs/json': 'the document itself',
   'GET /api/docs/init.js': 'a script of the reference UI',
+  'GET /api/docs/theme.css': 'the look of the reference UI (brand, dark variant)',
   'GET /api/docs/assets/{file}': 'files of the reference UI',
   'GET /openapi.json': 'the document itself, as built by npm run build',
   'GET /': 'a page of the built-in UI (src/web/pages)',
@@ -43,6 +44,7 @@ const undocumented: Record<string, string> = {
   'GET /ui/authenticator-app-qr.svg':
     "the built-in pages' QR code of a pending authenticator-app enrolment (the API answers its otpauth_url)",
   'GET /ui/vendor/webauthn/{path*}': 'the @simplewebauthn/browser modules of the built-in pages',
+  'GET /ui/bundle/{file}': "the built-in pages' scripts as the build bundled them",
   'GET /{path*}': 'the web UI catch-all: pages and files, not API operations',
   'POST /{path*}': 'the web UI catch-all, forwarded to a proxied front end',
   'PUT /{path*}': 'the web UI catch-all, forwarded to a proxied front end',

@@ -153,6 +153,21 @@ describe.each(databaseKinds)('RP-initiated logout on %s', (kind) => {
     expect(await signedIn(again)).toBe(false);
   });
 
+  it('names the application that asks, when it is known for sure: a hint we signed, or a registered return address', async () => {
+    const jar = await signIn('bob@example.com');
+    const earlier = await idTokenOf(jar);
+    const bob = await signIn('bob@example.com');
+    // A hint of another session still proves which application sent the browser.
+    expect(await (await logout(bob, { id_token_hint: earlier })).text()).toContain(
+      '<p class="intro">Client web asks you to sign out.</p>',
+    );
+    const withReturn = await logout(bob, { client_id: 'web', post_logout_redirect_uri: logoutUri });
+    expect(await withReturn.text()).toContain('<p class="intro">Client web asks you to sign out.</p>');
+    // A bare client_id is anyone's to write into a link: no name rests on it alone.
+    expect(await (await logout(bob, { client_id: 'web' })).text()).not.toContain('asks you to sign out');
+    expect(await signedIn(bob)).toBe(true);
+  });
+
   it("asks when the hint is another user's or from an earlier sign-in", async () => {
     const bob = await signIn('bob@example.com');
     const bobsHint = await idTokenOf(bob);

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.js';
-import type { Clock } from '../../src/clock.js';
+import { systemClock, type Clock } from '../../src/clock.js';
+import { createLinkTokens } from '../../src/accounts/link-tokens.js';
 import type { Config } from '../../src/config/types.js';
 import { knexUserRepository } from '../../src/storage/knex/users.js';
 import type { UserRecord } from '../../src/model/index.js';
@@ -76,6 +77,12 @@ export async function seedUser(
   };
   await knexUserRepository.insert(testApp.database.tx, user);
   return user;
+}
+
+/** A password reset link's token for the user, as the reset mail would carry it. */
+export function issueResetToken(testApp: Pick<TestApp, 'database'>, user: UserRecord): Promise<string> {
+  const linkTokens = createLinkTokens({ tokens: testApp.database.storage.repositories.linkTokens, clock: systemClock });
+  return linkTokens.issue(testApp.database.storage.db, user, 'password_reset');
 }
 
 /** Signs in through POST /api/auth/login and returns the Cookie header value for later requests. */

@@ -2,7 +2,8 @@ import Joi from 'joi';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteSpec } from '../route-definition.js';
 import type { HttpDeps } from '../http-deps.js';
-import { readSessionCookieId, setSessionCookie } from '../auth/cookie-session-auth.js';
+import { clearSessionCookie, readSessionCookieId, setSessionCookie } from '../auth/cookie-session-auth.js';
+import { addressOf } from '../client-address.js';
 import { commonErrors, errorResponse } from '../schemas/error-schema.js';
 import { sessionUserSchema, subSchema, toSessionUserBody } from '../schemas/user-schemas.js';
 import { rememberedAccountsCookie } from '../../interaction/index.js';
@@ -35,6 +36,7 @@ function readCookie(request: Request): string | undefined {
 const accountSchema = Joi.object({
   sub: Joi.string().required(),
   email: Joi.string().required(),
+  name: Joi.string().allow(null).required().description('The profile name, or null'),
   current: Joi.boolean().required().description('The account the session cookie points at now'),
 }).label('RememberedAccount');
 
@@ -89,5 +91,37 @@ export const accountsSelectRoute: RouteSpec = {
     setSessionCookie(h, selected.sessionId);
     setRememberedAccountsCookie(h, deps, selected.cookie);
     return { user: toSessionUserBody(await deps.admin.userViews.sessionUser(selected.session.user)) };
+  },
+};
+
+export const accountsForgetRoute: RouteSpec = {
+  checkOrigin: true,
+  tags: ['Auth'],
+  summary: 'Forget a remembered account in this browser',
+  description:
+    'Drops the account from the list of this browser session and ends its session here (the sign_out event); forgetting the signed-in account signs this browser out. Answers the accounts that remain.',
+  validate: { payload: Joi.object({ sub: subSchema.required() }).label('ForgetAccountRequest') },
+  responses: {
+    200: {
+      description: 'The accounts still remembered',
+      schema: Joi.object({ accounts: Joi.array().items(accountSchema).required() }).label('RememberedAccountsLeft'),
+    },
+    ...commonErrors,
+    400: errorResponse(
+      'VALIDATION_ERROR, or ACCOUNT_NOT_REMEMBERED: The account is not remembered in this browser session.',
+    ),
+    403: errorResponse('ORIGIN_NOT_ALLOWED: the request came from another origin'),
+  },
+  handler: (deps) => async (request, h) => {
+    const { sub } = request.payload as { sub: string };
+    const forgotten = await deps.interaction.rememberedAccounts.forget(
+      readCookie(request),
+      readSessionCookieId(request),
+      sub,
+    );
+    await deps.accounts.signOut({ idHash: forgotten.ended.session.idHash, sub }, { clientAddress: addressOf(request) });
+    if (forgotten.current) clearSessionCookie(h);
+    setRememberedAccountsCookie(h, deps, forgotten.cookie);
+    return h.response({ accounts: forgotten.accounts }).header('cache-control', 'no-store');
   },
 };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Joi from 'joi';
 import { ApiError } from '../../api-error.js';
-import { contentSecurityPolicy } from '../../web/index.js';
+import { contentSecurityPolicy, renderDocsStylesheet } from '../../web/index.js';
 import type { RouteSpec } from '../route-definition.js';
 import type { OpenApiDocument } from '../openapi/build-openapi-document.js';
 
@@ -40,17 +40,21 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function referencePage(title: string): string {
+/** The brand's name above the reference, and docs/theme.css (its accent and the dark variant) over Swagger UI's own. */
+function referencePage(title: string, brand: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="docs/theme.css">
 <link rel="icon" type="image/png" href="docs/assets/favicon-32x32.png">
 </head>
 <body>
+<header class="brand">${escapeHtml(brand)}</header>
 <div id="swagger-ui"></div>
 <script src="docs/assets/swagger-ui-bundle.js"></script>
 <script src="docs/init.js"></script>
@@ -86,9 +90,20 @@ export const docsPageRoute: RouteSpec = {
   responses: page('HTML page'),
   handler: (deps) => (_request, h) =>
     h
-      .response(referencePage(deps.config.openapi.uiTitle))
+      .response(referencePage(deps.config.openapi.uiTitle, deps.config.branding.name))
       .type('text/html; charset=utf-8')
       .header('content-security-policy', referencePolicy),
+};
+
+export const docsThemeRoute: RouteSpec = {
+  ...hiddenRoute,
+  summary: 'The look of the reference UI: the brand and a dark variant',
+  responses: page('CSS'),
+  handler: (deps) => (_request, h) =>
+    h
+      .response(renderDocsStylesheet(deps.config.branding.primaryColor))
+      .type('text/css; charset=utf-8')
+      .header('cache-control', 'no-cache'),
 };
 
 export const docsInitRoute: RouteSpec = {

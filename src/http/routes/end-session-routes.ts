@@ -6,7 +6,7 @@ import type { HttpDeps } from '../http-deps.js';
 import { clearSessionCookie, readSession, testSession, type SessionCredentials } from '../auth/cookie-session-auth.js';
 import { endSession } from '../../oidc/end-session/index.js';
 import { OAuthError } from '../../oidc/errors.js';
-import { renderErrorPage, renderSignedOutPage, renderSignOutPage } from '../../web/index.js';
+import { pageHref, renderErrorPage, renderSignedOutPage, renderSignOutPage } from '../../web/index.js';
 import { errorResponse } from '../schemas/error-schema.js';
 import { pageContextOf } from '../page-context.js';
 import { payloadOf } from '../payload-of.js';
@@ -70,7 +70,13 @@ async function handle(
       return page(
         h,
         200,
-        renderSignOutPage(context, { email: session.user.email, action: confirmPath, fields, cancelHref }),
+        renderSignOutPage(context, {
+          email: session.user.email,
+          action: confirmPath,
+          fields,
+          cancelHref,
+          clientName: outcome.clientName,
+        }),
       );
     }
     if (outcome.endSession && session) {
@@ -84,7 +90,8 @@ async function handle(
     if (outcome.kind === 'redirect' && !confirmed)
       return h.redirect(outcome.location).code(302).header('cache-control', 'no-store');
     const continueTo = outcome.kind === 'redirect' ? outcome.location : null;
-    return page(h, 200, renderSignedOutPage(context, { signedOut: outcome.endSession, continueTo }));
+    const signInHref = deps.config.frontend.enabled ? pageHref(context, '/login') : null;
+    return page(h, 200, renderSignedOutPage(context, { signedOut: outcome.endSession, continueTo, signInHref }));
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
     const t = context.text.pages.errorPages;

@@ -80,7 +80,12 @@ async function serveFrontend(deps: HttpDeps, request: Request, h: ResponseToolki
   if (!file) {
     const context = pageContextOf(deps, request);
     const t = context.text.pages.errorPages;
-    return pageResponse(h, renderErrorPage(context, { title: t.notFoundTitle, message: t.notFoundMessage }), 404);
+    const onward = { href: '/', label: context.text.pages.common.goHome };
+    return pageResponse(
+      h,
+      renderErrorPage(context, { title: t.notFoundTitle, message: t.notFoundMessage, onward }),
+      404,
+    );
   }
   // Files other than pages through @hapi/inert (ETag, 304, ranges), confined to the directory once more.
   const response =

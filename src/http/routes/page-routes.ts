@@ -22,6 +22,7 @@ import {
   renderSecondFactorPage,
   loadWebAuthnBrowserModules,
   qrCodeSvg,
+  renderTermsErrorPage,
   renderTermsPage,
   renderThemeStylesheet,
   renderFavicon,
@@ -137,12 +138,11 @@ export const forgotPasswordPageRoute = pageRoute('Ask for a password reset link'
   return pageResponse(h, page.html, page.status);
 });
 
-export const resetPasswordPageRoute = pageRoute('Choose a new password', (deps, request, h) =>
-  pageResponse(
-    h,
-    renderResetPasswordPage(pageContextOf(deps, request), { hasToken: Boolean(stringParam(request.query.token)) }),
-  ),
-);
+export const resetPasswordPageRoute = pageRoute('Choose a new password', async (deps, request, h) => {
+  const token = stringParam(request.query.token);
+  const link = !token ? 'missing' : (await deps.accounts.passwordReset.usable(token)) ? 'usable' : 'unusable';
+  return pageResponse(h, renderResetPasswordPage(pageContextOf(deps, request), { link }));
+});
 
 /** Without a session the account page is a sign-in that comes back here. */
 export const accountPageRoute = pageRoute('The signed-in account', (deps, request, h) => {
@@ -184,6 +184,7 @@ export const consentPageRoute = pageRoute('Allow or deny an application', async 
       redirectUri: prompt.redirectUri,
       scopes,
       groups: prompt.groups?.map((group) => group.name) ?? null,
+      alreadyGranted: prompt.alreadyGranted,
       email: session.user.email,
       returnTo: returnTo.value,
     };
@@ -283,7 +284,9 @@ export const webAuthnBrowserRoute: RouteSpec = {
 export const termsPageRoute = pageRoute('Accept the terms of service', async (deps, request, h) => {
   const context = pageContextOf(deps, request);
   const returnTo = returnToOf(deps, request);
-  if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
+  if (!returnTo.ok) return invalidLinkPage(context, h);
+  // Opened without a request (a bookmark, a link typed by hand): nothing leads elsewhere, it just has nothing to ask.
+  if (returnTo.value === null) return pageResponse(h, renderTermsErrorPage(context), 400);
   const session = readSession(request);
   if (!session) return signInFirst(context, h, returnTo.value);
   const outstanding = await deps.accounts.userTerms.outstanding(session.user.sub);
@@ -301,7 +304,8 @@ export const termsPageRoute = pageRoute('Accept the terms of service', async (de
 export const accessDeniedPageRoute = pageRoute('No access to an application', async (deps, request, h) => {
   const context = pageContextOf(deps, request);
   const returnTo = returnToOf(deps, request);
-  if (!returnTo.ok || returnTo.value === null) return invalidLinkPage(context, h);
+  if (!returnTo.ok) return invalidLinkPage(context, h);
+  if (returnTo.value === null) return pageResponse(h, renderAccessDeniedErrorPage(context), 400);
   const session = readSession(request);
   if (!session) return signInFirst(context, h, returnTo.value);
   const denial = await deps.protocol.accessDenial.describe(returnTo.value, session.user);
@@ -315,6 +319,23 @@ export const accessDeniedPageRoute = pageRoute('No access to an application', as
   };
   return pageResponse(h, renderAccessDeniedPage(context, page));
 });
+
+/**
+ * A page's script as the build bundled it (src/web/ui-bundles.ts): one
+ * file from this origin, as the page policy wants. Revalidated rather than
+ * cached for long: an upgrade replaces it under the same name.
+ */
+export const uiBundleRoute: RouteSpec = {
+  tags: [],
+  summary: 'A bundled script of the built-in pages',
+  hidden: true,
+  responses: { 200: { description: 'JavaScript', contentType: 'text/javascript' } },
+  handler: (deps) => (request, h) => {
+    const source = deps.web.uiBundles.get((request.params as { file?: string }).file ?? '');
+    if (source === undefined) throw new ApiError(404, 'NOT_FOUND', 'The requested resource was not found.');
+    return h.response(source).type('text/javascript; charset=utf-8').header('cache-control', 'no-cache');
+  },
+};
 
 /** branding.primary_color as CSS (src/web/pages/theme-stylesheet.ts); its address changes with the colour. */
 export const faviconRoute: RouteSpec = {

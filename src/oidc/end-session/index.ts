@@ -27,7 +27,8 @@ export interface EndSessionRequest {
 }
 
 export type EndSessionOutcome =
-  | { kind: 'confirm' }
+  /** `clientName`: the application that asks, when it is known for sure (askingClientName), for the question to name. */
+  | { kind: 'confirm'; clientName: string | null }
   | { kind: 'redirect'; location: string; endSession: boolean }
   | { kind: 'logged_out_page'; endSession: boolean };
 
@@ -70,6 +71,24 @@ async function postLogoutLocation(
   return location.href;
 }
 
+/**
+ * The application behind the request, as far as nobody could have made it
+ * up: the audience of a hint we signed, or the client_id whose registered
+ * post_logout_redirect_uri the browser is sent to afterwards. A bare
+ * client_id is anyone's to put in a link, so it names nobody: a page must
+ * not tell the user that an application they trust asks them to sign out.
+ */
+async function askingClientName(
+  request: EndSessionRequest,
+  hint: IdTokenHint | null,
+  location: string | null,
+  deps: ProtocolDeps,
+): Promise<string | null> {
+  const clientId = hint?.clientId ?? (location === null ? undefined : request.clientId);
+  if (clientId === undefined) return null;
+  return (await deps.clients.find(clientId))?.name ?? null;
+}
+
 export async function endSession(request: EndSessionRequest, deps: ProtocolDeps): Promise<EndSessionOutcome> {
   const hint = request.idTokenHint ? await readIdTokenHint(request.idTokenHint, deps) : null;
   if (hint && request.clientId !== undefined && request.clientId !== hint.clientId) {
@@ -77,7 +96,8 @@ export async function endSession(request: EndSessionRequest, deps: ProtocolDeps)
   }
   const location = await postLogoutLocation(request, hint, deps);
   const { session } = request;
-  if (session !== null && !request.confirmed && !hintMatchesSession(hint, session)) return { kind: 'confirm' };
+  if (session !== null && !request.confirmed && !hintMatchesSession(hint, session))
+    return { kind: 'confirm', clientName: await askingClientName(request, hint, location, deps) };
   const endsSession = session !== null;
   return location === null
     ? { kind: 'logged_out_page', endSession: endsSession }

@@ -14,6 +14,8 @@ export interface ConsentPage {
   scopes: readonly string[];
   /** With the groups scope, the names of the user's groups the application will see ([] for none); null without it. */
   groups: readonly string[] | null;
+  /** The requested scopes the user allowed before: a consent asked again lists only what is new, and names the rest. */
+  alreadyGranted?: readonly string[];
   email: string;
   /** The authorization request (the return_to Allow and Deny post back). */
   returnTo: string;
@@ -29,8 +31,14 @@ export interface ConsentPage {
 export function renderConsentPage(context: PageContext, page: ConsentPage): string {
   const t = context.text.pages.consent;
   const descriptions: Readonly<Record<string, string>> = t.scopes;
-  const scopes = page.scopes.map((scope) => {
-    const sentence = Object.hasOwn(descriptions, scope) ? descriptions[scope] : formatMessage(t.otherScope, { scope });
+  const sentenceOf = (scope: string) =>
+    Object.hasOwn(descriptions, scope) ? descriptions[scope] : formatMessage(t.otherScope, { scope });
+  const before = new Set(page.alreadyGranted ?? []);
+  const asked = page.scopes.filter((scope) => !before.has(scope));
+  // Asked again for nothing new (prompt=consent): the whole list, as the first time.
+  const again = before.size > 0 && asked.length > 0;
+  const scopes = (again ? asked : page.scopes).map((scope) => {
+    const sentence = sentenceOf(scope);
     if (scope !== 'groups' || page.groups === null) return sentence;
     const detail =
       page.groups.length === 0 ? t.groupsNone : formatMessage(t.groupsList, { groups: page.groups.join(', ') });
@@ -38,12 +46,21 @@ export function renderConsentPage(context: PageContext, page: ConsentPage): stri
   });
   const switchAccount = pageHref(context, '/login', { return_to: page.returnTo, select_account: 'true' });
   const body = html`    <h1>${formatMessage(t.heading, { client: page.clientName })}</h1>
-    <p class="intro">${formatMessage(t.asksTo, { client: page.clientName })}</p>
+    <p class="intro">${formatMessage(again ? t.asksToMore : t.asksTo, { client: page.clientName })}</p>
     <ul class="scopes">${scopes.map(
       (sentence) => html`
       <li>${sentence}</li>`,
     )}
-    </ul>
+    </ul>${
+      again &&
+      html`
+    <p class="hint" id="consent-before">${formatMessage(t.alreadyAllowed, {
+      scopes: page.scopes
+        .filter((scope) => before.has(scope))
+        .map(sentenceOf)
+        .join('; '),
+    })}</p>`
+    }
     ${
       page.redirectUri === null
         ? html`<p class="warning" id="device-warning">${t.deviceWarning}</p>`

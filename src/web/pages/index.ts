@@ -26,6 +26,6 @@ export { renderSignedOutPage } from './signed-out-page.js';
 export { renderThemeStylesheet } from './theme-stylesheet.js';
 export { renderFavicon } from './favicon.js';
 export { logoSource } from './safe-href.js';
-export { renderTermsPage, type TermsPage } from './terms-page.js';
+export { renderTermsErrorPage, renderTermsPage, type TermsPage } from './terms-page.js';
 export { renderAccessDeniedPage, renderAccessDeniedErrorPage, type AccessDeniedPage } from './access-denied-page.js';
 export { renderDevicePage, renderDeviceDonePage, type DevicePage } from './device-page.js';

@@ -36,6 +36,8 @@ export interface PageContext {
   termLinks: TermLink[];
   /** The generated accent stylesheet (GET /ui/theme.css), or null for the built-in colours. */
   themeHref: string | null;
+  /** The page scripts the build bundled (/ui/bundle/<script>, one request); others load as modules. */
+  scriptBundles: ReadonlySet<string>;
 }
 
 /**
@@ -48,7 +50,11 @@ function uiLocalesOf(returnTo: unknown): string | null {
   return new URLSearchParams(returnTo.slice(returnTo.indexOf('?') + 1)).get('ui_locales');
 }
 
-export function createPageContext(config: Config, request: PageRequest): PageContext {
+export function createPageContext(
+  config: Config,
+  request: PageRequest,
+  scriptBundles: ReadonlySet<string> = new Set(),
+): PageContext {
   const wanted = stringParam(request.query.locale);
   const locale = negotiateLocale(
     {
@@ -70,6 +76,7 @@ export function createPageContext(config: Config, request: PageRequest): PageCon
     here: request.reloadable === false || config.i18n.locales.length < 2 ? null : { path: request.path, query },
     termLinks: termLinks(config, locale),
     themeHref: themeHref(config.branding.primaryColor),
+    scriptBundles,
   };
 }
 

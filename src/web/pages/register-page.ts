@@ -85,7 +85,8 @@ function explicitTerms(context: PageContext): SafeHtml[] {
       if (!content) return [];
       const href = content.type === 'link' ? safeHref(content.content) : null;
       const title = href === null ? html`${content.title}` : html`<a href="${href}">${content.title}</a>`;
-      const [before, after = ''] = t.acceptTerm.split('{title}');
+      // An optional term says so, so that nobody ticks it believing they must.
+      const [before, after = ''] = (term.required ? t.acceptTerm : t.acceptOptional).split('{title}');
       const label = html`${before}${title}${after}`;
       const checkbox = checkboxField({
         id: `term-${index}`,

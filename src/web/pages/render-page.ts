@@ -43,16 +43,13 @@ export function renderPage(context: PageContext, page: PageParts): string {
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="color-scheme" content="light dark">${page.head ?? ''}
   <title>${title}</title>
+  <link rel="icon" type="image/svg+xml" href="/favicon.ico">
   <link rel="stylesheet" href="/ui/app.css">${
     context.themeHref &&
     html`
   <link rel="stylesheet" href="${context.themeHref}">`
   }
-  <script type="module" src="/ui/frame.js"></script>${
-    page.script &&
-    html`
-  <script type="module" src="/ui/${page.script}"></script>`
-  }
+${scripts(context, page.script)}
 </head>
 <body class="layout-${layout}">
   <header class="brand">${brand}</header>
@@ -69,6 +66,17 @@ ${renderFooter(context)}${
 </html>
 `;
   return document.value;
+}
+
+/** The frame's module and the page's, or, where the build bundled the page's script (frame included), its bundle alone. */
+function scripts(context: PageContext, script: string | undefined): SafeHtml {
+  if (script && context.scriptBundles.has(script))
+    return html`  <script type="module" src="/ui/bundle/${script}"></script>`;
+  return html`  <script type="module" src="/ui/frame.js"></script>${
+    script &&
+    html`
+  <script type="module" src="/ui/${script}"></script>`
+  }`;
 }
 
 function renderFooter(context: PageContext): SafeHtml {

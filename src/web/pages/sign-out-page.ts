@@ -25,6 +25,8 @@ export function renderSignOutPage(
     fields: Readonly<Record<string, string>>;
     /** Where "Cancel" leads (staying signed in); no link when there is nowhere to go. */
     cancelHref: string | null;
+    /** The application that asks, when the request proves it (src/oidc/end-session, askingClientName). */
+    clientName?: string | null;
   },
 ): string {
   const t = context.text.pages.signOut;
@@ -32,7 +34,11 @@ export function renderSignOutPage(
     ([field, value]) => html`
       <input type="hidden" name="${field}" value="${value}">`,
   );
-  const body = html`    <h1>${formatMessage(t.heading, { brand: context.config.branding.name })}</h1>
+  const body = html`    <h1>${formatMessage(t.heading, { brand: context.config.branding.name })}</h1>${
+    page.clientName &&
+    html`
+    <p class="intro">${formatMessage(t.asks, { client: page.clientName })}</p>`
+  }
     <p class="account">${formatMessage(t.signedInAs, { email: page.email })}</p>
     <form id="sign-out-form" method="post" action="${page.action}">${inputs}
       <div class="actions">${

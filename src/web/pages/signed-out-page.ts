@@ -10,11 +10,13 @@ import { renderPage } from './render-page.js';
  * answers the question's form, and a browser checks a form's redirects
  * against the page's `form-action 'self'`, so a 302 to the relying party
  * would be blocked; a refresh is a plain navigation that no directive of
- * the policy concerns, and needs no script.
+ * the policy concerns, and needs no script. Without one it offers to sign
+ * in again (`signInHref`, where the server has pages), so that the page
+ * is no dead end.
  */
 export function renderSignedOutPage(
   context: PageContext,
-  page: { signedOut: boolean; continueTo: string | null },
+  page: { signedOut: boolean; continueTo: string | null; signInHref: string | null },
 ): string {
   const t = context.text.pages.signedOut;
   const head =
@@ -27,6 +29,11 @@ export function renderSignedOutPage(
       page.continueTo !== null &&
       html`
     <a class="button primary" href="${page.continueTo}">${formatMessage(t.continueTo, { host: new URL(page.continueTo).host })}</a>`
+    }${
+      page.continueTo === null &&
+      page.signInHref !== null &&
+      html`
+    <div class="stack"><a class="button primary" href="${page.signInHref}">${context.text.pages.common.signIn}</a></div>`
     }`;
   return renderPage(context, { task: t.task, body, head });
 }

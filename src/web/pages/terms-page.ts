@@ -6,7 +6,7 @@ import { termContent, type PageContext } from './page-context.js';
 import { renderPage } from './render-page.js';
 import { safeHref } from './safe-href.js';
 import { sanitizeNotice } from './sanitize-notice.js';
-import { scriptStrings } from './script-strings.js';
+import { errorSentence, scriptStrings } from './script-strings.js';
 
 export interface TermsPage {
   clientName: string | null;
@@ -94,4 +94,12 @@ function implicitNotice(context: PageContext, terms: TermRecord[]): SafeHtml | '
   );
   return html`
       <p class="notice">${formatMessage(context.text.pages.terms.updatedNotice, { titles: titles.join(', ') })}</p>`;
+}
+
+/** /terms without an authorization request behind it: the reason in a sentence (INVALID_RETURN_TO), the code kept. */
+export function renderTermsErrorPage(context: PageContext): string {
+  const t = context.text.pages.terms;
+  const body = html`    <h1>${t.task}</h1>
+    <p class="summary" role="alert" data-code="INVALID_RETURN_TO">${errorSentence(context, 'INVALID_RETURN_TO')}</p>`;
+  return renderPage(context, { task: t.task, body });
 }

@@ -213,6 +213,8 @@ describe('/register', () => {
     expect(page.html).toContain(
       '<input id="term-1" name="accepted_terms" type="checkbox" value="news" data-required-message=',
     );
+    // Required and optional terms read differently: an optional one says so.
+    expect(page.html).toContain('<label for="term-1">I also accept (optional): Newsletter</label>');
     expect(page.html).toContain('<div class="term-text">Monthly &#60;news&#62;.</div>');
     expect(page.html).not.toContain('term-3');
     expect(page.html).toContain(
@@ -254,13 +256,16 @@ describe('the link pages', () => {
     expect(off.html).toContain('<h1>Password reset is not available</h1>');
   });
 
-  it('/reset-password asks for the new password, or for the link without a token', () => {
-    expect(renderResetPasswordPage(contextOf(), { hasToken: true })).toContain(
+  it('/reset-password asks for the new password, or for the link without a token, or for a new one', () => {
+    expect(renderResetPasswordPage(contextOf(), { link: 'usable' })).toContain(
       '<label for="password">New password</label>',
     );
-    const without = renderResetPasswordPage(contextOf(), { hasToken: false });
+    const without = renderResetPasswordPage(contextOf(), { link: 'missing' });
     expect(without).toContain('This page needs the link from the email we sent you.');
     expect(without).not.toContain('reset-password.js');
+    const unusable = renderResetPasswordPage(contextOf(), { link: 'unusable' });
+    expect(unusable).toContain('<h1>This link cannot be used</h1>');
+    expect(unusable).not.toContain('<label for="password">');
   });
 });
 
@@ -457,11 +462,23 @@ describe('the other pages', () => {
     expect(signedIn).toContain('<a class="button primary" href="/account">Manage your account</a>');
   });
 
+  it('declares the icon an SVG, so that a browser does not judge it by the .ico of its address', () => {
+    expect(renderHomePage(contextOf(), { email: null })).toContain(
+      '<link rel="icon" type="image/svg+xml" href="/favicon.ico">',
+    );
+  });
+
   it('the error page folds the technical detail away', () => {
     const page = renderErrorPage(contextOf(), { title: 'Oops', message: 'Bad.', detail: 'invalid_request: <x>' });
     expect(page).toContain('<summary>Technical details</summary>');
     expect(page).toContain('<code>invalid_request: &#60;x&#62;</code>');
     expect(renderErrorPage(contextOf(), { title: 'Oops', message: 'Bad.' })).not.toContain('<details');
+  });
+
+  it('the error page offers the way onward it is given', () => {
+    const page = renderErrorPage(contextOf(), { title: 'Gone', message: 'No.', onward: { href: '/', label: 'Home' } });
+    expect(page).toContain('<a class="button primary" href="/">Home</a>');
+    expect(renderErrorPage(contextOf(), { title: 'Gone', message: 'No.' })).not.toContain('class="button');
   });
 
   it('the sign-out question escapes what it shows and carries, and leaves out Cancel when there is nowhere to go', () => {
@@ -476,19 +493,35 @@ describe('the other pages', () => {
     expect(page).toContain('Signed in as x&#34;@y');
     expect(page).toContain('<input type="hidden" name="state" value="&#34;&#62;&#60;script&#62;">');
     expect(page).not.toContain('Cancel');
+    expect(page).not.toContain('asks you to sign out');
+    const named = renderSignOutPage(contextOf(), {
+      email: 'a@b.c',
+      action: '/x',
+      fields: {},
+      cancelHref: '/',
+      clientName: 'Acme <Notes>',
+    });
+    expect(named).toContain('<p class="intro">Acme &#60;Notes&#62; asks you to sign out.</p>');
     expect(
       renderSignOutPage(contextOf(german), { email: 'a@b.c', action: '/x', fields: {}, cancelHref: '/' }),
     ).toContain('<a class="button secondary" href="/">Abbrechen</a>');
   });
 
   it('the signed-out page says "not signed in" without a session, and moves on only with a redirect', () => {
-    const page = renderSignedOutPage(contextOf(), { signedOut: false, continueTo: null });
+    const page = renderSignedOutPage(contextOf(), { signedOut: false, continueTo: null, signInHref: '/login' });
     expect(page).toContain('You are not signed in.');
     expect(page).not.toContain('http-equiv');
+    // Nowhere to return to: the page still offers a way on.
+    expect(page).toContain('<a class="button primary" href="/login">Sign in</a>');
     const onward = renderSignedOutPage(contextOf(), {
       signedOut: true,
       continueTo: 'https://rp.example/bye?state=a&b=1',
+      signInHref: '/login',
     });
+    expect(onward).not.toContain('href="/login"');
+    expect(renderSignedOutPage(contextOf(), { signedOut: true, continueTo: null, signInHref: null })).not.toContain(
+      'class="button',
+    );
     expect(onward).toContain('<meta http-equiv="refresh" content="0; url=https://rp.example/bye?state=a&#38;b=1">');
     expect(onward).toContain('Continue to rp.example');
   });

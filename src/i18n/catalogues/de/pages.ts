@@ -40,6 +40,9 @@ export const pages: typeof reference = {
     createAccount: 'Jetzt erstellen',
     chooseAccount: 'Konto auswählen',
     continueAs: 'Weiter als {email}',
+    forget: 'Entfernen',
+    forgetLabel: '{account} von diesem Gerät entfernen',
+    forgotten: '{account} wurde von diesem Gerät entfernt.',
     useAnotherAccount: 'oder mit einem anderen Konto anmelden',
     resendVerification: 'Bestätigungslink erneut senden',
     resending: 'Wird gesendet…',
@@ -60,6 +63,7 @@ export const pages: typeof reference = {
     heading: 'Konto erstellen',
     headingClient: 'Konto für {client} erstellen',
     acceptTerm: 'Ich habe gelesen und akzeptiere: {title}',
+    acceptOptional: 'Ich akzeptiere außerdem (freiwillig): {title}',
     termRequired: 'Bitte akzeptieren Sie „{title}“, um fortzufahren.',
     submit: 'Konto erstellen',
     submitting: 'Konto wird erstellt…',
@@ -114,6 +118,8 @@ export const pages: typeof reference = {
     doneHeading: 'Passwort geändert',
     doneMessage: 'Ihr neues Passwort ist gespeichert, und alle angemeldeten Geräte wurden abgemeldet.',
     missingToken: 'Für diese Seite benötigen Sie den Link aus der E-Mail, die wir Ihnen gesendet haben.',
+    unusableHeading: 'Dieser Link kann nicht verwendet werden',
+    unusableMessage: 'Er ist abgelaufen oder wurde schon verwendet. Fordern Sie einen neuen an: Er gilt eine Stunde.',
     requestNewLink: 'Neuen Link anfordern',
   },
   account: {
@@ -148,6 +154,7 @@ export const pages: typeof reference = {
       setSubmit: 'Passwort festlegen',
       submitting: 'Wird gespeichert…',
       changed: 'Ihr Passwort wurde geändert. Andere Geräte wurden abgemeldet.',
+      wrongCurrent: 'Das aktuelle Passwort ist falsch.',
       managed: 'Ihr Passwort wird von Ihrer Organisation verwaltet und kann hier nicht geändert werden.',
     },
     connections: {
@@ -171,6 +178,10 @@ export const pages: typeof reference = {
       granted: 'Erlaubt am {date}',
       revoke: 'Widerrufen',
       revoking: 'Wird widerrufen…',
+      confirm:
+        'Den Zugriff von {client} widerrufen? Die Anwendung muss Sie erneut fragen, bevor sie Ihr Konto nutzen kann.',
+      confirmRevoke: 'Zugriff widerrufen',
+      cancel: 'Abbrechen',
       revokeLabel: 'Zugriff von {client} widerrufen',
       revoked: '{client} hat keinen Zugriff mehr.',
     },
@@ -200,6 +211,7 @@ export const pages: typeof reference = {
         'Wenn Sie Ihr Konto löschen, werden Sie sofort überall abgemeldet. Nach {days} Tagen werden Ihre Daten endgültig gelöscht.',
       start: 'Konto löschen…',
       confirmHeading: 'Möchten Sie Ihr Konto wirklich löschen?',
+      wrongPassword: 'Das Passwort ist falsch.',
       confirmPassword: 'Geben Sie zur Bestätigung Ihr Passwort ein.',
       confirmRecent:
         'Zur Bestätigung müssen Sie sich in den letzten 10 Minuten angemeldet haben. Falls es nicht klappt, melden Sie sich ab, wieder an und kehren Sie hierher zurück.',
@@ -280,6 +292,7 @@ export const pages: typeof reference = {
     passkeyWaiting: 'Warten auf Ihren Passkey…',
     passkeyNotUsed: 'Es wurde kein Passkey verwendet. Versuchen Sie es erneut, wenn Sie bereit sind.',
     passkeyUnsupported: 'Dieser Browser kann keine Passkeys verwenden.',
+    passkeyAlreadyRegistered: 'Dieses Gerät hat bereits einen Passkey für Ihr Konto.',
     account: {
       appOn: 'Eine Authenticator-App ist eingerichtet.',
       appOff: 'Es ist keine Authenticator-App eingerichtet.',
@@ -336,6 +349,8 @@ export const pages: typeof reference = {
     deviceWarning:
       'Ein Gerät möchte sich mit Ihrem Konto anmelden. Fahren Sie nur fort, wenn Sie dies selbst begonnen haben und der Code von Ihrem eigenen Gerät stammt: niemals bei einem Code, den Ihnen jemand geschickt hat.',
     asksTo: '{client} erhält folgende Berechtigungen:',
+    asksToMore: '{client} hat bereits Zugriff auf Ihr Konto. Jetzt kommen diese Berechtigungen hinzu:',
+    alreadyAllowed: 'Bereits erlaubt: {scopes}.',
     signedInAs: 'Angemeldet als {email}',
     notYou: 'Nicht Sie?',
     allow: 'Erlauben',
@@ -366,6 +381,7 @@ export const pages: typeof reference = {
   signOut: {
     task: 'Abmelden',
     heading: 'Von {brand} abmelden?',
+    asks: '{client} bittet Sie, sich abzumelden.',
     signedInAs: 'Angemeldet als {email}',
     cancel: 'Abbrechen',
     submit: 'Abmelden',

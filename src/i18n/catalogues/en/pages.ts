@@ -45,6 +45,9 @@ export const pages = {
     createAccount: 'Create one',
     chooseAccount: 'Choose an account',
     continueAs: 'Continue as {email}',
+    forget: 'Forget',
+    forgetLabel: 'Forget {account} on this device',
+    forgotten: '{account} was forgotten on this device.',
     useAnotherAccount: 'or sign in with another account',
     resendVerification: 'Send the confirmation link again',
     resending: 'Sending…',
@@ -64,6 +67,7 @@ export const pages = {
     heading: 'Create your account',
     headingClient: 'Create an account for {client}',
     acceptTerm: 'I have read and accept: {title}',
+    acceptOptional: 'I also accept (optional): {title}',
     termRequired: 'Accept “{title}” to continue.',
     submit: 'Create account',
     submitting: 'Creating account…',
@@ -112,6 +116,8 @@ export const pages = {
     doneHeading: 'Password changed',
     doneMessage: 'Your new password is saved, and every device that was signed in has been signed out.',
     missingToken: 'This page needs the link from the email we sent you.',
+    unusableHeading: 'This link cannot be used',
+    unusableMessage: 'It has expired or was used already. Ask for a new one: it works for one hour.',
     requestNewLink: 'Request a new link',
   },
   account: {
@@ -146,6 +152,7 @@ export const pages = {
       setSubmit: 'Set password',
       submitting: 'Saving…',
       changed: 'Your password was changed. Other devices were signed out.',
+      wrongCurrent: 'The current password is incorrect.',
       managed: 'Your organisation manages your password; it cannot be changed here.',
     },
     connections: {
@@ -170,6 +177,9 @@ export const pages = {
       revoke: 'Revoke',
       revoking: 'Revoking…',
       revokeLabel: 'Revoke access of {client}',
+      confirm: 'Revoke the access of {client}? It has to ask you again before it can use your account.',
+      confirmRevoke: 'Revoke access',
+      cancel: 'Cancel',
       revoked: '{client} no longer has access.',
     },
     groups: {
@@ -198,6 +208,7 @@ export const pages = {
       start: 'Delete account…',
       confirmHeading: 'Delete your account?',
       confirmPassword: 'Enter your password to confirm.',
+      wrongPassword: 'The password is incorrect.',
       confirmRecent:
         'To confirm, you must have signed in within the last 10 minutes. If this fails, sign out, sign in again and return here.',
       confirm: 'Delete my account',
@@ -273,6 +284,7 @@ export const pages = {
     passkeyWaiting: 'Waiting for your passkey…',
     passkeyNotUsed: 'No passkey was used. Try again when you are ready.',
     passkeyUnsupported: 'This browser cannot use passkeys.',
+    passkeyAlreadyRegistered: 'This device already holds a passkey for your account.',
     account: {
       appOn: 'An authenticator app is set up.',
       appOff: 'No authenticator app is set up.',
@@ -327,6 +339,8 @@ export const pages = {
     deviceWarning:
       'A device is asking to sign in as you. Continue only if you started this yourself and the code came from your own device: never for a code someone sent you.',
     asksTo: '{client} will be able to:',
+    asksToMore: '{client} already has access to your account. It now also asks to:',
+    alreadyAllowed: 'Already allowed: {scopes}.',
     signedInAs: 'Signed in as {email}',
     notYou: 'Not you?',
     allow: 'Allow',
@@ -357,6 +371,7 @@ export const pages = {
   signOut: {
     task: 'Sign out',
     heading: 'Sign out of {brand}?',
+    asks: '{client} asks you to sign out.',
     signedInAs: 'Signed in as {email}',
     cancel: 'Cancel',
     submit: 'Sign out',

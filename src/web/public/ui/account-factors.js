@@ -259,9 +259,10 @@ async function setUpPasskeys() {
 
   setUpPasskeyCreation({
     async onCreated(passkey) {
-      status.textContent = format(f.account.passkeyAdded, { name: passkey.name });
       /** @type {HTMLInputElement} */ (byId('passkey-name')).value = f.passkeyDefaultName;
+      // The list first: "added" then reads beside the passkey it names.
       await load();
+      status.textContent = format(f.account.passkeyAdded, { name: passkey.name });
     },
     onUnauthorized: toSignIn,
   });

@@ -1,6 +1,6 @@
 // @ts-check
 import { byId, callApi, format, pageData } from './api.js';
-import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
+import { clearProblems, enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
 // The second-factor sections (authenticator app, recovery codes, passkeys) set themselves up.
 import './account-factors.js';
 import './account-connections.js';
@@ -22,6 +22,30 @@ const optional = (id) => document.getElementById(id);
 function toSignIn() {
   location.assign(`/login?${new URLSearchParams({ return_to: '/account' })}`);
 }
+
+/**
+ * One outcome at a time: the next action in one section clears what the
+ * sections said before ("saved", an error), so that no old message reads
+ * as the answer to the new one. An action is a form sent, or a button that
+ * acts outside a form (Revoke, Remove, Disconnect).
+ * @param {Event} event
+ */
+function clearOtherSections(event) {
+  const target = /** @type {Element} */ (event.target);
+  if (event.type === 'click' && (target.closest('button') === null || target.closest('form') !== null)) return;
+  const acting = target.closest('section');
+  for (const section of document.querySelectorAll('#account-sections > section')) {
+    if (section === acting) continue;
+    for (const notice of section.querySelectorAll('.notice')) notice.textContent = '';
+    for (const summary of section.querySelectorAll('.summary'))
+      clearProblems(
+        /** @type {HTMLElement} */ (summary.closest('form') ?? section),
+        /** @type {HTMLElement} */ (summary),
+      );
+  }
+}
+document.addEventListener('submit', clearOtherSections, true);
+document.addEventListener('click', clearOtherSections, true);
 
 const signOut = /** @type {HTMLButtonElement} */ (byId('sign-out'));
 signOut.addEventListener('click', async () => {
@@ -94,8 +118,11 @@ if (passwordForm) {
     },
     onFailure(result) {
       if (result.code === 'UNAUTHORIZED') toSignIn();
+      // The API's sentence speaks of a sign-in ("email or password"); here only the current password was asked.
+      if (result.code === 'INVALID_CREDENTIALS')
+        return [{ message: data.account.password.wrongCurrent, code: result.code, field: current }];
     },
-    fieldFor: { INVALID_CREDENTIALS: current, PASSWORD_TOO_SHORT: next },
+    fieldFor: { PASSWORD_TOO_SHORT: next },
   });
 }
 
@@ -123,8 +150,9 @@ if (deleteForm) {
     },
     onFailure(result) {
       if (result.code === 'UNAUTHORIZED') toSignIn();
+      if (result.code === 'INVALID_CREDENTIALS')
+        return [{ message: data.account.danger.wrongPassword, code: result.code, field: password }];
     },
-    fieldFor: { INVALID_CREDENTIALS: password },
   });
 }
 
@@ -168,13 +196,36 @@ async function setUpApps(list) {
     revoke.textContent = t.revoke;
     revoke.dataset.busyLabel = t.revoking;
     revoke.setAttribute('aria-label', format(t.revokeLabel, { client: consent.client_name }));
-    revoke.addEventListener('click', async () => {
-      if (revoke.disabled) return;
-      setBusy(revoke, true);
+    // Revoking cannot be undone from here: the row asks once more, as removing a passkey does.
+    const question = document.createElement('p');
+    question.textContent = format(t.confirm, { client: consent.client_name });
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'secondary';
+    cancel.textContent = t.cancel;
+    const confirm = document.createElement('button');
+    confirm.type = 'button';
+    confirm.className = 'danger';
+    confirm.textContent = t.confirmRevoke;
+    confirm.dataset.busyLabel = t.revoking;
+    const actions = document.createElement('div');
+    actions.className = 'row-actions';
+    actions.append(cancel, confirm);
+    revoke.addEventListener('click', () => {
+      item.replaceChildren(question, actions);
+      cancel.focus();
+    });
+    cancel.addEventListener('click', () => {
+      item.replaceChildren(text, revoke);
+      revoke.focus();
+    });
+    confirm.addEventListener('click', async () => {
+      if (confirm.disabled) return;
+      setBusy(confirm, true);
       const result = await callApi('DELETE', `/api/consents/${encodeURIComponent(consent.client_id)}`);
       if (!result.ok && result.status === 401) return toSignIn();
       if (!result.ok && result.status !== 404) {
-        setBusy(revoke, false);
+        setBusy(confirm, false);
         status.textContent = errorMessage(result);
         return;
       }

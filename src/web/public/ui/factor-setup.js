@@ -1,7 +1,7 @@
 // @ts-check
 import { byId, callApi, format, pageData } from './api.js';
 import { enhanceForm, errorMessage, setBusy, showProblems } from './form.js';
-import { wasDismissed, webauthn } from './webauthn.js';
+import { alreadyRegistered, wasDismissed, webauthn } from './webauthn.js';
 
 /**
  * What /login/second-factor (enrolment at sign-in) and /account share
@@ -166,9 +166,16 @@ export function setUpPasskeyCreation(handlers) {
       try {
         response = await lib.startRegistration({ optionsJSON: options.body });
       } catch (error) {
-        ceremonyMessage = wasDismissed(error)
-          ? data.factors.passkeyNotUsed
-          : errorMessage({ ok: false, status: 0, code: 'INVALID_PASSKEY', retryAfter: null, details: [] });
+        if (wasDismissed(error)) ceremonyMessage = data.factors.passkeyNotUsed;
+        else if (alreadyRegistered(error)) ceremonyMessage = data.factors.passkeyAlreadyRegistered;
+        else
+          ceremonyMessage = errorMessage({
+            ok: false,
+            status: 0,
+            code: 'INVALID_PASSKEY',
+            retryAfter: null,
+            details: [],
+          });
         return ceremonyFailure;
       }
       return callApi('POST', '/api/user/passkeys', { response, name: name.value.trim() });

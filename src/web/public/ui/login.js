@@ -77,7 +77,39 @@ async function showAccounts() {
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'account-choice';
-    button.textContent = format(data.login.continueAs, { email: account.email });
+    // The name first where the profile has one: addresses alone are hard to tell apart.
+    const who = account.name ? `${account.name} (${account.email})` : account.email;
+    if (account.name) {
+      const name = document.createElement('span');
+      name.className = 'account-name';
+      name.textContent = account.name;
+      const address = document.createElement('span');
+      address.className = 'account-email';
+      address.textContent = account.email;
+      button.append(name, address);
+      button.setAttribute('aria-label', format(data.login.continueAs, { email: who }));
+    } else {
+      button.textContent = format(data.login.continueAs, { email: account.email });
+    }
+    const forget = document.createElement('button');
+    forget.type = 'button';
+    forget.className = 'link-button account-forget';
+    forget.textContent = data.login.forget;
+    forget.setAttribute('aria-label', format(data.login.forgetLabel, { account: who }));
+    forget.addEventListener('click', async () => {
+      if (forget.disabled) return;
+      setBusy(forget, true);
+      const forgotten = await callApi('POST', '/api/auth/accounts/forget', { sub: account.sub });
+      if (!forgotten.ok && forgotten.code !== 'ACCOUNT_NOT_REMEMBERED') {
+        setBusy(forget, false);
+        showProblems(form, summary, [{ message: errorMessage(forgotten), code: forgotten.code }]);
+        return;
+      }
+      item.remove();
+      status.textContent = format(data.login.forgotten, { account: account.name ?? account.email });
+      if (list.children.length === 0) byId('accounts').hidden = true;
+      email.focus();
+    });
     button.addEventListener('click', async () => {
       setBusy(button, true);
       const selected = await callApi('POST', '/api/auth/accounts/select', { sub: account.sub });
@@ -88,7 +120,7 @@ async function showAccounts() {
       setBusy(button, false);
       showProblems(form, summary, [{ message: errorMessage(selected), code: selected.code }]);
     });
-    item.append(button);
+    item.append(button, forget);
     list.append(item);
   }
   byId('accounts').hidden = false;

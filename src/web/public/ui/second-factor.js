@@ -84,8 +84,11 @@ if (recoveryForm) {
     send: () => callApi('POST', '/api/auth/login/recovery-code', { code: code.value.trim() }),
     onSuccess(result) {
       const left = Number(result.body?.recovery_codes_left ?? 0);
+      // Signed in: no control is left that offers another way in (the passkey and its divider included).
       recoveryForm.hidden = true;
       byId('recovery-switch').hidden = true;
+      for (const leftover of [optional('use-passkey')?.parentElement, document.querySelector('.divider')])
+        leftover?.setAttribute('hidden', '');
       optional('other-account')?.closest('p')?.setAttribute('hidden', '');
       byId('recovery-status').textContent =
         left > 0 ? format(data.secondFactor.recoveryLeft, { count: left }) : data.secondFactor.recoveryNoneLeft;

@@ -14,16 +14,29 @@
  * }} WebAuthnBrowser
  */
 
-/** A variable, not a literal: the type checker of the page scripts (test/web/page-scripts.process.test.ts) has no such file to read. */
-const moduleUrl = '/ui/vendor/webauthn/index.js';
-
 /** @type {Promise<WebAuthnBrowser> | undefined} */
 let loading;
 
-/** @returns {Promise<WebAuthnBrowser>} */
+/**
+ * A literal address: the build's bundler (scripts/bundle-ui.mjs) puts the
+ * package into the page's bundle from it; unbundled, the browser fetches
+ * it from idp. tsconfig.ui.json maps it to the package's types.
+ * @returns {Promise<WebAuthnBrowser>}
+ */
 export function webauthn() {
-  loading ??= import(moduleUrl);
+  loading ??= import('/ui/vendor/webauthn/index.js');
   return loading;
+}
+
+/**
+ * Whether the authenticator already holds one of the account's passkeys:
+ * the options list them (excludeCredentials), and WebAuthn then refuses
+ * with InvalidStateError (Web Authentication Level 3, §6.3.2 step 3).
+ * @param {unknown} error
+ */
+export function alreadyRegistered(error) {
+  const failure = /** @type {{ name?: unknown, code?: unknown }} */ (error);
+  return failure?.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || failure?.name === 'InvalidStateError';
 }
 
 /**
