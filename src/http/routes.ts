@@ -90,6 +90,7 @@ import {
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
 import { usesBuiltinUi } from '../web/index.js';
+import { consoleHomeRoute, consoleUsersRoute } from './routes/console-user-routes.js';
 import {
   providerAuthorizeRoute,
   providerCallbackGetRoute,
@@ -278,8 +279,20 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
     route('GET', '/favicon.ico', 'none', faviconRoute),
     route('GET', '/ui/authenticator-app-qr.svg', 'session-or-pending', authenticatorAppQrRoute),
     route('GET', '/ui/vendor/webauthn/{path*}', 'none', webAuthnBrowserRoute),
+    ...consoleRoutes,
   ];
 }
+
+/**
+ * The admin console (docs/ui.md, "Admin console"), part of the built-in UI.
+ * `optional-session`: the console's own check (src/http/console-access.ts)
+ * sends a signed-out person to the sign-in page and shows others a 403
+ * page; posts pass the Origin rule and carry the session's form token.
+ */
+const consoleRoutes: RouteDefinition[] = [
+  route('GET', '/admin', 'optional-session', consoleHomeRoute),
+  route('GET', '/admin/users', 'optional-session', consoleUsersRoute),
+];
 
 /** Undocumented: the document built by `npm run build`, and the web UI on every path the API does not own (src/web). */
 const staticRoutes: RouteDefinition[] = [

@@ -29,3 +29,14 @@ export { logoSource } from './safe-href.js';
 export { renderTermsPage, type TermsPage } from './terms-page.js';
 export { renderAccessDeniedPage, renderAccessDeniedErrorPage, type AccessDeniedPage } from './access-denied-page.js';
 export { renderDevicePage, renderDeviceDonePage, type DevicePage } from './device-page.js';
+export {
+  consoleSections,
+  renderConsolePage,
+  renderConsoleForbiddenPage,
+  consoleErrorSentence,
+  csrfField,
+  type ConsoleRequest,
+  type ConsoleSection,
+  type ConsolePageParts,
+} from './console/console-layout.js';
+export { renderConsoleUsersPage, usersQuery, type UsersFilter, type UsersPage } from './console/users-page.js';
