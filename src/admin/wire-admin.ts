@@ -27,6 +27,7 @@ export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; eve
     hashPassword,
     events: needs.events,
     clock,
+    restoreGraceMs: config.accountDeletion.gracePeriodDays * 86_400_000,
   });
   const userGroups = createUserGroupReader({ db, groups: repositories.groups });
   const services = {

@@ -28,6 +28,7 @@ import {
   adminListUsersRoute,
   adminMeRoute,
   adminResetSecondFactorsRoute,
+  adminRestoreUserRoute,
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
 import { adminListEventsRoute } from './routes/admin-event-routes.js';
@@ -227,6 +228,7 @@ const adminRoutes: RouteDefinition[] = [
   route('GET', '/api/admin/users/{sub}', 'admin', adminGetUserRoute),
   route('PATCH', '/api/admin/users/{sub}', 'admin', adminUpdateUserRoute),
   route('DELETE', '/api/admin/users/{sub}', 'admin', adminDeleteUserRoute),
+  route('POST', '/api/admin/users/{sub}/restore', 'admin', adminRestoreUserRoute),
   route('DELETE', '/api/admin/users/{sub}/second-factors', 'admin', adminResetSecondFactorsRoute),
   route('GET', '/api/admin/events', 'admin', adminListEventsRoute),
   route('GET', '/api/admin/terms', 'admin', adminTermsStatusRoute),

@@ -23,6 +23,7 @@ export const eventTypes = [
   'admin.user_created',
   'admin.user_updated',
   'admin.user_deleted',
+  'admin.user_restored',
   'config.applied',
   'signing_key.rotated',
   'group.member_added',
