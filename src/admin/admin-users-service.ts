@@ -64,7 +64,7 @@ export interface AdminUsersService {
    * EMAIL_ALREADY_EXISTS when another live user has taken the address).
    */
   restore(caller: UserRecord, sub: string, context: AdminRequestContext): Promise<AdminUserView>;
-  /** The moment a deleted user's grace period ends (cleanup erases it after), or null for a live or config user. */
+  /** The moment a deleted user's grace period ends (cleanup erases it after); null for a live or config user, or once it has ended. */
   restorableUntil(user: AdminUserView): number | null;
   /**
    * Removes the user's authenticator app, recovery codes and passkeys and
@@ -223,7 +223,8 @@ export function createAdminUsersService(deps: {
 
     restorableUntil(user) {
       if (user.managedBy !== 'database' || user.deletedAt === null) return null;
-      return Date.parse(user.deletedAt) + deps.restoreGraceMs;
+      const until = Date.parse(user.deletedAt) + deps.restoreGraceMs;
+      return until >= clock.now() ? until : null;
     },
 
     async resetSecondFactors(caller, sub, context) {

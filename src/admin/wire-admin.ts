@@ -8,11 +8,21 @@ import { createAdminAccessCheck } from './admin-access-check.js';
 import { createAdminEventsService } from './admin-events-service.js';
 import { createAdminGroupsService } from './admin-groups-service.js';
 import { createAdminUsersService } from './admin-users-service.js';
+import { createAdminUserDetails } from './admin-user-detail.js';
+import type { ConnectionView } from '../federation/connection-service.js';
 import { createAccountUnlock } from './unlock-account.js';
 import { createUserViewService } from './user-view-service.js';
 
 /** The admin area: the admin API's users, unlocking, audit events, group memberships and access checks (HttpDeps admin), over the accounts area. */
-export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; events: EventLog }) {
+export function wireAdmin(
+  base: AreaBase,
+  needs: {
+    accounts: AccountsWiring;
+    events: EventLog;
+    /** A user's upstream connections (src/federation), for the console's user page. */
+    connections: { list(sub: string): Promise<ConnectionView[]> };
+  },
+) {
   const { config, storage, clock } = base;
   const { db, repositories } = storage;
   const { accounts } = needs;
@@ -30,22 +40,25 @@ export function wireAdmin(base: AreaBase, needs: { accounts: AccountsWiring; eve
     restoreGraceMs: config.accountDeletion.gracePeriodDays * 86_400_000,
   });
   const userGroups = createUserGroupReader({ db, groups: repositories.groups });
+  const events = createAdminEventsService(storage);
+  const groups = createAdminGroupsService({
+    db,
+    transaction: <T>(work: (tx: Tx) => Promise<T>) => storage.transaction(work),
+    groups: repositories.groups,
+    users: repositories.users,
+    views: userViews,
+    userGroups,
+    events: needs.events,
+    clock,
+  });
   const services = {
     users,
+    userDetails: createAdminUserDetails({ users, groups, events, connections: needs.connections }),
     unlock: createAccountUnlock({ db, users: repositories.users, rateLimit: accounts.rateLimit }),
     userViews,
     userGroups,
-    events: createAdminEventsService(storage),
-    groups: createAdminGroupsService({
-      db,
-      transaction: <T>(work: (tx: Tx) => Promise<T>) => storage.transaction(work),
-      groups: repositories.groups,
-      users: repositories.users,
-      views: userViews,
-      userGroups,
-      events: needs.events,
-      clock,
-    }),
+    events,
+    groups,
     access: createAdminAccessCheck({
       db,
       clients: repositories.clients,

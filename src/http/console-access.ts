@@ -69,7 +69,7 @@ export function consoleRoute(summary: string, handler: ConsoleHandler): RouteSpe
       if (user.role !== 'admin' || user.deletedAt !== null)
         return pageResponse(h, renderConsoleForbiddenPage(context, user.email), 403);
       const csrf = consoleFormToken(deps.cookiePassword, session.session);
-      const call = { context, admin: user, console: { adminEmail: user.email, csrf } };
+      const call = { context, admin: user, console: { adminSub: user.sub, adminEmail: user.email, csrf } };
       if (request.method !== 'get' && !tokenMatches(csrf, formField(request, 'csrf')))
         return pageResponse(h, renderConsoleForbiddenPage(context, user.email, 'INVALID_CONSOLE_FORM'), 403);
       return handler(deps, request, h, call);

@@ -91,7 +91,13 @@ import {
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
 import { usesBuiltinUi } from '../web/index.js';
-import { consoleHomeRoute, consoleUsersRoute } from './routes/console-user-routes.js';
+import {
+  consoleHomeRoute,
+  consoleUserActionRoute,
+  consoleUserConfirmRoute,
+  consoleUserRoute,
+  consoleUsersRoute,
+} from './routes/console-user-routes.js';
 import {
   providerAuthorizeRoute,
   providerCallbackGetRoute,
@@ -294,6 +300,9 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
 const consoleRoutes: RouteDefinition[] = [
   route('GET', '/admin', 'optional-session', consoleHomeRoute),
   route('GET', '/admin/users', 'optional-session', consoleUsersRoute),
+  route('GET', '/admin/users/{sub}', 'optional-session', consoleUserRoute),
+  route('GET', '/admin/users/{sub}/confirm', 'optional-session', consoleUserConfirmRoute),
+  route('POST', '/admin/users/{sub}/{action}', 'optional-session', consoleUserActionRoute),
 ];
 
 /** Undocumented: the document built by `npm run build`, and the web UI on every path the API does not own (src/web). */

@@ -35,8 +35,18 @@ export {
   renderConsoleForbiddenPage,
   consoleErrorSentence,
   csrfField,
+  formatMoment,
   type ConsoleRequest,
   type ConsoleSection,
   type ConsolePageParts,
 } from './console/console-layout.js';
 export { renderConsoleUsersPage, usersQuery, type UsersFilter, type UsersPage } from './console/users-page.js';
+export {
+  renderConsoleUserPage,
+  renderConsoleConfirmPage,
+  renderConsoleUserMissingPage,
+  confirmedActions,
+  userPath,
+  type ConfirmedAction,
+  type UserPageOutcome,
+} from './console/user-page.js';

@@ -80,7 +80,11 @@ export const admin: typeof en = {
     deletedNoRestore: 'Dieser Benutzer wurde am {date} gelöscht.',
     groups: 'Gruppen',
     noGroups: 'In keiner Gruppe.',
-    source: { config: 'Konfigurationsdatei', database: 'Von einem Admin hinzugefügt', upstream: 'Von {provider}' },
+    source: {
+      config: 'Konfigurationsdatei',
+      database: 'Von einem Admin hinzugefügt',
+      upstream: 'Von einem Anmeldedienst',
+    },
     addToGroup: 'Zu einer Gruppe hinzufügen',
     group: 'Gruppe',
     add: 'Hinzufügen',

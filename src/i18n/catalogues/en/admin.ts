@@ -82,7 +82,7 @@ export const admin = {
     deletedNoRestore: 'This user was deleted on {date}.',
     groups: 'Groups',
     noGroups: 'Not in any group.',
-    source: { config: 'Config file', database: 'Added by an administrator', upstream: 'From {provider}' },
+    source: { config: 'Config file', database: 'Added by an administrator', upstream: 'From a sign-in provider' },
     addToGroup: 'Add to group',
     group: 'Group',
     add: 'Add',

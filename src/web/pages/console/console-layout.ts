@@ -17,6 +17,7 @@ export type ConsoleSection = (typeof consoleSections)[number]['id'];
 
 /** What every console page knows of the request: the signed-in admin and the form token of their session. */
 export interface ConsoleRequest {
+  adminSub: string;
   adminEmail: string;
   /** The hidden `csrf` field of every form that posts (src/http/console-access.ts checks it). */
   csrf: string;
@@ -38,7 +39,8 @@ export interface ConsolePageParts {
  * frame (brand, footer, language, CSP) with the console's stylesheet, a
  * navigation of the sections (aria-current on this one; a column beside the
  * content from 960 px up, a wrapping row above it below), who is signed in,
- * and the outcome of the last action. No script: every action is a form.
+ * and the outcome of the last action. No script: every action is a form
+ * (posted with the page's same-origin referrer policy, so with its Origin).
  */
 export function renderConsolePage(context: PageContext, request: ConsoleRequest, page: ConsolePageParts): string {
   const t = context.text.admin;
@@ -67,7 +69,9 @@ ${page.body}
     task: page.task,
     body,
     layout: 'console',
+    // same-origin, not the server's no-referrer: under no-referrer a browser posts a form with `Origin: null`, which the Origin rule refuses.
     head: html`
+  <meta name="referrer" content="same-origin">
   <link rel="stylesheet" href="/ui/console.css">`,
   });
 }
@@ -100,4 +104,14 @@ export function renderConsoleForbiddenPage(context: PageContext, email: string, 
       <a class="button secondary" href="${pageHref(context, '/account')}">${context.text.admin.yourAccount}</a>
     </div>`;
   return renderPage(context, { task: t.task, body });
+}
+
+/** A moment as the console shows it: date and time in the page's language, in UTC (the event log's zone). */
+export function formatMoment(context: PageContext, time: number | string): string {
+  const formatted = new Intl.DateTimeFormat(context.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(new Date(time));
+  return `${formatted} UTC`;
 }
