@@ -9,6 +9,7 @@ import { createAdminEventsService } from './admin-events-service.js';
 import { createAdminGroupsService } from './admin-groups-service.js';
 import { createAdminUsersService } from './admin-users-service.js';
 import { createAdminUserDetails } from './admin-user-detail.js';
+import { createFirstAdminSetup } from './first-admin-setup.js';
 import type { ConnectionView } from '../federation/connection-service.js';
 import { createAccountUnlock } from './unlock-account.js';
 import { createUserViewService } from './user-view-service.js';
@@ -54,6 +55,18 @@ export function wireAdmin(
   const services = {
     users,
     userDetails: createAdminUserDetails({ users, groups, events, connections: needs.connections }),
+    firstAdmin: createFirstAdminSetup({
+      db,
+      transaction: <T>(work: (tx: Tx) => Promise<T>) => storage.transaction(work),
+      tokens: repositories.firstAdminTokens,
+      users: repositories.users,
+      sessions: accounts.services.sessions,
+      hashPassword,
+      auth: config.auth,
+      configUsers: config.users,
+      events: needs.events,
+      clock,
+    }),
     unlock: createAccountUnlock({ db, users: repositories.users, rateLimit: accounts.rateLimit }),
     userViews,
     userGroups,

@@ -98,6 +98,7 @@ import {
   consoleUserRoute,
   consoleUsersRoute,
 } from './routes/console-user-routes.js';
+import { setupPageRoute, setupPostRoute } from './routes/setup-routes.js';
 import {
   providerAuthorizeRoute,
   providerCallbackGetRoute,
@@ -298,6 +299,8 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
  * page; posts pass the Origin rule and carry the session's form token.
  */
 const consoleRoutes: RouteDefinition[] = [
+  route('GET', '/setup', 'optional-session', setupPageRoute),
+  route('POST', '/setup', 'none', setupPostRoute),
   route('GET', '/admin', 'optional-session', consoleHomeRoute),
   route('GET', '/admin/users', 'optional-session', consoleUsersRoute),
   route('GET', '/admin/users/{sub}', 'optional-session', consoleUserRoute),

@@ -56,8 +56,9 @@ interface Row {
   auth: string;
 }
 
-/** The admin console's pages and forms (/admin, /admin/…, src/http/routes/console-*.ts): pages, not API operations. */
+/** The admin console's pages and forms (/admin, /admin/…, /setup; src/http/routes/console-*.ts, setup-routes.ts): pages, not API operations. */
 function consolePageReason(row: Row): string | undefined {
+  if (row.path === '/setup') return "the first admin's setup page and form";
   return row.path === '/admin' || row.path.startsWith('/admin/') ? 'a page of the admin console' : undefined;
 }
 

@@ -50,3 +50,4 @@ export {
   type ConfirmedAction,
   type UserPageOutcome,
 } from './console/user-page.js';
+export { renderSetupPage, renderSetupUnavailablePage } from './console/setup-page.js';

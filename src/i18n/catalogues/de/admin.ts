@@ -135,6 +135,16 @@ export const admin: typeof en = {
       button: 'Aus der Gruppe entfernen',
     },
   },
+  setup: {
+    task: 'Den ersten Admin anlegen',
+    heading: 'Den ersten Admin anlegen',
+    intro:
+      'Es gibt noch keinen Admin. Mit dem Konto, das Sie hier anlegen, melden Sie sich sofort an der Admin-Konsole an; danach gilt dieser Link nicht mehr.',
+    create: 'Admin anlegen und anmelden',
+    unavailableTitle: 'Dieser Einrichtungslink gilt nicht',
+    unavailable:
+      'Der Link ist unbekannt, abgelaufen oder schon benutzt, oder es gibt bereits einen Admin. Solange es keinen Admin gibt, gibt jeder Start von idp serve einen neuen Link aus.',
+  },
   time: {
     never: 'Nie',
   },

@@ -132,6 +132,16 @@ export const admin = {
       button: 'Remove from group',
     },
   },
+  setup: {
+    task: 'Create the first admin',
+    heading: 'Create the first admin',
+    intro:
+      'No administrator exists yet. The account you create here can sign in to the admin console at once; this link then stops working.',
+    create: 'Create admin and sign in',
+    unavailableTitle: 'This setup link cannot be used',
+    unavailable:
+      'The link is unknown, has expired or was used, or an administrator exists already. While no administrator exists, each start of idp serve prints a new link.',
+  },
   time: {
     never: 'Never',
   },
