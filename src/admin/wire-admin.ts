@@ -10,6 +10,7 @@ import { createAdminGroupsService } from './admin-groups-service.js';
 import { createAdminUsersService } from './admin-users-service.js';
 import { createAdminUserDetails } from './admin-user-detail.js';
 import { createFirstAdminSetup } from './first-admin-setup.js';
+import { createAdminOverview } from './admin-overview.js';
 import type { ConnectionView } from '../federation/connection-service.js';
 import { createAccountUnlock } from './unlock-account.js';
 import { createUserViewService } from './user-view-service.js';
@@ -54,6 +55,7 @@ export function wireAdmin(
   });
   const services = {
     users,
+    overview: createAdminOverview({ db, events: repositories.events, sessions: repositories.sessions, clock }),
     userDetails: createAdminUserDetails({ users, groups, events, connections: needs.connections }),
     firstAdmin: createFirstAdminSetup({
       db,

@@ -18,6 +18,7 @@ import type { SignOut } from '../accounts/sign-out.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
 import type { AdminUserDetails } from '../admin/admin-user-detail.js';
 import type { FirstAdminSetup } from '../admin/first-admin-setup.js';
+import type { AdminOverviewService } from '../admin/admin-overview.js';
 import type { AccountUnlock } from '../admin/unlock-account.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { AdminEventsService } from '../admin/admin-events-service.js';
@@ -123,6 +124,8 @@ export interface FederationArea {
 /** src/admin/wire-admin.ts: the admin API. */
 export interface AdminArea {
   users: AdminUsersService;
+  /** The console's Overview (createAdminOverview). */
+  overview: AdminOverviewService;
   /** The first admin's one-time setup link (createFirstAdminSetup): `idp serve` and /setup. */
   firstAdmin: FirstAdminSetup;
   /** The console's page of one user (createAdminUserDetails). */

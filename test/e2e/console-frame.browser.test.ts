@@ -41,6 +41,54 @@ describe.each(databaseKinds)('the admin console frame (%s)', (kind) => {
     await context.close();
   });
 
+  it.each([
+    ['en', 'Overview', 'Sign-ins per day, last 30 days'],
+    ['de', 'Übersicht', 'Anmeldungen pro Tag, letzte 30 Tage'],
+  ] as const)(
+    'draws the Overview (%s): sign-ins per day as SVG, failed sign-ins, sessions, last apply',
+    async (locale, heading, chart) => {
+      const day = 86_400_000;
+      const events = idp.app.storage.repositories.events;
+      const at = (daysAgo: number) => Date.now() - daysAgo * day;
+      const record = (type: 'sign_in.succeeded' | 'sign_in.failed', time: number) => ({
+        time,
+        type,
+        actor: 'alice',
+        subject: 'alice',
+        clientAddress: null,
+        clientId: null,
+        detail: {},
+      });
+      if (locale === 'en')
+        await events.appendMany(idp.database.tx, [
+          record('sign_in.succeeded', at(3)),
+          record('sign_in.succeeded', at(3)),
+          record('sign_in.succeeded', at(40)),
+          record('sign_in.failed', at(1)),
+        ]);
+      const context = await signedInContext(browser, idp.url, 'root@example.com', { locale });
+      const page = await context.newPage();
+      const reports = await watchPage(page);
+      await page.goto(`${idp.url}/admin`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(heading);
+      expect(await page.locator('#sign-in-chart title#chart-title').textContent()).toBe(chart);
+      expect(await page.locator('#sign-in-chart rect.bar').count()).toBe(30);
+      // Two sign-ins 3 days ago (the one 40 days ago is outside), plus the sign-ins of the tests so far today.
+      const titles = await page.locator('#sign-in-chart rect.bar title').allTextContents();
+      const threeDaysAgo = new Date(at(3)).toISOString().slice(0, 10);
+      expect(titles).toContain(`${threeDaysAgo}: 2`);
+      expect(Number(await page.locator('#figure-failed').textContent())).toBeGreaterThanOrEqual(1);
+      expect(Number(await page.locator('#figure-sessions').textContent())).toBeGreaterThanOrEqual(1);
+      expect(await page.locator('#figure-last-apply').textContent()).toMatch(/UTC$/);
+      expect(await page.locator('#overview-drift').count()).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
+      expect(reports.violations).toEqual([]);
+      await context.close();
+    },
+  );
+
   it('shows a user who is no admin a 403 page', async () => {
     const context = await signedInContext(browser, idp.url, 'alice@example.com');
     const page = await context.newPage();
@@ -61,8 +109,7 @@ describe.each(databaseKinds)('the admin console frame (%s)', (kind) => {
       const context = await signedInContext(browser, idp.url, 'root@example.com', { locale });
       const page = await context.newPage();
       const reports = await watchPage(page);
-      await page.goto(`${idp.url}/admin`);
-      expect(new URL(page.url()).pathname).toBe('/admin/users');
+      await page.goto(`${idp.url}/admin/users`);
       expect(await page.locator('html').getAttribute('lang')).toBe(locale);
       const navigation = page.getByRole('navigation', { name: locale === 'en' ? 'Admin console' : 'Admin-Konsole' });
       expect(await navigation.getByRole('link', { name: nav }).getAttribute('aria-current')).toBe('page');

@@ -53,7 +53,9 @@ describe.each(databaseKinds)('the first admin (%s)', (kind) => {
     expect(await page.getByRole('alert').getAttribute('data-code')).toBe('PASSWORD_TOO_SHORT');
     await page.getByLabel('Neues Passwort').fill('a long enough password');
     await page.getByRole('button', { name: 'Admin anlegen und anmelden' }).click();
-    await page.waitForURL((url) => url.pathname.startsWith('/admin'));
+    await page.waitForURL((url) => url.pathname === '/admin');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Übersicht');
+    await page.getByRole('link', { name: 'Benutzer' }).click();
     expect(await page.locator('#users-table').textContent()).toContain('first@example.com');
     const admin = await idp.app.storage.repositories.users.findLiveByEmail(idp.database.tx, 'first@example.com');
     expect(admin).toMatchObject({ role: 'admin', managedBy: 'database', emailVerified: true });

@@ -9,6 +9,7 @@ import {
   confirmedActions,
   consoleErrorSentence,
   renderConsoleConfirmPage,
+  renderConsoleOverviewPage,
   renderConsoleUserMissingPage,
   renderConsoleUserPage,
   renderConsoleUsersPage,
@@ -50,9 +51,12 @@ export const consoleUsersRoute = consoleRoute('The console: users', async (deps,
   return pageResponse(h, renderConsoleUsersPage(call.context, call.console, page));
 });
 
-/** GET /admin: the Overview. */
-export const consoleHomeRoute = consoleRoute('The console', (_deps, _request, h, call) =>
-  h.redirect(`/admin/users${call.context.chosenLocale ? `?locale=${call.context.chosenLocale}` : ''}`).code(302),
+/** GET /admin: the Overview (AdminOverviewService). */
+export const consoleHomeRoute = consoleRoute('The console: overview', async (deps, _request, h, call) =>
+  pageResponse(
+    h,
+    renderConsoleOverviewPage(call.context, call.console, await deps.admin.overview.overview(call.admin)),
+  ),
 );
 
 const subOf = (request: Request) => (request.params as { sub: string }).sub;

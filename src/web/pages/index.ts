@@ -51,3 +51,4 @@ export {
   type UserPageOutcome,
 } from './console/user-page.js';
 export { renderSetupPage, renderSetupUnavailablePage } from './console/setup-page.js';
+export { renderConsoleOverviewPage } from './console/overview-page.js';
