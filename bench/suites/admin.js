@@ -129,6 +129,9 @@ function adminCase(kind) {
             { name, metric: 'p99', value: r.p99, unit: 'ms', target: { max: P99_TARGET_MS } },
           );
         }
+        const consolePage = await fetch(`${url}/admin/users?q=user-042424`, { headers: { cookie } });
+        if (consolePage.status !== 200 || !(await consolePage.text()).includes('user-042424'))
+          throw new Error(`the console's users page answered ${consolePage.status}`);
         for (const [label, search] of consoleCases) {
           const r = await load({
             url: `${url}/admin/users?${search}`,

@@ -58,7 +58,8 @@ export function consoleRoute(summary: string, handler: ConsoleHandler): RouteSpe
     handler: (deps) => (request, h) => {
       const session = readSession(request);
       const context = pageContextOf(deps, request);
-      if (!session || session.session.secondFactorPending) {
+      // The `session` strategy resolves signed-in sessions only: one waiting for its second factor is none here.
+      if (!session) {
         if (request.method !== 'get') return h.redirect(pageHref(context, '/login')).code(303);
         return h
           .redirect(pageHref(context, '/login', { return_to: request.url.pathname + request.url.search }))

@@ -95,6 +95,31 @@ describe.each(databaseKinds)('the console routes on %s', (kind) => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('sends the first admin on to the second factor when auth.second_factor covers admins', async () => {
+    const strict = await createTestApp(kind, { auth: { ...t.config.auth, secondFactor: 'required_for_admins' } });
+    try {
+      const token = await strict.app.deps.admin.firstAdmin.issue();
+      const response = await strict.app.server.inject({
+        method: 'POST',
+        url: '/setup',
+        payload: new URLSearchParams({
+          token: token ?? '',
+          email: 'first@example.com',
+          password: 'a long enough password',
+        }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/login/second-factor?return_to=%2Fadmin');
+      const cookie = String(response.headers['set-cookie']).split(';')[0];
+      // Pending: the console is not open yet.
+      const opened = await strict.app.server.inject({ method: 'GET', url: '/admin', headers: { cookie } });
+      expect(opened.statusCode).toBe(302);
+    } finally {
+      await strict.destroy();
+    }
+  });
+
   it('fills the Overview drift slot from the service it is given', async () => {
     const storage = t.database.storage;
     const caller = { ...(await storage.repositories.users.findBySub(storage.db, 'root'))! };
