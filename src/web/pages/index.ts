@@ -52,3 +52,4 @@ export {
 } from './console/user-page.js';
 export { renderSetupPage, renderSetupUnavailablePage } from './console/setup-page.js';
 export { renderConsoleOverviewPage } from './console/overview-page.js';
+export type { ConsoleOverview, ConsoleUser, ConsoleUserDetail } from './console/console-views.js';

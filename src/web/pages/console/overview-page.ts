@@ -1,5 +1,5 @@
 import { formatMessage } from '../../../i18n/index.js';
-import type { AdminOverview } from '../../../admin/admin-overview.js';
+import type { ConsoleOverview } from './console-views.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageContext } from '../page-context.js';
 import { formatMoment, renderConsolePage, type ConsoleRequest } from './console-layout.js';
@@ -15,7 +15,7 @@ const bottom = 24;
  * count), the first and last day under the axis. Its text alternative is
  * the summary sentence; the colours come from console.css.
  */
-function renderChart(context: PageContext, days: AdminOverview['signInsPerDay']): SafeHtml {
+function renderChart(context: PageContext, days: ConsoleOverview['signInsPerDay']): SafeHtml {
   const t = context.text.admin.overview;
   const max = Math.max(1, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);
@@ -44,7 +44,7 @@ function renderChart(context: PageContext, days: AdminOverview['signInsPerDay'])
 export function renderConsoleOverviewPage(
   context: PageContext,
   request: ConsoleRequest,
-  overview: AdminOverview,
+  overview: ConsoleOverview,
 ): string {
   const t = context.text.admin.overview;
   const total = overview.signInsPerDay.reduce((sum, d) => sum + d.count, 0);

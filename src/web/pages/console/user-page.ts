@@ -1,5 +1,5 @@
 import { formatMessage } from '../../../i18n/index.js';
-import type { AdminUserDetail } from '../../../admin/admin-user-detail.js';
+import type { ConsoleUserDetail } from './console-views.js';
 import { html, type SafeHtml } from '../html.js';
 import { pageHref, type PageContext } from '../page-context.js';
 import {
@@ -39,7 +39,7 @@ export interface UserPageOutcome {
 export function renderConsoleUserPage(
   context: PageContext,
   request: ConsoleRequest,
-  detail: AdminUserDetail,
+  detail: ConsoleUserDetail,
   outcome: UserPageOutcome = {},
 ): string {
   const t = context.text.admin.user;
@@ -89,7 +89,7 @@ ${renderEvents(context, detail)}`;
   });
 }
 
-function renderStatusNote(context: PageContext, request: ConsoleRequest, detail: AdminUserDetail): SafeHtml {
+function renderStatusNote(context: PageContext, request: ConsoleRequest, detail: ConsoleUserDetail): SafeHtml {
   const t = context.text.admin.user;
   const { user } = detail;
   if (user.managedBy === 'config')
@@ -110,7 +110,7 @@ function renderStatusNote(context: PageContext, request: ConsoleRequest, detail:
 function renderEditForm(
   context: PageContext,
   request: ConsoleRequest,
-  detail: AdminUserDetail,
+  detail: ConsoleUserDetail,
   self: boolean,
 ): SafeHtml {
   const t = context.text.admin.user;
@@ -142,7 +142,7 @@ function renderEditForm(
 function renderGroups(
   context: PageContext,
   request: ConsoleRequest,
-  detail: AdminUserDetail,
+  detail: ConsoleUserDetail,
   editable: boolean,
 ): SafeHtml {
   const t = context.text.admin.user;
@@ -189,7 +189,7 @@ function renderGroups(
 function renderActions(
   context: PageContext,
   request: ConsoleRequest,
-  detail: AdminUserDetail,
+  detail: ConsoleUserDetail,
   deletable: boolean,
 ): SafeHtml {
   const t = context.text.admin.user;
@@ -217,7 +217,7 @@ function renderActions(
         </section>`;
 }
 
-function renderEvents(context: PageContext, detail: AdminUserDetail): SafeHtml {
+function renderEvents(context: PageContext, detail: ConsoleUserDetail): SafeHtml {
   const t = context.text.admin.user;
   const eventsHref = pageHref(context, '/admin/events', { subject: detail.user.sub });
   return html`        <section class="panel" aria-labelledby="user-events">

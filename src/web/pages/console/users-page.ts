@@ -1,14 +1,14 @@
 import { formatMessage } from '../../../i18n/index.js';
-import type { AdminUserView } from '../../../admin/user-view-service.js';
-import type { ManagedBy, UserRole } from '../../../model/index.js';
+import type { ConsoleUser } from './console-views.js';
+
 import { html, type SafeHtml } from '../html.js';
 import { pageHref, type PageContext } from '../page-context.js';
 import { renderConsolePage, type ConsoleRequest } from './console-layout.js';
 
 export interface UsersFilter {
   query: string;
-  managedBy: ManagedBy | null;
-  role: UserRole | null;
+  managedBy: 'database' | 'config' | null;
+  role: 'user' | 'admin' | null;
   includeDeleted: boolean;
   page: number;
 }
@@ -16,7 +16,7 @@ export interface UsersFilter {
 export interface UsersPage {
   filter: UsersFilter;
   pageSize: number;
-  users: AdminUserView[];
+  users: ConsoleUser[];
   total: number;
 }
 
@@ -93,7 +93,7 @@ ${filters}
   return renderConsolePage(context, request, { section: 'users', task: t.task, body });
 }
 
-function renderUserRow(context: PageContext, user: AdminUserView): SafeHtml {
+function renderUserRow(context: PageContext, user: ConsoleUser): SafeHtml {
   const t = context.text.admin.users;
   const flags = [
     user.emailVerified
