@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Screenshots of every built-in page (docs/ui.md, "How to check a page"): at
+ * Screenshots of every built-in page and of the admin console (docs/ui.md, "How to check a page"): at
  * 360 × 740 and 1280 × 800, light and dark, English and German, written to
  * screenshots/ (git-ignored) for a person to open and look at.
  *
@@ -398,6 +398,57 @@ const shots = [
     name: 'authorize-error',
     go: (page, url) => page.goto(`${url}/oauth2/authorize?client_id=unknown&response_type=code`),
   },
+  // The admin console (docs/ui.md, "Admin console"), signed in as the file's admin.
+  {
+    name: 'console-overview',
+    async go(page, url) {
+      await signIn(page, url, 'admin@acme.example');
+      await page.goto(`${url}/admin`);
+    },
+  },
+  {
+    name: 'console-users',
+    async go(page, url) {
+      await signIn(page, url, 'admin@acme.example');
+      await page.goto(`${url}/admin/users`);
+    },
+  },
+  {
+    name: 'console-user',
+    async go(page, url) {
+      await signIn(page, url, 'admin@acme.example');
+      await page.goto(`${url}/admin/users?q=grace`);
+      await page.locator('#users-table a').first().click();
+      await page.locator('#user-details').waitFor();
+    },
+  },
+  {
+    name: 'console-user-config',
+    async go(page, url) {
+      await signIn(page, url, 'admin@acme.example');
+      await page.goto(`${url}/admin/users?q=ada`);
+      await page.locator('#users-table a').first().click();
+      await page.locator('#declared').waitFor();
+    },
+  },
+  {
+    name: 'console-confirm',
+    async go(page, url) {
+      await signIn(page, url, 'admin@acme.example');
+      await page.goto(`${url}/admin/users?q=grace`);
+      await page.locator('#users-table a').first().click();
+      await page.locator('a[href*="action=delete"]').click();
+      await page.locator('#confirm-heading').waitFor();
+    },
+  },
+  {
+    name: 'console-forbidden',
+    async go(page, url) {
+      await signIn(page, url);
+      await page.goto(`${url}/admin`);
+    },
+  },
+  { name: 'setup-unavailable', go: (page, url) => page.goto(`${url}/setup?token=not-a-real-token`) },
 ];
 
 const viewports = [

@@ -27,6 +27,9 @@ export const unauthorized = () =>
 export const forbidden = () => new ApiError(403, 'FORBIDDEN', 'You do not have permission to access this resource.');
 export const userNotEditable = () => new ApiError(403, 'USER_NOT_EDITABLE', 'This user account cannot be modified.');
 export const userNotFound = () => new ApiError(404, 'USER_NOT_FOUND', 'User not found.');
+export const userNotDeleted = () => new ApiError(409, 'USER_NOT_DELETED', 'This user account is not deleted.');
+export const restorePeriodEnded = () =>
+  new ApiError(409, 'RESTORE_PERIOD_ENDED', 'The grace period of this deleted user account has ended.');
 export const emailAlreadyExists = () =>
   new ApiError(409, 'EMAIL_ALREADY_EXISTS', 'The provided email is already registered.');
 

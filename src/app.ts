@@ -78,7 +78,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     backchannelLogoutTimeoutMs: options.backchannelLogoutTimeoutMs,
   });
   const federation = wireFederation(base, { accounts, interaction, events, timeoutMs: options.upstreamTimeoutMs });
-  const admin = wireAdmin(base, { accounts, events });
+  const admin = wireAdmin(base, {
+    accounts,
+    events,
+    connections: federation.services.connections,
+    configDrift: () => operations.services.configDrift(),
+  });
   const web = wireWeb(base);
   const forwardAuth = wireForwardAuth(base, { cachedReads: protocol.services.engine.cachedReads, events });
   wireJobs(scheduler, { mailSend: accounts.mailSend, backchannelLogout: protocol.backchannelLogout });

@@ -1,4 +1,11 @@
-import { emailAlreadyExists, forbidden, userNotEditable, userNotFound } from '../api-error.js';
+import {
+  emailAlreadyExists,
+  forbidden,
+  restorePeriodEnded,
+  userNotDeleted,
+  userNotEditable,
+  userNotFound,
+} from '../api-error.js';
 import type { Clock } from '../clock.js';
 import { insertNewUser, newDatabaseUser } from '../accounts/new-user.js';
 import type { EventLog } from '../events/index.js';
@@ -50,6 +57,16 @@ export interface AdminUsersService {
   /** Soft delete; revokes the user's sessions in the same transaction. */
   delete(caller: UserRecord, sub: string, context: AdminRequestContext): Promise<AdminUserView>;
   /**
+   * Undoes a soft delete of a database-managed user within
+   * account_deletion.grace_period_days (409 USER_NOT_DELETED when not
+   * deleted, 409 RESTORE_PERIOD_ENDED after it, 403 USER_NOT_EDITABLE for a
+   * config-managed user: the file brings those back, 409
+   * EMAIL_ALREADY_EXISTS when another live user has taken the address).
+   */
+  restore(caller: UserRecord, sub: string, context: AdminRequestContext): Promise<AdminUserView>;
+  /** The moment a deleted user's grace period ends (cleanup erases it after); null for a live or config user, or once it has ended. */
+  restorableUntil(user: AdminUserView): number | null;
+  /**
    * Removes the user's authenticator app, recovery codes and passkeys and
    * ends their sessions (a lost device). Any user, config-managed too: personal
    * credentials are the user's own on every account (docs/http-api.md, "For admins").
@@ -69,6 +86,8 @@ export function createAdminUsersService(deps: {
   hashPassword(plain: string): Promise<string>;
   events: EventLog;
   clock: Clock;
+  /** account_deletion.grace_period_days in ms: how long a deleted user can be restored. */
+  restoreGraceMs: number;
 }): AdminUsersService {
   const { users, views, clock, events } = deps;
 
@@ -179,6 +198,33 @@ export function createAdminUsersService(deps: {
         return { ...target, deletedAt: now, updatedAt: now };
       });
       return views.adminUser(user);
+    },
+
+    async restore(caller, sub, context) {
+      requireAdmin(caller);
+      const user = await deps.transaction(async (tx) => {
+        const target = await requireUser(tx, sub);
+        if (target.managedBy !== 'database') throw userNotEditable();
+        if (target.deletedAt === null) throw userNotDeleted();
+        if (clock.now() - target.deletedAt > deps.restoreGraceMs) throw restorePeriodEnded();
+        await requireFreeEmail(tx, target.email);
+        const now = clock.now();
+        await users.update(tx, sub, { deletedAt: null, updatedAt: now });
+        await events.record(tx, {
+          type: 'admin.user_restored',
+          actor: caller.sub,
+          subject: sub,
+          clientAddress: context.clientAddress,
+        });
+        return { ...target, deletedAt: null, updatedAt: now };
+      });
+      return views.adminUser(user);
+    },
+
+    restorableUntil(user) {
+      if (user.managedBy !== 'database' || user.deletedAt === null) return null;
+      const until = Date.parse(user.deletedAt) + deps.restoreGraceMs;
+      return until >= clock.now() ? until : null;
     },
 
     async resetSecondFactors(caller, sub, context) {

@@ -272,7 +272,7 @@ function addAdminCommands(
   const users = admin
     .command('users')
     .description(
-      'list, show, create, update, delete and unlock users, show their groups, and reset their second factors',
+      'list, show, create, update, delete, restore and unlock users, show their groups, and reset their second factors',
     );
 
   users
@@ -337,6 +337,16 @@ function addAdminCommands(
     .addOption(jsonOption())
     .action((user: string, opts: JsonServerOptions) =>
       api(async () => (await import('./commands/admin/users-delete.js')).runUsersDelete(ctx, user, opts)),
+    );
+
+  users
+    .command('restore')
+    .description('undo the deletion of a database-managed user within account_deletion.grace_period_days')
+    .argument('<user>', "the user's sub or e-mail")
+    .addOption(urlOption())
+    .addOption(jsonOption())
+    .action((user: string, opts: JsonServerOptions) =>
+      api(async () => (await import('./commands/admin/users-restore.js')).runUsersRestore(ctx, user, opts)),
     );
 
   users

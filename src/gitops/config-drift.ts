@@ -15,6 +15,8 @@ export const CONFIG_APPLIED_AT_SETTING = 'gitops.applied_at';
 export interface ConfigDrift {
   /** Whether the last check found changes to apply; null before any check. */
   drift: boolean | null;
+  /** How many changes the last check found (-1: a collision, which apply refuses); null before any check. */
+  changes: number | null;
   /** When the last check ran (ms since the epoch), or null. */
   checkedAt: number | null;
   /** When an apply last changed the database (ms since the epoch), or null when none has since this setting exists. */
@@ -47,6 +49,7 @@ export async function readConfigDrift(db: Tx, settings: SettingsRepository): Pro
   const stored = drift === null ? null : (JSON.parse(drift) as StoredDrift);
   return {
     drift: stored?.drift ?? null,
+    changes: stored?.changes ?? null,
     checkedAt: stored?.checked_at ?? null,
     appliedAt: appliedAt === null ? null : Number(appliedAt),
   };

@@ -16,6 +16,9 @@ import type { UserConsents } from '../accounts/user-consents.js';
 import type { UserTerms } from '../accounts/user-terms.js';
 import type { SignOut } from '../accounts/sign-out.js';
 import type { AdminUsersService } from '../admin/admin-users-service.js';
+import type { AdminUserDetails } from '../admin/admin-user-detail.js';
+import type { FirstAdminSetup } from '../admin/first-admin-setup.js';
+import type { AdminOverviewService } from '../admin/admin-overview.js';
 import type { AccountUnlock } from '../admin/unlock-account.js';
 import type { UserViewService } from '../admin/user-view-service.js';
 import type { AdminEventsService } from '../admin/admin-events-service.js';
@@ -124,6 +127,12 @@ export interface FederationArea {
 /** src/admin/wire-admin.ts: the admin API. */
 export interface AdminArea {
   users: AdminUsersService;
+  /** The console's Overview (createAdminOverview). */
+  overview: AdminOverviewService;
+  /** The first admin's one-time setup link (createFirstAdminSetup): `idp serve` and /setup. */
+  firstAdmin: FirstAdminSetup;
+  /** The console's page of one user (createAdminUserDetails). */
+  userDetails: AdminUserDetails;
   /** POST /api/admin/users/{sub}/unlock (createAccountUnlock). */
   unlock: AccountUnlock;
   userViews: UserViewService;

@@ -28,6 +28,7 @@ import {
   adminListUsersRoute,
   adminMeRoute,
   adminResetSecondFactorsRoute,
+  adminRestoreUserRoute,
   adminUpdateUserRoute,
 } from './routes/admin-routes.js';
 import { adminListEventsRoute } from './routes/admin-event-routes.js';
@@ -93,6 +94,14 @@ import {
   verifyEmailPageRoute,
 } from './routes/page-routes.js';
 import { usesBuiltinUi } from '../web/index.js';
+import {
+  consoleHomeRoute,
+  consoleUserActionRoute,
+  consoleUserConfirmRoute,
+  consoleUserRoute,
+  consoleUsersRoute,
+} from './routes/console-user-routes.js';
+import { setupPageRoute, setupPostRoute } from './routes/setup-routes.js';
 import {
   providerAuthorizeRoute,
   providerCallbackGetRoute,
@@ -231,6 +240,7 @@ const adminRoutes: RouteDefinition[] = [
   route('GET', '/api/admin/users/{sub}', 'admin', adminGetUserRoute),
   route('PATCH', '/api/admin/users/{sub}', 'admin', adminUpdateUserRoute),
   route('DELETE', '/api/admin/users/{sub}', 'admin', adminDeleteUserRoute),
+  route('POST', '/api/admin/users/{sub}/restore', 'admin', adminRestoreUserRoute),
   route('DELETE', '/api/admin/users/{sub}/second-factors', 'admin', adminResetSecondFactorsRoute),
   route('GET', '/api/admin/events', 'admin', adminListEventsRoute),
   route('GET', '/api/admin/terms', 'admin', adminTermsStatusRoute),
@@ -286,8 +296,25 @@ function builtinPageRoutes(config: Config): RouteDefinition[] {
     route('GET', '/ui/authenticator-app-qr.svg', 'session-or-pending', authenticatorAppQrRoute),
     route('GET', '/ui/vendor/webauthn/{path*}', 'none', webAuthnBrowserRoute),
     route('GET', '/ui/bundle/{file}', 'none', uiBundleRoute),
+    ...consoleRoutes,
   ];
 }
+
+/**
+ * The admin console (docs/ui.md, "Admin console"), part of the built-in UI.
+ * `optional-session`: the console's own check (src/http/console-access.ts)
+ * sends a signed-out person to the sign-in page and shows others a 403
+ * page; posts pass the Origin rule and carry the session's form token.
+ */
+const consoleRoutes: RouteDefinition[] = [
+  route('GET', '/setup', 'optional-session', setupPageRoute),
+  route('POST', '/setup', 'none', setupPostRoute),
+  route('GET', '/admin', 'optional-session', consoleHomeRoute),
+  route('GET', '/admin/users', 'optional-session', consoleUsersRoute),
+  route('GET', '/admin/users/{sub}', 'optional-session', consoleUserRoute),
+  route('GET', '/admin/users/{sub}/confirm', 'optional-session', consoleUserConfirmRoute),
+  route('POST', '/admin/users/{sub}/{action}', 'optional-session', consoleUserActionRoute),
+];
 
 /** Undocumented: the document built by `npm run build`, and the web UI on every path the API does not own (src/web). */
 const staticRoutes: RouteDefinition[] = [

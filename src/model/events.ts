@@ -24,6 +24,7 @@ export const eventTypes = [
   'admin.user_updated',
   'admin.user_deleted',
   'user.imported',
+  'admin.user_restored',
   'config.applied',
   'signing_key.rotated',
   'group.member_added',

@@ -36,6 +36,7 @@ import type { GroupRepository } from './contracts/groups.js';
 import type { PushedAuthorizationRequestRepository } from './contracts/pushed-authorization-requests.js';
 import type { DeviceCodeRepository } from './contracts/device-codes.js';
 import type { Snapshots } from './contracts/snapshots.js';
+import type { FirstAdminTokenRepository } from './contracts/first-admin-tokens.js';
 
 export type * from './contracts/tx.js';
 export type * from './contracts/users.js';
@@ -58,6 +59,7 @@ export type * from './contracts/groups.js';
 export type * from './contracts/pushed-authorization-requests.js';
 export type * from './contracts/device-codes.js';
 export type * from './contracts/snapshots.js';
+export type * from './contracts/first-admin-tokens.js';
 
 // ─── The storage: every repository, transactions, and the database's life ───
 
@@ -89,6 +91,7 @@ export interface Repositories {
   groups: GroupRepository;
   pushedAuthorizationRequests: PushedAuthorizationRequestRepository;
   deviceCodes: DeviceCodeRepository;
+  firstAdminTokens: FirstAdminTokenRepository;
   /** What apply revokes for a removed user or client; whoever stores something a principal holds adds one. */
   grantRevokers: GrantRevoker[];
 }

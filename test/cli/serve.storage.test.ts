@@ -125,16 +125,62 @@ describe('runServe', () => {
     expect(await done).toBe(0);
   });
 
+  it('prints a one-time setup link while no admin exists, and none once the link made one', async () => {
+    const file = path.join(dir, 'idp.yaml');
+    await writeFile(
+      file,
+      'database:\n  client: sqlite\n  filename: ./idp.sqlite\nsecurity:\n  secret: in-process-serve-secret-0123456789\nlogging:\n  format: json\n',
+    );
+    const port = await freePort();
+    const first = testSignals();
+    const done = runServe(context(), { config: file, host: '127.0.0.1', port: String(port) }, first.signals);
+    await logged('no admin exists yet');
+    const line = logs.find((l) => typeof l.msg === 'string' && l.msg.startsWith('no admin exists yet'));
+    const link = new URL(line?.setup_url as string);
+    expect(line?.level).toBe(40);
+    expect(link.pathname).toBe('/setup');
+    // 32 random bytes, base64url.
+    expect(link.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const base = `http://127.0.0.1:${String(port)}`;
+    expect((await fetch(`${base}/setup?token=${link.searchParams.get('token')}`)).status).toBe(200);
+    const created = await fetch(`${base}/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: link.origin },
+      body: new URLSearchParams({
+        token: link.searchParams.get('token') ?? '',
+        email: 'first@example.com',
+        password: 'a long enough password',
+      }).toString(),
+      redirect: 'manual',
+    });
+    expect(created.status).toBe(303);
+    expect(created.headers.get('location')).toBe('/admin');
+    first.stop();
+    expect(await done).toBe(0);
+
+    logs.length = 0;
+    const second = testSignals();
+    const again = runServe(context(), { config: file, host: '127.0.0.1', port: String(port) }, second.signals);
+    // The last line before runServe waits for the shutdown signal.
+    await logged('SIGHUP arrived while the server was starting');
+    expect(logs.some((l) => typeof l.msg === 'string' && l.msg.startsWith('no admin exists yet'))).toBe(false);
+    expect((await fetch(`${base}/setup?token=${link.searchParams.get('token')}`)).status).toBe(404);
+    second.stop();
+    expect(await again).toBe(0);
+  });
+
   it('warns at start when server.base_url names another port than the one it listens on, naming both', async () => {
     const file = path.join(dir, 'idp.yaml');
     const yaml = (baseUrl: string) =>
       `server:\n  base_url: ${baseUrl}\ndatabase:\n  client: sqlite\n  filename: ./idp.sqlite\nsecurity:\n  secret: in-process-serve-secret-0123456789\nlogging:\n  format: json\n`;
     const port = await freePort();
+    // The file declares no admin: the first-admin link is the other warning, tested above.
+    const warnings = () => logs.filter((l) => l.level === 40 && !String(l.msg).startsWith('no admin exists yet'));
     await writeFile(file, yaml('http://localhost:8080'));
     const first = testSignals();
     const done = runServe(context(), { config: file, host: '127.0.0.1', port: String(port) }, first.signals);
-    await logged('idp listening');
-    expect(logs.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+    await logged('SIGHUP arrived while the server was starting');
+    expect(warnings().map((l) => l.msg)).toEqual([
       `server.base_url http://localhost:8080 names port 8080, but idp listens on port ${String(port)}: browsers at http://localhost:8080 reach no server unless a proxy forwards that port here, and sign-ins from http://localhost:${String(port)} are refused as cross-site; set server.base_url to the address people open, or leave it out to follow the port`,
     ]);
     first.stop();
@@ -145,8 +191,8 @@ describe('runServe', () => {
     await writeFile(file, yaml('https://id.example.com'));
     const second = testSignals();
     const again = runServe(context(), { config: file, host: '127.0.0.1', port: String(port) }, second.signals);
-    await logged('idp listening');
-    expect(logs.filter((l) => l.level === 40)).toEqual([]);
+    await logged('SIGHUP arrived while the server was starting');
+    expect(warnings()).toEqual([]);
     second.stop();
     expect(await again).toBe(0);
   });

@@ -32,7 +32,8 @@ security:
   login_rate_limit: { max_attempts: 1000000000, window_seconds: 1 }
 logging: { level: silent }
 scheduler: { enabled: false }
-frontend: { enabled: false }
+# The built-in UI: the console's users page (/admin/users) is measured beside the API.
+frontend: { enabled: true, mode: static }
 `;
 const loaded = loadConfigText(yaml, { file: 'bench-admin.yaml', env: {}, cwd: process.cwd() });
 if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join('; '));

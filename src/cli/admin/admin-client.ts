@@ -37,6 +37,8 @@ export interface AdminClient {
   createUser(body: CreateUserBody): Promise<{ user: AdminUser }>;
   updateUser(sub: string, body: UpdateUserBody): Promise<{ user: AdminUser }>;
   deleteUser(sub: string): Promise<{ user: AdminUser }>;
+  /** POST /api/admin/users/{sub}/restore: undoes a soft delete within the grace period. */
+  restoreUser(sub: string): Promise<{ user: AdminUser }>;
   /** DELETE /api/admin/users/{sub}/second-factors (docs/http-api.md, "For admins"). */
   resetSecondFactors(sub: string): Promise<void>;
   listEvents(params: ListEventsParams): Promise<EventListResponse>;
@@ -137,6 +139,7 @@ export function createAdminClient(baseUrl: string, options: AdminClientOptions):
     createUser: (body) => call({ method: 'POST', path: '/api/admin/users', body }),
     updateUser: (sub, body) => call({ method: 'PATCH', path: userPath(sub), body }),
     deleteUser: (sub) => call({ method: 'DELETE', path: userPath(sub) }),
+    restoreUser: (sub) => call({ method: 'POST', path: `${userPath(sub)}/restore` }),
     async resetSecondFactors(sub) {
       await call({ method: 'DELETE', path: `${userPath(sub)}/second-factors` });
     },

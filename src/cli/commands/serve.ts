@@ -9,6 +9,9 @@ import { defaultBaseUrl } from '../../config/normalize-config.js';
 import { watchConfigFile } from '../../config/watch-config-file.js';
 import { applyConfig, ApplyConflictError, createConfigReloader } from '../../gitops/index.js';
 import { createLogger } from '../../logger.js';
+import type { HttpDeps } from '../../http/http-deps.js';
+import { usesBuiltinUi } from '../../web/index.js';
+import type { Logger } from 'pino';
 
 export interface ServeOptions {
   config?: string;
@@ -77,6 +80,7 @@ export async function runServe(
       const url = await app.start();
       // `url` is the listen address (tests and scripts read it); people open the base URL.
       logger.info({ url, base_url: config.server.baseUrl }, `idp listening on ${url}, open ${config.server.baseUrl}`);
+      await announceFirstAdminSetup(app.deps, logger);
 
       const load = async (): Promise<LoadResult> => {
         const result = await loadConfig({ file: config.file, env: ctx.env, cwd: ctx.cwd });
@@ -121,6 +125,20 @@ export async function runServe(
   } finally {
     unsubscribe();
   }
+}
+
+/**
+ * While no active admin exists (none in the file, none in the database),
+ * each start prints a one-time link to /setup, valid for an hour, which
+ * creates the first admin (docs/cli-admin.md, "The first admin"). With an
+ * operator's front end /setup is not idp's: an admin in the file's users is the way.
+ */
+async function announceFirstAdminSetup(deps: HttpDeps, logger: Logger): Promise<void> {
+  if (!usesBuiltinUi(deps.config.frontend)) return;
+  const token = await deps.admin.firstAdmin.issue();
+  if (token === null) return;
+  const link = `${deps.config.server.baseUrl}/setup?token=${token}`;
+  logger.warn({ setup_url: link }, `no admin exists yet: open ${link} within an hour to create the first one`);
 }
 
 function parsePort(value: string | undefined): number | undefined {

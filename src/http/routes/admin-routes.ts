@@ -190,6 +190,28 @@ export const adminDeleteUserRoute: RouteSpec = {
   }),
 };
 
+export const adminRestoreUserRoute: RouteSpec = {
+  tags: ['Admin'],
+  summary: 'Restore a soft-deleted database-managed user',
+  description:
+    'Undoes a soft delete within `account_deletion.grace_period_days`: the user can sign in again (their sessions stay ended). A user that is not deleted answers 409 USER_NOT_DELETED; one whose grace period has ended (erased at the next cleanup) 409 RESTORE_PERIOD_ENDED; a config-managed user 403 USER_NOT_EDITABLE (the file brings it back); an e-mail another live user holds by now 409 EMAIL_ALREADY_EXISTS.',
+  validate: { params: subParams },
+  responses: {
+    200: userResponse('The restored user'),
+    ...adminErrors,
+    403: notEditable,
+    ...notFound,
+    409: errorResponse(
+      'USER_NOT_DELETED: This user account is not deleted. / RESTORE_PERIOD_ENDED: The grace period of this deleted user account has ended. / EMAIL_ALREADY_EXISTS: The provided email is already registered.',
+    ),
+  },
+  handler: (deps) => async (request) => ({
+    user: toAdminUserBody(
+      await deps.admin.users.restore(caller(request), (request.params as { sub: string }).sub, requestContext(request)),
+    ),
+  }),
+};
+
 export const adminResetSecondFactorsRoute: RouteSpec = {
   tags: ['Admin'],
   summary: "Remove a user's second factors",

@@ -5,6 +5,8 @@ import type { Tx } from './tx.js';
 export interface SessionRepository {
   insert(tx: Tx, session: SessionRecord): Promise<void>;
   findByIdHash(tx: Tx, idHash: string): Promise<SessionRecord | null>;
+  /** How many signed-in sessions (not pending a second factor) expire after `now`: the console's Overview. */
+  countLive(tx: Tx, now: number): Promise<number>;
   update(tx: Tx, idHash: string, changes: Partial<Omit<SessionRecord, 'idHash' | 'publicId' | 'sub'>>): Promise<void>;
   /** The sessions of these users (a sign-out of all of them, which must know what it ends). */
   findBySubs(tx: Tx, subs: string[]): Promise<SessionRecord[]>;

@@ -16,6 +16,7 @@ import { knexRecoveryCodeRepository } from './recovery-codes.js';
 import { knexPasskeyRepository } from './passkeys.js';
 import { knexWebAuthnChallengeRepository } from './webauthn-challenges.js';
 import { knexLinkTokenRepository } from './link-tokens.js';
+import { knexFirstAdminTokenRepository } from './first-admin-tokens.js';
 import { knexTermAcceptanceRepository } from './term-acceptances.js';
 import { knexAuthorizationCodeRepository } from './authorization-codes.js';
 import { knexConsentRepository } from './consents.js';
@@ -46,6 +47,7 @@ export const knexRepositories: Repositories = {
   passkeys: knexPasskeyRepository,
   webauthnChallenges: knexWebAuthnChallengeRepository,
   linkTokens: knexLinkTokenRepository,
+  firstAdminTokens: knexFirstAdminTokenRepository,
   termAcceptances: knexTermAcceptanceRepository,
   authorizationCodes: knexAuthorizationCodeRepository,
   consents: knexConsentRepository,

@@ -22,6 +22,13 @@ export const knexSessionRepository = onKnex<SessionRepository>({
   async insert(tx, session) {
     await tx('sessions').insert(sessions.toRow(session));
   },
+  async countLive(tx, now) {
+    const [{ total }] = (await tx('sessions')
+      .where('expires_at', '>', now)
+      .andWhere('second_factor_pending', false)
+      .count({ total: '*' })) as { total: number | string }[];
+    return Number(total);
+  },
   async findByIdHash(tx, idHash) {
     const row = (await tx('sessions').where({ id_hash: idHash }).first()) as Row | undefined;
     return row ? sessions.fromRow(row) : null;

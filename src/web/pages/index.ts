@@ -29,3 +29,27 @@ export { logoSource } from './safe-href.js';
 export { renderTermsErrorPage, renderTermsPage, type TermsPage } from './terms-page.js';
 export { renderAccessDeniedPage, renderAccessDeniedErrorPage, type AccessDeniedPage } from './access-denied-page.js';
 export { renderDevicePage, renderDeviceDonePage, type DevicePage } from './device-page.js';
+export {
+  consoleSections,
+  renderConsolePage,
+  renderConsoleForbiddenPage,
+  consoleErrorSentence,
+  csrfField,
+  formatMoment,
+  type ConsoleRequest,
+  type ConsoleSection,
+  type ConsolePageParts,
+} from './console/console-layout.js';
+export { renderConsoleUsersPage, usersQuery, type UsersFilter, type UsersPage } from './console/users-page.js';
+export {
+  renderConsoleUserPage,
+  renderConsoleConfirmPage,
+  renderConsoleUserMissingPage,
+  confirmedActions,
+  userPath,
+  type ConfirmedAction,
+  type UserPageOutcome,
+} from './console/user-page.js';
+export { renderSetupPage, renderSetupUnavailablePage } from './console/setup-page.js';
+export { renderConsoleOverviewPage } from './console/overview-page.js';
+export type { ConsoleOverview, ConsoleUser, ConsoleUserDetail } from './console/console-views.js';

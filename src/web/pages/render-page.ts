@@ -7,9 +7,9 @@ import { safeHref } from './safe-href.js';
 export interface PageParts {
   /** The task of the page, for the title "{task} · {brand}". */
   task: string;
-  /** The page's content: inside the card, or the whole of <main> with `layout: 'wide'`. */
+  /** The page's content: inside the card, or the whole of <main> with `layout: 'wide'` (or the admin console's `console`). */
   body: SafeHtml;
-  layout?: 'card' | 'wide';
+  layout?: 'card' | 'wide' | 'console';
   /** The page's ES module under /ui/ (e.g. 'login.js'); none for a page without behaviour. */
   script?: string;
   /** Strings and settings the script reads from the data block (#page-data). */

@@ -254,6 +254,31 @@ describe.each(databaseKinds)('idp admin against a real server on %s', (kind) => 
     ]);
   });
 
+  it('users restore brings a deleted user back by e-mail, and says why it cannot', async () => {
+    const admin = await terminal();
+    await admin.login(adminEmail, adminPassword);
+    const { user } = await admin.json(
+      ['users', 'create', '--email', 'restore.me@example.com', '--password-stdin'],
+      'pw',
+    );
+    expect(await admin.run(['users', 'restore', 'restore.me@example.com'])).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['USER_NOT_DELETED: This user account is not deleted.'],
+    });
+    await admin.json(['users', 'delete', user.sub]);
+    expect(await admin.run(['users', 'restore', 'restore.me@example.com'])).toEqual({
+      code: 0,
+      stdout: [`restored user ${user.sub} (restore.me@example.com): it can sign in again`],
+      stderr: [],
+    });
+    await admin.json(['users', 'delete', user.sub]);
+    expect((await admin.json(['users', 'restore', user.sub, '--json'])).user).toMatchObject({
+      sub: user.sub,
+      deleted_at: null,
+    });
+  });
+
   it('pages through users with --page and --page-size', async () => {
     const admin = await terminal();
     await admin.login(adminEmail, adminPassword);

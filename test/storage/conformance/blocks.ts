@@ -28,6 +28,7 @@ import { describeGrantRevokers } from './grant-revokers.js';
 import { describeGroups } from './groups.js';
 import { describePushedAuthorizationRequests } from './pushed-authorization-requests.js';
 import { describeDeviceCodes } from './device-codes.js';
+import { describeFirstAdminTokens } from './first-admin-tokens.js';
 
 /**
  * One block per member of `Repositories`, in the order of repositories.ts.
@@ -61,5 +62,6 @@ export const repositoryBlocks: Record<keyof Repositories, (subject: Subject) => 
   groups: describeGroups,
   pushedAuthorizationRequests: describePushedAuthorizationRequests,
   deviceCodes: describeDeviceCodes,
+  firstAdminTokens: describeFirstAdminTokens,
   grantRevokers: describeGrantRevokers,
 };

@@ -30,6 +30,14 @@ export function describeSessions(s: Subject): void {
   });
   beforeEach(() => cleanTables(s.database.db, ['sessions']));
 
+  it('countLive counts the signed-in sessions that have not expired', async () => {
+    await sessions.insert(db, session('live', { secondFactorPending: false, expiresAt: 5000 }));
+    await sessions.insert(db, session('pending', { secondFactorPending: true, expiresAt: 5000 }));
+    await sessions.insert(db, session('expired', { secondFactorPending: false, expiresAt: 1000 }));
+    expect(await sessions.countLive(db, 2000)).toBe(1);
+    expect(await sessions.countLive(db, 6000)).toBe(0);
+  });
+
   it('round-trips every field, amr in order and booleans as booleans', async () => {
     await sessions.insert(db, session('s1'));
     expect(await sessions.findByIdHash(db, 's1')).toEqual(session('s1'));
