@@ -87,7 +87,7 @@ export function renderConsoleClientPage(
             <dt>${t.skipConsent}</dt><dd>${yesNo(client.skipConsent)}</dd>
             <dt>${t.par}</dt><dd>${yesNo(client.requirePushedAuthorizationRequests)}</dd>
             <dt>${t.idTokenAlg}</dt><dd class="mono">${client.idTokenSignedResponseAlg}</dd>
-            <dt>${t.backchannel}</dt><dd class="mono">${client.backchannelLogoutUri ?? t.noneListed}</dd>
+            <dt>${t.backchannel}</dt>${client.backchannelLogoutUri === null ? html`<dd>${t.noneListed}</dd>` : html`<dd class="mono">${client.backchannelLogoutUri}</dd>`}
           </dl>
         </section>
         <section class="panel" aria-labelledby="client-access">
