@@ -150,7 +150,7 @@ describe.each(databaseKinds)('the admin console pages (%s)', (kind) => {
     await expect.poll(() => page.locator('#events-table tbody tr').count(), { timeout: 10_000 }).toBe(before + 1);
     expect(await page.locator('#events-table').isVisible()).toBe(true);
     expect(await page.locator('#events-table tbody tr').first().textContent()).toContain('sign_in.succeeded');
-    expect(await page.locator('#events-follow-status').textContent()).toContain('1 new events');
+    expect(await page.locator('#events-follow-status').textContent()).toContain('1 new event');
     expect(reports.violations).toEqual([]);
     expect(reports.pageErrors).toEqual([]);
     await context.close();

@@ -218,6 +218,7 @@ export const admin: typeof en = {
     following: 'Folgen: Neue Ereignisse erscheinen oben.',
     followFailed: 'Neue Ereignisse konnten nicht geladen werden. Laden Sie die Seite neu.',
     newEvents: '{count} neue Ereignisse',
+    newEventsOne: '1 neues Ereignis',
   },
   confirm: {
     task: 'Bestätigen',

@@ -214,6 +214,7 @@ export const admin = {
     following: 'Following: new events appear at the top.',
     followFailed: 'New events could not be loaded. Reload the page.',
     newEvents: '{count} new events',
+    newEventsOne: '1 new event',
   },
   confirm: {
     task: 'Confirm',

@@ -106,6 +106,7 @@ ${filters}
             following: t.following,
             failed: t.followFailed,
             newEvents: t.newEvents,
+            newEventsOne: t.newEventsOne,
           },
         }
       : undefined,

@@ -67,7 +67,8 @@ if (data && box && button && status && table) {
       table.hidden = false;
       document.getElementById('events-none')?.setAttribute('hidden', '');
       added += fresh.length;
-      status.textContent = `${data.following} ${data.newEvents.replace('{count}', String(added))}`;
+      const count = added === 1 ? data.newEventsOne : data.newEvents.replace('{count}', String(added));
+      status.textContent = `${data.following} ${count}`;
     }
     timer = setTimeout(() => void poll(), pollMs);
   };
