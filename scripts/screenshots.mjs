@@ -449,6 +449,21 @@ const shots = [
     },
   },
   { name: 'setup-unavailable', go: (page, url) => page.goto(`${url}/setup?token=not-a-real-token`) },
+  // The console's read-only pages, as admin@acme.example.
+  ...[
+    ['console-groups', '/admin/groups'],
+    ['console-group', '/admin/groups/sre'],
+    ['console-clients', '/admin/clients'],
+    ['console-client', '/admin/clients/wiki'],
+    ['console-terms', '/admin/terms'],
+    ['console-events', '/admin/events'],
+  ].map(([name, target]) => ({
+    name,
+    async go(page, url) {
+      await signIn(page, url, 'admin@acme.example');
+      await page.goto(`${url}${target}`);
+    },
+  })),
 ];
 
 const viewports = [

@@ -1,7 +1,7 @@
 import { groupNotFound, memberNotFound, memberNotRemovable, userNotEditable, userNotFound } from '../api-error.js';
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/index.js';
-import type { UserRecord } from '../model/index.js';
+import type { GroupRecord, UserRecord } from '../model/index.js';
 import type { UserGroup, UserGroupReader } from '../access/user-groups.js';
 import type { GroupRepository, MembershipKey, Tx, UserRepository } from '../storage/repositories.js';
 import type { AdminRequestContext } from './admin-users-service.js';
@@ -28,6 +28,8 @@ export interface GroupSummaryView {
  */
 export interface AdminGroupsService {
   list(caller: UserRecord): Promise<GroupSummaryView[]>;
+  /** The group as declared (404 GROUP_NOT_FOUND), for the console's group page. */
+  find(caller: UserRecord, groupId: string): Promise<GroupRecord>;
   /** One page of the group's live members (any source), ordered by e-mail then sub. */
   members(
     caller: UserRecord,
@@ -77,6 +79,11 @@ export function createAdminGroupsService(deps: {
       requireAdmin(caller);
       const summaries = await groups.listWithCounts(deps.db);
       return summaries.map((g) => ({ id: g.id, name: g.name, description: g.description, memberCount: g.memberCount }));
+    },
+
+    async find(caller, groupId) {
+      requireAdmin(caller);
+      return requireGroup(deps.db, groupId);
     },
 
     async members(caller, groupId, page) {

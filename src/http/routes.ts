@@ -103,6 +103,14 @@ import {
 } from './routes/console-user-routes.js';
 import { setupPageRoute, setupPostRoute } from './routes/setup-routes.js';
 import {
+  consoleClientRoute,
+  consoleClientsRoute,
+  consoleEventsRoute,
+  consoleGroupRoute,
+  consoleGroupsRoute,
+  consoleTermsRoute,
+} from './routes/console-read-routes.js';
+import {
   providerAuthorizeRoute,
   providerCallbackGetRoute,
   providerCallbackPostRoute,
@@ -314,6 +322,12 @@ const consoleRoutes: RouteDefinition[] = [
   route('GET', '/admin/users/{sub}', 'optional-session', consoleUserRoute),
   route('GET', '/admin/users/{sub}/confirm', 'optional-session', consoleUserConfirmRoute),
   route('POST', '/admin/users/{sub}/{action}', 'optional-session', consoleUserActionRoute),
+  route('GET', '/admin/groups', 'optional-session', consoleGroupsRoute),
+  route('GET', '/admin/groups/{id}', 'optional-session', consoleGroupRoute),
+  route('GET', '/admin/clients', 'optional-session', consoleClientsRoute),
+  route('GET', '/admin/clients/{client_id}', 'optional-session', consoleClientRoute),
+  route('GET', '/admin/terms', 'optional-session', consoleTermsRoute),
+  route('GET', '/admin/events', 'optional-session', consoleEventsRoute),
 ];
 
 /** Undocumented: the document built by `npm run build`, and the web UI on every path the API does not own (src/web). */

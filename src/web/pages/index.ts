@@ -40,6 +40,20 @@ export {
   type ConsoleSection,
   type ConsolePageParts,
 } from './console/console-layout.js';
+export {
+  renderConsoleGroupPage,
+  renderConsoleGroupsPage,
+  renderConsoleMissingPage,
+  type GroupPage,
+} from './console/groups-page.js';
+export {
+  consoleClientView,
+  renderConsoleClientPage,
+  renderConsoleClientsPage,
+  type ConsoleClientView,
+} from './console/clients-page.js';
+export { renderConsoleTermsPage } from './console/terms-page.js';
+export { eventsQuery, renderConsoleEventsPage, type EventsFilter, type EventsPage } from './console/events-page.js';
 export { renderConsoleUsersPage, usersQuery, type UsersFilter, type UsersPage } from './console/users-page.js';
 export {
   renderConsoleUserPage,

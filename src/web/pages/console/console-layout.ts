@@ -32,6 +32,9 @@ export interface ConsolePageParts {
   notice?: string | null;
   /** An error line (role="alert") above the content, when an action was refused. */
   error?: { code: string; message: string } | null;
+  /** A page's own module under /ui/ and its data block (the events' follow mode); most pages have none. */
+  script?: string;
+  data?: unknown;
 }
 
 /**
@@ -69,6 +72,8 @@ ${page.body}
     task: page.task,
     body,
     layout: 'console',
+    script: page.script,
+    data: page.data,
     // same-origin, not the server's no-referrer: under no-referrer a browser posts a form with `Origin: null`, which the Origin rule refuses.
     head: html`
   <meta name="referrer" content="same-origin">
