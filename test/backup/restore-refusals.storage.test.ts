@@ -318,7 +318,7 @@ describe.each(databaseKinds)('restore refusals on %s', (kind) => {
       (e: unknown) => (e as Error).message,
     );
     expect(message).toBe(
-      'the database is not empty (rows in clients, users, events): restore into a new, empty database',
+      'the database is not empty (rows in clients, users, events, settings): restore into a new, empty database',
     );
 
     const older = await write(
@@ -330,7 +330,7 @@ describe.each(databaseKinds)('restore refusals on %s', (kind) => {
       (e: unknown) => (e as Error).message,
     );
     expect(past).toMatch(
-      /^the database is at migration 0027_\S+, past the backup's 0026_pushed_authorization_requests.js: restore into a new, empty database$/,
+      /^the database is at migration \d{4}_\S+, past the backup's 0026_pushed_authorization_requests.js: restore into a new, empty database$/,
     );
   });
 

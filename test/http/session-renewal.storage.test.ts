@@ -147,8 +147,8 @@ describe.each(databaseKinds)('session renewal on %s', (kind) => {
     if (rememberedNow === undefined) throw new Error('the selection did not rewrite the accounts cookie');
     const listed = await b.call('GET', '/api/auth/accounts', `${renewed}; ${rememberedNow}`);
     expect(listed.json().accounts).toEqual([
-      { sub: 'first', email: 'first@example.com', current: true },
-      { sub: 'second', email: 'second@example.com', current: false },
+      { sub: 'first', email: 'first@example.com', name: null, current: true },
+      { sub: 'second', email: 'second@example.com', name: null, current: false },
     ]);
   });
 });

@@ -224,6 +224,7 @@ describe.each(databaseKinds)('the authorization endpoint on %s', (kind) => {
         { scope: 'email', description: 'See your e-mail address' },
       ],
       groups: null,
+      alreadyGranted: [],
     });
     const { redirectTo } = await consent.decide(returnTo, 'allow', alice, { clientAddress: '127.0.0.1' });
     const done = await authorize({ params: paramsOf(redirectTo), session: alice }, deps);
