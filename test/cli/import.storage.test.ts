@@ -456,20 +456,19 @@ describe.each(databaseKinds)('idp import on %s, all or nothing', (kind) => {
     return { code, stdout: output.stdout, stderr: output.stderr };
   };
 
-  it('imports 100k users in one run, hashes copied', { timeout: 240_000 }, async () => {
+  // On the embedded default only: the PostgreSQL path is the same batched code, and the 100k run costs CI half a minute per engine.
+  it.runIf(kind === 'sqlite')('imports 100k users in one run, hashes copied', { timeout: 240_000 }, async () => {
     const credential = keycloakPassword('same password', 'pbkdf2-sha256', 27_500);
     // Every tenth with an authenticator app: their secrets are sealed and written in batches too.
     const users = Array.from({ length: 100_000 }, (_, i) =>
       keycloakUser(`user${i}@example.com`, i % 10 === 0 ? [credential, keycloakOtp(`secret-${i}`)] : [credential]),
     );
     await writeFile(path.join(dir, 'big.json'), JSON.stringify({ realm: 'big', users }));
-    const started = Date.now();
     const result = await idp('import', 'keycloak', 'big.json');
     expect(result.stdout).toEqual(['imported 100000 users from keycloak, 0 skipped']);
     expect(Number((await t.db('users').count({ n: '*' }))[0].n)).toBe(100_000);
     expect(Number((await t.db('events').where({ type: 'user.imported' }).count({ n: '*' }))[0].n)).toBe(100_000);
     expect(Number((await t.db('totp_credentials').count({ n: '*' }))[0].n)).toBe(10_000);
-    console.log(`idp import of 100k Keycloak users on ${kind}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
   it('rolls everything back on a database error: not one user stays', async () => {
