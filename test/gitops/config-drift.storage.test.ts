@@ -18,6 +18,7 @@ describe.each(databaseKinds)('config drift on %s', (kind) => {
     database = await createTestDatabase(kind);
     expect(await readConfigDrift(database.tx, knexSettingsRepository)).toEqual({
       drift: null,
+      changes: null,
       checkedAt: null,
       appliedAt: null,
     });

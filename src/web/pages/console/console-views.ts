@@ -18,6 +18,13 @@ export interface ConsoleUser {
   deletedAt: string | null;
 }
 
+export interface ConsoleGroupSummary {
+  id: string;
+  name: string;
+  description: string | null;
+  memberCount: number;
+}
+
 export interface ConsoleUserDetail {
   user: ConsoleUser;
   restorableUntil: number | null;

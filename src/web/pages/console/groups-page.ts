@@ -1,6 +1,5 @@
 import { formatMessage } from '../../../i18n/index.js';
-import type { GroupSummaryView } from '../../../admin/admin-groups-service.js';
-import type { AdminUserView } from '../../../admin/user-view-service.js';
+import type { ConsoleGroupSummary, ConsoleUser } from './console-views.js';
 import type { GroupRecord, UpstreamGroupRule } from '../../../model/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { pageHref, type PageContext } from '../page-context.js';
@@ -8,7 +7,7 @@ import { renderConsolePage, type ConsoleRequest } from './console-layout.js';
 
 export interface GroupPage {
   group: GroupRecord;
-  members: AdminUserView[];
+  members: ConsoleUser[];
   total: number;
   page: number;
   pageSize: number;
@@ -20,7 +19,7 @@ const groupPath = (id: string) => `/admin/groups/${encodeURIComponent(id)}`;
 export function renderConsoleGroupsPage(
   context: PageContext,
   request: ConsoleRequest,
-  groups: GroupSummaryView[],
+  groups: ConsoleGroupSummary[],
 ): string {
   const t = context.text.admin.groups;
   const rows = groups.map(
