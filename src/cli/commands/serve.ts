@@ -78,9 +78,10 @@ export async function runServe(
       if (mismatch) logger.warn({ base_url: config.server.baseUrl, port: config.server.port }, mismatch);
       const app = await createApp(config, { storage, clock, logger });
       const url = await app.start();
+      // Before the listening line, which scripts take as "started": from it on, a SIGHUP is a plain reload.
+      await announceFirstAdminSetup(app.deps, logger);
       // `url` is the listen address (tests and scripts read it); people open the base URL.
       logger.info({ url, base_url: config.server.baseUrl }, `idp listening on ${url}, open ${config.server.baseUrl}`);
-      await announceFirstAdminSetup(app.deps, logger);
 
       const load = async (): Promise<LoadResult> => {
         const result = await loadConfig({ file: config.file, env: ctx.env, cwd: ctx.cwd });
