@@ -39,6 +39,17 @@ const touchIntervalMs = 60_000;
 const denialEventIntervalMs = 60_000;
 /** Remembered denials, a few kilobytes each thousand. */
 const maxRememberedDenials = 10_000;
+/** Signed-in sessions remembered with their verdicts: a few hundred bytes each. */
+const maxRememberedSessions = 50_000;
+
+/** A session found live, its user and groups, and the verdicts reached for it so far, per app entry. */
+interface SignedIn {
+  /** Shared with the session cache: only `lastSeenAt` changes, after it is written. */
+  session: SessionRecord;
+  user: UserRecord;
+  groups: readonly string[];
+  verdicts: Map<ForwardAuthAppConfig, ForwardAuthAnswer>;
+}
 
 /**
  * Forward authentication (docs/forward-auth.md): the reverse proxy asks,
@@ -48,6 +59,13 @@ const maxRememberedDenials = 10_000;
  * generation read the caches share per event-loop turn; a session whose
  * sign-out, revocation or user change bumped the generation is read again
  * and found gone.
+ *
+ * On top of those caches, the verdict itself (allowed, with which identity
+ * headers, or refused) is kept per session and app entry under the same
+ * generation: every fact it rests on is in the bumped set, except time
+ * (the session's expiry and idle limit, and the once-a-minute touch), which
+ * is judged again on every request. The proxy asks about every asset of
+ * every page, so the repeated answer must cost no more than a map lookup.
  */
 export function createForwardAuth(deps: {
   config: ForwardAuthConfig;
@@ -60,28 +78,60 @@ export function createForwardAuth(deps: {
   clock: Clock;
 }): ForwardAuth {
   const denials = new Map<string, number>();
+  // By the cookie's raw id, as the caller holds it: a hit spares hashing it.
+  const signedIn = deps.cachedReads.remember<string, SignedIn>(maxRememberedSessions);
 
-  async function liveSession(
-    sessionId: string,
-  ): Promise<{ session: SessionRecord; user: UserRecord; generation: number } | null> {
-    const { session, generation } = await deps.cachedReads.findSession(hashSessionId(sessionId));
+  async function findSignedIn(sessionId: string, generation: number): Promise<SignedIn | null> {
+    const known = signedIn.get(sessionId);
+    if (known) return known;
+    const { session } = await deps.cachedReads.findSession(hashSessionId(sessionId), generation);
     if (!session || session.secondFactorPending) return null;
+    const user = await deps.cachedReads.findUser(session.sub, generation);
+    if (!user || user.deletedAt !== null) return null;
+    const groups = await deps.cachedReads.groupsOf(user.sub, generation);
+    const found = { session, user, groups, verdicts: new Map() };
+    signedIn.set(sessionId, found, generation);
+    return found;
+  }
+
+  /** Whether the session is within its lifetime and idle limit now, touching it at most once a minute. */
+  async function isLive(session: SessionRecord): Promise<boolean> {
     const now = deps.clock.now();
-    if (session.expiresAt <= now) return null;
+    if (session.expiresAt <= now) return false;
     const idleSince = now - deps.security.sessionIdleTtlSeconds * 1000;
     if (session.lastSeenAt <= idleSince) {
       // idp's own pages touch the row without this copy seeing it: the row decides whether the session went idle.
       const row = await deps.sessions.findByIdHash(deps.db, session.idHash);
-      if (!row || row.lastSeenAt <= idleSince) return null;
+      if (!row || row.lastSeenAt <= idleSince) return false;
       session.lastSeenAt = row.lastSeenAt;
     }
-    const user = await deps.cachedReads.findUser(session.sub, generation);
-    if (!user || user.deletedAt !== null) return null;
     if (now - session.lastSeenAt >= touchIntervalMs) {
       await deps.sessions.update(deps.db, session.idHash, { lastSeenAt: now });
       session.lastSeenAt = now;
     }
-    return { session, user, generation };
+    return true;
+  }
+
+  function verdictOf(known: SignedIn, app: ForwardAuthAppConfig): ForwardAuthAnswer {
+    let verdict = known.verdicts.get(app);
+    if (verdict) return verdict;
+    const { user, groups, session } = known;
+    const allowed =
+      decideAccess(app.access, user, new Set(groups)).allowed &&
+      (app.access?.secondFactor !== 'required' || session.amr.some((m) => m === 'otp' || m === 'hwk'));
+    verdict = allowed
+      ? {
+          outcome: 'allow',
+          headers: {
+            [app.headers.user]: user.sub,
+            [app.headers.email]: user.email,
+            [app.headers.name]: user.name ?? user.email,
+            [app.headers.groups]: groups.join(','),
+          },
+        }
+      : { outcome: 'deny' };
+    known.verdicts.set(app, verdict);
+    return verdict;
   }
 
   async function recordDenial(app: ForwardAuthAppConfig, host: string, sub: string): Promise<void> {
@@ -110,28 +160,16 @@ export function createForwardAuth(deps: {
         request.decodedPath === null ? app : matchApp(deps.config.apps, request.host, request.decodedPath);
       if (!app || !decodedApp) return { outcome: 'unknown-app' };
       if (sessionId === null) return { outcome: 'sign-in' };
-      const live = await liveSession(sessionId);
-      if (!live) return { outcome: 'sign-in' };
-      const { session, user, generation } = live;
-      const groups = new Set(await deps.cachedReads.groupsOf(user.sub, generation));
-      const refusing = [app, decodedApp].find(
-        (candidate) =>
-          !decideAccess(candidate.access, user, groups).allowed ||
-          (candidate.access?.secondFactor === 'required' && !session.amr.some((m) => m === 'otp' || m === 'hwk')),
-      );
+      const known = await findSignedIn(sessionId, await deps.cachedReads.generation());
+      if (!known || !(await isLive(known.session))) return { outcome: 'sign-in' };
+      const verdict = verdictOf(known, app);
+      const refusing =
+        verdict.outcome !== 'allow' ? app : verdictOf(known, decodedApp).outcome !== 'allow' ? decodedApp : null;
       if (refusing) {
-        await recordDenial(refusing, request.host, user.sub);
+        await recordDenial(refusing, request.host, known.user.sub);
         return { outcome: 'deny' };
       }
-      return {
-        outcome: 'allow',
-        headers: {
-          [app.headers.user]: user.sub,
-          [app.headers.email]: user.email,
-          [app.headers.name]: user.name ?? user.email,
-          [app.headers.groups]: [...groups].join(','),
-        },
-      };
+      return verdict;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { TrustProxy } from '../config/types.js';
-import type { ForwardAuth } from '../forward-auth/forward-auth-service.js';
+import type { ForwardAuth, ForwardAuthAnswer } from '../forward-auth/forward-auth-service.js';
 import type { ObservedRequest } from '../operations/index.js';
 import { createSessionCookieCache } from './auth/session-cookie-cache.js';
 import { addressIsTrustedProxy } from './client-address.js';
@@ -46,6 +46,21 @@ export function installForwardAuthFastPath(
     throw new Error('the forward-auth fast path expects hapi as the only request listener');
   const [toHapi] = hapiListeners;
   const sessionIdOf = createSessionCookieCache();
+  // The service hands out the same verdict object while it stands (forward-auth-service.ts), so its answer's header block is built once.
+  const answerHeaders = new WeakMap<ForwardAuthAnswer, Record<string, string>>();
+  const headersOf = (verdict: ForwardAuthAnswer & { outcome: 'allow' }) => {
+    let headers = answerHeaders.get(verdict);
+    if (!headers) {
+      headers = {
+        'cache-control': 'no-store',
+        ...deps.securityHeaders,
+        ...identityHeaders(verdict.headers),
+        'content-length': '0',
+      };
+      answerHeaders.set(verdict, headers);
+    }
+    return headers;
+  };
   const trustedPeer = createPeerTrust(() => server.app.trustProxy?.() ?? false);
 
   async function answer(request: IncomingMessage, response: ServerResponse, path: keyof typeof forwardAuthPaths) {
@@ -58,12 +73,7 @@ export function installForwardAuthFastPath(
       .forwardAuth()
       .check(original.request, await sessionIdOf({ headers: request.headers, server }));
     if (verdict.outcome !== 'allow') return false;
-    response.writeHead(200, {
-      'cache-control': 'no-store',
-      ...deps.securityHeaders,
-      ...identityHeaders(verdict.headers),
-      'content-length': '0',
-    });
+    response.writeHead(200, headersOf(verdict));
     response.end();
     logRequest(deps.logger, { method: 'GET', path, status: 200, receivedAt });
     deps.observeRequest?.({ route: path, method: 'get', status: 200, seconds: (Date.now() - receivedAt) / 1000 });

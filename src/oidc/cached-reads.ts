@@ -1,5 +1,5 @@
 import type { SessionRecord, UserRecord } from '../model/index.js';
-import type { GenerationGate } from '../storage/generation-gate.js';
+import type { GatedMap, GenerationGate } from '../storage/generation-gate.js';
 import type {
   GroupRepository,
   SessionRepository,
@@ -31,9 +31,17 @@ export interface CachedReads {
    * under, for findUser and groupsOf. Forward authentication asks it on every
    * request of every protected app; ending or renewing a session bumps the
    * generation (migrations/0027). The row is shared: the caller changes
-   * only `lastSeenAt`, after writing it.
+   * only `lastSeenAt`, after writing it. `generation` as for findUser.
    */
-  findSession(idHash: string): Promise<{ session: SessionRecord | null; generation: number }>;
+  findSession(idHash: string, generation?: number): Promise<{ session: SessionRecord | null; generation: number }>;
+  /** The current generation, read after the call (shared by the calls of one event-loop turn): for callers that keep answers of their own in `remember`. */
+  generation(): Promise<number>;
+  /**
+   * A map of a caller's own answers derived from these reads (forward
+   * authentication's verdict per session and app), emptied whenever the
+   * maps above are; an entry is kept only under the generation it was derived under.
+   */
+  remember<K, V>(maxEntries: number): GatedMap<K, V>;
 }
 
 /** Entries kept per map: a few megabytes at most. */
@@ -76,13 +84,15 @@ export function createCachedReads(deps: {
       groups.set(sub, ids, generation);
       return ids;
     },
-    async findSession(idHash) {
-      const generation = await deps.gate.fresh();
+    async findSession(idHash, observed) {
+      const generation = observed === undefined ? await deps.gate.fresh() : deps.gate.observe(observed);
       const cached = sessions.get(idHash);
       if (cached) return { session: cached, generation };
       const session = await deps.sessions.findByIdHash(deps.db, idHash);
       if (session) sessions.set(idHash, session, generation);
       return { session, generation };
     },
+    generation: () => deps.gate.fresh(),
+    remember: (maxEntries) => deps.gate.map(maxEntries),
   };
 }

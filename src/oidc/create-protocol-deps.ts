@@ -13,7 +13,6 @@ import type { EventLog } from '../events/index.js';
 import { createGenerationGate } from '../storage/generation-gate.js';
 import type {
   AuthorizationCodeRepository,
-  CacheGenerationRepository,
   DeviceCodeRepository,
   ClientChangeProbe,
   ClientRepository,
@@ -54,10 +53,11 @@ export async function createProtocolDeps(deps: {
     codes: AuthorizationCodeRepository;
     deviceCodes: DeviceCodeRepository;
     users: UserRepository;
-    cacheGeneration: CacheGenerationRepository;
     groups: GroupRepository;
     sessions: SessionRepository;
   };
+  /** Storage.readCacheGeneration: the read the generation-checked caches wait for. */
+  readCacheGeneration: () => Promise<number>;
   /** How many statements the database runs at once (SQLite: one connection). */
   databaseConnections: number;
   verifyArgon2: VerifyArgon2;
@@ -92,7 +92,7 @@ export async function createProtocolDeps(deps: {
     deviceCodes: repositories.deviceCodes,
     users: repositories.users,
     cachedReads: createCachedReads({
-      gate: createGenerationGate(() => repositories.cacheGeneration.read(db)),
+      gate: createGenerationGate(deps.readCacheGeneration),
       db,
       tokenStore: repositories.tokens,
       users: repositories.users,

@@ -132,6 +132,12 @@ export interface Storage {
   afterCommit(tx: Tx, effect: () => void): void;
   /** Whole-database snapshots for backup and restore (contracts/snapshots.ts). */
   readonly snapshots: Snapshots;
+  /**
+   * The cache generation (migrations/0017) as the database holds it now,
+   * on a connection of its own (src/storage/knex/generation-reader.ts):
+   * the read every generation-checked cache waits for (src/storage/generation-gate.ts).
+   */
+  readCacheGeneration(): Promise<number>;
   /** One trivial query: rejects when the database does not answer. */
   ping(): Promise<void>;
   /** Runs the pending migrations (migrations/ is the one source of the schema); resolves with their names. */

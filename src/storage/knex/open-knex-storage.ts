@@ -8,6 +8,7 @@ import { takeApplyLock } from './apply-lock.js';
 import { refreshStatistics } from './refresh-statistics.js';
 import { grantRevokers } from './grant-revokers.js';
 import { knexSnapshots } from './snapshots.js';
+import { openGenerationReader } from './generation-reader.js';
 import { knexUserRepository } from './users.js';
 import { knexSessionRepository } from './sessions.js';
 import { knexLoginRateLimitRepository } from './login-rate-limits.js';
@@ -77,6 +78,7 @@ export const knexRepositories: Repositories = {
  */
 export function openKnexStorage(config: DatabaseConfig): Storage {
   const knex = connectDatabase(config);
+  const generation = openGenerationReader(config, () => knexCacheGenerationRepository.read(txOf(knex)));
   return {
     engine: isPostgres(knex) ? 'postgres' : 'sqlite',
     db: txOf(knex),
@@ -95,8 +97,12 @@ export function openKnexStorage(config: DatabaseConfig): Storage {
     async ping() {
       await knex.raw('SELECT 1');
     },
+    readCacheGeneration: () => generation.read(),
     migrate: () => migrateUp(knex),
     migrationStatus: () => migrationStatus(knex),
-    close: () => knex.destroy(),
+    async close() {
+      await generation.close();
+      await knex.destroy();
+    },
   };
 }
