@@ -16,80 +16,59 @@ export interface GenerationReader {
  * shared by the requests of an event-loop turn, so the read's latency is
  * theirs: through knex it would queue for the pool (SQLite's one
  * connection is shared with every write) and pay knex's promise chain,
- * which under load made it wait milliseconds for a primary-key read.
+ * which under load made a primary-key read take milliseconds.
  *
- * The connection opens at the first read, and again at the read after it
- * failed. An in-memory SQLite database is only visible to its own
- * connection: there the read goes through `fallback` (knex's).
+ * The connection opens at the first read. A read that fails (the server
+ * restarted, the connection was terminated) is tried once more on a new
+ * connection, so that a lost connection costs no answer. An in-memory
+ * SQLite database is only visible to its own connection: there the read
+ * goes through `fallback` (knex's).
  */
 export function openGenerationReader(config: DatabaseConfig, fallback: () => Promise<number>): GenerationReader {
-  if (config.client === 'postgres') return postgresReader(config.url ?? '');
+  if (config.client === 'postgres') return reconnecting(() => openPostgres(config.url ?? ''));
   if (config.filename === ':memory:') return { read: fallback, close: () => Promise.resolve() };
-  return sqliteReader(config.filename);
+  return reconnecting(() => openSqlite(config.filename));
 }
 
-function sqliteReader(filename: string): GenerationReader {
-  let opening: Promise<{ db: sqlite3.Database; statement: sqlite3.Statement }> | null = null;
-  const open = () =>
-    (opening ??= new Promise((resolve, reject) => {
-      // Read-write, never create: WAL readers write the shared-memory index, and a missing file is an error, not a new database.
-      const db = new sqlite3.Database(filename, sqlite3.OPEN_READWRITE, (openError) => {
-        if (openError) {
-          opening = null;
-          reject(openError);
-          return;
-        }
-        db.configure('busyTimeout', 10_000);
-        const statement = db.prepare(sql, (prepareError) => {
-          if (!prepareError) return resolve({ db, statement });
-          opening = null;
-          db.close(() => reject(prepareError));
-        });
-      });
-    }));
+function reconnecting(open: () => Promise<GenerationReader>): GenerationReader {
+  let current: Promise<GenerationReader> | null = null;
+  const connection = () => (current ??= open());
+  async function drop(failed: Promise<GenerationReader>) {
+    if (current === failed) current = null;
+    const reader = await failed.catch(() => null);
+    await reader?.close().catch(() => undefined);
+  }
   return {
     async read() {
-      const { statement } = await open();
-      return new Promise((resolve, reject) => {
-        statement
-          .get((error: Error | null, row?: { generation: number }) =>
-            error ? reject(error) : resolve(Number(row?.generation ?? 0)),
-          )
-          // A stepped statement holds its read snapshot open, which would keep WAL checkpoints from finishing.
-          .reset();
-      });
+      const first = connection();
+      try {
+        return await (await first).read();
+      } catch {
+        await drop(first);
+        return (await connection()).read();
+      }
     },
     async close() {
-      const current = opening;
-      opening = null;
-      if (!current) return;
-      const { db, statement } = await current.catch(() => ({ db: null, statement: null }));
-      if (!db || !statement) return;
-      await new Promise<void>((resolve) => statement.finalize(() => resolve()));
-      await new Promise<void>((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
+      const last = current;
+      current = null;
+      const reader = await last?.catch(() => null);
+      await reader?.close();
     },
   };
 }
 
-function postgresReader(url: string): GenerationReader {
-  let connecting: Promise<pg.Client> | null = null;
-  const connect = () => {
-    if (connecting) return connecting;
-    const client = new pg.Client({ connectionString: url });
-    const attempt = client.connect().then(() => client);
-    const forget = () => {
-      if (connecting === attempt) connecting = null;
-    };
-    // A connection the server ended (a restart, pg_terminate_backend): the next read opens another.
-    client.on('error', forget);
-    client.on('end', forget);
-    attempt.catch(forget);
-    connecting = attempt;
-    return attempt;
-  };
+async function openPostgres(url: string): Promise<GenerationReader> {
+  const client = new pg.Client({ connectionString: url });
+  // A connection lost while idle fails its next read, which opens another (reconnecting above).
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
   return {
     async read() {
-      const client = await connect();
       const result = await client.query<[number | string]>({
         name: 'idp_cache_generation',
         text: sql,
@@ -97,11 +76,41 @@ function postgresReader(url: string): GenerationReader {
       });
       return Number(result.rows[0]?.[0] ?? 0);
     },
+    close: () => client.end(),
+  };
+}
+
+async function openSqlite(filename: string): Promise<GenerationReader> {
+  // Read-write, never create: a WAL reader writes the shared-memory index, and a missing file is an error, not a new database.
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const opened = new sqlite3.Database(filename, sqlite3.OPEN_READWRITE, (error) =>
+      error ? reject(error) : resolve(opened),
+    );
+  });
+  const close = () => new Promise<void>((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
+  db.configure('busyTimeout', 10_000);
+  let statement: sqlite3.Statement;
+  try {
+    statement = await new Promise<sqlite3.Statement>((resolve, reject) => {
+      const prepared = db.prepare(sql, (error) => (error ? reject(error) : resolve(prepared)));
+    });
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+  return {
+    read: () =>
+      new Promise((resolve, reject) => {
+        statement
+          .get((error: Error | null, row?: { generation: number }) =>
+            error ? reject(error) : resolve(row?.generation ?? 0),
+          )
+          // A stepped statement holds its read snapshot open, which would keep WAL checkpoints from finishing.
+          .reset();
+      }),
     async close() {
-      const current = connecting;
-      connecting = null;
-      const client = await current?.catch(() => null);
-      await client?.end();
+      await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+      await close();
     },
   };
 }
