@@ -3,7 +3,9 @@
  * Forward authentication under load (issue 25, docs/forward-auth.md):
  * autocannon, 50 connections, GET /api/auth-request with a valid session
  * cookie and the X-Original-URL of an app the user may use, against idp on
- * SQLite and on PostgreSQL and a bare hapi GET route (the ceiling), all in
+ * SQLite and on PostgreSQL and a bare hapi GET route (the ceiling), and a
+ * plain node:http server (the floor of the machine, no target: its p99 shows
+ * what the load generator sharing the two cores costs any server), all in
  * child processes, interleaved: a 2 s warm-up each, then 3 rounds of
  * BENCH_FORWARD_AUTH_SECONDS (default 10). Targets: ≥ 0.8× the bare hapi
  * route, p99 < 5 ms. Then, on each idp, one more run while the server
@@ -11,7 +13,7 @@
  * (the only one expected is the cache generation read, shared by the
  * requests of one event-loop turn).
  *
- * `npm run bench -- forward-auth`, about two minutes; BENCH_FORWARD_AUTH_SECONDS=1 for a quick try.
+ * `npm run bench -- forward-auth`, about three minutes; BENCH_FORWARD_AUTH_SECONDS=1 for a quick try.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,12 +75,13 @@ async function run() {
     ['idp-server.js', ['sqlite']],
     ['idp-server.js', ['postgres']],
     ['bare-hapi-server.js', []],
+    ['bare-node-server.js', []],
   ]);
   const started = await Promise.all(
     specs.map(([script, args]) => startServerChild(path.join(here, script), args, { killAfterMs: 10_000 })),
   );
   try {
-    const [sqlite, postgres, hapi] = started;
+    const [sqlite, postgres, hapi, node] = started;
     for (const idp of [sqlite, postgres]) {
       const check = await fetch(`${idp.info.url}/api/auth-request`, {
         headers: authRequest(idp.info.url, idp.info.cookie).headers,
@@ -91,6 +94,7 @@ async function run() {
         { name: 'idp-sqlite', options: authRequest(sqlite.info.url, sqlite.info.cookie) },
         { name: 'idp-postgres', options: authRequest(postgres.info.url, postgres.info.cookie) },
         { name: 'hapi', options: authRequest(hapi.info.url, 'session=x') },
+        { name: 'node', options: authRequest(node.info.url, 'session=x') },
       ],
       settings,
     );
@@ -98,6 +102,7 @@ async function run() {
       ...rows('auth-request idp-sqlite', summary('idp-sqlite'), 5),
       ...rows('auth-request idp-postgres', summary('idp-postgres'), 5),
       ...rows('bare hapi GET route (ceiling)', summary('hapi')),
+      ...rows('node:http, no framework (floor)', summary('node')),
       {
         name: 'auth-request idp-sqlite / bare hapi',
         metric: 'ratio',
