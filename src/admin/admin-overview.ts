@@ -38,9 +38,9 @@ export interface AdminOverviewService {
 
 /**
  * The console's Overview (docs/ui.md, "Admin console"), from the audit event
- * log and the sessions: one count per day (30 indexed counts on type and
- * time), the failed sign-ins, the live sessions, the last apply, and drift
- * through `drift` when one is given.
+ * log and the sessions: the sign-ins per day (one grouped count on the
+ * type and time index), the failed sign-ins, the live sessions, the last
+ * apply, and drift through `drift` when one is given.
  */
 export function createAdminOverview(deps: {
   db: Tx;
@@ -60,14 +60,17 @@ export function createAdminOverview(deps: {
       const days = Array.from({ length: overviewDays }, (_, i) => today - (overviewDays - 1 - i) * day);
       const since = days[0];
       const [perDay, failedSignIns, activeSessions, applies, drift] = await Promise.all([
-        Promise.all(days.map((start) => count('sign_in.succeeded', start, start + day))),
+        deps.events.countPerDay(deps.db, { type: 'sign_in.succeeded', since, until: today + day }),
         count('sign_in.failed', since, today + day),
         deps.sessions.countLive(deps.db, now),
         deps.events.list(deps.db, { type: 'config.applied', page: 1, pageSize: 1 }),
         deps.drift?.(),
       ]);
       const overview: AdminOverview = {
-        signInsPerDay: days.map((start, i) => ({ day: new Date(start).toISOString().slice(0, 10), count: perDay[i] })),
+        signInsPerDay: days.map((start) => ({
+          day: new Date(start).toISOString().slice(0, 10),
+          count: perDay.get(start) ?? 0,
+        })),
         failedSignIns,
         activeSessions,
         lastApply: applies.events[0] ?? null,

@@ -78,20 +78,26 @@ export function createForwardAuth(deps: {
   clock: Clock;
 }): ForwardAuth {
   const denials = new Map<string, number>();
-  // By the cookie's raw id, as the caller holds it: a hit spares hashing it.
-  const signedIn = deps.cachedReads.remember<string, SignedIn>(maxRememberedSessions);
+  // By the cookie's raw id, as the caller holds it: a hit spares hashing it. Null: no signed-in session
+  // behind the id (ended, waiting for a second factor, its user deleted), kept too, for a signed-out
+  // browser still asks about every asset of the page; whatever could change that moves the generation.
+  const signedIn = deps.cachedReads.remember<string, SignedIn | null>(maxRememberedSessions);
 
   async function findSignedIn(sessionId: string, generation: number): Promise<SignedIn | null> {
     const known = signedIn.get(sessionId);
-    if (known) return known;
+    if (known !== undefined) return known;
+    const found = await lookUp(sessionId, generation);
+    signedIn.set(sessionId, found, generation);
+    return found;
+  }
+
+  async function lookUp(sessionId: string, generation: number): Promise<SignedIn | null> {
     const { session } = await deps.cachedReads.findSession(hashSessionId(sessionId), generation);
     if (!session || session.secondFactorPending) return null;
     const user = await deps.cachedReads.findUser(session.sub, generation);
     if (!user || user.deletedAt !== null) return null;
     const groups = await deps.cachedReads.groupsOf(user.sub, generation);
-    const found = { session, user, groups, verdicts: new Map() };
-    signedIn.set(sessionId, found, generation);
-    return found;
+    return { session, user, groups, verdicts: new Map() };
   }
 
   /** Whether the session is within its lifetime and idle limit now, touching it at most once a minute. */

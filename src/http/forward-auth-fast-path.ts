@@ -7,7 +7,7 @@ import { createSessionCookieCache } from './auth/session-cookie-cache.js';
 import { addressIsTrustedProxy } from './client-address.js';
 import type { HttpServer } from './create-server.js';
 import { logRequest } from './log-request.js';
-import { forwardAuthPaths, identityHeaders } from './routes/forward-auth-routes.js';
+import { forwardAuthPaths, identityHeaders, verdictsPassedOn } from './routes/forward-auth-routes.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -25,8 +25,9 @@ const maxRememberedPeers = 1_000;
  * exact route path, from a peer server.trust_proxy names, whose headers pass
  * the route's own joi schema and reading of the original request, and that
  * the forward-auth service allows. Anything else (an untrusted caller, bad
- * headers, no session, a denial, an unknown app, a failure) goes on to hapi
- * untouched, where the route answers it with every rule of the JSON API.
+ * headers, no session, a denial, an unknown app, a failure) goes on to hapi,
+ * where the route answers it with every rule of the JSON API; a verdict
+ * reached here goes along (verdictsPassedOn), so the service is asked once.
  * `server.inject` (the storage tests) never passes here; the process tests
  * and test/http/forward-auth-fast-path.storage.test.ts send real requests.
  */
@@ -72,7 +73,10 @@ export function installForwardAuthFastPath(
     const verdict = await deps
       .forwardAuth()
       .check(original.request, await sessionIdOf({ headers: request.headers, server }));
-    if (verdict.outcome !== 'allow') return false;
+    if (verdict.outcome !== 'allow') {
+      verdictsPassedOn.set(request, verdict);
+      return false;
+    }
     response.writeHead(200, headersOf(verdict));
     response.end();
     logRequest(deps.logger, { method: 'GET', path, status: 200, receivedAt });

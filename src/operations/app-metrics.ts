@@ -86,11 +86,13 @@ export function createAppMetrics(deps: {
       for (const state of jobStates) gauge.set({ state }, counts[state]);
     }),
   });
+  // The two config gauges read one settings row; prom-client collects a scrape's gauges together, so they share the read.
+  const configDrift = whileUnderway(deps.configDrift);
   new Gauge({
     name: 'idp_config_drift',
     help: '1 when the last check found the database differing from the config file, else 0 (also before the first check).',
     registers: [registry],
-    collect: scraped('the config drift', deps.configDrift, (gauge, { drift }) => {
+    collect: scraped('the config drift', configDrift, (gauge, { drift }) => {
       gauge.set(drift === true ? 1 : 0);
     }),
   });
@@ -98,7 +100,7 @@ export function createAppMetrics(deps: {
     name: 'idp_config_applied_timestamp_seconds',
     help: 'When an apply last changed the database, in seconds since the epoch (0 before the first).',
     registers: [registry],
-    collect: scraped('the last apply', deps.configDrift, (gauge, { appliedAt }) => {
+    collect: scraped('the last apply', configDrift, (gauge, { appliedAt }) => {
       gauge.set((appliedAt ?? 0) / 1000);
     }),
   });
@@ -119,4 +121,13 @@ export function createAppMetrics(deps: {
       requests.observe({ route: route ?? 'unmatched', method: label, status }, seconds);
     },
   };
+}
+
+/** `read`, shared by the calls made while one is under way. */
+function whileUnderway<T>(read: () => Promise<T>): () => Promise<T> {
+  let underway: Promise<T> | null = null;
+  return () =>
+    (underway ??= read().finally(() => {
+      underway = null;
+    }));
 }

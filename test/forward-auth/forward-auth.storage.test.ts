@@ -398,6 +398,36 @@ describe.each(databaseKinds.flatMap((kind) => transports.map((transport) => [kin
       expect(generationReads).toBeLessThanOrEqual(5 + 20);
       expect(generationReads).toBeGreaterThanOrEqual(5);
     });
+
+    it('asks the service once per refused request, and remembers a session that ended', async () => {
+      const ended = await signIn(t, 'bob@example.com');
+      expect((await inject(t, 'POST', '/api/auth/logout', ended)).statusCode).toBe(204);
+      // Warm: the sign-out moved the generation, so the first answers look the session up again.
+      expect((await authRequest('https://grafana.example.test/', ended)).statusCode).toBe(401);
+      expect((await authRequest('https://grafana.example.test/', bob)).statusCode).toBe(403);
+      const statements: string[] = [];
+      const record = (query: Knex.Sql) => statements.push(query.sql);
+      const { storage } = t.database;
+      const readCacheGeneration = storage.readCacheGeneration;
+      let generationReads = 0;
+      storage.readCacheGeneration = () => {
+        generationReads++;
+        return readCacheGeneration.call(storage);
+      };
+      t.database.db.on('query', record);
+      try {
+        for (let i = 0; i < 3; i++) {
+          expect((await authRequest('https://grafana.example.test/', ended)).statusCode).toBe(401);
+          expect((await authRequest('https://grafana.example.test/', bob)).statusCode).toBe(403);
+        }
+      } finally {
+        t.database.db.off('query', record);
+        storage.readCacheGeneration = readCacheGeneration;
+      }
+      // The ended session is no lookup any more, and the route reuses the fast path's verdict: one read each.
+      expect(statements).toEqual([]);
+      expect(generationReads).toBe(6);
+    });
   },
 );
 

@@ -1,4 +1,5 @@
 import { error, type ConfigRule } from './config-rule.js';
+import { isHttpUrl } from './is-http-url.js';
 
 /**
  * server.base_url is the issuer and the origin every browser request is
@@ -18,12 +19,3 @@ export const checkBaseUrl: ConfigRule = (config) => {
         ),
       ];
 };
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}

@@ -1,4 +1,5 @@
 import { error, type ConfigRule, type RuleProblem } from './config-rule.js';
+import { isHttpUrl } from './is-http-url.js';
 
 /**
  * A link term's content is where the page's link goes: only an absolute
@@ -20,12 +21,3 @@ export const checkTermLinks: ConfigRule = (config) => {
   });
   return problems;
 };
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}

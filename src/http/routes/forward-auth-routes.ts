@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import Joi from 'joi';
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import { ApiError } from '../../api-error.js';
@@ -80,6 +81,15 @@ const originalUrlHeaders = Joi.object({
 type ProxyHeaders = Record<string, string | string[] | undefined>;
 
 /**
+ * The verdict the fast path (../forward-auth-fast-path.ts) reached for a
+ * request it passes on to hapi (anything but an allow), after the same trust
+ * rule, header schema and reading of the original request as the route's:
+ * the route answers it without asking the service a second time (another
+ * generation read and session lookup for every refused asset).
+ */
+export const verdictsPassedOn = new WeakMap<IncomingMessage, ForwardAuthAnswer>();
+
+/**
  * The two routes as the fast path of an allowed answer
  * (../forward-auth-fast-path.ts) reads them: the same header schema and the
  * same reading of the original request as the hapi routes below.
@@ -114,7 +124,9 @@ export const forwardAuthRoute: RouteSpec = {
     return async (request, h) => {
       const headers = request.headers as Record<string, string | undefined>;
       const original = forwardAuthPaths['/api/forward-auth'].original(headers);
-      const answer = await deps.forwardAuth.forwardAuth.check(original.request, await sessionIdOf(request));
+      const answer =
+        verdictsPassedOn.get(request.raw.req) ??
+        (await deps.forwardAuth.forwardAuth.check(original.request, await sessionIdOf(request)));
       const method = headers['x-forwarded-method'] ?? 'GET';
       if (answer.outcome === 'sign-in' && (method === 'GET' || method === 'HEAD') && acceptsHtml(request)) {
         const login = `${deps.config.server.baseUrl}/login?${new URLSearchParams({ return_to: original.url })}`;
@@ -137,7 +149,10 @@ export const authRequestRoute: RouteSpec = {
     const sessionIdOf = createSessionCookieCache();
     return async (request, h) => {
       const original = forwardAuthPaths['/api/auth-request'].original(request.headers as ProxyHeaders);
-      return respond(h, await deps.forwardAuth.forwardAuth.check(original.request, await sessionIdOf(request)));
+      const answer =
+        verdictsPassedOn.get(request.raw.req) ??
+        (await deps.forwardAuth.forwardAuth.check(original.request, await sessionIdOf(request)));
+      return respond(h, answer);
     };
   },
 };

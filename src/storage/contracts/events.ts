@@ -21,6 +21,12 @@ export interface EventRepository {
   appendMany(tx: Tx, events: NewEventRecord[]): Promise<void>;
   /** One page of matching events, newest first (time, then id), and how many match in all. */
   list(tx: Tx, query: EventListQuery): Promise<{ events: EventRecord[]; total: number }>;
+  /**
+   * How many events of `type` fell in each UTC day of [since, until), both
+   * day-aligned: one grouped count (the console's Overview chart). Keyed by
+   * the day's start (ms since the epoch); a day without events is absent.
+   */
+  countPerDay(tx: Tx, query: { type: EventType; since: number; until: number }): Promise<Map<number, number>>;
   /** Deletes up to `limit` events older than `before`; resolves with how many went. */
   deleteBefore(tx: Tx, before: number, limit: number): Promise<number>;
 }

@@ -16,6 +16,8 @@ const events = defineTable<EventRecord>('events', {
   detail: ['detail', json()],
 });
 
+const msPerDay = 86_400_000;
+
 /** Rows per insert: seven bound parameters each. */
 const APPEND_BATCH = 500;
 
@@ -48,6 +50,18 @@ export const knexEventRepository = onKnex<EventRepository>({
       matching(tx, query).count({ total: '*' }) as Promise<{ total: number | string }[]>,
     ]);
     return { events: rows.map(events.fromRow), total: Number(total) };
+  },
+  async countPerDay(tx, { type, since, until }) {
+    // Integer division on both engines (BIGINT in PostgreSQL, INTEGER in SQLite); a literal, so both clauses read the same expression.
+    const dayOf = `time / ${msPerDay}`;
+    const rows = (await tx('events')
+      .select(tx.raw(`${dayOf} AS day`))
+      .count({ n: '*' })
+      .where('type', type)
+      .where('time', '>=', since)
+      .where('time', '<', until)
+      .groupByRaw(dayOf)) as { day: number | string; n: number | string }[];
+    return new Map(rows.map((row) => [Number(row.day) * msPerDay, Number(row.n)]));
   },
   async deleteBefore(tx, before, limit) {
     // A bounded batch by id, so that a large backlog never holds one long lock.

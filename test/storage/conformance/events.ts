@@ -84,6 +84,29 @@ export function describeEvents(s: Subject): void {
     ]);
   });
 
+  it('counts the events of a type per UTC day of a day-aligned range, one key per day that has any', async () => {
+    const day = 86_400_000;
+    const start = 20_000 * day;
+    await events.appendMany(db, [
+      event({ time: start - 1 }),
+      event({ time: start }),
+      event({ time: start + day - 1 }),
+      event({ time: start + day - 1, type: 'sign_in.failed' }),
+      event({ time: start + 2 * day + 5 }),
+      event({ time: start + 2 * day + 6 }),
+      event({ time: start + 2 * day + 7 }),
+      event({ time: start + 3 * day }),
+    ]);
+    const counts = await events.countPerDay(db, { type: 'sign_in.succeeded', since: start, until: start + 3 * day });
+    expect([...counts].sort(([a], [b]) => a - b)).toEqual([
+      [start, 2],
+      [start + 2 * day, 3],
+    ]);
+    expect(await events.countPerDay(db, { type: 'user.imported', since: start, until: start + 3 * day })).toEqual(
+      new Map(),
+    );
+  });
+
   it('deleteBefore removes old events in bounded batches', async () => {
     for (const time of [1, 2, 3, 10]) await events.append(db, event({ time }));
     expect(await events.deleteBefore(db, 5, 2)).toBe(2);
