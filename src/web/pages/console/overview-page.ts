@@ -7,13 +7,14 @@ import { formatMoment, renderConsolePage, type ConsoleRequest } from './console-
 const width = 600;
 const height = 180;
 const top = 12;
-const bottom = 24;
+const bottom = 2;
 
 /**
  * The sign-ins per day as an SVG drawn here (no script, no chart library):
  * one bar per day scaled to the busiest, each with a <title> (its day and
- * count), the first and last day under the axis. Its text alternative is
- * the summary sentence; the colours come from console.css.
+ * count). The first and last day are text under it, outside the SVG, so
+ * that they keep their size when the chart shrinks to a phone's width. Its
+ * text alternative is the summary sentence; the colours come from console.css.
  */
 function renderChart(context: PageContext, days: ConsoleOverview['signInsPerDay']): SafeHtml {
   const t = context.text.admin.overview;
@@ -34,9 +35,8 @@ function renderChart(context: PageContext, days: ConsoleOverview['signInsPerDay'
             <desc id="chart-summary">${summary}</desc>
             <line class="axis" x1="0" y1="${top + plot}" x2="${width}" y2="${top + plot}"></line>
             ${bars}
-            <text x="0" y="${height - 6}">${days[0]?.day}</text>
-            <text x="${width}" y="${height - 6}" text-anchor="end">${days.at(-1)?.day}</text>
           </svg>
+          <p class="chart-axis"><span>${days[0]?.day}</span><span>${days.at(-1)?.day}</span></p>
           <p class="hint">${summary}</p>`;
 }
 
