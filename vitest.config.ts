@@ -18,6 +18,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll's own default (1 s) is shorter than a page's answer on a loaded two-core CI machine
+    // (a passkey ceremony's status line once took longer); a poll that succeeds returns at once anyway.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // Two files at a time. vitest's default (one fewer than the cores) is a
     // single worker on CI's two cores, and most of the suite waits on
