@@ -106,6 +106,26 @@ describe.each(databaseKinds.flatMap((kind) => transports.map((transport) => [kin
       });
     const authRequest = (url: string, cookie?: string, headers: Record<string, string> = {}) =>
       ask('/api/auth-request', cookie, { 'x-original-url': url, ...headers });
+    /** What `work` sent: the statements through knex, and the generation reads on their own connection. */
+    const counted = async (work: () => Promise<void>) => {
+      const statements: string[] = [];
+      const record = (query: Knex.Sql) => statements.push(query.sql);
+      const { storage } = t.database;
+      const readCacheGeneration = storage.readCacheGeneration;
+      let generationReads = 0;
+      storage.readCacheGeneration = () => {
+        generationReads++;
+        return readCacheGeneration.call(storage);
+      };
+      t.database.db.on('query', record);
+      try {
+        await work();
+      } finally {
+        t.database.db.off('query', record);
+        storage.readCacheGeneration = readCacheGeneration;
+      }
+      return { statements, generationReads };
+    };
     const deniedEvents = async () =>
       (await t.database.db('events').where({ type: 'access.denied' }).count({ n: '*' }))[0].n;
 
@@ -371,27 +391,14 @@ describe.each(databaseKinds.flatMap((kind) => transports.map((transport) => [kin
 
     it('answers from memory: no statement but the shared generation read per request once warm', async () => {
       await forward('/d/home', 'grafana.example.test', alice);
-      const statements: string[] = [];
-      const record = (query: Knex.Sql) => statements.push(query.sql);
-      const { storage } = t.database;
-      const readCacheGeneration = storage.readCacheGeneration;
-      let generationReads = 0;
-      storage.readCacheGeneration = () => {
-        generationReads++;
-        return readCacheGeneration.call(storage);
-      };
-      t.database.db.on('query', record);
-      try {
+      const { statements, generationReads } = await counted(async () => {
         const answers = await Promise.all(
           Array.from({ length: 20 }, () => authRequest('https://grafana.example.test/d/home', alice)),
         );
         expect(answers.every((a) => a.statusCode === 200)).toBe(true);
         for (let i = 0; i < 5; i++)
           expect((await authRequest('https://grafana.example.test/', alice)).statusCode).toBe(200);
-      } finally {
-        t.database.db.off('query', record);
-        storage.readCacheGeneration = readCacheGeneration;
-      }
+      });
       // The generation is read on a connection of its own, outside knex; nothing else is sent.
       expect(statements).toEqual([]);
       // 20 concurrent requests share reads; each of the 5 sequential ones reads once.
@@ -405,25 +412,12 @@ describe.each(databaseKinds.flatMap((kind) => transports.map((transport) => [kin
       // Warm: the sign-out moved the generation, so the first answers look the session up again.
       expect((await authRequest('https://grafana.example.test/', ended)).statusCode).toBe(401);
       expect((await authRequest('https://grafana.example.test/', bob)).statusCode).toBe(403);
-      const statements: string[] = [];
-      const record = (query: Knex.Sql) => statements.push(query.sql);
-      const { storage } = t.database;
-      const readCacheGeneration = storage.readCacheGeneration;
-      let generationReads = 0;
-      storage.readCacheGeneration = () => {
-        generationReads++;
-        return readCacheGeneration.call(storage);
-      };
-      t.database.db.on('query', record);
-      try {
+      const { statements, generationReads } = await counted(async () => {
         for (let i = 0; i < 3; i++) {
           expect((await authRequest('https://grafana.example.test/', ended)).statusCode).toBe(401);
           expect((await authRequest('https://grafana.example.test/', bob)).statusCode).toBe(403);
         }
-      } finally {
-        t.database.db.off('query', record);
-        storage.readCacheGeneration = readCacheGeneration;
-      }
+      });
       // The ended session is no lookup any more, and the route reuses the fast path's verdict: one read each.
       expect(statements).toEqual([]);
       expect(generationReads).toBe(6);

@@ -21,7 +21,7 @@ const msPerDay = 86_400_000;
 /** Rows per insert: seven bound parameters each. */
 const APPEND_BATCH = 500;
 
-function matching(tx: Knex, query: EventListQuery): Knex.QueryBuilder {
+function matching(tx: Knex, query: Omit<EventListQuery, 'page' | 'pageSize'>): Knex.QueryBuilder {
   const builder = tx('events');
   if (query.type !== undefined) builder.where('type', query.type);
   if (query.actor !== undefined) builder.where('actor', query.actor);
@@ -54,12 +54,9 @@ export const knexEventRepository = onKnex<EventRepository>({
   async countPerDay(tx, { type, since, until }) {
     // Integer division on both engines (BIGINT in PostgreSQL, INTEGER in SQLite); a literal, so both clauses read the same expression.
     const dayOf = `time / ${msPerDay}`;
-    const rows = (await tx('events')
+    const rows = (await matching(tx, { type, since, until })
       .select(tx.raw(`${dayOf} AS day`))
       .count({ n: '*' })
-      .where('type', type)
-      .where('time', '>=', since)
-      .where('time', '<', until)
       .groupByRaw(dayOf)) as { day: number | string; n: number | string }[];
     return new Map(rows.map((row) => [Number(row.day) * msPerDay, Number(row.n)]));
   },
