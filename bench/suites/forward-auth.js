@@ -11,7 +11,8 @@
  * route, p99 < 5 ms. Then, on each idp, one more run while the server
  * counts the statements its database runs: the statements per request
  * (the only one expected is the cache generation read, shared by the
- * requests of one event-loop turn).
+ * requests of one event-loop turn on PostgreSQL, and on SQLite sent only
+ * when the WAL index shows a commit since the last one).
  *
  * `npm run bench -- forward-auth`, about three minutes; BENCH_FORWARD_AUTH_SECONDS=1 for a quick try.
  */

@@ -3,6 +3,7 @@ import { createServer as createHttpServer, request as httpRequest, type Server }
 import { createServer as createNetServer, connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeTrustProxy } from '../../src/config/normalize-trust-proxy.js';
@@ -10,7 +11,7 @@ import type { ForwardAuthAppConfig } from '../../src/config/types.js';
 import { testConfig } from '../support/config-fixture.js';
 import { databaseKinds } from '../support/databases.js';
 import { joinGroup } from '../support/group-members.js';
-import { spawnProcess, waitUntil, type SpawnedProcess } from '../support/spawned-process.js';
+import { repoRoot, spawnProcess, waitUntil, type SpawnedProcess } from '../support/spawned-process.js';
 import { createTestApp, seedUser, testPassword, type TestApp } from '../support/test-app.js';
 
 /**
@@ -342,4 +343,36 @@ describe.each(databaseKinds)('forward authentication behind nginx and Caddy on %
       });
     });
   }
+
+  it('ends access at the next request when another process commits the change (as idp apply or a second instance would)', async () => {
+    const { port } = proxies.find((p) => p.name === 'nginx')!;
+    const login = await fetch(`${idpUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alice@example.com', password: testPassword }),
+    });
+    const alice = (login.headers.get('set-cookie') ?? '').split(';')[0];
+    // Warm: the verdict is kept and, on SQLite, the generation is known with nothing committed since.
+    for (let i = 0; i < 3; i++) expect((await get(port, 'ops.example.test', '/', { cookie: alice })).status).toBe(200);
+    const sql = "DELETE FROM group_members WHERE group_id = 'sre' AND sub = 'alice'";
+    const script =
+      kind === 'sqlite'
+        ? `const s = require('sqlite3'); const db = new s.Database(process.argv[1]); db.run(process.argv[2], (e) => { if (e) throw e; db.close(); });`
+        : `const { Client } = require('pg'); const c = new Client({ connectionString: process.argv[1] }); c.connect().then(() => c.query(process.argv[2])).then(() => c.end());`;
+    const { config } = t.database;
+    const writer = await execa(
+      process.execPath,
+      ['-e', script, config.client === 'sqlite' ? config.filename : config.url!, sql],
+      {
+        cwd: repoRoot,
+        reject: false,
+      },
+    );
+    try {
+      expect(writer.exitCode, writer.stderr).toBe(0);
+      expect((await get(port, 'ops.example.test', '/', { cookie: alice })).status).toBe(403);
+    } finally {
+      await joinGroup(t.database.storage, 'sre', ['alice']);
+    }
+  });
 });

@@ -1,3 +1,8 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { openKnexStorage } from '../../src/storage/knex/open-knex-storage.js';
@@ -12,6 +17,21 @@ async function generationOf(db: Knex): Promise<number> {
 }
 
 const bump = (db: Knex) => db('cache_generation').where({ id: 1 }).increment('generation', 1);
+
+/** How many statements the readers send while `work` runs (the channel the benchmark counts too). */
+async function statementsSentBy(work: () => Promise<unknown>): Promise<number> {
+  let sent = 0;
+  const count = () => {
+    sent++;
+  };
+  subscribe('idp:cache-generation-statement', count);
+  try {
+    await work();
+  } finally {
+    unsubscribe('idp:cache-generation-statement', count);
+  }
+  return sent;
+}
 
 describe.each(databaseKinds)('the cache generation read on its own connection (%s)', (kind) => {
   let t: TestDatabase;
@@ -50,6 +70,32 @@ describe.each(databaseKinds)('the cache generation read on its own connection (%
     expect(await t.storage.readCacheGeneration()).toBe(before + 1);
   });
 
+  it('sends a statement for every read on PostgreSQL, and on SQLite only when a commit came since the last one', async () => {
+    const reader = openGenerationReader(t.config, () => Promise.reject(new Error('not used')));
+    try {
+      await reader.read();
+      const idle = await statementsSentBy(async () => {
+        for (let i = 0; i < 5; i++) expect(await reader.read()).toBe(await generationOf(t.db));
+      });
+      expect(idle).toBe(kind === 'postgres' ? 5 : 0);
+      // Any commit moves the WAL index, this storage's or another's: the next read asks, then the one after need not.
+      await t.db('settings').insert({ key: 'test.generation-reader', value: '1', updated_at: 0 });
+      expect(await statementsSentBy(() => reader.read())).toBe(1);
+      const other = openKnexStorage(t.config);
+      try {
+        await bump(knexOf(other.db));
+      } finally {
+        await other.close();
+      }
+      let seen = 0;
+      expect(await statementsSentBy(async () => (seen = await reader.read()))).toBe(1);
+      expect(seen).toBe(await generationOf(t.db));
+      expect(await statementsSentBy(() => reader.read())).toBe(kind === 'postgres' ? 1 : 0);
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('answers on a new connection after its own was lost, and fails when the database is gone', async () => {
     const reader = openGenerationReader(t.config, () => Promise.reject(new Error('not used')));
     try {
@@ -73,6 +119,32 @@ describe.each(databaseKinds)('the cache generation read on its own connection (%
     const unreachable = openGenerationReader(missing, () => Promise.reject(new Error('not used')));
     await expect(unreachable.read()).rejects.toThrow();
     await unreachable.close();
+  });
+});
+
+describe('the cache generation read of a SQLite database not in WAL mode', () => {
+  it('sends a statement for every read: without a WAL index nothing tells that no commit came', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'idp-generation-'));
+    const filename = path.join(dir, 'rollback.sqlite');
+    const db = new sqlite3.Database(filename);
+    const run = (statement: string) =>
+      new Promise<void>((resolve, reject) => db.exec(statement, (error) => (error ? reject(error) : resolve())));
+    const reader = openGenerationReader({ client: 'sqlite', filename, url: null, pool: { min: 1, max: 1 } }, () =>
+      Promise.reject(new Error('not used')),
+    );
+    try {
+      await run(
+        'PRAGMA journal_mode = DELETE; CREATE TABLE cache_generation (id INTEGER PRIMARY KEY, generation INTEGER); INSERT INTO cache_generation VALUES (1, 7);',
+      );
+      expect(await reader.read()).toBe(7);
+      expect(await statementsSentBy(() => reader.read())).toBe(1);
+      await run('UPDATE cache_generation SET generation = 8');
+      expect(await reader.read()).toBe(8);
+    } finally {
+      await reader.close();
+      await new Promise((resolve) => db.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

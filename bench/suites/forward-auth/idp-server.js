@@ -8,6 +8,7 @@
  * the count, { statements: 'read' } answers it with the statements by text.
  * argv: <sqlite|postgres> <port>
  */
+import { subscribe } from 'node:diagnostics_channel';
 import { pino } from 'pino';
 import { loadConfigText } from '../../../dist/config/index.js';
 import { createApp } from '../../../dist/app.js';
@@ -42,15 +43,11 @@ await applyConfig(database.storage, config);
 /** @type {Map<string, number>} */
 const statements = new Map();
 const count = (/** @type {string} */ sql) => statements.set(sql, (statements.get(sql) ?? 0) + 1);
-// The generation read runs on a connection of its own, outside knex: it is counted here.
-const storage = {
-  ...database.storage,
-  readCacheGeneration: () => {
-    count('SELECT generation FROM cache_generation WHERE id = 1 (its own connection)');
-    return database.storage.readCacheGeneration();
-  },
-};
-const app = await createApp(config, { storage, logger: pino({ level: 'silent' }) });
+// The generation read runs on a connection of its own, outside knex: its statements are published on this channel.
+subscribe('idp:cache-generation-statement', () =>
+  count('SELECT generation FROM cache_generation WHERE id = 1 (its own connection)'),
+);
+const app = await createApp(config, { storage: database.storage, logger: pino({ level: 'silent' }) });
 const url = await app.start();
 
 const login = await app.server.inject({

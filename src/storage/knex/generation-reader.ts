@@ -1,8 +1,17 @@
+import { channel } from 'node:diagnostics_channel';
+import { closeSync, openSync, readSync } from 'node:fs';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import type { DatabaseConfig } from '../../config/types.js';
 
 const sql = 'SELECT generation FROM cache_generation WHERE id = 1';
+
+/**
+ * Published once for every statement a reader sends (not for a read the
+ * WAL index answers): what the benchmark and the tests count. The name is
+ * the contract; subscribers need not import this module.
+ */
+export const generationStatementChannel = channel('idp:cache-generation-statement');
 
 export interface GenerationReader {
   read(): Promise<number>;
@@ -17,6 +26,12 @@ export interface GenerationReader {
  * theirs: through knex it would queue for the pool (SQLite's one
  * connection is shared with every write) and pay knex's promise chain,
  * which under load made a primary-key read take milliseconds.
+ *
+ * On SQLite in WAL mode most reads send no statement at all: every commit,
+ * by any connection of any process, rewrites the WAL-index header at the
+ * start of the `-shm` file before it returns, so while those bytes stand
+ * as they were just before the last read, that read's answer is still the
+ * database's (see openSqlite).
  *
  * The connection opens at the first read. A read that fails (the server
  * restarted, the connection was terminated) is tried once more on a new
@@ -69,6 +84,7 @@ async function openPostgres(url: string): Promise<GenerationReader> {
   }
   return {
     async read() {
+      generationStatementChannel.publish({ engine: 'postgres' });
       const result = await client.query<[number | string]>({
         name: 'idp_cache_generation',
         text: sql,
@@ -90,27 +106,91 @@ async function openSqlite(filename: string): Promise<GenerationReader> {
   const close = () => new Promise<void>((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
   db.configure('busyTimeout', 10_000);
   let statement: sqlite3.Statement;
+  let walIndex: WalIndexHeader | null;
   try {
     statement = await new Promise<sqlite3.Statement>((resolve, reject) => {
       const prepared = db.prepare(sql, (error) => (error ? reject(error) : resolve(prepared)));
     });
+    walIndex = await openWalIndexHeader(db);
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
   }
+  const step = () =>
+    new Promise<number>((resolve, reject) => {
+      generationStatementChannel.publish({ engine: 'sqlite' });
+      statement
+        .get((error: Error | null, row?: { generation: number }) =>
+          error ? reject(error) : resolve(row?.generation ?? 0),
+        )
+        // A stepped statement holds its read snapshot open, which would keep WAL checkpoints from finishing.
+        .reset();
+    });
+  // The header as it was just before the last read was sent, and what that read found.
+  let known: { header: Buffer; generation: number } | null = null;
   return {
-    read: () =>
-      new Promise((resolve, reject) => {
-        statement
-          .get((error: Error | null, row?: { generation: number }) =>
-            error ? reject(error) : resolve(row?.generation ?? 0),
-          )
-          // A stepped statement holds its read snapshot open, which would keep WAL checkpoints from finishing.
-          .reset();
-      }),
+    async read() {
+      const header = walIndex?.read() ?? null;
+      if (header && known?.header.equals(header)) return known.generation;
+      const generation = await step();
+      known = header ? { header, generation } : null;
+      return generation;
+    },
     async close() {
+      walIndex?.close();
       await new Promise<void>((resolve) => statement.finalize(() => resolve()));
       await close();
     },
+  };
+}
+
+interface WalIndexHeader {
+  /** Both copies of the header, or null when they cannot be read. */
+  read(): Buffer | null;
+  close(): void;
+}
+
+/** The WAL-index header and its copy (sqlite.org/walformat.html, 2.1), the first 96 bytes of the `-shm` file. */
+const walIndexHeaderBytes = 96;
+
+/**
+ * The WAL-index header of the connection's database, or null when the
+ * database is not in WAL mode (no header to trust) or the file does not
+ * open. The header is the one every connection of every process reads its
+ * snapshot from, so a commit always changes it before it returns (its
+ * change counter, last frame and checksum), and nothing but a commit, a
+ * WAL restart (at the next commit) or a recovery (which only makes this
+ * reader read again) changes it. It is read with a plain pread of 96
+ * bytes on the event loop, a page-cache copy: a torn read differs from the
+ * kept one and costs one statement. The file stays put while this
+ * connection is open: SQLite truncates or deletes it only when no
+ * connection holds the database.
+ */
+async function openWalIndexHeader(db: sqlite3.Database): Promise<WalIndexHeader | null> {
+  const first = <Row>(pragma: string) =>
+    new Promise<Row | undefined>((resolve, reject) =>
+      db.get(pragma, (error: Error | null, row?: Row) => (error ? reject(error) : resolve(row))),
+    );
+  const mode = await first<{ journal_mode: string }>('PRAGMA journal_mode');
+  if (mode?.journal_mode.toLowerCase() !== 'wal') return null;
+  // The file SQLite itself opened (database_list names it absolutely, whatever the configured name).
+  const main = await first<{ file: string }>("SELECT file FROM pragma_database_list WHERE name = 'main'");
+  if (!main?.file) return null;
+  let fd: number;
+  try {
+    fd = openSync(`${main.file}-shm`, 'r');
+  } catch {
+    return null;
+  }
+  return {
+    read() {
+      const header = Buffer.allocUnsafe(walIndexHeaderBytes);
+      try {
+        return readSync(fd, header, 0, walIndexHeaderBytes, 0) === walIndexHeaderBytes ? header : null;
+      } catch {
+        return null;
+      }
+    },
+    close: () => closeSync(fd),
   };
 }
