@@ -7,12 +7,21 @@ import { createSessionCookieCache } from './auth/session-cookie-cache.js';
 import { addressIsTrustedProxy } from './client-address.js';
 import type { HttpServer } from './create-server.js';
 import { logRequest } from './log-request.js';
-import { forwardAuthPaths, identityHeaders, verdictsPassedOn } from './routes/forward-auth-routes.js';
+import {
+  forwardAuthPaths,
+  identityHeaders,
+  verdictsPassedOn,
+  type ForwardAuthPath,
+  type OriginalReading,
+} from './routes/forward-auth-routes.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** Distinct proxy addresses whose trust is remembered (a deployment has a handful). */
 const maxRememberedPeers = 1_000;
+/** Original requests remembered once read, and the longest header text remembered: a few megabytes at most. */
+const maxRememberedReadings = 5_000;
+const maxRememberedReadingText = 1_024;
 
 /**
  * A reverse proxy asks idp about every request of every protected app
@@ -63,13 +72,29 @@ export function installForwardAuthFastPath(
     return headers;
   };
   const trustedPeer = createPeerTrust(() => server.app.trustProxy?.() ?? false);
-
-  async function answer(request: IncomingMessage, response: ServerResponse, path: keyof typeof forwardAuthPaths) {
-    const receivedAt = Date.now();
+  // The proxy asks about the same URLs again and again (every user loads the same assets), and the
+  // reading is a function of those header values alone: each text passes the schema and is read once.
+  const readings = new Map<string, OriginalReading>();
+  const originalOf = (path: ForwardAuthPath, headers: IncomingMessage['headers']): OriginalReading | null => {
     const route = forwardAuthPaths[path];
+    const readFrom = route.readFrom(headers);
+    const text = readFrom === undefined ? undefined : `${path} ${readFrom}`;
+    let reading = text === undefined ? undefined : readings.get(text);
+    if (reading) return reading;
+    if (route.headers.validate(headers).error) return null;
+    reading = route.original(headers);
+    if (text !== undefined && text.length <= maxRememberedReadingText) {
+      if (readings.size >= maxRememberedReadings) readings.delete(readings.keys().next().value as string);
+      readings.set(text, reading);
+    }
+    return reading;
+  };
+
+  async function answer(request: IncomingMessage, response: ServerResponse, path: ForwardAuthPath) {
+    const receivedAt = Date.now();
     if (!trustedPeer(request.socket.remoteAddress ?? '')) return false;
-    if (route.headers.validate(request.headers).error) return false;
-    const original = route.original(request.headers);
+    const original = originalOf(path, request.headers);
+    if (!original) return false;
     const verdict = await deps
       .forwardAuth()
       .check(original.request, await sessionIdOf({ headers: request.headers, server }));

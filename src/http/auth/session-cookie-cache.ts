@@ -26,13 +26,9 @@ export function createSessionCookieCache(): (request: CookieRequest) => Promise<
   return async (request) => {
     const header = request.headers.cookie;
     if (typeof header !== 'string') return null;
-    const sealed = header
-      .split(';')
-      .map((pair) => pair.trim())
-      .filter((pair) => pair.startsWith(`${sessionCookieName}=`))
-      .map((pair) => pair.slice(sessionCookieName.length + 1));
-    if (sealed.length !== 1) return null;
-    const known = ids.get(sealed[0]);
+    const sealed = soleSessionCookie(header);
+    if (sealed === null) return null;
+    const known = ids.get(sealed);
     if (known !== undefined) return known;
     const states = request.server.states as unknown as {
       parse(header: string): Promise<{ states: Record<string, unknown> }>;
@@ -40,7 +36,7 @@ export function createSessionCookieCache(): (request: CookieRequest) => Promise<
     let sid: unknown;
     try {
       sid = (
-        (await states.parse(`${sessionCookieName}=${sealed[0]}`)).states[sessionCookieName] as
+        (await states.parse(`${sessionCookieName}=${sealed}`)).states[sessionCookieName] as
           { sid?: unknown } | undefined
       )?.sid;
     } catch {
@@ -48,7 +44,26 @@ export function createSessionCookieCache(): (request: CookieRequest) => Promise<
     }
     if (typeof sid !== 'string') return null;
     if (ids.size >= maxEntries) ids.delete(ids.keys().next().value as string);
-    ids.set(sealed[0], sid);
+    ids.set(sealed, sid);
     return sid;
   };
+}
+
+const prefix = `${sessionCookieName}=`;
+
+/** The value of the one `session` pair of a Cookie header; null when there is none or more than one. */
+function soleSessionCookie(header: string): string | null {
+  let found: string | null = null;
+  // A loop over the pairs rather than split/map/filter: this runs on every request of every protected app.
+  for (let start = 0; start <= header.length;) {
+    const semicolon = header.indexOf(';', start);
+    const end = semicolon === -1 ? header.length : semicolon;
+    const pair = header.slice(start, end).trim();
+    if (pair.startsWith(prefix)) {
+      if (found !== null) return null;
+      found = pair.slice(prefix.length);
+    }
+    start = end + 1;
+  }
+  return found;
 }

@@ -80,6 +80,12 @@ const originalUrlHeaders = Joi.object({
 
 type ProxyHeaders = Record<string, string | string[] | undefined>;
 
+/** The original request read from the proxy's headers: its URL as text, and what the service matches. */
+export interface OriginalReading {
+  url: string;
+  request: OriginalRequest;
+}
+
 /**
  * The verdict the fast path (../forward-auth-fast-path.ts) reached for a
  * request it passes on to hapi (anything but an allow), after the same trust
@@ -97,6 +103,14 @@ export const verdictsPassedOn = new WeakMap<IncomingMessage, ForwardAuthAnswer>(
 export const forwardAuthPaths = {
   '/api/forward-auth': {
     headers: forwardedHeaders.unknown(true),
+    /** The values of the headers the schema and the reading look at, as one unambiguous text (undefined: none to remember). */
+    readFrom: (headers: ProxyHeaders): string | undefined =>
+      JSON.stringify([
+        headers['x-forwarded-proto'],
+        headers['x-forwarded-host'],
+        headers['x-forwarded-uri'],
+        headers['x-forwarded-method'],
+      ]),
     original: (headers: ProxyHeaders) =>
       originalRequest(
         `${headers['x-forwarded-proto'] as string}://${headers['x-forwarded-host'] as string}${headers['x-forwarded-uri'] as string}`,
@@ -104,9 +118,15 @@ export const forwardAuthPaths = {
   },
   '/api/auth-request': {
     headers: originalUrlHeaders.unknown(true),
+    readFrom: (headers: ProxyHeaders): string | undefined => {
+      const url = headers['x-original-url'];
+      return typeof url === 'string' ? url : undefined;
+    },
     original: (headers: ProxyHeaders) => originalRequest(headers['x-original-url'] as string),
   },
 } as const;
+
+export type ForwardAuthPath = keyof typeof forwardAuthPaths;
 
 export const forwardAuthRoute: RouteSpec = {
   tags: ['Auth'],
@@ -163,7 +183,7 @@ export const authRequestRoute: RouteSpec = {
  * the path as a browser would send it to the app, dot segments resolved, so
  * that `/public/../admin` is matched as `/admin`.
  */
-function originalRequest(text: string): { url: string; request: OriginalRequest } {
+function originalRequest(text: string): OriginalReading {
   if (!uriText.test(text)) throw badOriginalRequest('The original request contains white space or control characters.');
   const parts = /^(https?):\/\/([^/?#]*)([/?][^#]*)?$/.exec(text);
   if (!parts) throw badOriginalRequest('The original request is not an http(s) URL with a path.');
