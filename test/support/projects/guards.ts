@@ -10,7 +10,8 @@ import sqlite3 from 'sqlite3';
  * filed in the wrong project fails with a message that names the right one
  * instead of passing on a machine that happens to have PostgreSQL, Chromium
  * and a built dist/. The guards patch the drivers and child_process of this
- * worker process only (the forks pool runs each test file in its own).
+ * worker process only: a worker runs files of one project, one after
+ * another (isolate: false in vitest.config.ts).
  */
 
 const where = 'see docs/testing.md';
@@ -36,9 +37,14 @@ export function forbidDatabases(project: string): void {
  */
 export function forbidChildProcesses(project: string, allow: (command: string) => boolean = () => false): void {
   const names = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const;
-  const modifiable = childProcess as unknown as Record<(typeof names)[number], (...args: unknown[]) => unknown>;
+  type Spawner = (...args: unknown[]) => unknown;
+  const modifiable = childProcess as unknown as Record<(typeof names)[number], Spawner> & {
+    [originalsKey]?: Record<(typeof names)[number], Spawner>;
+  };
+  // A worker runs this once per file (isolate: false): wrap the real functions, not the last file's wrappers.
+  const originals = (modifiable[originalsKey] ??= { ...modifiable });
   for (const name of names) {
-    const original = modifiable[name];
+    const original = originals[name];
     modifiable[name] = (...args: unknown[]) => {
       const command = String(args[0]);
       if (!allow(command))
@@ -49,6 +55,9 @@ export function forbidChildProcesses(project: string, allow: (command: string) =
   // ES module importers (import { spawn } from 'node:child_process') see the patched functions too.
   syncBuiltinESMExports();
 }
+
+/** Where the unpatched child_process functions are kept, on the module object itself, across re-runs of this file. */
+const originalsKey = Symbol.for('idp.test.childProcessOriginals');
 
 /** A Chromium binary, as playwright launches it. */
 export function isChromium(command: string): boolean {
