@@ -1,34 +1,27 @@
 // @ts-check
 /**
- * The checks `npm test` runs after the build: lint, formatting, and the types
- * of the tests and the pages' scripts (the build has checked src). Two at a
- * time, as CI has two cores and each is single-threaded: ESLint alone takes as
- * long as the three others together. Each one's output is printed when it
- * ends; the exit code is 1 if any failed.
+ * The checks `npm test` runs after the build, as their npm scripts: lint,
+ * formatting, and the types of the tests and the pages' scripts (the build
+ * has checked src). Two at a time, as CI has two cores and each is
+ * single-threaded: ESLint alone takes as long as the others together. Each
+ * one's output is printed when it ends; the exit code is 1 if any failed.
  */
 import { spawn } from 'node:child_process';
 
-const checks = [
-  ['eslint', '.'],
-  ['prettier', '--check', '.'],
-  ['tsc', '-p', 'test/tsconfig.json'],
-  ['tsc', '-p', 'tsconfig.ui.json'],
-];
+const checks = ['lint', 'format:check', 'typecheck:tests'];
 
-/** @param {string[]} command */
-function run([name, ...args]) {
+/** @param {string} script */
+function run(script) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(`node_modules/.bin/${name}`, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('error', (error) => (output += `${error.message}\n`));
     child.on('close', (code) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      process.stdout.write(
-        `> ${[name, ...args].join(' ')} (${code === 0 ? 'passed' : 'failed'}, ${seconds} s)\n${output}`,
-      );
+      process.stdout.write(`> npm run ${script} (${code === 0 ? 'passed' : 'failed'}, ${seconds} s)\n${output}`);
       resolve(code === 0);
     });
   });

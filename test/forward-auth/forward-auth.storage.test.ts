@@ -106,7 +106,7 @@ describe.each(databaseKinds.flatMap((kind) => transports.map((transport) => [kin
       });
     const authRequest = (url: string, cookie?: string, headers: Record<string, string> = {}) =>
       ask('/api/auth-request', cookie, { 'x-original-url': url, ...headers });
-    /** What `work` sent: the statements through knex, and the generation reads on their own connection. */
+    /** What `work` sent: the statements through knex, and the generation checks (Storage.readCacheGeneration calls). */
     const counted = async (work: () => Promise<void>) => {
       const statements: string[] = [];
       const record = (query: Knex.Sql) => statements.push(query.sql);

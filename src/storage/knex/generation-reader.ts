@@ -11,7 +11,7 @@ const sql = 'SELECT generation FROM cache_generation WHERE id = 1';
  * WAL index answers): what the benchmark and the tests count. The name is
  * the contract; subscribers need not import this module.
  */
-export const generationStatementChannel = channel('idp:cache-generation-statement');
+const generationStatementChannel = channel('idp:cache-generation-statement');
 
 export interface GenerationReader {
   read(): Promise<number>;
@@ -140,14 +140,15 @@ async function openSqlite(filename: string): Promise<GenerationReader> {
   });
   const close = () => new Promise<void>((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
   db.configure('busyTimeout', 10_000);
+  let walIndex: WalIndexHeader | null = null;
   let statement: sqlite3.Statement;
-  let walIndex: WalIndexHeader | null;
   try {
+    walIndex = await openWalIndexHeader(db);
     statement = await new Promise<sqlite3.Statement>((resolve, reject) => {
       const prepared = db.prepare(sql, (error) => (error ? reject(error) : resolve(prepared)));
     });
-    walIndex = await openWalIndexHeader(db);
   } catch (error) {
+    walIndex?.close();
     await close().catch(() => undefined);
     throw error;
   }
